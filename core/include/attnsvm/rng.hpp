@@ -1,0 +1,28 @@
+// The project's own seeded random numbers: xoshiro256** seeded through splitmix64, Gaussian by
+// Box-Muller. The integer stream is identical on every platform (native, wasm); the doubles agree
+// to the last few ulps (std::log/std::cos may differ between libms). std::normal_distribution is
+// not used because its output differs between standard libraries.
+#pragma once
+#include <cstdint>
+
+#include "attnsvm/types.hpp"
+
+namespace attnsvm {
+
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed);
+  std::uint64_t nextU64();
+  double uniform();          // in [0, 1), 53 random bits
+  double normal();           // standard Gaussian (Box-Muller, both outputs used)
+  Vec normalVector(Index d);                // i.i.d. N(0,1)
+  Vec unitVector(Index d);                  // normalVector / norm (redrawn if the norm is 0)
+  Mat normalMatrix(Index rows, Index cols); // i.i.d. N(0,1), filled row by row
+
+ private:
+  std::uint64_t s_[4];
+  bool hasSpare_ = false;
+  double spare_ = 0.0;
+};
+
+}  // namespace attnsvm

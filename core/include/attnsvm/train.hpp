@@ -1,0 +1,126 @@
+// Training algorithms (SPEC section 2): GD, normalized GD, l_p mirror descent (plain and
+// normalized), (K,Q) with a balancing regularizer, joint training with the head, and the
+// regularization path. A Trainer advances in steps and records a trace the caller drains.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "attnsvm/model.hpp"
+
+namespace attnsvm {
+
+enum class Optimizer {
+  GD,   // W <- W - eta grad
+  NGD,  // W <- W - eta grad / ||grad||_F   (each factor separately for (K,Q))
+  MD,   // l_p mirror descent: U = grad psi(W) - eta grad; W = (grad psi)^{-1}(U)
+  NMD   // normalized l_p mirror descent: U = grad psi(W) - eta grad / ||grad||_F
+};
+
+struct TrainSettings {
+  Optimizer optimizer = Optimizer::NGD;
+  double lr = 0.1;
+  double p = 2.0;  // mirror descent potential psi(W) = (1/p)||W||_p^p, p > 1
+  // (K,Q): adds balance * (||K||_F^2 + ||Q||_F^2) to the loss (machine epsilon by default).
+  double balance = std::numeric_limits<double>::epsilon();
+  // Joint training of the head v (its own optimizer, step and p).
+  bool trainHead = false;
+  Optimizer headOptimizer = Optimizer::NGD;
+  double headLr = 0.1;
+  double headP = 2.0;
+  // Trace: record every k-th iteration (iteration 0 is always recorded); the full softmax
+  // matrix only when asked.
+  int traceEvery = 1;
+  bool traceSoftmax = false;
+  // The l_p norm reported in the trace (defaults to the mirror-descent p).
+  double traceP = 0.0;
+  // A run stops (with a reason in the trace) when ||W||_F exceeds this bound or turns non-finite.
+  double maxNorm = 1e12;
+};
+
+enum class InitKind { Zero, Random, Given, Cone };
+struct InitSettings {
+  InitKind kind = InitKind::Zero;
+  std::uint64_t seed = 0;
+  double scale = 0.1;  // Random: entries N(0, scale^2); Cone: radius of the start along the direction
+  Mat direction;       // Cone: the SVM direction (d x d, or d x 1 for prompts); start = scale * dir/||dir|| + noise
+  double coneNoise = 0.0;  // Cone: relative size of a random perturbation
+  Params given;        // Given
+};
+// Initial parameters for a model (head v taken from the dataset).
+Params initialParams(const Model& model, const InitSettings& init);
+
+// Trace, structure of arrays; frame f of a field with stride s is [f*s, (f+1)*s).
+struct Trace {
+  int units = 0;        // stride of the per-unit fields
+  int references = 0;   // stride of corr
+  int T = 0;            // softmax is units*T per frame when recorded
+  std::vector<int> iteration;
+  std::vector<double> loss;
+  std::vector<double> normFro, normNuc, normLp;  // of the effective weights
+  std::vector<int> selected;                   // units per frame
+  std::vector<double> selectedProbability;     // units per frame
+  std::vector<double> corr;                    // references per frame
+  std::vector<double> softmax;                 // units*T per frame (if traceSoftmax)
+  int frames() const { return static_cast<int>(iteration.size()); }
+  void clear();
+};
+
+// Correlation coefficient <A,B> / (||A||_F ||B||_F) (0 if either is zero).
+double correlation(const ConstMatRef& a, const ConstMatRef& b);
+
+class Trainer {
+ public:
+  Trainer(Model model, TrainSettings settings, Params init);
+
+  // Reference directions for the trace's corr field (same shape as effectiveWeights).
+  void addReference(const std::string& name, const Mat& direction);
+  const std::vector<std::string>& referenceNames() const { return referenceNames_; }
+
+  // Advance up to k iterations; returns how many were taken (fewer if the run stopped).
+  int step(int k);
+  bool stopped() const { return !stopReason_.empty(); }
+  const std::string& stopReason() const { return stopReason_; }
+  int iteration() const { return iteration_; }
+
+  const Model& model() const { return model_; }
+  const TrainSettings& settings() const { return settings_; }
+  const Params& params() const { return params_; }
+  Mat weights() const { return effectiveWeights(model_.spec(), params_); }
+
+  // Frames recorded since the last call (moves them out).
+  Trace takeTrace();
+  const Trace& trace() const { return trace_; }
+
+ private:
+  void record();
+  Model model_;
+  TrainSettings settings_;
+  Params params_;
+  Gradient grad_;
+  Trace trace_;
+  std::vector<std::string> referenceNames_;
+  std::vector<Mat> references_;
+  std::vector<int> selectedScratch_;
+  Vec probabilityScratch_;
+  int iteration_ = 0;
+  std::string stopReason_;
+};
+
+// Mirror map of psi(W) = (1/p)||W||_p^p and its inverse (entrywise).
+Mat mirrorMap(const ConstMatRef& w, double p);
+Mat inverseMirrorMap(const ConstMatRef& u, double p);
+
+// Regularization path W(R) = argmin_{||W|| <= R} L(W) by Frank-Wolfe (closed-form linear
+// minimization oracles), warm-started along increasing radii.
+enum class BallNorm { Frobenius, Nuclear, Lp };
+struct PathSettings {
+  BallNorm norm = BallNorm::Frobenius;
+  double p = 2.0;
+  int iterationsPerRadius = 500;
+};
+std::vector<Mat> regularizationPath(const Model& model, const std::vector<double>& radii,
+                                    const PathSettings& settings);
+
+}  // namespace attnsvm
