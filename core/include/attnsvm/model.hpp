@@ -48,6 +48,10 @@ struct Gradient {
   Vec p, v;
   double logScale = 0.0;
   double logScaleHead = 0.0;
+  // By-products of the same pass, at the same parameters (free: the trainer records them).
+  double loss = 0.0;                // mean over units of l(Y f)
+  std::vector<int> selected;        // units: argmax of the softmax (first on ties)
+  Vec selectedProbability;          // units: softmax at the selected index
 };
 
 // Per-unit forward quantities. A "unit" is one softmax: a sequence (cross/self), or a
@@ -82,14 +86,29 @@ class Model {
 
   // Scaled gradient w.r.t. the attention parameters (and the head if withHead). Does not
   // allocate once `out` has been shaped by a first call.
+  // A Model is not thread-safe: loss(), selection() and gradient() reuse per-object scratch
+  // space (so the inner loop does not allocate). Copies get their own scratch.
   void gradient(const Params& params, Gradient& out, bool withHead = false) const;
 
- private:
+  // Scratch space of one Model object: copying a Model gives the copy a fresh, empty scratch.
+  struct Scratch;
+  struct ScratchHolder {
+    std::unique_ptr<Scratch> ptr;
+    ScratchHolder();
+    ScratchHolder(const ScratchHolder&);
+    ScratchHolder(ScratchHolder&&) noexcept;
+    ScratchHolder& operator=(const ScratchHolder&);
+    ScratchHolder& operator=(ScratchHolder&&) noexcept;
+    ~ScratchHolder();
+  };
   struct Impl;
+
+ private:
   Dataset data_;
   ModelSpec spec_;
   int units_ = 0;
   std::shared_ptr<const Impl> impl_;
+  mutable ScratchHolder scratch_;
 };
 
 }  // namespace attnsvm
