@@ -1,21 +1,353 @@
 // The embind layer: thin wrappers over the core, no maths here. Every entry point catches
-// exceptions and returns a status object; the JS wrapper (web/src/engine) turns failures into Errors.
+// exceptions and returns a status object ({ok: true, ...result} or {ok: false, error, kind});
+// the JS wrapper (web/src/engine/engine.js) turns failures into Errors. Exceptions never unwind
+// into JS: an escaped C++ exception leaks its allocation and the shadow stack (TOOLCHAIN.md §3).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
+#include <malloc.h>
 
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "attnsvm/dataset.hpp"
-#include "attnsvm/rng.hpp"
+#include "attnsvm/errors.hpp"
+#include "attnsvm/margin.hpp"
+#include "attnsvm/model.hpp"
+#include "attnsvm/scenarios.hpp"
+#include "attnsvm/selection.hpp"
+#include "attnsvm/train.hpp"
+#include "convert.hpp"
 
-using namespace emscripten;
+using emscripten::val;
+using namespace attnsvm;
 
 namespace {
 
-std::string version() { return "attnsvm 0.1.0"; }
+// Status of calls without a result payload (crosses as a plain JS object).
+struct Status {
+  bool ok = true;
+  std::string error;
+  std::string kind;  // "input" | "numerical" | "internal"
+};
+
+val failure(const std::string& message, const char* kind) {
+  val o = val::object();
+  o.set("ok", false);
+  o.set("error", message);
+  o.set("kind", std::string(kind));
+  return o;
+}
+
+// Runs f() (which returns the result object) and converts any exception into a failure object.
+template <class F>
+val guarded(F&& f) {
+  try {
+    val out = f();
+    out.set("ok", true);
+    return out;
+  } catch (const InputError& e) {
+    return failure(e.what(), "input");
+  } catch (const NumericalError& e) {
+    return failure(e.what(), "numerical");
+  } catch (const std::exception& e) {
+    return failure(e.what(), "internal");
+  } catch (...) {
+    return failure("unknown C++ exception", "internal");
+  }
+}
+
+template <class F>
+Status guardedStatus(F&& f) {
+  try {
+    f();
+    return {};
+  } catch (const InputError& e) {
+    return {false, e.what(), "input"};
+  } catch (const NumericalError& e) {
+    return {false, e.what(), "numerical"};
+  } catch (const std::exception& e) {
+    return {false, e.what(), "internal"};
+  } catch (...) {
+    return {false, "unknown C++ exception", "internal"};
+  }
+}
+
+std::string version() { return "attnsvm 0.1.0 (wasm, emscripten " __VERSION__ ")"; }
+
+// Bytes currently allocated by malloc in the wasm heap (leak tests: the heap's size never shrinks,
+// but this does).
+double heapUsed() { return static_cast<double>(mallinfo().uordblks); }
+
+val scenarioNamesW() {
+  return guarded([] {
+    val names = val::array();
+    for (const std::string& n : scenarioNames()) names.call<void>("push", n);
+    val o = val::object();
+    o.set("names", names);
+    return o;
+  });
+}
+
+ScenarioOptions scenarioOptions(const val& o) {
+  ScenarioOptions s;
+  if (o.isUndefined() || o.isNull()) return s;
+  const double seed = wire::number(o, "seed", 0);
+  if (!(seed >= 0) || seed > 9007199254740991.0) throw InputError("seed must be an integer in 0..2^53-1");
+  s.seed = static_cast<std::uint64_t>(seed);
+  s.n = wire::integer(o, "n", s.n);
+  s.T = wire::integer(o, "T", s.T);
+  s.d = wire::integer(o, "d", s.d);
+  s.C = wire::number(o, "C", s.C);
+  s.start = wire::integer(o, "start", s.start);
+  s.localCase = wire::boolean(o, "localCase", s.localCase);
+  s.variant = wire::integer(o, "variant", s.variant);
+  return s;
+}
+
+val scenarioW(const std::string& name, const val& options) {
+  return guarded([&] {
+    const Scenario sc = makeScenario(name, scenarioOptions(options));
+    val init = val::object();
+    init.set("kind", std::string("given"));
+    init.set("given", wire::params(sc.init));
+    val o = val::object();
+    o.set("name", sc.name);
+    o.set("title", sc.title);
+    o.set("dataset", wire::dataset(sc.data));
+    o.set("model", wire::modelSpec(sc.model));
+    o.set("train", wire::trainSettings(sc.train));
+    o.set("init", init);
+    o.set("iterations", sc.iterations);
+    return o;
+  });
+}
+
+val sphereW(int n, int T, int d, double seed) {
+  return guarded([&] {
+    if (!(seed >= 0) || seed > 9007199254740991.0) throw InputError("seed must be an integer in 0..2^53-1");
+    val o = val::object();
+    o.set("dataset", wire::dataset(sphereDataset(n, T, d, static_cast<std::uint64_t>(seed))));
+    return o;
+  });
+}
+
+Status validateW(const val& data, const std::string& attention) {
+  return guardedStatus([&] { validate(wire::dataset(data), wire::attentionKind(attention)); });
+}
+
+val scoresW(const val& data) {
+  return guarded([&] {
+    const Dataset d = wire::dataset(data);
+    validate(d, AttentionKind::SeqToSeq);  // sizes and finiteness only: no query is involved
+    const OptimalTokens opt = optimalTokens(d);
+    val o = val::object();
+    o.set("gamma", wire::matrix(tokenScores(d)));
+    o.set("optimal", wire::i32(opt.opt));
+    o.set("ties", wire::ragged(opt.ties));
+    return o;
+  });
+}
+
+// Parameters for a model: the caller's fields over zero parameters; the head defaults to the data's v.
+Params paramsFor(const Model& model, const val& given) {
+  Params p = model.zeroParams();
+  const Params g = wire::params(given);
+  if (g.W.size() > 0) p.W = g.W;
+  if (g.K.size() > 0) p.K = g.K;
+  if (g.Q.size() > 0) p.Q = g.Q;
+  if (g.p.size() > 0) p.p = g.p;
+  if (g.v.size() > 0) p.v = g.v;
+  if (p.v.size() == 0) p.v = model.data().v;
+  return p;
+}
+
+val forwardW(const val& data, const val& spec, const val& params) {
+  return guarded([&] {
+    const Model model(wire::dataset(data), wire::modelSpec(spec));
+    return wire::forward(model.forward(paramsFor(model, params)));
+  });
+}
+
+// The selection a request names, or the dataset's alpha, or the optimal tokens.
+std::vector<int> selectionOf(const val& req, const Dataset& d) {
+  if (wire::has(req, "selection")) return wire::ints(req["selection"]);
+  if (!d.alpha.empty()) return d.alpha;
+  return optimalTokens(d).opt;
+}
+
+SolverSettings solverSettings(const val& req) {
+  SolverSettings s;
+  s.norm = wire::normKind(wire::string(req, "norm", "fro"));
+  s.p = wire::number(req, "p", s.p);
+  s.tolerance = wire::number(req, "tolerance", s.tolerance);
+  s.feasibilityTol = wire::number(req, "feasibilityTol", s.feasibilityTol);
+  s.supportTol = wire::number(req, "supportTol", s.supportTol);
+  s.maxIterations = wire::integer(req, "maxIterations", s.maxIterations);
+  return s;
+}
+
+MarginProblem problemOf(const val& req, const Dataset& d) {
+  const std::string problem = wire::string(req, "problem", "attention");
+  const AttentionKind kind =
+      wire::attentionKind(wire::string(req, "attention", d.Z.size() > 0 ? "cross" : "self"));
+  if (problem == "attention") {
+    validate(d, kind);
+    return attentionSvmProblem(d, kind, selectionOf(req, d));
+  }
+  validate(d, AttentionKind::SeqToSeq);  // prompt/head problems use no query: sizes and finiteness
+  if (problem == "head") return headSvmProblem(d, selectionOf(req, d));
+  if (!wire::has(req, "Wk")) throw InputError("the " + problem + " problem needs the key matrix Wk");
+  const Mat Wk = wire::matrix(req["Wk"], "Wk");
+  if (problem == "prompt") return promptSvmProblem(d, Wk, selectionOf(req, d));
+  if (problem == "relaxed-prompt") {
+    if (!wire::has(req, "headSupport"))
+      throw InputError("the relaxed-prompt problem needs headSupport (the head SVM's support sequences)");
+    return relaxedPromptSvmProblem(d, Wk, selectionOf(req, d), wire::ints(req["headSupport"]));
+  }
+  throw InputError("unknown problem '" + problem + "' (expected attention, prompt, relaxed-prompt or head)");
+}
+
+val solveW(const val& req) {
+  return guarded([&] {
+    const Dataset d = wire::dataset(req["dataset"]);
+    const MarginProblem problem = problemOf(req, d);
+    return wire::solution(solveMargin(problem, solverSettings(req)), problem);
+  });
+}
+
+val analyzeW(const val& req) {
+  return guarded([&] {
+    const Dataset d = wire::dataset(req["dataset"]);
+    const AttentionKind kind =
+        wire::attentionKind(wire::string(req, "attention", d.Z.size() > 0 ? "cross" : "self"));
+    const SolverSettings settings = solverSettings(req);
+    const SelectionReport r = wire::has(req, "W")
+                                  ? analyzeWeights(d, kind, wire::matrix(req["W"], "W"), settings)
+                                  : analyzeSelection(d, kind, selectionOf(req, d), settings);
+    // Rebuilt only to label the SVM's support constraints with (sequence, token).
+    return wire::selectionReport(r, attentionSvmProblem(d, kind, r.selection));
+  });
+}
+
+// A training run owned by JS: created empty (constructors cannot report errors), then init().
+// JS must call delete() (Run.dispose() in the wrapper).
+class RunHandle {
+ public:
+  Status init(const val& cfg) {
+    return guardedStatus([&] {
+      model_ = std::make_unique<Model>(wire::dataset(cfg["dataset"]), wire::modelSpec(cfg["model"]));
+      settings_ = wire::trainSettings(cfg["train"]);
+      init_ = initialParams(*model_, wire::initSettings(cfg["init"]));
+      references_.clear();
+      restart();
+    });
+  }
+
+  val step(int k) {
+    return guarded([&] {
+      Trainer& t = trainer();
+      if (k < 0) throw InputError("step(k): k = " + std::to_string(k) + " must be >= 0");
+      const int taken = t.step(k);
+      const Trace tr = t.takeTrace();
+      val o = val::object();
+      o.set("taken", taken);
+      o.set("frames", tr.frames());
+      o.set("units", tr.units);
+      o.set("references", tr.references);
+      o.set("T", tr.T);
+      o.set("iteration", wire::i32(tr.iteration));
+      o.set("loss", wire::f64(tr.loss));
+      o.set("normFro", wire::f64(tr.normFro));
+      o.set("normNuc", wire::f64(tr.normNuc));
+      o.set("normLp", wire::f64(tr.normLp));
+      o.set("selected", wire::i32(tr.selected));
+      o.set("selectedProbability", wire::f64(tr.selectedProbability));
+      o.set("corr", wire::f64(tr.corr));
+      o.set("softmax", wire::f64(tr.softmax));
+      o.set("weights", wire::matrix(t.weights()));
+      o.set("stopped", t.stopped());
+      o.set("stopReason", t.stopReason());
+      o.set("iterationNow", t.iteration());
+      return o;
+    });
+  }
+
+  val params() {
+    return guarded([&] {
+      val o = val::object();
+      o.set("params", wire::params(trainer().params()));
+      return o;
+    });
+  }
+
+  val weights() {
+    return guarded([&] {
+      val o = val::object();
+      o.set("weights", wire::matrix(trainer().weights()));
+      return o;
+    });
+  }
+
+  Status addReference(const std::string& name, const val& W) {
+    return guardedStatus([&] {
+      Mat m = wire::matrix(W, "reference " + name);
+      trainer().addReference(name, m);
+      references_.emplace_back(name, std::move(m));
+    });
+  }
+
+  // Back to the initial parameters with the same references (a fresh Trainer).
+  Status reset() {
+    return guardedStatus([&] {
+      if (!model_) throw InputError("run is not initialized");
+      restart();
+      for (const auto& [name, m] : references_) trainer_->addReference(name, m);
+    });
+  }
+
+  int iteration() const { return trainer_ ? trainer_->iteration() : 0; }
+
+ private:
+  Trainer& trainer() {
+    if (!trainer_) throw InputError("run is not initialized");
+    return *trainer_;
+  }
+  void restart() { trainer_ = std::make_unique<Trainer>(*model_, settings_, init_); }
+
+  std::unique_ptr<Model> model_;
+  TrainSettings settings_;
+  Params init_;
+  std::vector<std::pair<std::string, Mat>> references_;
+  std::unique_ptr<Trainer> trainer_;
+};
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attnsvm) {
+  using namespace emscripten;
+  value_object<Status>("Status")
+      .field("ok", &Status::ok)
+      .field("error", &Status::error)
+      .field("kind", &Status::kind);
   function("version", &version);
+  function("heapUsed", &heapUsed);
+  function("scenarioNames", &scenarioNamesW);
+  function("scenario", &scenarioW);
+  function("sphere", &sphereW);
+  function("validate", &validateW);
+  function("scores", &scoresW);
+  function("forward", &forwardW);
+  function("solve", &solveW);
+  function("analyze", &analyzeW);
+  class_<RunHandle>("Run")
+      .constructor<>()
+      .function("init", &RunHandle::init)
+      .function("step", &RunHandle::step)
+      .function("params", &RunHandle::params)
+      .function("weights", &RunHandle::weights)
+      .function("addReference", &RunHandle::addReference)
+      .function("reset", &RunHandle::reset)
+      .function("iteration", &RunHandle::iteration);
 }
