@@ -1,0 +1,218 @@
+// The Engine of attnsvm.d.ts over the wasm module, in the current thread (node, tests, and the
+// inside of the worker). Each method converts its arguments to wire form (convert.js), calls one
+// binding, and turns a {ok: false, error} status into a thrown AttnsvmError (an Error) carrying
+// the core's message. Results arrive as fresh JS-owned typed arrays (the bindings copy them out of
+// the wasm heap), so nothing returned here can be detached by a later call.
+import {
+  AttnsvmError, toWireDataset, fromWireDataset, toWireModel, fromWireModel, toWireParams,
+  fromWireParams, toWireInit, toWireMatrix, fromWireMatrix, fromWireSolution, fromWireReport,
+  fromRagged, toI32,
+} from './convert.js';
+
+export { AttnsvmError } from './convert.js';
+
+function unwrap(status) {
+  if (!status.ok) throw new AttnsvmError(status.error, status.kind);
+  return status;
+}
+
+const defaultAttention = (ds) => (ds && ds.Z != null ? 'cross' : 'self');
+
+// Finds the Emscripten factory (createAttnsvmModule) in this environment: already loaded, or
+// loaded now from baseUrl by importScripts (classic worker) or a <script> tag (page).
+export async function loadFactory(baseUrl) {
+  if (typeof globalThis.createAttnsvmModule === 'function') return globalThis.createAttnsvmModule;
+  if (typeof importScripts === 'function') {
+    importScripts(new URL('attnsvm.js', baseUrl).href);
+  } else if (typeof document !== 'undefined') {
+    await new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = new URL('attnsvm.js', baseUrl).href;
+      s.onload = resolve;
+      s.onerror = () => reject(new Error(`attnsvm: cannot load ${s.src}`));
+      document.head.append(s);
+    });
+  } else {
+    throw new Error('attnsvm: pass options.factory here (node: createRequire(import.meta.url)(".../attnsvm.js"))');
+  }
+  return globalThis.createAttnsvmModule;
+}
+
+// options: {factory?, wasmBinary?, locateFile?, baseUrl?}. baseUrl is the folder of attnsvm.js and
+// attnsvm.wasm (default: ./wasm/ next to the page).
+export async function createEngine(options = {}) {
+  const baseUrl = options.baseUrl ??
+    (typeof document !== 'undefined' ? new URL('./wasm/', document.baseURI).href : undefined);
+  const factory = options.factory ?? await loadFactory(baseUrl);
+  const moduleArgs = {};
+  if (options.wasmBinary) moduleArgs.wasmBinary = options.wasmBinary;
+  if (options.locateFile) moduleArgs.locateFile = options.locateFile;
+  else if (baseUrl) moduleArgs.locateFile = (p) => new URL(p, baseUrl).href;
+  const M = await factory(moduleArgs);
+  return wrapModule(M);
+}
+
+// Warns about, then frees, Runs that were garbage-collected without dispose(). A safety net only:
+// collection is not guaranteed, so always call dispose().
+const orphans = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((handle) => {
+    try {
+      if (!handle.isDeleted()) {
+        console.warn('attnsvm: a Run was garbage-collected without dispose(); freeing it now');
+        handle.delete();
+      }
+    } catch { /* the module is gone */ }
+  })
+  : null;
+
+function toTraceChunk(r) {
+  return {
+    frames: r.frames,
+    units: r.units,
+    references: r.references,
+    T: r.T,
+    iteration: r.iteration,
+    loss: r.loss,
+    normFro: r.normFro,
+    normNuc: r.normNuc,
+    normLp: r.normLp,
+    selected: r.selected,
+    selectedProbability: r.selectedProbability,
+    corr: r.corr,
+    softmax: r.softmax,
+    weights: fromWireMatrix(r.weights),
+    stopped: r.stopped,
+    stopReason: r.stopReason,
+    taken: r.taken,
+    iterationNow: r.iterationNow,
+  };
+}
+
+class Run {
+  #handle;
+  #referenceNames = [];
+
+  constructor(handle) {
+    this.#handle = handle;
+    orphans?.register(this, handle, this);
+  }
+
+  #live() {
+    if (!this.#handle) throw new AttnsvmError('Run: used after dispose()', 'state');
+    return this.#handle;
+  }
+
+  get iteration() { return this.#live().iteration(); }
+  get referenceNames() { return [...this.#referenceNames]; }
+  get disposed() { return this.#handle === null; }
+
+  // Advances up to k iterations; returns the trace frames recorded since the last call.
+  step(k = 1) {
+    if (!Number.isInteger(k) || k < 0) throw new AttnsvmError(`step(k): k = ${k} must be an integer >= 0`);
+    return toTraceChunk(unwrap(this.#live().step(k)));
+  }
+
+  params() { return fromWireParams(unwrap(this.#live().params()).params); }
+  weights() { return fromWireMatrix(unwrap(this.#live().weights()).weights); }
+
+  addReference(name, W) {
+    unwrap(this.#live().addReference(String(name), toWireMatrix(W, `reference ${name}`)));
+    this.#referenceNames.push(String(name));
+  }
+
+  // Back to the initial parameters (references kept); the next step() starts a new trace.
+  reset() { unwrap(this.#live().reset()); }
+
+  dispose() {
+    if (!this.#handle) return;
+    orphans?.unregister(this);
+    this.#handle.delete();
+    this.#handle = null;
+  }
+}
+
+// The Engine over an instantiated module (exported for the worker, which loads the module itself).
+export function wrapModule(M) {
+  const wireDataset = (ds) => toWireDataset(ds);
+  const engine = {
+    module: M,
+    version: () => M.version(),
+    scenarioNames: () => unwrap(M.scenarioNames()).names,
+    scenario(name, options = {}) {
+      const r = unwrap(M.scenario(String(name), options ?? {}));
+      return {
+        name: r.name,
+        title: r.title,
+        dataset: fromWireDataset(r.dataset),
+        model: fromWireModel(r.model),
+        train: r.train,
+        init: { kind: 'given', given: fromWireParams(r.init.given) },
+        iterations: r.iterations,
+      };
+    },
+    sphere(n, T, d, seed = 0) { return fromWireDataset(unwrap(M.sphere(n, T, d, seed)).dataset); },
+    validate(dataset, attention = defaultAttention(dataset)) {
+      unwrap(M.validate(wireDataset(dataset), attention));
+    },
+    // Token scores gamma (n x T), optimal tokens and ties (no query needed).
+    scores(dataset) {
+      const r = unwrap(M.scores(wireDataset(dataset)));
+      return { gamma: fromWireMatrix(r.gamma), optimal: Array.from(r.optimal), ties: fromRagged(r.ties) };
+    },
+    forward(dataset, model, params = {}) {
+      const r = unwrap(M.forward(wireDataset(dataset), toWireModel(model), toWireParams(params)));
+      return {
+        softmax: fromWireMatrix(r.softmax),
+        output: Array.from(r.output),
+        selected: Array.from(r.selected),
+        selectedProbability: Array.from(r.selectedProbability),
+        loss: r.loss,
+      };
+    },
+    solve(request) {
+      return fromWireSolution(unwrap(M.solve(toWireRequest(request))));
+    },
+    analyze(request) {
+      return fromWireReport(unwrap(M.analyze(toWireRequest(request))));
+    },
+    train(config) {
+      if (!config || typeof config !== 'object') throw new AttnsvmError('train(config): config must be an object');
+      const wire = {
+        dataset: wireDataset(config.dataset),
+        model: toWireModel(config.model),
+        train: config.train,
+        init: toWireInit(config.init),
+      };
+      const handle = new M.Run();
+      try {
+        unwrap(handle.init(wire));
+      } catch (e) {
+        handle.delete();
+        throw e;
+      }
+      const run = new Run(handle);
+      try {
+        for (const ref of config.references ?? []) run.addReference(ref.name, ref.W);
+      } catch (e) {
+        run.dispose();
+        throw e;
+      }
+      return run;
+    },
+    heapBytes: () => M.HEAPF64.buffer.byteLength,
+    heapUsed: () => M.heapUsed(),
+  };
+  return engine;
+}
+
+// SolveRequest / analyze request -> wire (only the arrays change form).
+function toWireRequest(req) {
+  if (!req || typeof req !== 'object') throw new AttnsvmError('request must be an object');
+  const out = { ...req, dataset: toWireDataset(req.dataset) };
+  if (req.selection != null) out.selection = toI32(req.selection, 'selection');
+  if (req.headSupport != null) out.headSupport = toI32(req.headSupport, 'headSupport');
+  if (req.Wk != null) out.Wk = toWireMatrix(req.Wk, 'Wk');
+  if (req.W != null) out.W = toWireMatrix(req.W, 'W');
+  if (out.attention == null) out.attention = defaultAttention(req.dataset);
+  return out;
+}

@@ -1,0 +1,115 @@
+// Main-thread front end of the engine: every computation runs in a classic Web Worker
+// (worker.js), so the page never blocks. Engine methods become Promise-returning calls, and a
+// player streams training frames at display rate: on each animation frame, if no request is in
+// flight, it asks the worker to "advance" the run by as many steps as fit in a compute budget
+// (the worker adapts the batch size from the measured cost per step, so a frame stays under
+// ~16 ms). At most one advance is in flight per run: a slow frame delays the next instead of
+// queueing work, and a hidden tab (no animation frames) pauses by itself.
+import { AttnsvmError } from './convert.js';
+
+const ENGINE_METHODS = ['version', 'scenarioNames', 'scenario', 'sphere', 'validate', 'scores',
+  'forward', 'solve', 'analyze', 'heapBytes', 'heapUsed'];
+
+const raf = (f) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(f) : setTimeout(f, 16));
+
+// options:
+//   baseUrl       folder of attnsvm.js + attnsvm.wasm (default: ./wasm/ next to the page)
+//   worker        a Worker running worker.js, if the caller made it (e.g. vite's `?worker&inline`
+//                 for a single-script embed); default: new Worker(new URL('./worker.js', ...))
+//   moduleSource  text of attnsvm.single.js: the worker loads it from a Blob (no separate files)
+//   budgetMs      compute per player frame (default 12 ms: leaves room for messaging and drawing)
+export async function createWorkerEngine(options = {}) {
+  const worker = options.worker ?? new Worker(new URL('./worker.js', import.meta.url));
+  const budgetMs = options.budgetMs ?? 12;
+  const baseUrl = options.baseUrl ??
+    (options.moduleSource ? undefined : new URL('./wasm/', document.baseURI).href);
+
+  let nextId = 1;
+  const pending = new Map(); // request id -> {resolve, reject}
+  const players = new Map(); // runId -> {playing, inFlight, onFrame, onError}
+  let dead = null;
+
+  worker.onmessage = (ev) => {
+    const { id, ok, result, error, kind } = ev.data;
+    const p = pending.get(id);
+    if (!p) return;
+    pending.delete(id);
+    if (ok) p.resolve(result);
+    else p.reject(new AttnsvmError(error, kind));
+  };
+  worker.onerror = (ev) => {
+    dead = new AttnsvmError(`attnsvm worker failed: ${ev.message ?? 'script error'}`, 'internal');
+    for (const p of pending.values()) p.reject(dead);
+    pending.clear();
+  };
+
+  function request(type, payload = {}, transfer = []) {
+    if (dead) return Promise.reject(dead);
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, type, ...payload }, transfer);
+    });
+  }
+
+  await request('init', { baseUrl, moduleSource: options.moduleSource });
+
+  const call = (method, ...args) => request('call', { method, args });
+
+  function play(runId, onFrame, onError = (e) => console.error(e)) {
+    let p = players.get(runId);
+    if (!p) { p = { playing: false, inFlight: false }; players.set(runId, p); }
+    p.onFrame = onFrame;
+    p.onError = onError;
+    if (p.playing) return;
+    p.playing = true;
+    const tick = () => {
+      if (!p.playing) return;
+      if (!p.inFlight) {
+        p.inFlight = true;
+        request('advance', { runId, budgetMs }).then((frame) => {
+          p.inFlight = false;
+          if (frame.done) p.playing = false;
+          p.onFrame(frame); // delivered even if paused meanwhile: its steps were taken
+        }, (e) => {
+          p.inFlight = false;
+          p.playing = false;
+          p.onError(e);
+        });
+      }
+      raf(tick);
+    };
+    raf(tick);
+  }
+
+  function pause(runId) {
+    const p = players.get(runId);
+    if (p) p.playing = false;
+  }
+
+  const api = {
+    worker,
+    call,
+    startRun: (config, { maxIterations } = {}) => request('start', { config, maxIterations }),
+    play,
+    pause,
+    isPlaying: (runId) => players.get(runId)?.playing ?? false,
+    step: (runId, k = 1) => request('step', { runId, k }),
+    reset: (runId) => request('reset', { runId }),
+    cancel(runId) {
+      pause(runId);
+      players.delete(runId);
+      return request('cancel', { runId });
+    },
+    terminate() {
+      for (const p of players.values()) p.playing = false;
+      players.clear();
+      worker.terminate();
+      dead = new AttnsvmError('attnsvm worker terminated', 'state');
+      for (const p of pending.values()) p.reject(dead);
+      pending.clear();
+    },
+  };
+  for (const m of ENGINE_METHODS) api[m] = (...args) => call(m, ...args);
+  return api;
+}

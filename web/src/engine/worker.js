@@ -1,0 +1,120 @@
+// Classic Web Worker hosting the engine (vite bundles this file as an IIFE, see vite.config.js
+// worker.format). The main thread (worker-engine.js) sends requests; every long computation,
+// training and solves alike, happens here. Replies carry typed arrays as transferables.
+//
+// Protocol: requests {id, type, ...}; replies {id, ok: true, result} or {id, ok: false, error, kind}.
+//   init    {baseUrl?, moduleSource?}  load the module: importScripts(baseUrl + 'attnsvm.js'), or
+//                                      the text of attnsvm.single.js through a Blob URL (embeds)
+//   call    {method, args}             any Engine method (solve, analyze, scenario, ...)
+//   start   {config, maxIterations?}   create a run -> runId
+//   advance {runId, budgetMs}          player frame: as many steps as fit in the budget
+//   step    {runId, k}                 exactly k steps (or fewer if the run stops / hits the cap)
+//   reset   {runId}                    back to the initial parameters
+//   cancel  {runId}                    dispose the run
+import { createEngine } from './engine.js';
+
+let enginePromise = null;
+let nextRunId = 1;
+const runs = new Map(); // runId -> {run, maxIterations, stepsPerFrame, msPerStep}
+
+async function init({ baseUrl, moduleSource }) {
+  if (moduleSource) {
+    // The single-file build defines createAttnsvmModule; a Blob URL avoids a separate file.
+    const url = URL.createObjectURL(new Blob([moduleSource], { type: 'text/javascript' }));
+    try { importScripts(url); } finally { URL.revokeObjectURL(url); }
+  }
+  return createEngine({ baseUrl });
+}
+
+// Every ArrayBuffer behind a typed array in a (shallow-ish) result, for zero-copy transfer.
+// (A Set: listing one buffer twice would make postMessage throw.)
+function transferables(value) {
+  const out = new Set();
+  const walk = (v, depth) => {
+    if (!v || typeof v !== 'object' || depth > 4) return;
+    if (ArrayBuffer.isView(v)) out.add(v.buffer);
+    else for (const k in v) walk(v[k], depth + 1);
+  };
+  walk(value, 0);
+  return [...out];
+}
+
+function getRun(runId) {
+  const entry = runs.get(runId);
+  if (!entry) throw Object.assign(new Error(`no run with id ${runId} (cancelled?)`), { kind: 'state' });
+  return entry;
+}
+
+// One player frame: a batch of steps sized from the measured cost per step so that the compute
+// stays under budgetMs (the display frame is ~16 ms; the default budget leaves room for messaging).
+function advance(entry, budgetMs) {
+  const { run } = entry;
+  const remaining = entry.maxIterations - run.iteration;
+  const k = Math.max(0, Math.min(entry.stepsPerFrame, remaining));
+  const t0 = performance.now();
+  const chunk = run.step(k);
+  const ms = performance.now() - t0;
+  if (chunk.taken > 0) {
+    const perStep = ms / chunk.taken;
+    // Smoothed cost per step; grow at most 2x per frame (timer noise), shrink at once when over.
+    entry.msPerStep = entry.msPerStep ? 0.7 * entry.msPerStep + 0.3 * perStep : perStep;
+    const target = Math.max(1, Math.floor((0.8 * budgetMs) / Math.max(entry.msPerStep, 1e-6)));
+    entry.stepsPerFrame = ms > budgetMs ? Math.max(1, Math.floor(target / 2))
+      : Math.min(target, 2 * entry.stepsPerFrame);
+  }
+  return frame(entry, chunk, ms);
+}
+
+function frame(entry, chunk, computeMs) {
+  const done = chunk.stopped || entry.run.iteration >= entry.maxIterations;
+  return { ...chunk, runId: entry.id, stepsPerFrame: entry.stepsPerFrame, computeMs, done };
+}
+
+const handlers = {
+  async call(engine, { method, args }) {
+    if (typeof engine[method] !== 'function' || method === 'train' || method === 'module') {
+      throw new Error(`unknown engine method '${method}' (use startRun for training)`);
+    }
+    return engine[method](...(args ?? []));
+  },
+  start(engine, { config, maxIterations }) {
+    const run = engine.train(config);
+    const id = nextRunId++;
+    runs.set(id, { id, run, maxIterations: maxIterations ?? Infinity, stepsPerFrame: 1, msPerStep: 0 });
+    return id;
+  },
+  advance(engine, { runId, budgetMs }) { return advance(getRun(runId), budgetMs ?? 12); },
+  step(engine, { runId, k }) {
+    const entry = getRun(runId);
+    const t0 = performance.now();
+    const chunk = entry.run.step(Math.max(0, Math.min(k, entry.maxIterations - entry.run.iteration)));
+    return frame(entry, chunk, performance.now() - t0);
+  },
+  reset(engine, { runId }) { getRun(runId).run.reset(); return null; },
+  cancel(engine, { runId }) {
+    const entry = runs.get(runId);
+    if (entry) { entry.run.dispose(); runs.delete(runId); }
+    return null;
+  },
+};
+
+self.onmessage = async (ev) => {
+  const msg = ev.data;
+  try {
+    let result;
+    if (msg.type === 'init') {
+      enginePromise ??= init(msg);
+      const engine = await enginePromise;
+      result = { version: engine.version() };
+    } else {
+      if (!enginePromise) throw new Error('worker: init first');
+      const engine = await enginePromise;
+      const handler = handlers[msg.type];
+      if (!handler) throw new Error(`worker: unknown request '${msg.type}'`);
+      result = await handler(engine, msg);
+    }
+    self.postMessage({ id: msg.id, ok: true, result }, transferables(result));
+  } catch (e) {
+    self.postMessage({ id: msg.id, ok: false, error: e?.message ?? String(e), kind: e?.kind ?? 'internal' });
+  }
+};
