@@ -95,6 +95,9 @@ class Trainer {
 
  private:
   void record();
+  void evaluate();    // gradient (and by-products) at params_, balance term added; may stop the run
+  bool update();      // one step from grad_ into params_; false (and stopReason set) if refused
+  void effective();   // weff_ = effective weights of params_ (no allocation after the first call)
   Model model_;
   TrainSettings settings_;
   Params params_;
@@ -106,6 +109,15 @@ class Trainer {
   Vec probabilityScratch_;
   int iteration_ = 0;
   std::string stopReason_;
+  // Private working state (preallocated so that steps and trace frames do not allocate).
+  Params next_;                        // candidate parameters of the step being taken
+  Mat weff_;                           // effective weights of params_ ((K,Q): K Q^T)
+  Mat gram_;                           // weff^T weff, for the singular values
+  Eigen::SelfAdjointEigenSolver<Mat> eig_;
+  std::vector<double> referenceNorms_;
+  double traceP_ = 2.0;
+  bool initialRecorded_ = false;
+  int lastRecorded_ = -1;
 };
 
 // Mirror map of psi(W) = (1/p)||W||_p^p and its inverse (entrywise).

@@ -1,0 +1,352 @@
+// Trainer: GD, normalized GD, l_p mirror descent (plain and normalized), (K,Q) with the balancing
+// regularizer, joint training with the head; trace recording (SPEC section 2).
+//
+// One gradient evaluation per iteration: the gradient at the current parameters also yields the
+// loss and the selection of the current state (Gradient by-products), which is what a trace frame
+// records. Steps work on the scaled gradient exp(logScale) * D: normalized steps use D only (so
+// they keep moving after the true gradient underflows); plain steps multiply by exp(logScale),
+// which is an exact zero step when the true gradient underflows.
+#include "attnsvm/train.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <utility>
+
+#include "attnsvm/errors.hpp"
+#include "attnsvm/rng.hpp"
+#include "mirror_internal.hpp"
+#include "model_internal.hpp"
+
+namespace attnsvm {
+
+namespace {
+
+bool isMirror(Optimizer o) { return o == Optimizer::MD || o == Optimizer::NMD; }
+bool isNormalized(Optimizer o) { return o == Optimizer::NGD || o == Optimizer::NMD; }
+
+void requirePositive(double x, const char* what) {
+  if (!(x > 0.0) || !std::isfinite(x))
+    throw InputError(std::string(what) + " = " + std::to_string(x) + ": must be finite and > 0");
+}
+
+bool allFinite(const Eigen::Ref<const Mat>& x) { return x.allFinite(); }
+
+// Step of one parameter block x (viewed as a matrix) along the scaled gradient exp(logScale) dir,
+// written into `next`. Returns false if the step is undefined (zero direction under a normalized
+// optimizer): then next = x.
+bool stepBlock(const Eigen::Ref<const Mat>& x, const Eigen::Ref<const Mat>& dir, double logScale,
+               Optimizer opt, double lr, double p, Eigen::Ref<Mat> next) {
+  double coef;
+  if (isNormalized(opt)) {
+    const double norm = dir.norm();
+    if (!(norm > 0.0) || logScale == -INFINITY) {
+      next = x;
+      return false;
+    }
+    coef = lr / norm;
+  } else {
+    // exp(logScale) underflows to 0 exactly when the true gradient does: a zero step.
+    coef = logScale == -INFINITY ? 0.0 : lr * std::exp(logScale);
+  }
+  if (isMirror(opt) && p != 2.0) {
+    next = x;
+    mirrorInPlace(next, p);
+    next.noalias() -= coef * dir;
+    inverseMirrorInPlace(next, p);
+  } else {
+    next.noalias() = x - coef * dir;
+  }
+  return true;
+}
+
+Eigen::Map<Mat> asMatrix(Vec& v) { return Eigen::Map<Mat>(v.data(), v.size(), 1); }
+
+}  // namespace
+
+void Trace::clear() {
+  iteration.clear();
+  loss.clear();
+  normFro.clear();
+  normNuc.clear();
+  normLp.clear();
+  selected.clear();
+  selectedProbability.clear();
+  corr.clear();
+  softmax.clear();
+}
+
+double correlation(const ConstMatRef& a, const ConstMatRef& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols())
+    throw InputError("correlation of a " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
+                     " and a " + std::to_string(b.rows()) + " x " + std::to_string(b.cols()) + " matrix");
+  const double na = a.norm(), nb = b.norm();
+  if (!(na > 0.0) || !(nb > 0.0)) return 0.0;
+  // Divide first: the norms may be large enough for their product to overflow.
+  return (a / na).cwiseProduct(b / nb).sum();
+}
+
+Trainer::Trainer(Model model, TrainSettings settings, Params init)
+    : model_(std::move(model)), settings_(std::move(settings)), params_(std::move(init)) {
+  const TrainSettings& s = settings_;
+  requirePositive(s.lr, "lr");
+  requireMirrorExponent(s.p, "p");
+  if (s.trainHead) {
+    requirePositive(s.headLr, "headLr");
+    requireMirrorExponent(s.headP, "headP");
+  }
+  if (!(s.balance >= 0.0) || !std::isfinite(s.balance))
+    throw InputError("balance = " + std::to_string(s.balance) + ": must be finite and >= 0");
+  if (s.traceEvery < 1) throw InputError("traceEvery = " + std::to_string(s.traceEvery) + ": must be >= 1");
+  if (!(s.traceP == 0.0 || (s.traceP >= 1.0 && std::isfinite(s.traceP))))
+    throw InputError("traceP = " + std::to_string(s.traceP) + ": must be >= 1 (or 0 for the default)");
+  if (!(s.maxNorm > 0.0)) throw InputError("maxNorm = " + std::to_string(s.maxNorm) + ": must be > 0");
+  traceP_ = s.traceP != 0.0 ? s.traceP : (isMirror(s.optimizer) ? s.p : 2.0);
+
+  if (params_.v.size() == 0) params_.v = model_.data().v;
+  (void)model_.loss(params_);  // throws InputError on mis-shaped parameters
+  const auto finite = [](const Mat& m) { return m.allFinite(); };
+  if (!finite(params_.W) || !finite(params_.K) || !finite(params_.Q) || !params_.p.allFinite() ||
+      !params_.v.allFinite())
+    throw InputError("initial parameters contain NaN or Inf");
+  next_ = params_;
+
+  trace_.units = model_.units();
+  trace_.T = model_.data().T;
+  trace_.references = 0;
+  effective();
+  eig_ = Eigen::SelfAdjointEigenSolver<Mat>(weff_.cols());
+  gram_.resize(weff_.cols(), weff_.cols());
+  evaluate();
+}
+
+void Trainer::addReference(const std::string& name, const Mat& direction) {
+  if (lastRecorded_ >= 0)
+    throw InputError("addReference(\"" + name + "\") after frames were recorded: add references first");
+  if (direction.rows() != weff_.rows() || direction.cols() != weff_.cols())
+    throw InputError("reference \"" + name + "\" is " + std::to_string(direction.rows()) + " x " +
+                     std::to_string(direction.cols()) + ", expected " + std::to_string(weff_.rows()) +
+                     " x " + std::to_string(weff_.cols()) + " (the effective weights' shape)");
+  if (!direction.allFinite()) throw InputError("reference \"" + name + "\" contains NaN or Inf");
+  referenceNames_.push_back(name);
+  references_.push_back(direction);
+  referenceNorms_.push_back(direction.norm());
+  trace_.references = static_cast<int>(references_.size());
+}
+
+void Trainer::effective() {
+  const ModelSpec& spec = model_.spec();
+  switch (spec.param) {
+    case Parameterization::W: weff_ = params_.W; break;
+    case Parameterization::KQ:
+      if (weff_.rows() != params_.K.rows() || weff_.cols() != params_.Q.rows())
+        weff_.resize(params_.K.rows(), params_.Q.rows());
+      weff_.noalias() = params_.K * params_.Q.transpose();
+      break;
+    case Parameterization::Prompt: weff_ = asMatrix(params_.p); break;
+  }
+}
+
+void Trainer::evaluate() {
+  model_.gradient(params_, grad_, settings_.trainHead);
+  if (model_.spec().param == Parameterization::KQ) addBalanceTerm(grad_, params_, settings_.balance);
+  std::ostringstream why;
+  if (!std::isfinite(grad_.loss)) {
+    why << "loss is not finite at iteration " << iteration_;
+  } else if (std::isnan(grad_.logScale) || (settings_.trainHead && std::isnan(grad_.logScaleHead))) {
+    why << "gradient is not finite at iteration " << iteration_;
+  }
+  if (!why.str().empty()) stopReason_ = why.str();
+}
+
+bool Trainer::update() {
+  const ModelSpec& spec = model_.spec();
+  const TrainSettings& s = settings_;
+  bool moved = false;
+  switch (spec.param) {
+    case Parameterization::W:
+      moved = stepBlock(params_.W, grad_.W, grad_.logScale, s.optimizer, s.lr, s.p, next_.W);
+      break;
+    case Parameterization::KQ: {
+      // Each factor is normalized separately; a factor whose gradient is zero (e.g. K while
+      // Q = 0) does not move this iteration.
+      const bool k = stepBlock(params_.K, grad_.K, grad_.logScale, s.optimizer, s.lr, s.p, next_.K);
+      const bool q = stepBlock(params_.Q, grad_.Q, grad_.logScale, s.optimizer, s.lr, s.p, next_.Q);
+      moved = k || q;
+      break;
+    }
+    case Parameterization::Prompt:
+      moved = stepBlock(asMatrix(params_.p), asMatrix(grad_.p), grad_.logScale, s.optimizer, s.lr, s.p,
+                        asMatrix(next_.p));
+      break;
+  }
+  if (!moved) {
+    stopReason_ = "zero gradient direction at iteration " + std::to_string(iteration_) +
+                  ": the normalized step is undefined (the loss is stationary)";
+    return false;
+  }
+  if (s.trainHead)
+    stepBlock(asMatrix(params_.v), asMatrix(grad_.v), grad_.logScaleHead, s.headOptimizer, s.headLr,
+              s.headP, asMatrix(next_.v));
+  const bool finite = allFinite(next_.W) && allFinite(next_.K) && allFinite(next_.Q) &&
+                      next_.p.allFinite() && next_.v.allFinite();
+  if (!finite) {
+    stopReason_ = "parameters are not finite after iteration " + std::to_string(iteration_ + 1) +
+                  " (divergent run; the step was not taken)";
+    return false;
+  }
+  std::swap(params_.W, next_.W);
+  std::swap(params_.K, next_.K);
+  std::swap(params_.Q, next_.Q);
+  std::swap(params_.p, next_.p);
+  if (s.trainHead) std::swap(params_.v, next_.v);
+  return true;
+}
+
+int Trainer::step(int k) {
+  if (k < 0) throw InputError("step(" + std::to_string(k) + "): the count must be >= 0");
+  if (!initialRecorded_) {
+    initialRecorded_ = true;
+    if (!stopped()) record();
+  }
+  int taken = 0;
+  while (taken < k && !stopped()) {
+    if (!update()) break;
+    ++iteration_;
+    ++taken;
+    effective();
+    const double norm = weff_.norm();
+    if (!std::isfinite(norm) || norm > settings_.maxNorm) {
+      std::ostringstream why;
+      why << "||W||_F = " << norm << " exceeds maxNorm = " << settings_.maxNorm << " at iteration "
+          << iteration_;
+      stopReason_ = why.str();
+    }
+    evaluate();  // gradient at the new parameters: needed by the next step and by the frame
+    const bool due = iteration_ % settings_.traceEvery == 0;
+    // A stopped run records its last state too, if it is finite.
+    if (due || (stopped() && std::isfinite(grad_.loss) && std::isfinite(norm))) record();
+  }
+  return taken;
+}
+
+void Trainer::record() {
+  if (lastRecorded_ == iteration_) return;
+  lastRecorded_ = iteration_;
+  effective();
+  Trace& tr = trace_;
+  tr.iteration.push_back(iteration_);
+  tr.loss.push_back(grad_.loss);
+  tr.normFro.push_back(weff_.norm());
+  // Nuclear norm from the eigenvalues of W^T W (symmetric tridiagonal QR, several times cheaper
+  // than a one-sided Jacobi SVD at d = 10..64); small singular values carry an absolute error of
+  // about sqrt(eps) ||W||, which is irrelevant for a plotted norm.
+  double nuclear;
+  if (weff_.cols() == 1) {
+    nuclear = weff_.norm();
+  } else {
+    gram_.noalias() = weff_.transpose() * weff_;
+    eig_.compute(gram_, Eigen::EigenvaluesOnly);
+    nuclear = 0.0;
+    for (Index j = 0; j < eig_.eigenvalues().size(); ++j) nuclear += std::sqrt(std::max(0.0, eig_.eigenvalues()[j]));
+  }
+  tr.normNuc.push_back(nuclear);
+  tr.normLp.push_back(lpNorm(weff_, traceP_));
+  tr.selected.insert(tr.selected.end(), grad_.selected.begin(), grad_.selected.end());
+  tr.selectedProbability.insert(tr.selectedProbability.end(), grad_.selectedProbability.data(),
+                                grad_.selectedProbability.data() + grad_.selectedProbability.size());
+  for (std::size_t r = 0; r < references_.size(); ++r) {
+    const double nw = weff_.norm();
+    const double c = (nw > 0.0 && referenceNorms_[r] > 0.0)
+                         ? (weff_ / nw).cwiseProduct(references_[r] / referenceNorms_[r]).sum()
+                         : 0.0;
+    tr.corr.push_back(c);
+  }
+  if (settings_.traceSoftmax) {
+    const Forward fw = model_.forward(params_);  // allocates; only when the caller asks for it
+    for (Index u = 0; u < fw.softmax.rows(); ++u)
+      for (Index t = 0; t < fw.softmax.cols(); ++t) tr.softmax.push_back(fw.softmax(u, t));
+  }
+}
+
+Trace Trainer::takeTrace() {
+  if (!initialRecorded_) {
+    initialRecorded_ = true;
+    if (!stopped()) record();
+  }
+  Trace out = std::move(trace_);
+  trace_ = Trace();
+  trace_.units = out.units;
+  trace_.references = out.references;
+  trace_.T = out.T;
+  return out;
+}
+
+// ---- initializations ----
+
+Params initialParams(const Model& model, const InitSettings& init) {
+  const ModelSpec& spec = model.spec();
+  const int d = model.data().d;
+  Params params = model.zeroParams();
+  switch (init.kind) {
+    case InitKind::Zero:
+      // Literally zero. For (K,Q) zero is a saddle (no factor moves): scenarios set the papers'
+      // small random start through Given (see scenarios.cpp, "paths2d").
+      return params;
+    case InitKind::Random: {
+      if (!(init.scale >= 0.0) || !std::isfinite(init.scale))
+        throw InputError("init scale = " + std::to_string(init.scale) + ": must be finite and >= 0");
+      Rng rng(init.seed);
+      // Draw order: W; or K then Q; or p (each filled row by row).
+      if (spec.param == Parameterization::W) params.W = init.scale * rng.normalMatrix(d, d);
+      if (spec.param == Parameterization::KQ) {
+        params.K = init.scale * rng.normalMatrix(d, params.K.cols());
+        params.Q = init.scale * rng.normalMatrix(d, params.Q.cols());
+      }
+      if (spec.param == Parameterization::Prompt) params.p = init.scale * rng.normalVector(d);
+      return params;
+    }
+    case InitKind::Given: {
+      Params given = init.given;
+      if (given.v.size() == 0) given.v = model.data().v;
+      (void)model.loss(given);  // shape check (InputError)
+      return given;
+    }
+    case InitKind::Cone: {
+      const Index cols = spec.param == Parameterization::Prompt ? 1 : d;
+      if (init.direction.rows() != d || init.direction.cols() != cols)
+        throw InputError("cone direction is " + std::to_string(init.direction.rows()) + " x " +
+                         std::to_string(init.direction.cols()) + ", expected " + std::to_string(d) +
+                         " x " + std::to_string(cols));
+      const double norm = init.direction.norm();
+      if (!(norm > 0.0) || !std::isfinite(norm))
+        throw InputError("cone direction must be finite and nonzero");
+      // start = scale * dir/||dir|| + coneNoise * scale * E, E a Gaussian matrix of unit
+      // Frobenius norm (so coneNoise is the relative size of the perturbation).
+      Mat start = (init.scale / norm) * init.direction;
+      if (init.coneNoise != 0.0) {
+        Rng rng(init.seed);
+        Mat noise = rng.normalMatrix(start.rows(), start.cols());
+        start += (init.coneNoise * init.scale / noise.norm()) * noise;
+      }
+      if (spec.param == Parameterization::W) params.W = start;
+      if (spec.param == Parameterization::Prompt) params.p = start.col(0);
+      if (spec.param == Parameterization::KQ) {
+        // Balanced factors of the best rank-m approximation: K = U sqrt(S), Q = V sqrt(S).
+        Eigen::JacobiSVD<Mat> svd(start, Eigen::ComputeThinU | Eigen::ComputeThinV);
+        const Index m = params.K.cols();
+        const Index r = std::min<Index>(m, svd.singularValues().size());
+        params.K.setZero();
+        params.Q.setZero();
+        for (Index j = 0; j < r; ++j) {
+          const double root = std::sqrt(svd.singularValues()[j]);
+          params.K.col(j) = root * svd.matrixU().col(j);
+          params.Q.col(j) = root * svd.matrixV().col(j);
+        }
+      }
+      return params;
+    }
+  }
+  return params;
+}
+
+}  // namespace attnsvm
