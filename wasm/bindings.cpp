@@ -74,7 +74,12 @@ Status guardedStatus(F&& f) {
   }
 }
 
-std::string version() { return "attnsvm 0.1.0 (wasm, emscripten " __VERSION__ ")"; }
+#define ATTNSVM_STR2(x) #x
+#define ATTNSVM_STR(x) ATTNSVM_STR2(x)
+std::string version() {
+  return "attnsvm 0.1.0 (wasm, emscripten " ATTNSVM_STR(__EMSCRIPTEN_major__) "." ATTNSVM_STR(
+      __EMSCRIPTEN_minor__) "." ATTNSVM_STR(__EMSCRIPTEN_tiny__) ")";
+}
 
 // Bytes currently allocated by malloc in the wasm heap (leak tests: the heap's size never shrinks,
 // but this does).

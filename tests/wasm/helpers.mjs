@@ -1,0 +1,72 @@
+// Shared helpers of the wasm API tests: load the built module in node, build and run the native
+// reference driver (tests/wasm/native), and compare results numerically.
+import { createRequire } from 'node:module';
+import { readFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import assert from 'node:assert/strict';
+import { createEngine } from '../../web/src/engine/engine.js';
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+export const wasmDir = resolve(repoRoot, 'web/public/wasm');
+const require = createRequire(import.meta.url);
+
+// node 20 cannot fetch() a file path, so the split build gets its bytes through wasmBinary.
+export async function loadEngine() {
+  const factory = require(resolve(wasmDir, 'attnsvm.js'));
+  return createEngine({ factory, wasmBinary: readFileSync(resolve(wasmDir, 'attnsvm.wasm')) });
+}
+
+// Configures (once) and builds (incrementally) the native driver with cmake + ninja; returns its path.
+let nativePath = null;
+export function nativeRef() {
+  if (nativePath) return nativePath;
+  const dir = resolve(repoRoot, 'build/wasm-native-ref');
+  const opts = { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] };
+  if (!existsSync(resolve(dir, 'build.ninja'))) {
+    execFileSync('cmake', ['-S', 'tests/wasm/native', '-B', dir, '-G', 'Ninja', '-DCMAKE_BUILD_TYPE=Release'], opts);
+  }
+  execFileSync('cmake', ['--build', dir, '--target', 'native_ref'], opts);
+  nativePath = resolve(dir, 'native_ref');
+  return nativePath;
+}
+
+// Runs jobs [{cmd, ...}] natively; returns [{ok, result} | {ok: false, error}].
+export function runNative(jobs) {
+  const out = execFileSync(nativeRef(), { input: JSON.stringify(jobs), maxBuffer: 1 << 30 });
+  return JSON.parse(out.toString());
+}
+export function native(job) {
+  const [r] = runNative([job]);
+  if (!r.ok) throw new Error(`native: ${r.error}`);
+  return r.result;
+}
+
+// Flattens numbers out of nested arrays / typed arrays.
+export function flat(x) {
+  if (typeof x === 'number') return [x];
+  if (x === null) return [NaN]; // nlohmann writes NaN/Inf as null
+  return Array.from(x).flatMap(flat);
+}
+
+// Relative difference of two numeric arrays (or numbers), norm-wise:
+//   max_i |a_i - b_i| / max(max_i |a_i|, max_i |b_i|, floor).
+// floor keeps quantities that are zero up to rounding (gaps, violations) from dividing by ~0.
+export function relDiff(a, b, floor = 1e-300) {
+  const fa = flat(a), fb = flat(b);
+  if (fa.length !== fb.length) return Infinity;
+  let num = 0, den = floor;
+  for (let i = 0; i < fa.length; i++) {
+    if (Number.isNaN(fa[i]) && Number.isNaN(fb[i])) continue;
+    num = Math.max(num, Math.abs(fa[i] - fb[i]));
+    den = Math.max(den, Math.abs(fa[i]), Math.abs(fb[i]));
+  }
+  return Number.isNaN(num) ? Infinity : num / den;
+}
+
+export function assertClose(actual, expected, what, tol = 1e-9, floor = 1e-300) {
+  const d = relDiff(actual, expected, floor);
+  assert.ok(d <= tol, `${what}: relative difference ${d.toExponential(2)} > ${tol}`);
+}
+
+export const linearW = { attention: 'cross', param: 'W', head: 'linear', loss: 'logistic' };

@@ -1,0 +1,301 @@
+// Native reference driver for the wasm agreement tests (tests/wasm/agreement.test.mjs): reads a
+// JSON array of jobs on stdin, runs each through the native core exactly as wasm/bindings.cpp
+// does (same defaults), and prints a JSON array of results with round-trip precision. The JSON
+// shapes are the JS API's (attnsvm.d.ts), so the test sends the same objects to both sides.
+// Test-only code: built by tests/wasm/native/CMakeLists.txt into build/wasm-native-ref.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "attnsvm/dataset.hpp"
+#include "attnsvm/errors.hpp"
+#include "attnsvm/margin.hpp"
+#include "attnsvm/model.hpp"
+#include "attnsvm/scenarios.hpp"
+#include "attnsvm/selection.hpp"
+#include "attnsvm/train.hpp"
+
+using json = nlohmann::json;
+using namespace attnsvm;
+
+namespace {
+
+Mat toMat(const json& rows) {
+  const Index r = static_cast<Index>(rows.size());
+  const Index c = r ? static_cast<Index>(rows[0].size()) : 0;
+  Mat m(r, c);
+  for (Index i = 0; i < r; ++i)
+    for (Index j = 0; j < c; ++j) m(i, j) = rows[i][j].get<double>();
+  return m;
+}
+Vec toVec(const json& a) {
+  Vec v(static_cast<Index>(a.size()));
+  for (Index i = 0; i < v.size(); ++i) v[i] = a[i].get<double>();
+  return v;
+}
+json fromMat(const Mat& m) {
+  json rows = json::array();
+  for (Index i = 0; i < m.rows(); ++i) {
+    json row = json::array();
+    for (Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
+    rows.push_back(row);
+  }
+  return rows;
+}
+json fromVec(const Vec& v) { return std::vector<double>(v.data(), v.data() + v.size()); }
+
+Dataset toDataset(const json& j) {
+  Dataset d;
+  const json& X = j.at("X");
+  d.n = static_cast<int>(X.size());
+  d.T = d.n ? static_cast<int>(X[0].size()) : 0;
+  d.d = d.T ? static_cast<int>(X[0][0].size()) : 0;
+  d.X.resize(static_cast<Index>(d.n) * d.T, d.d);
+  for (int i = 0; i < d.n; ++i)
+    for (int t = 0; t < d.T; ++t)
+      for (int k = 0; k < d.d; ++k) d.X(static_cast<Index>(i) * d.T + t, k) = X[i][t][k].get<double>();
+  if (j.contains("Z") && !j["Z"].is_null()) d.Z = toMat(j["Z"]);
+  d.query = j.value("query", 0);
+  d.Y = toVec(j.at("Y"));
+  d.v = toVec(j.at("v"));
+  if (j.contains("alpha") && !j["alpha"].is_null()) d.alpha = j["alpha"].get<std::vector<int>>();
+  return d;
+}
+json fromDataset(const Dataset& d) {
+  json X = json::array();
+  for (int i = 0; i < d.n; ++i) X.push_back(fromMat(d.tokens(i)));
+  json o{{"X", X}, {"query", d.query}, {"Y", fromVec(d.Y)}, {"v", fromVec(d.v)}};
+  if (d.Z.size() > 0) o["Z"] = fromMat(d.Z);
+  if (!d.alpha.empty()) o["alpha"] = d.alpha;
+  return o;
+}
+
+AttentionKind attention(const std::string& s) {
+  if (s == "cross") return AttentionKind::Cross;
+  if (s == "self") return AttentionKind::Self;
+  if (s == "seq2seq") return AttentionKind::SeqToSeq;
+  if (s == "causal") return AttentionKind::Causal;
+  throw InputError("attention " + s);
+}
+Optimizer optimizer(const std::string& s) {
+  if (s == "gd") return Optimizer::GD;
+  if (s == "ngd") return Optimizer::NGD;
+  if (s == "md") return Optimizer::MD;
+  return Optimizer::NMD;
+}
+ModelSpec toSpec(const json& j) {
+  ModelSpec s;
+  s.attention = attention(j.value("attention", "cross"));
+  const std::string p = j.value("param", "W");
+  s.param = p == "KQ" ? Parameterization::KQ : p == "prompt" ? Parameterization::Prompt : Parameterization::W;
+  s.head = j.value("head", "linear") == "relu" ? HeadKind::ReluMLP : HeadKind::Linear;
+  const std::string l = j.value("loss", "logistic");
+  s.loss = l == "exponential" ? LossKind::Exponential : l == "correlation" ? LossKind::Correlation : LossKind::Logistic;
+  s.m = j.value("m", 0);
+  if (j.contains("Wk")) s.Wk = toMat(j["Wk"]);
+  if (j.contains("V")) s.V = toMat(j["V"]);
+  return s;
+}
+TrainSettings toSettings(const json& j) {
+  TrainSettings s;
+  s.optimizer = optimizer(j.value("optimizer", "ngd"));
+  s.lr = j.value("lr", s.lr);
+  s.p = j.value("p", s.p);
+  s.balance = j.value("balance", s.balance);
+  s.trainHead = j.value("trainHead", s.trainHead);
+  s.headOptimizer = optimizer(j.value("headOptimizer", "ngd"));
+  s.headLr = j.value("headLr", s.headLr);
+  s.headP = j.value("headP", s.headP);
+  s.traceEvery = j.value("traceEvery", s.traceEvery);
+  s.traceSoftmax = j.value("traceSoftmax", s.traceSoftmax);
+  s.traceP = j.value("traceP", s.traceP);
+  s.maxNorm = j.value("maxNorm", s.maxNorm);
+  return s;
+}
+Params toParams(const json& j) {
+  Params p;
+  if (j.contains("W")) p.W = toMat(j["W"]);
+  if (j.contains("K")) p.K = toMat(j["K"]);
+  if (j.contains("Q")) p.Q = toMat(j["Q"]);
+  if (j.contains("p")) p.p = toVec(j["p"]);
+  if (j.contains("v")) p.v = toVec(j["v"]);
+  return p;
+}
+json fromParams(const Params& p) {
+  json o = json::object();
+  if (p.W.size()) o["W"] = fromMat(p.W);
+  if (p.K.size()) o["K"] = fromMat(p.K);
+  if (p.Q.size()) o["Q"] = fromMat(p.Q);
+  if (p.p.size()) o["p"] = fromVec(p.p);
+  if (p.v.size()) o["v"] = fromVec(p.v);
+  return o;
+}
+InitSettings toInit(const json& j) {
+  InitSettings s;
+  const std::string k = j.value("kind", "zero");
+  s.kind = k == "random" ? InitKind::Random : k == "given" ? InitKind::Given : k == "cone" ? InitKind::Cone : InitKind::Zero;
+  s.seed = j.value("seed", 0ull);
+  s.scale = j.value("scale", s.scale);
+  if (j.contains("direction")) s.direction = toMat(j["direction"]);
+  s.coneNoise = j.value("coneNoise", s.coneNoise);
+  if (j.contains("given")) s.given = toParams(j["given"]);
+  return s;
+}
+
+// Same defaults as wasm/bindings.cpp.
+std::vector<int> selectionOf(const json& req, const Dataset& d) {
+  if (req.contains("selection")) return req["selection"].get<std::vector<int>>();
+  if (!d.alpha.empty()) return d.alpha;
+  return optimalTokens(d).opt;
+}
+SolverSettings toSolver(const json& j) {
+  SolverSettings s;
+  const std::string n = j.value("norm", "fro");
+  s.norm = n == "nuclear" ? NormKind::Nuclear : n == "lp" ? NormKind::Lp : NormKind::Frobenius;
+  s.p = j.value("p", s.p);
+  s.tolerance = j.value("tolerance", s.tolerance);
+  s.maxIterations = j.value("maxIterations", s.maxIterations);
+  return s;
+}
+json fromSolution(const MarginSolution& s, const MarginProblem& pr) {
+  json support = json::array();
+  for (int c : s.support) support.push_back({pr.label[c].sequence, pr.label[c].token});
+  const char* st = s.status == SolveStatus::Optimal ? "optimal" : s.status == SolveStatus::Infeasible ? "infeasible" : "max_iterations";
+  return {{"status", st}, {"W", fromMat(s.W)}, {"lambda", fromVec(s.lambda)}, {"objective", s.objective},
+          {"lowerBound", s.lowerBound}, {"gap", s.gap}, {"maxViolation", s.maxViolation},
+          {"support", support}, {"iterations", s.iterations}, {"message", s.message}};
+}
+
+MarginProblem problemOf(const json& req, const Dataset& d) {
+  const std::string problem = req.value("problem", "attention");
+  const AttentionKind kind = attention(req.value("attention", d.Z.size() > 0 ? "cross" : "self"));
+  if (problem == "attention") return attentionSvmProblem(d, kind, selectionOf(req, d));
+  if (problem == "head") return headSvmProblem(d, selectionOf(req, d));
+  const Mat Wk = toMat(req.at("Wk"));
+  if (problem == "prompt") return promptSvmProblem(d, Wk, selectionOf(req, d));
+  return relaxedPromptSvmProblem(d, Wk, selectionOf(req, d), req.at("headSupport").get<std::vector<int>>());
+}
+
+// Median wall time in ms of `repeats` calls of f (the core call only, no JSON).
+template <class F>
+double medianMs(int repeats, F&& f) {
+  std::vector<double> ms;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+json run(const json& job) {
+  const std::string cmd = job.at("cmd");
+  const int repeats = job.value("repeats", 5);
+  if (cmd == "benchTrain") {  // Trainer construction + step(iterations), as Run.step does in wasm
+    const Model model(toDataset(job["dataset"]), toSpec(job["model"]));
+    const TrainSettings settings = toSettings(job["train"]);
+    const Params init = initialParams(model, toInit(job["init"]));
+    double sink = 0;
+    const double ms = medianMs(repeats, [&] {
+      Trainer tr(model, settings, init);
+      tr.step(job["iterations"].get<int>());
+      sink += tr.takeTrace().loss.back();
+    });
+    return {{"ms", ms}, {"sink", sink}};
+  }
+  if (cmd == "benchSolve") {
+    const Dataset d = toDataset(job["dataset"]);
+    const MarginProblem pr = problemOf(job, d);
+    const SolverSettings s = toSolver(job);
+    double sink = 0;
+    const double ms = medianMs(repeats, [&] { sink += solveMargin(pr, s).objective; });
+    return {{"ms", ms}, {"sink", sink}};
+  }
+  if (cmd == "sphere")
+    return fromDataset(sphereDataset(job["n"], job["T"], job["d"], job["seed"].get<std::uint64_t>()));
+  if (cmd == "scenario") {
+    ScenarioOptions o;
+    const json& op = job.value("options", json::object());
+    o.seed = op.value("seed", 0ull);
+    o.n = op.value("n", -1);
+    o.T = op.value("T", -1);
+    o.d = op.value("d", -1);
+    o.C = op.value("C", 1.0);
+    o.start = op.value("start", 0);
+    o.localCase = op.value("localCase", false);
+    o.variant = op.value("variant", 0);
+    const Scenario s = makeScenario(job["name"], o);
+    return {{"dataset", fromDataset(s.data)}, {"init", fromParams(s.init)}, {"iterations", s.iterations}};
+  }
+  if (cmd == "forward") {
+    const Model model(toDataset(job["dataset"]), toSpec(job["model"]));
+    Params p = model.zeroParams();
+    const Params g = toParams(job.value("params", json::object()));
+    if (g.W.size()) p.W = g.W;
+    if (g.K.size()) p.K = g.K;
+    if (g.Q.size()) p.Q = g.Q;
+    if (g.p.size()) p.p = g.p;
+    if (g.v.size()) p.v = g.v;
+    if (p.v.size() == 0) p.v = model.data().v;
+    const Forward f = model.forward(p);
+    return {{"softmax", fromMat(f.softmax)}, {"output", fromVec(f.output)}, {"selected", f.selected},
+            {"selectedProbability", fromVec(f.selectedProbability)}, {"loss", f.loss}};
+  }
+  if (cmd == "train") {
+    const Model model(toDataset(job["dataset"]), toSpec(job["model"]));
+    Trainer tr(model, toSettings(job["train"]), initialParams(model, toInit(job["init"])));
+    for (const json& r : job.value("references", json::array())) tr.addReference(r["name"], toMat(r["W"]));
+    json chunks = json::array();
+    for (int k : job["steps"].get<std::vector<int>>()) {
+      tr.step(k);
+      const Trace t = tr.takeTrace();
+      chunks.push_back({{"iteration", t.iteration}, {"loss", t.loss}, {"normFro", t.normFro},
+                        {"normNuc", t.normNuc}, {"normLp", t.normLp}, {"selected", t.selected},
+                        {"selectedProbability", t.selectedProbability}, {"corr", t.corr},
+                        {"softmax", t.softmax}, {"weights", fromMat(tr.weights())},
+                        {"stopped", tr.stopped()}});
+    }
+    return {{"chunks", chunks}, {"params", fromParams(tr.params())}};
+  }
+  if (cmd == "solve") {
+    const Dataset d = toDataset(job["dataset"]);
+    const MarginProblem pr = problemOf(job, d);
+    return fromSolution(solveMargin(pr, toSolver(job)), pr);
+  }
+  if (cmd == "analyze") {
+    const Dataset d = toDataset(job["dataset"]);
+    const AttentionKind kind = attention(job.value("attention", d.Z.size() > 0 ? "cross" : "self"));
+    const SolverSettings s = toSolver(job);
+    const SelectionReport r = job.contains("W") ? analyzeWeights(d, kind, toMat(job["W"]), s)
+                                                : analyzeSelection(d, kind, selectionOf(job, d), s);
+    const char* v = r.verdict == Verdict::GloballyOptimal ? "globally_optimal"
+                    : r.verdict == Verdict::LocallyOptimal ? "locally_optimal"
+                    : r.verdict == Verdict::Infeasible ? "infeasible" : "neither";
+    return {{"selection", r.selection}, {"optimal", r.optimal}, {"ties", r.ties}, {"feasible", r.feasible},
+            {"verdict", v}, {"supportTokens", r.supportTokens}, {"explanation", r.explanation},
+            {"svm", fromSolution(r.svm, attentionSvmProblem(d, kind, r.selection))}};
+  }
+  throw InputError("unknown cmd " + cmd);
+}
+
+}  // namespace
+
+int main() {
+  json jobs = json::parse(std::cin);
+  json out = json::array();
+  for (const json& job : jobs) {
+    try {
+      out.push_back({{"ok", true}, {"result", run(job)}});
+    } catch (const std::exception& e) {
+      out.push_back({{"ok", false}, {"error", e.what()}});
+    }
+  }
+  std::cout << out.dump() << "\n";
+  return 0;
+}
