@@ -19,6 +19,7 @@ struct ConstraintLabel {
   int query = -1;    // k for seq2seq / causal, -1 otherwise
   int token = 0;     // t (the non-selected token); for head SVMs the selected token
   int other = -1;    // generalized SVM: the second token of a pair, -1 otherwise
+  int selected = -1; // the selected token of the unit (alpha_i or alpha_ik), -1 if none
 };
 
 struct MarginProblem {

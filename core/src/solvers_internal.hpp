@@ -1,0 +1,44 @@
+// Internal interface between the max-margin solver files (not installed, not part of the API).
+//
+// Conventions shared by every solver:
+//  * lambda are the multipliers of  min 1/2 ||W||^2  s.t. <A_j, W> >= b_j  (or = b_j), i.e. for
+//    the Frobenius norm W = sum_j lambda_j A_j exactly. The certificate of SPEC section 3 is
+//    invariant to a positive scaling of lambda, so this choice is only a normalization.
+//  * Each solver fills status, W, lambda, iterations and message; solveMargin() then calls
+//    certify() and measures the time.
+#pragma once
+#include <string>
+
+#include "attnsvm/margin.hpp"
+
+namespace attnsvm {
+namespace detail {
+
+// Throws InputError if the problem arrays are inconsistent or not finite.
+void checkProblem(const MarginProblem& problem);
+
+// Constraint values c_j = u_j^T W w_j for all j.
+Vec constraintValues(const MarginProblem& problem, const ConstMatRef& W);
+
+// M = sum_j lambda_j u_j w_j^T.
+Mat combine(const MarginProblem& problem, const ConstVecRef& lambda);
+
+// Exact active-set (Goldfarb-Idnani, dual / Gram form) solver for the Frobenius norm.
+// On infeasibility: status Infeasible and sol.farkas set.
+MarginSolution solveFrobenius(const MarginProblem& problem, const SolverSettings& settings);
+
+// Interior-point solvers on the dual (see docs/SOLVERS.md). `warm` is the Frobenius solution.
+MarginSolution solveLp(const MarginProblem& problem, const SolverSettings& settings,
+                       const MarginSolution& warm);
+MarginSolution solveNuclear(const MarginProblem& problem, const SolverSettings& settings,
+                            const MarginSolution& warm);
+
+// A sentence for a person explaining a Farkas certificate (names sequences and tokens).
+std::string explainInfeasibility(const MarginProblem& problem, const Vec& farkas);
+
+// Relative residual of a Farkas candidate: ||sum mu_j A_j||_F / sum |mu_j| ||A_j||_F, and
+// whether it is a valid certificate (mu >= 0 on inequalities, residual tiny, mu.b > 0).
+bool farkasValid(const MarginProblem& problem, const Vec& mu, double* residual = nullptr);
+
+}  // namespace detail
+}  // namespace attnsvm

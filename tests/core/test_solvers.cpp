@@ -1,0 +1,126 @@
+// Max-margin solvers: certificates on seeded random instances, closed forms, infeasibility.
+#include <gtest/gtest.h>
+
+#include <Eigen/SVD>
+#include <cmath>
+
+#include "attnsvm/errors.hpp"
+#include "attnsvm/margin.hpp"
+#include "svm_test_data.hpp"
+
+using namespace attnsvm;
+
+namespace {
+
+MarginSolution solveCross(const Dataset& data, NormKind norm, double p = 2.0) {
+  SolverSettings st;
+  st.norm = norm;
+  st.p = p;
+  return solveMargin(attentionSvmProblem(data, AttentionKind::Cross, data.alpha), st);
+}
+
+int numericalRank(const Mat& W, double relTol = 1e-7) {
+  Eigen::JacobiSVD<Mat> svd(W);
+  const Vec s = svd.singularValues();
+  int r = 0;
+  for (Index k = 0; k < s.size(); ++k)
+    if (s(k) > relTol * s(0)) ++r;
+  return r;
+}
+
+struct Size { int n, T, d, seeds; };
+
+}  // namespace
+
+TEST(Frobenius, CertificatesOnRandomInstances) {
+  const Size sizes[] = {{2, 3, 2, 40}, {3, 4, 3, 40}, {5, 5, 5, 40}, {6, 8, 10, 40},
+                        {10, 5, 4, 30}, {8, 10, 6, 30}, {15, 15, 20, 8}, {12, 15, 3, 10}};
+  int optimal = 0, infeasible = 0;
+  double worstGap = 0.0, worstViol = 0.0;
+  for (const Size& s : sizes)
+    for (int seed = 0; seed < s.seeds; ++seed) {
+      const Dataset data = svmtest::sphere(s.n, s.T, s.d, 1000u * s.n + 37u * s.T + s.d + 7919u * seed);
+      const MarginSolution sol = solveCross(data, NormKind::Frobenius);
+      if (sol.status == SolveStatus::Infeasible) {
+        ++infeasible;
+        continue;
+      }
+      ASSERT_EQ(sol.status, SolveStatus::Optimal) << s.n << " " << s.T << " " << s.d << " seed " << seed;
+      ++optimal;
+      EXPECT_LE(sol.gap, 1e-8) << s.n << " " << s.T << " " << s.d << " seed " << seed;
+      EXPECT_LE(sol.maxViolation, 1e-9) << s.n << " " << s.T << " " << s.d << " seed " << seed;
+      EXPECT_GE(sol.gap, -1e-8);
+      EXPECT_FALSE(sol.support.empty());
+      worstGap = std::max(worstGap, sol.gap);
+      worstViol = std::max(worstViol, sol.maxViolation);
+    }
+  EXPECT_GE(optimal, 200);
+  std::printf("Frobenius: %d optimal, %d infeasible, worst gap %.3g, worst violation %.3g\n", optimal,
+              infeasible, worstGap, worstViol);
+}
+
+TEST(Frobenius, SingleConstraintClosedForm) {
+  MarginProblem pb;
+  pb.rows = 3;
+  pb.cols = 2;
+  pb.U = Mat(1, 3);
+  pb.U << 1.0, -2.0, 0.5;
+  pb.Wq = Mat(1, 2);
+  pb.Wq << 0.3, 4.0;
+  pb.b = Vec::Constant(1, 2.0);
+  pb.label.resize(1);
+  const MarginSolution sol = solveMargin(pb, SolverSettings{});
+  ASSERT_EQ(sol.status, SolveStatus::Optimal);
+  const Mat A = pb.U.row(0).transpose() * pb.Wq.row(0);
+  const Mat expected = 2.0 * A / A.squaredNorm();
+  EXPECT_LE((sol.W - expected).norm(), 1e-12 * expected.norm());
+  EXPECT_LE(sol.gap, 1e-12);
+}
+
+TEST(Frobenius, DuplicateConstraintsAndSingularGram) {
+  // m = n (T - 1) = 60 constraints in d^2 = 4 dimensions, plus duplicated tokens in every sequence.
+  Dataset data = svmtest::sphere(10, 7, 2, 99);
+  for (int i = 0; i < data.n; ++i) {
+    const int a = data.alpha[static_cast<std::size_t>(i)];
+    const int other = (a + 1) % data.T;
+    const int copy = (a + 2) % data.T;
+    data.X.row(static_cast<Index>(i) * data.T + copy) = data.token(i, other);
+  }
+  const MarginSolution sol = solveCross(data, NormKind::Frobenius);
+  if (sol.status == SolveStatus::Optimal) {
+    EXPECT_LE(sol.gap, 1e-8);
+    EXPECT_LE(sol.maxViolation, 1e-9);
+  } else {
+    ASSERT_EQ(sol.status, SolveStatus::Infeasible);
+    const MarginProblem pb = attentionSvmProblem(data, AttentionKind::Cross, data.alpha);
+    const Mat M = pb.U.transpose() * (sol.farkas.asDiagonal() * pb.Wq);
+    EXPECT_GT(sol.farkas.dot(pb.b), 0.0);
+    EXPECT_LE(M.norm(), 1e-9 * sol.farkas.cwiseAbs().sum());
+    EXPECT_GE(sol.farkas.minCoeff(), 0.0);
+  }
+}
+
+TEST(Frobenius, EqualityConstraints) {
+  // min ||W|| s.t. <A_0, W> = 0.5, <A_1, W> >= 1 on random rank-one constraints.
+  svmtest::TestRng rng(5);
+  MarginProblem pb;
+  pb.rows = 4;
+  pb.cols = 3;
+  const int m = 6;
+  pb.U.resize(m, 4);
+  pb.Wq.resize(m, 3);
+  for (int j = 0; j < m; ++j) {
+    pb.U.row(j) = rng.unit(4).transpose();
+    pb.Wq.row(j) = rng.unit(3).transpose();
+  }
+  pb.b = Vec::Ones(m);
+  pb.b(0) = -0.5;
+  pb.equality.assign(m, false);
+  pb.equality[0] = true;
+  pb.equality[3] = true;
+  pb.label.resize(m);
+  const MarginSolution sol = solveMargin(pb, SolverSettings{});
+  ASSERT_EQ(sol.status, SolveStatus::Optimal);
+  EXPECT_LE(sol.maxViolation, 1e-10);
+  EXPECT_LE(sol.gap, 1e-10);
+}
