@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { createEngine } from '../../web/src/engine/engine.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
-export const wasmDir = resolve(repoRoot, 'web/public/wasm');
+// ATTNSVM_WASM_DIR: test another build of the module (default: the one the site serves).
+export const wasmDir = process.env.ATTNSVM_WASM_DIR ?? resolve(repoRoot, 'web/public/wasm');
 const require = createRequire(import.meta.url);
 
 // node 20 cannot fetch() a file path, so the split build gets its bytes through wasmBinary.

@@ -1,0 +1,43 @@
+// The build outputs: the SINGLE_FILE build works alone (no .wasm file) and agrees with the split
+// build; neither contains eval or new Function (a page with a strict CSP can load them); and the
+// module plus the JS wrapper stays within the size target (150 KB gzipped).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createEngine } from '../../web/src/engine/engine.js';
+import { loadEngine, wasmDir, repoRoot, relDiff } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+
+test('the single-file build runs without a .wasm file and agrees with the split build', async () => {
+  const single = await createEngine({ factory: require(resolve(wasmDir, 'attnsvm.single.js')) });
+  const split = await loadEngine();
+  assert.equal(single.version(), split.version());
+  const a = single.sphere(6, 8, 10, 3), b = split.sphere(6, 8, 10, 3);
+  assert.deepEqual(a, b);
+  assert.equal(relDiff(single.solve({ dataset: a, norm: 'fro' }).W, split.solve({ dataset: b, norm: 'fro' }).W), 0);
+});
+
+test('no eval or new Function in the generated JavaScript (strict CSP)', () => {
+  for (const f of ['attnsvm.js', 'attnsvm.single.js']) {
+    const src = readFileSync(resolve(wasmDir, f), 'utf8');
+    assert.doesNotMatch(src, /\beval\s*\(/, `${f} calls eval`);
+    assert.doesNotMatch(src, /new\s+Function\s*\(/, `${f} calls new Function`);
+    assert.doesNotMatch(src, /[^.\w]Function\s*\(\s*['"]/, `${f} calls Function("...")`);
+  }
+});
+
+test('module + wrapper <= 150 KB gzipped', (t) => {
+  const gz = (p) => gzipSync(readFileSync(p), { level: 9 }).length;
+  const wasm = gz(resolve(wasmDir, 'attnsvm.wasm'));
+  const glue = gz(resolve(wasmDir, 'attnsvm.js'));
+  const wrapper = ['engine.js', 'convert.js', 'worker-engine.js', 'worker.js']
+    .map((f) => gz(resolve(repoRoot, 'web/src/engine', f))).reduce((a, b) => a + b);
+  const single = gz(resolve(wasmDir, 'attnsvm.single.js'));
+  const total = wasm + glue + wrapper;
+  t.diagnostic(`gzipped: wasm ${wasm} B, glue ${glue} B, wrapper ${wrapper} B, total ${total} B; single-file ${single} B`);
+  assert.ok(total <= 150 * 1024, `${total} B > 150 KB`);
+});
