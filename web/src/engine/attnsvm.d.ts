@@ -43,6 +43,8 @@ export interface TrainJSON {
   traceEvery?: number;
   traceSoftmax?: boolean;     // record the full softmax matrix per frame
   traceP?: number;            // l_p norm reported in the trace
+  balance?: number;           // (K,Q) balancing regularizer (default machine epsilon)
+  maxNorm?: number;           // stop when ||W||_F exceeds this (default 1e12)
 }
 
 export interface ParamsJSON { W?: Matrix; K?: Matrix; Q?: Matrix; p?: number[]; v?: number[]; }
@@ -73,12 +75,17 @@ export interface ScenarioOptions {
 
 export interface SolveRequest {
   dataset: DatasetJSON;
-  problem?: 'attention' | 'prompt' | 'head';   // default 'attention'
+  problem?: 'attention' | 'prompt' | 'relaxed-prompt' | 'head';   // default 'attention'
   attention?: AttentionKind;                    // default 'cross' (or 'self' when Z is absent)
   selection?: number[];                         // default dataset.alpha, else optimal tokens
   norm: NormKind;
   p?: number;                                   // lp only
-  Wk?: Matrix;                                  // prompt only
+  Wk?: Matrix;                                  // prompt / relaxed-prompt only
+  headSupport?: number[];                       // relaxed-prompt: the head SVM's support sequences
+  tolerance?: number;                           // solver settings (defaults: the core's)
+  feasibilityTol?: number;
+  supportTol?: number;
+  maxIterations?: number;
 }
 
 export interface Solution {
@@ -93,6 +100,9 @@ export interface Solution {
   iterations: number;
   seconds: number;
   message: string;               // infeasibility explanation when infeasible
+  supportQuery: number[];        // query position k of each support pair (seq2seq/causal), else -1
+  constraints: number;           // number of constraints (length of lambda)
+  farkas?: number[];             // infeasible: the Farkas certificate (one entry per constraint)
 }
 
 export interface SelectionReport {
@@ -103,6 +113,7 @@ export interface SelectionReport {
   verdict: 'globally_optimal' | 'locally_optimal' | 'neither' | 'infeasible';
   supportTokens: number[][];
   explanation: string;
+  violators: [number, number][]; // (i, t): support tokens scoring >= the selected one
   svm: Solution;
 }
 
@@ -131,6 +142,8 @@ export interface TraceChunk {
   weights: Matrix;           // effective weights (W, K Q^T, or p as d x 1) after the last step
   stopped: boolean;
   stopReason: string;
+  taken: number;             // iterations this step() advanced
+  iterationNow: number;      // the run's iteration after this step()
 }
 
 export interface RunConfig {
@@ -147,6 +160,9 @@ export interface Run {
   params(): ParamsJSON;
   weights(): Matrix;
   addReference(name: string, W: Matrix): void;
+  reset(): void;                         // back to the initial parameters (references kept)
+  readonly referenceNames: string[];
+  readonly disposed: boolean;
   dispose(): void;                       // frees the wasm object; the Run is unusable afterwards
 }
 
@@ -160,25 +176,64 @@ export interface Engine {
   solve(request: SolveRequest): Solution;
   analyze(request: { dataset: DatasetJSON; attention?: AttentionKind; selection?: number[]; W?: Matrix }): SelectionReport;
   train(config: RunConfig): Run;
+  scores(dataset: DatasetJSON): { gamma: Matrix; optimal: number[]; ties: number[][] };  // token scores Y_i v^T x_it
   heapBytes(): number;                   // wasm heap size (leak tests)
+  heapUsed(): number;                    // bytes currently malloc'd in the wasm heap (exact leak probe)
 }
 
-export function createEngine(options?: { wasmBinary?: ArrayBuffer | Uint8Array; locateFile?: (p: string) => string }): Promise<Engine>;
+// Every failure is thrown as an AttnsvmError (an Error) whose message is the core's, unchanged.
+export class AttnsvmError extends Error {
+  kind: 'input' | 'numerical' | 'internal' | 'state';
+}
+
+export function createEngine(options?: {
+  factory?: (moduleArgs: object) => Promise<unknown>;   // createAttnsvmModule (node: require('.../attnsvm.js'))
+  wasmBinary?: ArrayBuffer | Uint8Array;                // node: the bytes of attnsvm.wasm
+  locateFile?: (p: string) => string;
+  baseUrl?: string;                                     // folder of attnsvm.js/.wasm (default ./wasm/ of the page)
+}): Promise<Engine>;
 
 // ---- worker front end ----
-export interface PlayerFrame extends TraceChunk { runId: number; stepsPerFrame: number; }
+export interface PlayerFrame extends TraceChunk {
+  runId: number;
+  stepsPerFrame: number;     // the batch size the worker will use next
+  computeMs: number;         // compute time of this frame in the worker
+  done: boolean;             // the run stopped or reached maxIterations (play() ends)
+}
+
+type Async<F> = F extends (...a: infer A) => infer R ? (...a: A) => Promise<R> : never;
 
 export interface WorkerEngine {
   call<K extends keyof Engine>(method: K, ...args: Parameters<Engine[K]>): Promise<ReturnType<Engine[K]>>;
+  // Shortcuts for call(name, ...) (training goes through startRun / play).
+  version: Async<Engine['version']>;
+  scenarioNames: Async<Engine['scenarioNames']>;
+  scenario: Async<Engine['scenario']>;
+  sphere: Async<Engine['sphere']>;
+  validate: Async<Engine['validate']>;
+  scores: Async<Engine['scores']>;
+  forward: Async<Engine['forward']>;
+  solve: Async<Engine['solve']>;
+  analyze: Async<Engine['analyze']>;
+  heapBytes: Async<Engine['heapBytes']>;
+  heapUsed: Async<Engine['heapUsed']>;
+  readonly worker: Worker;
   // Player: one active run per id, advanced in the worker; frames arrive at display rate, with the
   // number of steps per frame adapted to keep each under ~16 ms of compute.
   startRun(config: RunConfig, options?: { maxIterations?: number }): Promise<number>;
-  play(runId: number, onFrame: (frame: PlayerFrame) => void): void;
+  // Frames arrive in order; a frame in flight when pause() is called is still delivered.
+  play(runId: number, onFrame: (frame: PlayerFrame) => void, onError?: (e: AttnsvmError) => void): void;
   pause(runId: number): void;
+  isPlaying(runId: number): boolean;
   step(runId: number, k: number): Promise<PlayerFrame>;
   reset(runId: number): Promise<void>;   // back to the initial parameters
-  cancel(runId: number): void;           // dispose the run
+  cancel(runId: number): Promise<void>;  // dispose the run (later calls with this id reject)
   terminate(): void;
 }
 
-export function createWorkerEngine(options?: { baseUrl?: string }): Promise<WorkerEngine>;
+export function createWorkerEngine(options?: {
+  baseUrl?: string;          // folder of attnsvm.js + attnsvm.wasm (default: new URL('./wasm/', document.baseURI))
+  worker?: Worker;           // a worker running worker.js made by the caller (e.g. vite '?worker&inline')
+  moduleSource?: string;     // text of attnsvm.single.js: loaded in the worker from a Blob (no .wasm file)
+  budgetMs?: number;         // compute per player frame (default 12)
+}): Promise<WorkerEngine>;
