@@ -1,0 +1,136 @@
+// DOM of the lab: header with the player, the control form, the caption and the panel frames.
+// Pure markup + small helpers; app.js wires behaviour. Every control has a <label>.
+import { SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
+import { SPEEDS } from './state.js';
+
+const opt = (v, label = v) => `<option value="${v}">${label}</option>`;
+
+export const PANELS = [
+  { id: 'plane', title: 'Token plane', wide: true },
+  { id: 'softmax', title: 'Token selection: softmax over iterations' },
+  { id: 'current', title: 'Current softmax per sequence' },
+  { id: 'corr', title: 'Direction convergence: 1 − corr(W(k), W^mm)' },
+  { id: 'norms', title: 'Norm growth and loss' },
+  { id: 'spectrum', title: 'Spectrum of W(k)/‖W(k)‖ vs the SVM solutions' },
+  { id: 'weights', title: 'W(k)/‖W(k)‖ next to the SVM solutions' },
+  { id: 'readout', title: 'Readout: certificates and verdict' },
+];
+
+export function buildLayout(root) {
+  root.innerHTML = `
+  <header class="topbar">
+    <div class="brand"><h1>attnsvm <span>lab</span></h1>
+      <p class="tagline">Softmax attention trained by gradient descent selects tokens; its weights turn toward a max-margin SVM.</p></div>
+    <div class="player" role="group" aria-label="Player">
+      <button id="btn-play" type="button" class="primary" aria-label="Play">▶ Play</button>
+      <button id="btn-step" type="button" aria-label="Step">Step</button>
+      <button id="btn-reset" type="button" aria-label="Reset">Reset</button>
+      <label class="inline">Speed <select id="ctl-speed" aria-label="Speed (iterations per frame)">${SPEEDS.map((s) => opt(s, `${s}×`)).join('')}</select></label>
+      <output id="iter-out" aria-live="off">k = 0</output>
+    </div>
+    <div class="top-tools">
+      <button id="btn-copy" type="button">Copy link</button>
+      <button id="btn-theme" type="button" aria-label="Toggle dark theme">◐ Theme</button>
+    </div>
+  </header>
+  <div class="layout">
+    <aside class="controls" aria-label="Controls">
+      <details id="controls-details" open><summary>Controls</summary>
+      <form id="controls" autocomplete="off" onsubmit="return false">
+        <fieldset><legend>Scenario</legend>
+          <label for="ctl-scenario">Preset</label>
+          <select id="ctl-scenario">${SCENARIO_ORDER.map((id) => opt(id, SCENARIO_INFO[id].title)).join('')}</select>
+        </fieldset>
+        <fieldset><legend>Data</legend>
+          <p class="hint" id="data-hint">Generator: the scenario's own.</p>
+          <div class="row">
+            <label data-opt="seed">Seed <input id="ctl-seed" type="number" min="0" step="1" inputmode="numeric"></label>
+            <label data-opt="n">n <input id="ctl-n" type="number" min="1" max="30" step="1"></label>
+            <label data-opt="T">T <input id="ctl-T" type="number" min="2" max="20" step="1"></label>
+            <label data-opt="d">d <input id="ctl-d" type="number" min="1" max="24" step="1"></label>
+          </div>
+          <div class="row">
+            <label data-opt="C">C <input id="ctl-C" type="number" step="any"></label>
+            <label data-opt="start">Start <select id="ctl-start">${[0, 1, 2, 3, 4, 5].map((s) => opt(s)).join('')}</select></label>
+            <label data-opt="localCase" class="check"><input id="ctl-localCase" type="checkbox"> local case</label>
+            <label data-opt="variant">Variant <select id="ctl-variant">${opt(0, '(0.5, 1)')}${opt(1, '(0.5, 1.5)')}</select></label>
+          </div>
+          <details id="json-details"><summary>Tokens as JSON</summary>
+            <label for="ctl-json" class="sr-only">Dataset JSON</label>
+            <textarea id="ctl-json" rows="8" spellcheck="false" aria-describedby="json-msg"></textarea>
+            <div class="row"><button id="btn-json-apply" type="button">Apply JSON</button>
+              <button id="btn-json-reset" type="button">Scenario data</button></div>
+            <p id="json-msg" class="field-msg" role="status"></p>
+          </details>
+        </fieldset>
+        <fieldset><legend>Model</legend>
+          <label for="ctl-attention">Attention</label>
+          <select id="ctl-attention">${opt('cross', 'cross (query z_i)')}${opt('self', 'self (query x_i,q)')}${opt('seq2seq', 'sequence-to-sequence')}${opt('causal')}</select>
+          <label for="ctl-param">Parameterization</label>
+          <select id="ctl-param">${opt('W', 'W (Frobenius limit)')}${opt('KQ', 'K Qᵀ (nuclear limit)')}${opt('prompt', 'prompt p')}</select>
+          <label for="ctl-head">Head</label>
+          <select id="ctl-head">${opt('linear', 'linear vᵀr')}${opt('relu', 'ReLU vᵀrelu(Vr)')}</select>
+          <label for="ctl-loss">Loss</label>
+          <select id="ctl-loss">${opt('logistic')}${opt('exponential')}${opt('correlation', 'correlation (−u)')}</select>
+        </fieldset>
+        <fieldset><legend>Training</legend>
+          <label for="ctl-optimizer">Optimizer</label>
+          <select id="ctl-optimizer">${opt('gd', 'GD')}${opt('ngd', 'normalized GD')}${opt('md', 'l_p mirror descent')}${opt('nmd', 'normalized l_p MD')}</select>
+          <div class="row">
+            <label>Step η <input id="ctl-lr" type="number" min="0" step="any"></label>
+            <label data-show="md">p <input id="ctl-p" type="number" min="1.05" max="10" step="0.05"></label>
+            <label>Iterations <input id="ctl-iterations" type="number" min="1" max="20000" step="1"></label>
+          </div>
+          <div class="row">
+            <label class="check"><input id="ctl-joint" type="checkbox"> joint training of v</label>
+            <label data-show="joint">head η <input id="ctl-headLr" type="number" min="0" step="any"></label>
+          </div>
+        </fieldset>
+        <fieldset><legend>Reference SVMs</legend>
+          <div class="row">
+            <label class="check"><input id="ref-fro" type="checkbox"> Frobenius <span class="dash dash-fro" aria-hidden="true"></span></label>
+            <label class="check"><input id="ref-nuclear" type="checkbox"> nuclear <span class="dash dash-nuclear" aria-hidden="true"></span></label>
+            <label class="check"><input id="ref-lp" type="checkbox"> l_p <span class="dash dash-lp" aria-hidden="true"></span></label>
+          </div>
+          <div class="row">
+            <label>l_p SVM p <input id="ctl-svmP" type="number" min="1.05" max="10" step="0.05"></label>
+            <label>Selection <select id="ctl-selection">${opt('auto', 'the run\'s selection')}${opt('optimal', 'optimal tokens')}</select></label>
+          </div>
+        </fieldset>
+        <fieldset><legend>Export</legend>
+          <div class="row wrap">
+            <button id="btn-csv" type="button">Trace CSV</button>
+            <button id="btn-trace-json" type="button">Trace JSON</button>
+            <button id="btn-data-json" type="button">Dataset JSON</button>
+          </div>
+        </fieldset>
+      </form>
+      </details>
+    </aside>
+    <main>
+      <div id="messages" class="messages" role="alert" aria-live="assertive"></div>
+      <section class="intro" aria-labelledby="sc-title">
+        <h2 id="sc-title"></h2>
+        <p id="sc-caption"></p>
+        <div id="sc-formulas" class="formulas"></div>
+      </section>
+      <div class="panels">
+        ${PANELS.map((p) => `
+        <section class="panel${p.wide ? ' wide' : ''}" id="panel-${p.id}" aria-labelledby="h-${p.id}">
+          <header><h3 id="h-${p.id}">${p.title}</h3>
+            <div class="tools">
+              <button type="button" data-export="png" data-panel="${p.id}" aria-label="Download ${p.title} as PNG">PNG</button>
+              <button type="button" data-export="svg" data-panel="${p.id}" aria-label="Download ${p.title} as SVG">SVG</button>
+            </div></header>
+          <p class="sub" id="sub-${p.id}"></p>
+          <div class="panel-msg" id="msg-${p.id}" role="status"></div>
+          <div class="body" id="body-${p.id}"></div>
+        </section>`).join('')}
+      </div>
+      <footer class="foot"><p>Engine: <span id="engine-version">loading…</span>. Computation runs in a Web Worker (WebAssembly);
+        the page only draws. Palette: Okabe–Ito. The maths: docs/SPEC.md in the repository.</p></footer>
+    </main>
+  </div>`;
+  const $ = (id) => root.querySelector(`#${id}`);
+  return { root, $ };
+}

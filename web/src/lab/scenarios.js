@@ -1,0 +1,103 @@
+// Scenario presets: one per row of SPEC section 5 plus free play. The engine defines the data,
+// model and training of each (engine.scenario(name)); this file holds what a reader sees: a title,
+// a two- or three-sentence caption of what to notice, KaTeX formulas, the reference SVMs shown by
+// default, which scenario options apply, and (for the tests) where convergence is promised.
+
+const ATT_SVM = String.raw`W^{\mathrm{mm}} = \arg\min_W \|W\|_F\ \ \text{s.t.}\ \ (x_{i\alpha_i} - x_{it})^\top W z_i \ge 1\ \ \forall i,\ t \ne \alpha_i`;
+const CORR = String.raw`\operatorname{corr}(W, W^{\mathrm{mm}}) = \frac{\langle W, W^{\mathrm{mm}}\rangle}{\|W\|_F\,\|W^{\mathrm{mm}}\|_F}`;
+const NGD = String.raw`W \leftarrow W - \eta\,\frac{\nabla L(W)}{\|\nabla L(W)\|_F}`;
+const NUC = String.raw`W = KQ^\top \ \Rightarrow\ \frac{W(k)}{\|W(k)\|} \to \frac{W^{\mathrm{mm}}_\star}{\|W^{\mathrm{mm}}_\star\|},\ \ W^{\mathrm{mm}}_\star = \arg\min \|W\|_\star`;
+const PROMPT = String.raw`p^{\mathrm{mm}} = \arg\min_p \|p\|\ \ \text{s.t.}\ \ p^\top W_k (x_{i\alpha_i} - x_{it}) \ge 1`;
+const MD = String.raw`U = \nabla\psi(W) - \eta\nabla L(W),\ \ \psi(W) = \tfrac1p\|W\|_p^p \ \Rightarrow\ \frac{W(k)}{\|W(k)\|} \to \frac{W^{\mathrm{mm}}_p}{\|W^{\mathrm{mm}}_p\|}`;
+const LOCAL = String.raw`\text{locally optimal: } \gamma_{i\alpha_i} > \gamma_{it}\ \ \forall t \in \mathcal T_i,\qquad \gamma_{it} = Y_i\, v^\top x_{it}`;
+const HEAD = String.raw`v^{\mathrm{mm}} = \arg\min_v \|v\|\ \ \text{s.t.}\ \ Y_i\, v^\top x_{i\alpha_i} \ge 1`;
+const SOFTMAX = String.raw`s_i = \operatorname{softmax}(X_i W z_i),\qquad f_i = v^\top X_i^\top s_i`;
+
+export const SCENARIO_INFO = {
+  paths2d: {
+    title: 'GD paths in 2-D',
+    caption: 'Two sequences of three tokens in the plane. Normalized gradient descent grows W without bound, and the score direction W(k) z_i of each sequence (solid path) turns until it lines up with the max-margin direction W^mm z_i (dashed arrow). Switch the parameterization to (K, Q) and the path heads for the nuclear-norm solution (dotted) instead.',
+    formulas: [SOFTMAX, ATT_SVM, NGD],
+    refs: ['fro', 'nuclear'],
+    options: ['seed'],
+    converges: { ref: 'fro', param: 'W' },
+  },
+  'paths2d-t5': {
+    title: 'GD paths in 2-D, five tokens',
+    caption: 'Five tokens per sequence: the first one sits apart and is the one attention learns to select. The dashed line of each sequence is its SVM margin: the non-selected tokens lying on it are the support tokens (ringed), and they alone fix the direction W z_i converges to.',
+    formulas: [ATT_SVM, String.raw`\mathcal T_i = \{t : (x_{i\alpha_i} - x_{it})^\top W^{\mathrm{mm}} z_i = 1\}`],
+    refs: ['fro', 'nuclear'],
+    options: ['seed'],
+    converges: { ref: 'fro', param: 'W' },
+  },
+  'local-convergence': {
+    title: 'Local convergence (sphere data)',
+    caption: 'Random unit tokens in 10 dimensions (plotted in their top-2 principal directions). Attention may settle on a selection that is only locally optimal; whatever it selects, W(k)/||W(k)|| converges to the SVM of that selection, and the selected token\'s softmax probability tends to 1. Change the seed to meet other instances.',
+    formulas: [LOCAL, CORR],
+    refs: ['fro', 'nuclear'],
+    options: ['seed', 'n', 'T', 'd'],
+    converges: { ref: 'fro', param: 'W' },
+  },
+  rank: {
+    title: 'Rank of the SVM solutions',
+    caption: 'The Frobenius solution W^mm is full rank (up to min(d, n(T-1))) while the nuclear-norm solution, the limit of the (K, Q) parameterization, is low rank. Compare the two spectra and watch the singular values of W(k)/||W(k)|| under each parameterization.',
+    formulas: [String.raw`\operatorname{rank} W^{\mathrm{mm}} = \min(d,\,n(T-1)) \quad\text{vs}\quad \operatorname{rank} W^{\mathrm{mm}}_\star \ll d`, NUC],
+    refs: ['fro', 'nuclear'],
+    options: ['seed', 'n', 'T', 'd'],
+  },
+  multitoken: {
+    title: 'Several tokens kept (ReLU head)',
+    caption: 'With a nonlinear head the optimum may keep several tokens with finite softmax weights, so the softmax heatmap does not collapse to one token per sequence. The one-token SVM then explains W only partly: 1 - corr stays away from zero; the generalized SVM of SPEC section 3 is the right reference.',
+    formulas: [String.raw`f_i = v^\top \operatorname{relu}(V X_i^\top s_i)`, String.raw`W(k) \approx W^{\mathrm{fin}} + R\, W^{\mathrm{dir}}`],
+    refs: ['fro'],
+    options: ['seed', 'T', 'd'],
+  },
+  'prompt-global-local': {
+    title: 'Prompt tuning: global vs local',
+    caption: 'One trainable prompt p is shared by all sequences; the scores are X W_k^T p, so the plane shows the two coordinates W_k keeps. Depending on the start (the start option), p converges to the globally optimal SVM direction or to a locally optimal one; the local case makes the last token (0,0,0).',
+    formulas: [String.raw`a_i = X_i W_k^\top p`, PROMPT],
+    refs: ['fro'],
+    options: ['start', 'localCase'],
+    converges: { ref: 'fro', param: 'prompt' },
+  },
+  'loss-function': {
+    title: 'The role of the loss',
+    caption: 'With the logistic loss the prompt turns to the max-margin direction whatever the constant C in token (1, 1, C); with the correlation loss l(u) = -u it chases the token with the largest head output instead. Try loss = correlation and a large C.',
+    formulas: [String.raw`\ell(u) = \log(1 + e^{-u})\ \ \text{vs}\ \ \ell(u) = -u`, PROMPT],
+    refs: ['fro'],
+    options: ['C'],
+  },
+  'joint-pv': {
+    title: 'Joint training of p and the head v',
+    caption: 'The prompt p and the linear head v train together. v tends to the max-margin classifier of the selected tokens and p to the (relaxed) prompt SVM, where sequences that are not support vectors of the head SVM only need a zero margin; both the softmax and the logistic probabilities tend to 1.',
+    formulas: [HEAD, PROMPT],
+    refs: ['fro'],
+    options: ['variant'],
+  },
+  'mirror-descent': {
+    title: 'l_p mirror descent',
+    caption: 'Mirror descent with the potential (1/p)||W||_p^p converges in direction to the Att-SVM with the entrywise l_p norm, not the Frobenius one. Compare the heatmaps of W(k)/||W(k)|| and W^mm_p: a smaller p gives a sparser W.',
+    formulas: [MD, String.raw`W^{\mathrm{mm}}_p = \arg\min_W \|W\|_p\ \ \text{s.t.}\ \ (x_{i\alpha_i} - x_{it})^\top W z_i \ge 1`],
+    refs: ['fro', 'lp'],
+    options: ['seed', 'n', 'T', 'd'],
+    converges: { ref: 'lp', param: 'W' },
+  },
+  overparam: {
+    title: 'Overparameterization',
+    caption: 'With more dimensions than data, gradient descent more often finds the globally optimal selection (every sequence picks its highest-scoring token). Raise d and step through seeds: the verdict in the readout turns from "locally optimal" to "globally optimal" more and more often.',
+    formulas: [String.raw`\alpha_i = \mathrm{opt}_i = \arg\max_t\, Y_i\, v^\top x_{it}`, LOCAL],
+    refs: ['fro'],
+    options: ['seed', 'n', 'T', 'd'],
+  },
+  sphere: {
+    title: 'Free play',
+    caption: 'Random sphere data with every control open: pick n, T, d and the seed, drag tokens, change the model and the optimizer. The readout certifies each SVM solution (objective, lower bound, gap) and says whether the selection attention makes is globally or locally optimal.',
+    formulas: [SOFTMAX, ATT_SVM],
+    refs: ['fro', 'nuclear'],
+    options: ['seed', 'n', 'T', 'd'],
+  },
+};
+
+export const SCENARIO_ORDER = Object.keys(SCENARIO_INFO);
+
+export const REF_LABEL = { fro: 'Frobenius', nuclear: 'nuclear', lp: 'l_p' };

@@ -1,0 +1,137 @@
+// Accumulates the frames a run streams (per-iteration trace fields) and one snapshot of the
+// effective weights per received chunk (for paths, correlations and heatmaps). Correlations with
+// the reference SVMs are computed here from the snapshots, so references can change (a new
+// selection, a dragged token) and the whole curve is recomputed.
+import { corr } from './linalg.js';
+
+class Growable {
+  constructor(Type) { this.Type = Type; this.buf = new Type(256); this.length = 0; }
+  push(src) {
+    const need = this.length + src.length;
+    if (need > this.buf.length) {
+      const b = new this.Type(Math.max(need, this.buf.length * 2));
+      b.set(this.buf.subarray(0, this.length));
+      this.buf = b;
+    }
+    this.buf.set(src, this.length);
+    this.length = need;
+  }
+  view() { return this.buf.subarray(0, this.length); }
+}
+
+export class TraceStore {
+  constructor() {
+    this.units = 0; this.T = 0;
+    this.iteration = new Growable(Int32Array);
+    this.loss = new Growable(Float64Array);
+    this.normFro = new Growable(Float64Array);
+    this.normNuc = new Growable(Float64Array);
+    this.normLp = new Growable(Float64Array);
+    this.selected = new Growable(Int32Array);
+    this.selectedProbability = new Growable(Float64Array);
+    this.softmax = new Growable(Float64Array);
+    this.snapshots = [];   // [{ iteration, W }]
+    this.refs = {};        // name -> matrix
+    this.corrCache = {};   // name -> number|null per snapshot
+    this.currentIteration = 0;
+    this.initialW = null;
+  }
+
+  setInitial(W) { this.initialW = W; }
+
+  ingest(frame) {
+    this.units = frame.units; this.T = frame.T;
+    if (frame.frames > 0) {
+      this.iteration.push(frame.iteration);
+      this.loss.push(frame.loss);
+      this.normFro.push(frame.normFro);
+      this.normNuc.push(frame.normNuc);
+      this.normLp.push(frame.normLp);
+      this.selected.push(frame.selected);
+      this.selectedProbability.push(frame.selectedProbability);
+      if (frame.softmax?.length) this.softmax.push(frame.softmax);
+    }
+    const it = frame.iterationNow ?? (frame.frames ? frame.iteration[frame.frames - 1] : this.currentIteration);
+    this.currentIteration = it;
+    if (frame.weights && (!this.snapshots.length || this.snapshots.at(-1).iteration !== it)) {
+      this.snapshots.push({ iteration: it, W: frame.weights });
+      for (const [name, R] of Object.entries(this.refs)) this.corrCache[name].push(corr(frame.weights, R));
+    }
+  }
+
+  setReferences(refs) {
+    this.refs = refs;
+    this.corrCache = {};
+    for (const [name, R] of Object.entries(refs)) this.corrCache[name] = this.snapshots.map((s) => corr(s.W, R));
+  }
+
+  frames() { return this.iteration.length; }
+  iterationNow() { return this.currentIteration; }
+
+  last() {
+    const f = this.iteration.length;
+    if (!f) return null;
+    const u = this.units, T = this.T, k = f - 1;
+    const sm = this.softmax.length >= f * u * T ? this.softmax.view().subarray(k * u * T, (k + 1) * u * T) : null;
+    return {
+      iteration: this.iteration.buf[k], loss: this.loss.buf[k], normFro: this.normFro.buf[k],
+      selected: this.selected.view().subarray(k * u, (k + 1) * u),
+      selectedProbability: this.selectedProbability.view().subarray(k * u, (k + 1) * u),
+      softmax: sm,
+    };
+  }
+
+  currentWeights() { return this.snapshots.at(-1)?.W ?? this.initialW; }
+
+  series() {
+    return { iteration: this.iteration.view(), loss: this.loss.view(), normFro: this.normFro.view(), normNuc: this.normNuc.view(), normLp: this.normLp.view() };
+  }
+
+  softmaxSeries() {
+    const u = this.units, T = this.T;
+    const f = u && T ? Math.min(this.frames(), Math.floor(this.softmax.length / (u * T))) : 0;
+    return { iterations: this.iteration.view().subarray(0, f), values: this.softmax.view().subarray(0, f * u * T) };
+  }
+
+  corrSeries() {
+    return { x: this.snapshots.map((s) => s.iteration), series: this.corrCache };
+  }
+
+  correlations() {
+    const out = {};
+    for (const [name, arr] of Object.entries(this.corrCache)) out[name] = arr.length ? arr.at(-1) : null;
+    return out;
+  }
+
+  toCSV(refNames = Object.keys(this.refs)) {
+    const u = this.units;
+    const head = ['iteration', 'loss', 'norm_fro', 'norm_nuclear', 'norm_lp',
+      ...Array.from({ length: u }, (_, k) => `selected_${k}`), ...Array.from({ length: u }, (_, k) => `p_selected_${k}`),
+      ...refNames.map((r) => `corr_${r}`)];
+    const lines = [head.join(',')];
+    // correlation per trace frame: the last snapshot at or before that iteration
+    let s = 0;
+    const snaps = this.snapshots;
+    for (let f = 0; f < this.frames(); f++) {
+      const it = this.iteration.buf[f];
+      while (s + 1 < snaps.length && snaps[s + 1].iteration <= it) s++;
+      const exact = snaps[s] && snaps[s].iteration === it;
+      const row = [it, this.loss.buf[f], this.normFro.buf[f], this.normNuc.buf[f], this.normLp.buf[f],
+        ...this.selected.buf.subarray(f * u, (f + 1) * u), ...this.selectedProbability.buf.subarray(f * u, (f + 1) * u),
+        ...refNames.map((r) => (exact && this.corrCache[r]?.[s] != null ? this.corrCache[r][s] : ''))];
+      lines.push(row.join(','));
+    }
+    return lines.join('\n') + '\n';
+  }
+
+  toJSON() {
+    return {
+      units: this.units, T: this.T,
+      iteration: Array.from(this.iteration.view()), loss: Array.from(this.loss.view()),
+      normFro: Array.from(this.normFro.view()), normNuc: Array.from(this.normNuc.view()), normLp: Array.from(this.normLp.view()),
+      selected: Array.from(this.selected.view()), selectedProbability: Array.from(this.selectedProbability.view()),
+      snapshots: this.snapshots.map((s) => ({ iteration: s.iteration, W: s.W })),
+      correlations: Object.fromEntries(Object.entries(this.corrCache).map(([k, v]) => [k, v])),
+    };
+  }
+}

@@ -1,0 +1,99 @@
+// Streaming curves with uPlot (fast canvas; axes, legend and log scales by the library).
+// createCurves(container, options) -> { update(data), resize(), svg(), destroy() }
+//   options: { xlabel, series: [{ label, color, dash: [a,b], scale: 'y' | 'y2' }],
+//              y: { label, log }, y2?: { label, log }, height }
+//   data:    { x: number[], ys: number[][] } (one array per series; non-finite or, on a log
+//            scale, non-positive values are left out, never plotted as NaN)
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { themeColors } from './theme.js';
+import { drawLineChart } from './linechart.js';
+
+export function createCurves(container, options) {
+  const root = document.createElement('div');
+  root.className = 'curves';
+  container.append(root);
+  let plot = null;
+  let data = { x: [], ys: options.series.map(() => []) };
+  let builtFor = null;
+
+  function clean(values, log) {
+    return Array.from(values, (v) => (Number.isFinite(v) && (!log || v > 0) ? v : null));
+  }
+
+  function aligned() {
+    const seriesScale = (s) => (s.scale === 'y2' ? options.y2 : options.y);
+    return [Array.from(data.x), ...options.series.map((s, k) => clean(data.ys[k] ?? [], seriesScale(s)?.log))];
+  }
+
+  function build() {
+    plot?.destroy();
+    const c = themeColors();
+    const width = Math.max(200, root.clientWidth || container.clientWidth || 400);
+    const height = options.height ?? 220;
+    const axis = (label, side, scale) => ({
+      label, side, scale, stroke: c.fg, labelSize: 18, size: 52,
+      grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1 },
+      font: c.font, labelFont: c.font,
+      ...(scale && (scale === 'y2' ? options.y2 : options.y)?.log ? { values: (u, vals) => vals.map((v) => (v == null ? '' : fmtLog(v))) } : {}),
+    });
+    const scales = { x: { time: false }, y: { distr: options.y.log ? 3 : 1 } };
+    if (options.y2) scales.y2 = { distr: options.y2.log ? 3 : 1 };
+    const axes = [axis(options.xlabel, 2), axis(options.y.label, 3, 'y')];
+    if (options.y2) axes.push({ ...axis(options.y2.label, 1, 'y2'), grid: { show: false } });
+    plot = new uPlot({
+      width, height,
+      scales,
+      axes,
+      cursor: { drag: { x: false, y: false }, points: { show: false } },
+      legend: { show: true, live: false },
+      series: [
+        { label: options.xlabel },
+        ...options.series.map((s) => ({
+          label: s.label, stroke: s.color, width: 2, dash: s.dash, scale: s.scale ?? 'y',
+          points: { show: false }, spanGaps: true,
+        })),
+      ],
+    }, aligned(), root);
+    builtFor = c.dark;
+  }
+
+  return {
+    root,
+    update(next) {
+      data = next;
+      if (!plot || builtFor !== themeColors().dark) build();
+      else plot.setData(aligned());
+    },
+    setSeries(series) {
+      options.series = series;
+      build();
+    },
+    resize() {
+      if (!plot) return;
+      const width = Math.max(200, root.clientWidth || container.clientWidth);
+      if (Math.abs(width - plot.width) > 1) plot.setSize({ width, height: plot.height });
+    },
+    rebuild: build,
+    // Vector export of the same data (d3), with both scales when there is a second axis.
+    svg() {
+      const svgEl = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      const width = plot?.width ?? 480, height = (plot?.height ?? 220) + 20;
+      const main = options.series.map((s, k) => ({ s, k })).filter(({ s }) => s.scale !== 'y2');
+      drawLineChart(svgEl, {
+        width, height, x: Array.from(data.x), xlabel: options.xlabel, ylabel: options.y.label, ylog: options.y.log,
+        series: main.map(({ s, k }) => ({ label: s.label, color: s.color, dash: s.dash?.join(' '), values: Array.from(data.ys[k] ?? []) })),
+      });
+      return svgEl;
+    },
+    destroy() { plot?.destroy(); root.remove(); },
+    get plot() { return plot; },
+  };
+}
+
+function fmtLog(v) {
+  const e = Math.round(Math.log10(v));
+  if (Math.abs(Math.log10(v) - e) > 1e-6) return '';
+  if (e >= -2 && e <= 3) return String(Number(v.toPrecision(1)));
+  return `1e${e}`;
+}

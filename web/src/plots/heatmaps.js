@@ -1,0 +1,204 @@
+// Heatmaps (d3 scales and axes).
+//  createTimeHeatmap: softmax probability of every token (rows, grouped by sequence) over
+//    iterations (columns), drawn on a canvas under an SVG with the axes; exports as SVG with the
+//    raster embedded.
+//  createMatrices: several matrices side by side on one colour scale (rects), e.g. W(k)/||W(k)||
+//    next to the SVM solutions, or the current softmax per sequence with the selected token marked.
+import { select } from 'd3-selection';
+import { scaleLinear, scaleBand } from 'd3-scale';
+import { axisBottom, axisLeft, axisRight } from 'd3-axis';
+import { themeColors, seqColor, seqScale, divScale } from './theme.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function styleAxis(g, c) {
+  g.selectAll('path,line').attr('stroke', c.muted);
+  g.selectAll('text').attr('fill', c.fg);
+}
+
+function colorbar(svg, { x0, y0, h, scale, domain, c, label, id }) {
+  const steps = 40;
+  const g = svg.append('g').attr('class', 'colorbar');
+  for (let k = 0; k < steps; k++) {
+    const t0 = k / steps;
+    g.append('rect').attr('x', x0).attr('y', y0 + h - (k + 1) * (h / steps)).attr('width', 10).attr('height', h / steps + 0.5)
+      .attr('fill', scale(t0 + 0.5 / steps));
+  }
+  const s = scaleLinear().domain(domain).range([y0 + h, y0]);
+  const ax = g.append('g').attr('transform', `translate(${x0 + 10},0)`).call(axisRight(s).ticks(4));
+  styleAxis(ax, c);
+  if (label) g.append('text').attr('x', x0).attr('y', y0 - 4).attr('fill', c.fg).attr('font-size', 10).text(label);
+  return g;
+}
+
+// data: { iterations: number[] (frames), T, units, unitSeq: number[] (sequence of each unit),
+//         unitLabel: string[], values: Float64Array (frame-major: f*units*T + u*T + t) }
+export function createTimeHeatmap(container) {
+  const wrap = document.createElement('div');
+  wrap.className = 'time-heatmap';
+  wrap.style.position = 'relative';
+  const canvas = document.createElement('canvas');
+  canvas.style.position = 'absolute';
+  const svgEl = document.createElementNS(SVG_NS, 'svg');
+  svgEl.setAttribute('role', 'img');
+  svgEl.style.position = 'relative';
+  wrap.append(canvas, svgEl);
+  container.append(wrap);
+  let data = null;
+  let geom = null;
+
+  function render() {
+    if (!data) return;
+    const c = themeColors();
+    const rows = data.units * data.T;
+    const width = Math.max(240, container.clientWidth || 400);
+    const rowPx = Math.max(2, Math.min(12, Math.floor(260 / Math.max(rows, 1))));
+    const m = { top: 8, right: 58, bottom: 36, left: 54 };
+    const ph = rows * rowPx, pw = width - m.left - m.right;
+    const height = ph + m.top + m.bottom;
+    geom = { m, pw, ph, width, height };
+    const svg = select(svgEl).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+    svg.selectAll('*').remove();
+    const frames = data.iterations.length;
+    const lastIt = frames ? data.iterations[frames - 1] : 1;
+    const x = scaleLinear().domain([0, Math.max(1, lastIt)]).range([m.left, m.left + pw]);
+    // canvas: one column per pixel, nearest recorded frame
+    const dpr = 1;
+    canvas.width = Math.max(1, pw * dpr); canvas.height = Math.max(1, ph * dpr);
+    canvas.style.left = `${m.left}px`; canvas.style.top = `${m.top}px`;
+    canvas.style.width = `${pw}px`; canvas.style.height = `${ph}px`;
+    const ctx = canvas.getContext('2d');
+    const img = ctx.createImageData(canvas.width, canvas.height);
+    const lut = Array.from({ length: 256 }, (_, k) => {
+      const col = seqScale(k / 255);
+      const mm = col.match(/\d+/g).map(Number);
+      return mm;
+    });
+    const bg = c.dark ? [40, 42, 46] : [240, 240, 240];
+    let f = 0;
+    for (let px = 0; px < canvas.width; px++) {
+      const it = x.invert(m.left + (px + 0.5) / dpr);
+      while (f + 1 < frames && data.iterations[f + 1] <= it) f++;
+      const have = frames > 0 && data.iterations[0] <= it + 1e-9 && (f < frames - 1 || it <= lastIt);
+      for (let r = 0; r < rows; r++) {
+        const val = have ? data.values[f * rows + r] : NaN;
+        const rgb = Number.isFinite(val) ? lut[Math.max(0, Math.min(255, Math.round(val * 255)))] : bg;
+        for (let py = r * rowPx * dpr; py < (r + 1) * rowPx * dpr; py++) {
+          const o = (py * canvas.width + px) * 4;
+          img.data[o] = rgb[0]; img.data[o + 1] = rgb[1]; img.data[o + 2] = rgb[2]; img.data[o + 3] = 255;
+        }
+      }
+    }
+    ctx.putImageData(img, 0, 0);
+    // axes
+    const gx = svg.append('g').attr('transform', `translate(0,${m.top + ph})`).call(axisBottom(x).ticks(Math.max(2, Math.floor(pw / 80))));
+    styleAxis(gx, c);
+    const y = scaleBand().domain(data.unitLabel.map((_, u) => u)).range([m.top, m.top + ph]);
+    const gy = svg.append('g').attr('transform', `translate(${m.left},0)`)
+      .call(axisLeft(y).tickFormat((u) => data.unitLabel[u]).tickValues(y.domain().filter((u) => data.units <= 16 || u % Math.ceil(data.units / 16) === 0)));
+    styleAxis(gy, c);
+    // sequence separators
+    svg.append('g').selectAll('line').data(data.unitLabel.map((_, u) => u).slice(1)).join('line')
+      .attr('x1', m.left).attr('x2', m.left + pw).attr('y1', (u) => y(u)).attr('y2', (u) => y(u))
+      .attr('stroke', c.bg).attr('stroke-width', 1);
+    // colour strip per unit's sequence
+    svg.append('g').selectAll('rect').data(data.unitLabel.map((_, u) => u)).join('rect')
+      .attr('x', m.left - 4).attr('width', 3).attr('y', (u) => y(u)).attr('height', y.bandwidth())
+      .attr('fill', (u) => seqColor(data.unitSeq[u]));
+    svg.append('text').attr('x', m.left + pw / 2).attr('y', height - 4).attr('text-anchor', 'middle').attr('fill', c.fg).text('iteration k');
+    svg.append('text').attr('transform', `translate(12,${m.top + ph / 2}) rotate(-90)`).attr('text-anchor', 'middle')
+      .attr('fill', c.fg).text(`tokens (T = ${data.T} per row)`);
+    colorbar(svg, { x0: m.left + pw + 10, y0: m.top + 12, h: Math.max(40, ph - 14), scale: seqScale, domain: [0, 1], c, label: 's_it' });
+  }
+
+  return {
+    update(next) { data = next; render(); },
+    resize() { render(); },
+    svg() {
+      // the same axes with the raster embedded as an <image>
+      const clone = svgEl.cloneNode(true);
+      if (geom) {
+        const img = document.createElementNS(SVG_NS, 'image');
+        img.setAttribute('x', geom.m.left); img.setAttribute('y', geom.m.top);
+        img.setAttribute('width', geom.pw); img.setAttribute('height', geom.ph);
+        img.setAttribute('preserveAspectRatio', 'none');
+        img.setAttribute('href', canvas.toDataURL('image/png'));
+        clone.insertBefore(img, clone.firstChild);
+      }
+      clone.setAttribute('width', geom?.width ?? 400);
+      clone.setAttribute('height', geom?.height ?? 200);
+      return clone;
+    },
+  };
+}
+
+// data: { items: [{ label, M: number[][], marks?: [{ r, c, kind: 'selected' | 'optimal' }] }],
+//         scheme: 'seq' | 'div', domain?: [lo, hi], rowLabel, colLabel, showValues, rowNames?, colNames? }
+export function createMatrices(container) {
+  const svgEl = document.createElementNS(SVG_NS, 'svg');
+  svgEl.setAttribute('role', 'img');
+  container.append(svgEl);
+  let data = null;
+
+  function render() {
+    if (!data || !data.items.length) { select(svgEl).selectAll('*').remove(); return; }
+    const c = themeColors();
+    const width = Math.max(240, container.clientWidth || 400);
+    const rows = data.items[0].M.length, cols = data.items[0].M[0]?.length ?? 1;
+    const k = data.items.length;
+    const barW = 46;
+    const gap = 14;
+    const labelW = data.rowNames ? 44 : 18;
+    const avail = width - barW - labelW - 4;
+    // lay out items in a grid: as many per row as fit with cells >= 7 px
+    let perRow = k;
+    const cellFor = (pr) => Math.min(26, Math.floor((avail - gap * (pr - 1)) / (pr * cols)));
+    while (perRow > 1 && cellFor(perRow) < 7) perRow--;
+    const cell = Math.max(3, cellFor(perRow));
+    const itemW = cols * cell, itemH = rows * cell;
+    const gridRows = Math.ceil(k / perRow);
+    const top = 18;
+    const height = gridRows * (itemH + top + 10) + 8;
+    const svg = select(svgEl).attr('width', width).attr('height', Math.max(height, 90)).attr('viewBox', `0 0 ${width} ${Math.max(height, 90)}`);
+    svg.selectAll('*').remove();
+    let lo, hi;
+    if (data.domain) [lo, hi] = data.domain;
+    else {
+      const mx = Math.max(1e-12, ...data.items.flatMap((it) => it.M.flat().map((v) => (Number.isFinite(v) ? Math.abs(v) : 0))));
+      [lo, hi] = data.scheme === 'div' ? [-mx, mx] : [0, mx];
+    }
+    const scale = data.scheme === 'div' ? divScale : seqScale;
+    const toT = (v) => (hi > lo ? (v - lo) / (hi - lo) : 0.5);
+    data.items.forEach((it, idx) => {
+      const gx0 = labelW + (idx % perRow) * (itemW + gap), gy0 = Math.floor(idx / perRow) * (itemH + top + 10) + top;
+      const g = svg.append('g').attr('transform', `translate(${gx0},${gy0})`);
+      g.append('text').attr('x', 0).attr('y', -5).attr('fill', c.fg).attr('font-size', 11).text(it.label);
+      const cells = [];
+      it.M.forEach((row, r) => row.forEach((v, cc) => cells.push({ r, c: cc, v })));
+      g.selectAll('rect.cell').data(cells).join('rect').attr('class', 'cell')
+        .attr('x', (d) => d.c * cell).attr('y', (d) => d.r * cell).attr('width', cell).attr('height', cell)
+        .attr('fill', (d) => (Number.isFinite(d.v) ? scale(Math.max(0, Math.min(1, toT(d.v)))) : c.grid));
+      if (data.showValues && cell >= 22) {
+        g.selectAll('text.val').data(cells).join('text').attr('class', 'val')
+          .attr('x', (d) => d.c * cell + cell / 2).attr('y', (d) => d.r * cell + cell / 2 + 3.5).attr('text-anchor', 'middle')
+          .attr('font-size', 9).attr('fill', (d) => (toT(d.v) > 0.6 ? '#111' : '#fff')).text((d) => (Number.isFinite(d.v) ? d.v.toFixed(2).replace(/^0\./, '.') : ''));
+      }
+      g.selectAll('rect.mark').data(it.marks ?? []).join('rect').attr('class', 'mark')
+        .attr('x', (d) => d.c * cell + 1).attr('y', (d) => d.r * cell + 1).attr('width', cell - 2).attr('height', cell - 2)
+        .attr('fill', 'none').attr('stroke', (d) => (d.kind === 'selected' ? c.fg : c.muted))
+        .attr('stroke-width', (d) => (d.kind === 'selected' ? 2 : 1.2)).attr('stroke-dasharray', (d) => (d.kind === 'optimal' ? '2 2' : null));
+      g.append('rect').attr('width', itemW).attr('height', itemH).attr('fill', 'none').attr('stroke', c.muted).attr('stroke-width', 0.5);
+      if (data.rowNames && idx % perRow === 0) {
+        g.selectAll('text.rn').data(data.rowNames).join('text').attr('class', 'rn').attr('x', -4).attr('y', (_, r) => r * cell + cell / 2 + 3.5)
+          .attr('text-anchor', 'end').attr('font-size', 9).attr('fill', (_, r) => seqColor(data.rowSeq?.[r] ?? r)).text((d) => d);
+      }
+    });
+    colorbar(svg, { x0: width - barW + 2, y0: top + 4, h: Math.max(50, Math.min(140, height - top - 24)), scale, domain: [lo, hi], c, label: data.colorLabel ?? '' });
+  }
+
+  return {
+    update(next) { data = next; render(); },
+    resize() { render(); },
+    svg() { return svgEl; },
+  };
+}

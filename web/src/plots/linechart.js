@@ -1,0 +1,88 @@
+// A static line/point chart drawn with d3 (scales, axes, shapes) into an <svg>. Used for the
+// spectrum panel and to export the streaming uPlot curves as vector SVG.
+import { select } from 'd3-selection';
+import { scaleLinear, scaleLog } from 'd3-scale';
+import { axisBottom, axisLeft } from 'd3-axis';
+import { line } from 'd3-shape';
+import { themeColors } from './theme.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// spec: { width, height, x: number[] | number[][] (per series), series: [{ label, color, dash,
+//   values: number[], points?: bool, line?: bool, x?: number[] }], xlabel, ylabel, ylog, xdomain,
+//   ydomain, xticks }
+export function drawLineChart(svgEl, spec) {
+  const c = themeColors();
+  const width = spec.width, height = spec.height;
+  const legendRows = Math.ceil(spec.series.length / Math.max(1, Math.floor((width - 50) / 150)));
+  const m = { top: 8 + legendRows * 16, right: 12, bottom: 36, left: 54 };
+  const svg = select(svgEl).attr('width', width).attr('height', height)
+    .attr('viewBox', `0 0 ${width} ${height}`).attr('role', 'img');
+  svg.selectAll('*').remove();
+  const pts = [];
+  for (const s of spec.series) {
+    const xs = s.x ?? spec.x;
+    s.values.forEach((y, i) => {
+      if (Number.isFinite(y) && Number.isFinite(xs[i]) && (!spec.ylog || y > 0)) pts.push([xs[i], y]);
+    });
+  }
+  let xd = spec.xdomain ?? extent(pts.map((p) => p[0]), [0, 1]);
+  let yd = spec.ydomain ?? extent(pts.map((p) => p[1]), spec.ylog ? [1e-3, 1] : [0, 1]);
+  if (xd[0] === xd[1]) xd = [xd[0] - 1, xd[1] + 1];
+  if (yd[0] === yd[1]) yd = spec.ylog ? [yd[0] / 10, yd[1] * 10] : [yd[0] - 1, yd[1] + 1];
+  const x = scaleLinear().domain(xd).range([m.left, width - m.right]);
+  const y = (spec.ylog ? scaleLog() : scaleLinear()).domain(yd).range([height - m.bottom, m.top]);
+  if (!spec.ylog && !spec.ydomain) y.nice();
+  const gx = svg.append('g').attr('transform', `translate(0,${height - m.bottom})`)
+    .call(axisBottom(x).ticks(spec.xticks ?? Math.max(2, Math.floor(width / 80))));
+  const gy = svg.append('g').attr('transform', `translate(${m.left},0)`)
+    .call(spec.ylog ? axisLeft(y).ticks(4, '~e') : axisLeft(y).ticks(5));
+  for (const g of [gx, gy]) {
+    g.selectAll('path,line').attr('stroke', c.muted);
+    g.selectAll('text').attr('fill', c.fg);
+  }
+  gy.selectAll('.tick line').clone().attr('x2', width - m.left - m.right).attr('stroke', c.grid);
+  svg.append('text').attr('x', (m.left + width - m.right) / 2).attr('y', height - 4)
+    .attr('text-anchor', 'middle').attr('fill', c.fg).text(spec.xlabel ?? '');
+  svg.append('text').attr('transform', `translate(12,${(m.top + height - m.bottom) / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle').attr('fill', c.fg).text(spec.ylabel ?? '');
+  const plot = svg.append('g');
+  spec.series.forEach((s) => {
+    const xs = s.x ?? spec.x;
+    const data = s.values.map((v, i) => [xs[i], v]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b) && (!spec.ylog || b > 0));
+    if (s.line !== false) {
+      plot.append('path').attr('d', line().x((d) => x(d[0])).y((d) => y(d[1]))(data))
+        .attr('fill', 'none').attr('stroke', s.color).attr('stroke-width', s.width ?? 1.8)
+        .attr('stroke-dasharray', s.dash ?? null);
+    }
+    if (s.points) {
+      plot.append('g').selectAll('circle').data(data).join('circle')
+        .attr('cx', (d) => x(d[0])).attr('cy', (d) => y(d[1])).attr('r', s.radius ?? 3.5)
+        .attr('fill', s.hollow ? c.bg : s.color).attr('stroke', s.color).attr('stroke-width', 1.5);
+    }
+  });
+  // legend
+  const perRow = Math.max(1, Math.floor((width - 50) / 150));
+  const lg = svg.append('g').attr('class', 'legend');
+  spec.series.forEach((s, k) => {
+    const gx0 = m.left + (k % perRow) * 150, gy0 = 10 + Math.floor(k / perRow) * 16;
+    const g = lg.append('g').attr('transform', `translate(${gx0},${gy0})`);
+    g.append('line').attr('x1', 0).attr('x2', 22).attr('y1', 0).attr('y2', 0)
+      .attr('stroke', s.color).attr('stroke-width', 2).attr('stroke-dasharray', s.dash ?? null);
+    if (s.points) g.append('circle').attr('cx', 11).attr('cy', 0).attr('r', 3).attr('fill', s.hollow ? c.bg : s.color).attr('stroke', s.color);
+    g.append('text').attr('x', 27).attr('y', 4).attr('fill', c.fg).text(s.label);
+  });
+  return { x, y };
+}
+
+function extent(values, fallback) {
+  let lo = Infinity, hi = -Infinity;
+  for (const v of values) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  return Number.isFinite(lo) ? [lo, hi] : fallback;
+}
+
+export function newSvg(parent) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  parent.append(svg);
+  return svg;
+}

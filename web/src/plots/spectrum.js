@@ -1,0 +1,26 @@
+// Spectrum: singular values of W(k)/||W(k)||_F against those of the normalized SVM solutions
+// (d3 chart; static per update). createSpectrum(container) -> { update(data), svg(), resize() }
+// data: { series: [{ label, color, dash, values: number[] (descending) , hollow? }] }
+import { drawLineChart, newSvg } from './linechart.js';
+
+export function createSpectrum(container) {
+  const svgEl = newSvg(container);
+  let data = null;
+  function render() {
+    if (!data) return;
+    const width = Math.max(240, container.clientWidth || 400);
+    const r = Math.max(1, ...data.series.map((s) => s.values.length));
+    drawLineChart(svgEl, {
+      width, height: 220,
+      x: Array.from({ length: r }, (_, k) => k + 1),
+      xdomain: [0.5, r + 0.5], xticks: Math.min(r, 10), ydomain: [0, 1.02],
+      xlabel: 'index j', ylabel: 'σ_j / ‖·‖_F',
+      series: data.series.map((s) => ({ ...s, points: true })),
+    });
+  }
+  return {
+    update(next) { data = next; render(); },
+    resize() { render(); },
+    svg() { return svgEl; },
+  };
+}

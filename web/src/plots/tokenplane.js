@@ -1,0 +1,185 @@
+// The token plane (d3): tokens coloured by sequence, the selected token starred, the optimal token
+// ringed, support tokens haloed, paths of W(k) z_i, SVM directions W^mm z_i as arrows (Frobenius
+// dashed, nuclear dotted, l_p dash-dot), each sequence's margin line, and draggable tokens.
+//
+// createTokenPlane(container, { onDrag(i, t, xy, phase) }) -> { update(data), svg(), resize(),
+//   tokenClientPosition(i, t) }
+// data: {
+//   tokens: [[ [x, y], ... ] per sequence], queries?: [[x, y] | null per sequence],
+//   selected?: number[], optimal?: number[], support?: number[][],
+//   paths?: [{ seq, points: [[x, y], ...] }], arrows?: [{ seq, ref, to: [x, y] }],
+//   lines?: [{ seq, normal: [a, b], offset: c }]  (the line a x + b y = c),
+//   xlabel, ylabel, draggable: bool, domainKey: any (the view refits only when it changes)
+// }
+import { select } from 'd3-selection';
+import { scaleLinear } from 'd3-scale';
+import { axisBottom, axisLeft } from 'd3-axis';
+import { line, symbol, symbolStar, symbolDiamond } from 'd3-shape';
+import { drag } from 'd3-drag';
+import { seqColor, REF_STYLE, themeColors } from './theme.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+let uid = 0;
+
+export function createTokenPlane(container, { onDrag } = {}) {
+  const id = `tp${++uid}`;
+  const svgEl = document.createElementNS(SVG_NS, 'svg');
+  svgEl.setAttribute('class', 'token-plane');
+  svgEl.setAttribute('role', 'img');
+  container.append(svgEl);
+  const svg = select(svgEl);
+  let data = null;
+  let domain = null, domainKey;
+  let dragging = null;
+  let x, y;
+
+  function fitDomain(d) {
+    const pts = d.tokens.flat();
+    for (const a of d.arrows ?? []) pts.push(a.to);
+    let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+    for (const [a, b] of pts) {
+      if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
+      x0 = Math.min(x0, a); x1 = Math.max(x1, a); y0 = Math.min(y0, b); y1 = Math.max(y1, b);
+    }
+    x0 = Math.min(x0, 0); x1 = Math.max(x1, 0); y0 = Math.min(y0, 0); y1 = Math.max(y1, 0);
+    if (!Number.isFinite(x0)) [x0, x1, y0, y1] = [-1, 1, -1, 1];
+    const pad = 0.15 * Math.max(x1 - x0, y1 - y0, 0.5);
+    return [x0 - pad, x1 + pad, y0 - pad, y1 + pad];
+  }
+
+  function render() {
+    if (!data) return;
+    const c = themeColors();
+    const width = Math.max(240, container.clientWidth || 400);
+    const height = Math.max(240, Math.min(width * 0.85, 460));
+    const m = { top: 10, right: 12, bottom: 36, left: 46 };
+    svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+    if (!dragging && (domain === null || data.domainKey !== domainKey)) {
+      domain = fitDomain(data);
+      domainKey = data.domainKey;
+    }
+    // equal aspect ratio: widen the shorter side
+    let [x0, x1, y0, y1] = domain;
+    const pw = width - m.left - m.right, ph = height - m.top - m.bottom;
+    const sx = pw / (x1 - x0), sy = ph / (y1 - y0);
+    if (sx > sy) { const w = pw / sy, cx = (x0 + x1) / 2; x0 = cx - w / 2; x1 = cx + w / 2; } else {
+      const h = ph / sx, cy = (y0 + y1) / 2; y0 = cy - h / 2; y1 = cy + h / 2;
+    }
+    x = scaleLinear().domain([x0, x1]).range([m.left, width - m.right]);
+    y = scaleLinear().domain([y0, y1]).range([height - m.bottom, m.top]);
+
+    let defs = svg.select('defs');
+    if (defs.empty()) {
+      defs = svg.append('defs');
+      defs.append('clipPath').attr('id', `${id}-clip`).append('rect');
+    }
+    defs.select('rect').attr('x', m.left).attr('y', m.top).attr('width', pw).attr('height', ph);
+    const markers = defs.selectAll('marker').data(data.tokens.map((_, i) => i), (i) => i);
+    markers.join((enter) => {
+      const mk = enter.append('marker').attr('viewBox', '0 0 10 10').attr('refX', 9).attr('refY', 5)
+        .attr('markerWidth', 7).attr('markerHeight', 7).attr('orient', 'auto-start-reverse');
+      mk.append('path').attr('d', 'M0,0L10,5L0,10z');
+      return mk;
+    }).attr('id', (i) => `${id}-arrow${i}`).select('path').attr('fill', (i) => seqColor(i));
+
+    const layer = (name) => {
+      let g = svg.select(`g.${name}`);
+      if (g.empty()) g = svg.append('g').attr('class', name);
+      return g;
+    };
+    const gx = layer('x-axis').attr('transform', `translate(0,${height - m.bottom})`).call(axisBottom(x).ticks(Math.max(3, Math.floor(pw / 70))));
+    const gy = layer('y-axis').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(Math.max(3, Math.floor(ph / 60))));
+    for (const g of [gx, gy]) { g.selectAll('path,line').attr('stroke', c.muted); g.selectAll('text').attr('fill', c.fg); }
+    layer('labels').selectAll('text').data([
+      { t: data.xlabel ?? 'x₁', x: (m.left + width - m.right) / 2, y: height - 4, r: 0 },
+      { t: data.ylabel ?? 'x₂', x: 12, y: (m.top + height - m.bottom) / 2, r: -90 },
+    ]).join('text').attr('text-anchor', 'middle').attr('fill', c.fg)
+      .attr('transform', (d) => `translate(${d.x},${d.y}) rotate(${d.r})`).text((d) => d.t);
+
+    const plot = layer('plot').attr('clip-path', `url(#${id}-clip)`);
+    // origin cross
+    plot.selectAll('path.origin').data([0]).join('path').attr('class', 'origin')
+      .attr('d', `M${x(0) - 5},${y(0)}H${x(0) + 5}M${x(0)},${y(0) - 5}V${y(0) + 5}`).attr('stroke', c.muted);
+    // margin lines a x + b y = c
+    const L = 1e3 * Math.max(x1 - x0, y1 - y0);
+    plot.selectAll('path.margin').data(data.lines ?? []).join('path').attr('class', 'margin')
+      .attr('d', ({ normal: [a, b], offset }) => {
+        const nn = a * a + b * b;
+        if (!(nn > 0)) return null;
+        const px = (offset * a) / nn, py = (offset * b) / nn;
+        const dx = -b / Math.sqrt(nn), dy = a / Math.sqrt(nn);
+        return `M${x(px - L * dx)},${y(py - L * dy)}L${x(px + L * dx)},${y(py + L * dy)}`;
+      })
+      .attr('stroke', (d) => seqColor(d.seq)).attr('stroke-width', 1).attr('stroke-dasharray', '4 4').attr('opacity', 0.75);
+    // SVM arrows from the origin
+    plot.selectAll('line.arrow').data(data.arrows ?? []).join('line').attr('class', 'arrow')
+      .attr('x1', x(0)).attr('y1', y(0)).attr('x2', (d) => x(d.to[0])).attr('y2', (d) => y(d.to[1]))
+      .attr('stroke', (d) => seqColor(d.seq)).attr('stroke-width', 2)
+      .attr('stroke-dasharray', (d) => REF_STYLE[d.ref]?.dash ?? null)
+      .attr('marker-end', (d) => `url(#${id}-arrow${d.seq})`);
+    // paths of W(k) z_i
+    const ln = line().x((p) => x(p[0])).y((p) => y(p[1]));
+    plot.selectAll('path.wpath').data((data.paths ?? []).filter((p) => p.points.length)).join('path').attr('class', 'wpath')
+      .attr('d', (p) => ln(p.points)).attr('fill', 'none').attr('stroke', (p) => seqColor(p.seq)).attr('stroke-width', 2.2)
+      .attr('stroke-linejoin', 'round').attr('opacity', 0.9);
+    plot.selectAll('circle.wtip').data((data.paths ?? []).filter((p) => p.points.length)).join('circle').attr('class', 'wtip')
+      .attr('cx', (p) => x(p.points.at(-1)[0])).attr('cy', (p) => y(p.points.at(-1)[1])).attr('r', 3.5)
+      .attr('fill', (p) => seqColor(p.seq)).attr('stroke', c.bg);
+    // queries z_i (small diamonds) when shown
+    const qs = (data.queries ?? []).map((q, i) => ({ q, i })).filter((d) => d.q);
+    plot.selectAll('path.query').data(qs).join('path').attr('class', 'query')
+      .attr('d', symbol(symbolDiamond, 50)).attr('transform', (d) => `translate(${x(d.q[0])},${y(d.q[1])})`)
+      .attr('fill', 'none').attr('stroke', (d) => seqColor(d.i)).attr('stroke-width', 1.5);
+    // tokens
+    const toks = [];
+    data.tokens.forEach((seq, i) => seq.forEach((p, t) => toks.push({ i, t, p,
+      selected: data.selected?.[i] === t, optimal: data.optimal?.[i] === t,
+      support: data.support?.[i]?.includes(t) })));
+    plot.selectAll('circle.halo').data(toks.filter((d) => d.support), (d) => `${d.i}:${d.t}`).join('circle').attr('class', 'halo')
+      .attr('cx', (d) => x(d.p[0])).attr('cy', (d) => y(d.p[1])).attr('r', 12)
+      .attr('fill', (d) => seqColor(d.i)).attr('fill-opacity', 0.18).attr('stroke', (d) => seqColor(d.i)).attr('stroke-dasharray', '2 2');
+    plot.selectAll('circle.opt').data(toks.filter((d) => d.optimal), (d) => `${d.i}:${d.t}`).join('circle').attr('class', 'opt')
+      .attr('cx', (d) => x(d.p[0])).attr('cy', (d) => y(d.p[1])).attr('r', 9)
+      .attr('fill', 'none').attr('stroke', c.fg).attr('stroke-width', 1.5);
+    const tokenSel = plot.selectAll('path.token').data(toks, (d) => `${d.i}:${d.t}`).join('path').attr('class', 'token')
+      .attr('d', (d) => symbol(d.selected ? symbolStar : circleSym, d.selected ? 190 : 60)())
+      .attr('transform', (d) => `translate(${x(d.p[0])},${y(d.p[1])})`)
+      .attr('fill', (d) => seqColor(d.i)).attr('stroke', c.bg).attr('stroke-width', 1.2)
+      .attr('data-seq', (d) => d.i).attr('data-token', (d) => d.t)
+      .style('cursor', data.draggable ? 'grab' : null);
+    tokenSel.selectAll('title').data((d) => [d]).join('title')
+      .text((d) => `sequence ${d.i}, token ${d.t}${d.selected ? ' (selected)' : ''}${d.optimal ? ' (optimal)' : ''}${d.support ? ' (support)' : ''}`);
+    if (data.draggable && onDrag) {
+      tokenSel.call(drag()
+        .on('start', (ev, d) => { dragging = d; })
+        .on('drag', (ev, d) => { onDrag(d.i, d.t, [x.invert(ev.x), y.invert(ev.y)], 'move'); })
+        .on('end', (ev, d) => { dragging = null; onDrag(d.i, d.t, [x.invert(ev.x), y.invert(ev.y)], 'end'); }));
+    } else {
+      tokenSel.on('.drag', null);
+    }
+    // labels t for small problems
+    const showLabels = toks.length <= 24;
+    plot.selectAll('text.tlabel').data(showLabels ? toks : [], (d) => `${d.i}:${d.t}`).join('text').attr('class', 'tlabel')
+      .attr('x', (d) => x(d.p[0]) + 8).attr('y', (d) => y(d.p[1]) - 8).attr('font-size', 10).attr('fill', c.muted)
+      .attr('pointer-events', 'none').text((d) => `${d.i},${d.t}`);
+    // raise tokens above labels
+    plot.selectAll('path.token').raise();
+  }
+
+  const circleSym = { draw(ctx, size) { const r = Math.sqrt(size / Math.PI); ctx.moveTo(r, 0); ctx.arc(0, 0, r, 0, 2 * Math.PI); } };
+
+  return {
+    svgEl,
+    update(next) { data = next; render(); },
+    resize() { render(); },
+    refit() { domain = null; render(); },
+    svg() { return svgEl; },
+    tokenClientPosition(i, t) {
+      const node = svgEl.querySelector(`path.token[data-seq="${i}"][data-token="${t}"]`);
+      if (!node) return null;
+      const r = node.getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    },
+    get scales() { return { x, y }; },
+  };
+}
