@@ -75,11 +75,21 @@ void Trace::clear() {
   softmax.clear();
 }
 
+// Frobenius norm without overflow or underflow of the squares (fast path: the plain sum).
+static double safeNorm(const Eigen::Ref<const Mat>& x) {
+  const double sq = x.squaredNorm();
+  if (std::isfinite(sq) && sq > 1e-280) return std::sqrt(sq);
+  const double top = x.cwiseAbs().maxCoeff();
+  if (!(top > 0.0) || !std::isfinite(top)) return top;
+  return top * (x / top).norm();
+}
+
 double correlation(const ConstMatRef& a, const ConstMatRef& b) {
   if (a.rows() != b.rows() || a.cols() != b.cols())
     throw InputError("correlation of a " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
                      " and a " + std::to_string(b.rows()) + " x " + std::to_string(b.cols()) + " matrix");
-  const double na = a.norm(), nb = b.norm();
+  if (a.size() == 0) return 0.0;
+  const double na = safeNorm(a), nb = safeNorm(b);
   if (!(na > 0.0) || !(nb > 0.0)) return 0.0;
   // Divide first: the norms may be large enough for their product to overflow.
   return (a / na).cwiseProduct(b / nb).sum();
@@ -129,7 +139,7 @@ void Trainer::addReference(const std::string& name, const Mat& direction) {
   if (!direction.allFinite()) throw InputError("reference \"" + name + "\" contains NaN or Inf");
   referenceNames_.push_back(name);
   references_.push_back(direction);
-  referenceNorms_.push_back(direction.norm());
+  referenceNorms_.push_back(safeNorm(direction));
   trace_.references = static_cast<int>(references_.size());
 }
 
@@ -155,7 +165,7 @@ void Trainer::evaluate() {
   } else if (std::isnan(grad_.logScale) || (settings_.trainHead && std::isnan(grad_.logScaleHead))) {
     why << "gradient is not finite at iteration " << iteration_;
   }
-  if (!why.str().empty()) stopReason_ = why.str();
+  if (!why.str().empty() && stopReason_.empty()) stopReason_ = why.str();
 }
 
 bool Trainer::update() {
@@ -214,7 +224,7 @@ int Trainer::step(int k) {
     ++iteration_;
     ++taken;
     effective();
-    const double norm = weff_.norm();
+    const double norm = safeNorm(weff_);
     if (!std::isfinite(norm) || norm > settings_.maxNorm) {
       std::ostringstream why;
       why << "||W||_F = " << norm << " exceeds maxNorm = " << settings_.maxNorm << " at iteration "
@@ -222,49 +232,60 @@ int Trainer::step(int k) {
       stopReason_ = why.str();
     }
     evaluate();  // gradient at the new parameters: needed by the next step and by the frame
-    const bool due = iteration_ % settings_.traceEvery == 0;
-    // A stopped run records its last state too, if it is finite.
-    if (due || (stopped() && std::isfinite(grad_.loss) && std::isfinite(norm))) record();
+    // A stopped run records its last state too (record() drops frames that are not finite).
+    if (iteration_ % settings_.traceEvery == 0 || stopped()) record();
   }
   return taken;
 }
 
 void Trainer::record() {
   if (lastRecorded_ == iteration_) return;
-  lastRecorded_ = iteration_;
   effective();
+  const double fro = safeNorm(weff_);
+  // Nuclear norm from the eigenvalues of (W/|W|)^T (W/|W|) (symmetric tridiagonal QR, several
+  // times cheaper than a one-sided Jacobi SVD at d = 10..64); small singular values carry an
+  // absolute error of about sqrt(eps) ||W||, irrelevant for a plotted norm.
+  double nuclear = fro;
+  if (weff_.cols() > 1 && fro > 0.0) {
+    gram_.noalias() = weff_.transpose() * weff_;
+    gram_ /= fro * fro;
+    if (!gram_.allFinite()) {  // |W| so large (or small) that W^T W leaves the double range
+      gram_.noalias() = (weff_ / fro).transpose() * (weff_ / fro);
+    }
+    eig_.compute(gram_, Eigen::EigenvaluesOnly);
+    double sum = 0.0;
+    for (Index j = 0; j < eig_.eigenvalues().size(); ++j) sum += std::sqrt(std::max(0.0, eig_.eigenvalues()[j]));
+    nuclear = fro * sum;
+  }
+  const double lp = lpNorm(weff_, traceP_);
+  // Never a NaN or Inf in a trace: a state that cannot be described is not recorded (and ends
+  // the run if nothing else did).
+  if (!std::isfinite(grad_.loss) || !std::isfinite(fro) || !std::isfinite(nuclear) || !std::isfinite(lp) ||
+      !grad_.selectedProbability.allFinite()) {
+    if (stopReason_.empty())
+      stopReason_ = "trace values are not finite at iteration " + std::to_string(iteration_);
+    return;
+  }
+  lastRecorded_ = iteration_;
   Trace& tr = trace_;
   tr.iteration.push_back(iteration_);
   tr.loss.push_back(grad_.loss);
-  tr.normFro.push_back(weff_.norm());
-  // Nuclear norm from the eigenvalues of W^T W (symmetric tridiagonal QR, several times cheaper
-  // than a one-sided Jacobi SVD at d = 10..64); small singular values carry an absolute error of
-  // about sqrt(eps) ||W||, which is irrelevant for a plotted norm.
-  double nuclear;
-  if (weff_.cols() == 1) {
-    nuclear = weff_.norm();
-  } else {
-    gram_.noalias() = weff_.transpose() * weff_;
-    eig_.compute(gram_, Eigen::EigenvaluesOnly);
-    nuclear = 0.0;
-    for (Index j = 0; j < eig_.eigenvalues().size(); ++j) nuclear += std::sqrt(std::max(0.0, eig_.eigenvalues()[j]));
-  }
+  tr.normFro.push_back(fro);
   tr.normNuc.push_back(nuclear);
-  tr.normLp.push_back(lpNorm(weff_, traceP_));
+  tr.normLp.push_back(lp);
   tr.selected.insert(tr.selected.end(), grad_.selected.begin(), grad_.selected.end());
   tr.selectedProbability.insert(tr.selectedProbability.end(), grad_.selectedProbability.data(),
                                 grad_.selectedProbability.data() + grad_.selectedProbability.size());
   for (std::size_t r = 0; r < references_.size(); ++r) {
-    const double nw = weff_.norm();
-    const double c = (nw > 0.0 && referenceNorms_[r] > 0.0)
-                         ? (weff_ / nw).cwiseProduct(references_[r] / referenceNorms_[r]).sum()
+    const double c = (fro > 0.0 && referenceNorms_[r] > 0.0)
+                         ? (weff_ / fro).cwiseProduct(references_[r] / referenceNorms_[r]).sum()
                          : 0.0;
     tr.corr.push_back(c);
   }
   if (settings_.traceSoftmax) {
     const Forward fw = model_.forward(params_);  // allocates; only when the caller asks for it
     for (Index u = 0; u < fw.softmax.rows(); ++u)
-      for (Index t = 0; t < fw.softmax.cols(); ++t) tr.softmax.push_back(fw.softmax(u, t));
+      for (Index t = 0; t < fw.softmax.cols(); ++t) tr.softmax.push_back(std::isfinite(fw.softmax(u, t)) ? fw.softmax(u, t) : 0.0);
   }
 }
 
