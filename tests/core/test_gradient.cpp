@@ -10,6 +10,8 @@
 
 #include "attnsvm/model.hpp"
 #include "attnsvm/rng.hpp"
+#include "attnsvm/scenarios.hpp"
+#include "attnsvm/train.hpp"
 #include "engine_test_data.hpp"
 
 namespace attnsvm {
@@ -205,6 +207,25 @@ TEST(GradientDirection, MatchesLongDoubleAtLargeNorms) {
     EXPECT_LE(err, 1e-12) << "||W|| = " << norm << ", logScale = " << g.logScale;
     // At ||W|| = 1000 the true gradient is far below what a naive evaluation resolves.
     if (norm >= 1000.0) EXPECT_LT(g.logScale, -100.0) << "min gap " << bestGap;
+  }
+}
+
+// The realistic case: the W reached by normalized GD on the local-convergence setting, where
+// the papers' float64 PyTorch gradient is rounding noise. The direction must still be exact.
+TEST(GradientDirection, MatchesLongDoubleAlongATrainedPath) {
+  const Scenario sc = makeScenario("local-convergence");
+  const Model model(sc.data, sc.model);
+  TrainSettings s = sc.train;
+  s.traceEvery = 1000000;
+  Trainer tr(model, s, sc.init);
+  for (int stage = 0; stage < 3; ++stage) {
+    tr.step(stage == 0 ? 500 : 1000);  // iterations 500, 1500, 2500
+    Gradient g;
+    model.gradient(tr.params(), g);
+    const Mat ref = referenceDirection(sc.data, tr.params().W);
+    const Mat ours = g.W / g.W.cwiseAbs().maxCoeff();
+    EXPECT_LE((ours / ours.norm() - ref / ref.norm()).norm(), 1e-12)
+        << "iteration " << tr.iteration() << ", logScale " << g.logScale;
   }
 }
 
