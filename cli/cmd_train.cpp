@@ -1,0 +1,247 @@
+// attnsvm train --param w|kq --optimizer gd|ngd|md [--p P] --lr ETA --iters K [--init zero|random]
+// [--seed S] FILE: trains one attention layer and compares the final weights with the SVMs of
+// the selection it converged to.
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "analysis_util.hpp"
+#include "attnsvm/errors.hpp"
+#include "attnsvm/scenarios.hpp"
+#include "attnsvm/train.hpp"
+#include "commands.hpp"
+#include "json_io.hpp"
+#include "options.hpp"
+
+namespace attnsvm::cli {
+
+namespace {
+struct TrainOptions {
+  std::string file;
+  std::string scenario;
+  std::string param = "w";
+  std::string optimizer = "ngd";
+  std::string init;
+  std::string loss = "logistic";
+  std::string head = "linear";
+  std::string attention;
+  double p = 2.0;
+  double lr = 0.1;
+  double scale = 0.1;
+  int iters = 2000;
+  std::uint64_t seed = 0;
+  std::string trace;
+  int traceEvery = 10;
+  bool pretty = false;
+  // scenario options
+  int n = -1, T = -1, d = -1, start = 0, variant = 0;
+  double C = 1.0;
+  bool localCase = false;
+};
+
+constexpr int kMaxIters = 100000000;
+
+std::string csvNumber(double x) {
+  std::ostringstream os;
+  os.precision(17);
+  os << x;
+  return os.str();
+}
+}  // namespace
+
+Command addTrainCommand(CLI::App& app) {
+  auto o = std::make_shared<TrainOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "train", "Train attention (W or K Q^T) on the file's data; report the selection, verdict and correlation with its SVMs");
+  sub->add_option("FILE", o->file, "input JSON ({X, Z|query, Y, v, V?}); - for stdin; omit with --scenario");
+  sub->add_option("--scenario", o->scenario, "take data, model and settings from a named scenario (see `attnsvm scenario --list`)");
+  sub->add_option("--param", o->param, "w (one matrix W) or kq (W = K Q^T); prompt with a prompt scenario")->capture_default_str();
+  sub->add_option("--optimizer", o->optimizer, "gd, ngd (normalized GD), md (l_p mirror descent), nmd (normalized MD)")->capture_default_str();
+  sub->add_option("--p", o->p, "p of l_p mirror descent (p > 1)")->capture_default_str();
+  sub->add_option("--lr", o->lr, "step size eta")->capture_default_str();
+  sub->add_option("--iters", o->iters, "iterations")->capture_default_str();
+  sub->add_option("--init", o->init, "zero or random (default: zero for w, random for kq)");
+  sub->add_option("--scale", o->scale, "standard deviation of a random init")->capture_default_str();
+  sub->add_option("--seed", o->seed, "seed of the random init (and of the scenario's data)")->capture_default_str();
+  sub->add_option("--loss", o->loss, "logistic, exp or correlation (l(u) = -u)")->capture_default_str();
+  sub->add_option("--head", o->head, "linear (v) or relu (v^T relu(V r); needs V in the file)")->capture_default_str();
+  sub->add_option("--attention", o->attention, "cross, self, seq2seq or causal (default: from the file)");
+  sub->add_option("--trace", o->trace, "write a CSV trace (iteration, loss, norms, softmax, corr) to this file");
+  sub->add_option("--trace-every", o->traceEvery, "trace every k-th iteration")->capture_default_str();
+  sub->add_option("--n", o->n, "scenario: number of sequences");
+  sub->add_option("--T", o->T, "scenario: tokens per sequence");
+  sub->add_option("--d", o->d, "scenario: dimension");
+  sub->add_option("--C", o->C, "loss-function scenario: C");
+  sub->add_option("--start", o->start, "prompt scenarios: initial prompt 0..5");
+  sub->add_flag("--local", o->localCase, "prompt-global-local: the local-case data");
+  sub->add_option("--variant", o->variant, "joint-pv: 0 or 1");
+  sub->add_flag("--pretty", o->pretty, "indent the JSON output");
+  Command c;
+  c.app = sub;
+  c.run = [o, sub]() {
+    if (o->iters < 0 || o->iters > kMaxIters)
+      throw InputError("--iters = " + std::to_string(o->iters) + " is out of range 0.." + std::to_string(kMaxIters));
+    if (!(o->lr > 0) || !std::isfinite(o->lr)) throw InputError("--lr must be a positive number");
+    if (o->traceEvery < 1) throw InputError("--trace-every must be >= 1");
+    Dataset data;
+    ModelSpec spec;
+    TrainSettings settings;
+    Params init;
+    bool haveInit = false;
+    std::vector<int> initialSelection;
+    if (!o->scenario.empty()) {
+      ScenarioOptions so;
+      so.seed = o->seed;
+      so.n = o->n;
+      so.T = o->T;
+      so.d = o->d;
+      so.C = o->C;
+      so.start = o->start;
+      so.localCase = o->localCase;
+      so.variant = o->variant;
+      Scenario s = makeScenario(o->scenario, so);
+      data = std::move(s.data);
+      spec = std::move(s.model);
+      settings = s.train;
+      init = std::move(s.init);
+      haveInit = true;
+      if (sub->count("--iters") == 0) o->iters = s.iterations;
+      if (sub->count("--param")) {
+        if (o->param == "w") spec.param = Parameterization::W;
+        else if (o->param == "kq") spec.param = Parameterization::KQ;
+        else throw InputError("--param " + o->param + " is unknown; expected w or kq");
+        if (sub->count("--init") == 0) haveInit = false;
+      }
+      if (sub->count("--loss")) spec.loss = parseLoss(o->loss);
+      if (sub->count("--optimizer")) settings.optimizer = parseOptimizer(o->optimizer);
+      if (sub->count("--lr")) settings.lr = o->lr;
+      if (sub->count("--p")) settings.p = o->p;
+      if (sub->count("--init")) haveInit = false;
+    } else {
+      if (o->file.empty()) throw InputError("train needs FILE (or --scenario NAME)");
+      const json input = readJsonFile(o->file);
+      ProblemInput in = problemFromJson(input);
+      data = std::move(in.data);
+      spec.attention = in.kind;
+      if (!o->attention.empty()) spec.attention = parseAttentionKind(o->attention);
+      if (o->param == "w") spec.param = Parameterization::W;
+      else if (o->param == "kq") spec.param = Parameterization::KQ;
+      else throw InputError("--param " + o->param + " is unknown; expected w or kq");
+      spec.loss = parseLoss(o->loss);
+      if (o->head == "relu") {
+        spec.head = HeadKind::ReluMLP;
+        if (!input.contains("V")) throw InputError("V is missing: --head relu needs V (d x d) in the file");
+        spec.V = readMatrix(input["V"], "V", data.d, data.d);
+      } else if (o->head != "linear") {
+        throw InputError("--head " + o->head + " is unknown; expected linear or relu");
+      }
+      settings.optimizer = parseOptimizer(o->optimizer);
+      settings.lr = o->lr;
+      settings.p = o->p;
+    }
+    if (settings.optimizer == Optimizer::MD || settings.optimizer == Optimizer::NMD) checkP(settings.p);
+    settings.traceEvery = o->trace.empty() ? std::max(1, o->iters) : o->traceEvery;
+
+    Model model(data, spec);
+    if (!haveInit) {
+      InitSettings is;
+      std::string kind = o->init;
+      if (kind.empty()) kind = spec.param == Parameterization::KQ ? "random" : "zero";
+      if (kind == "zero") is.kind = InitKind::Zero;
+      else if (kind == "random") is.kind = InitKind::Random;
+      else throw InputError("--init " + kind + " is unknown; expected zero or random");
+      is.seed = o->seed;
+      is.scale = o->scale;
+      init = initialParams(model, is);
+    }
+    const bool md = settings.optimizer == Optimizer::MD || settings.optimizer == Optimizer::NMD;
+    const double lpP = md ? settings.p : 2.0;
+
+    const auto t0 = std::chrono::steady_clock::now();
+    Trainer trainer(model, settings, init);
+    struct Snap {
+      int iteration;
+      double loss;
+      Mat W;
+      double minProb, meanProb;
+    };
+    std::vector<Snap> snaps;
+    std::vector<int> sel(model.units());
+    Vec prob(model.units());
+    auto snapshot = [&]() {
+      trainer.model().selection(trainer.params(), sel, prob);
+      snaps.push_back({trainer.iteration(), trainer.model().loss(trainer.params()), trainer.weights(),
+                       prob.minCoeff(), prob.mean()});
+    };
+    if (!o->trace.empty()) snapshot();
+    while (trainer.iteration() < o->iters && !trainer.stopped()) {
+      const int k = o->trace.empty() ? o->iters - trainer.iteration()
+                                     : std::min(o->traceEvery, o->iters - trainer.iteration());
+      if (trainer.step(k) < k && trainer.stopped()) break;
+      if (!o->trace.empty()) snapshot();
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    const Forward fw = trainer.model().forward(trainer.params());
+    const Mat W = trainer.weights();
+    json out;
+    out["selection"] = fw.selected;
+    out["softmax_selected"] = vectorJson(fw.selectedProbability);
+    out["verdict"] = verdictName(data, spec, fw.selected);
+    json corr;
+    std::optional<Mat> fro, nuc, lp;
+    if (spec.param == Parameterization::Prompt) {
+      fro = svmDirection(data, spec, fw.selected, NormKind::Frobenius);
+      corr["fro"] = fro ? json(correlation(W, *fro)) : json(nullptr);
+      if (md) {
+        lp = svmDirection(data, spec, fw.selected, NormKind::Lp, lpP);
+        corr["lp"] = lp ? json(correlation(W, *lp)) : json(nullptr);
+      }
+    } else {
+      fro = svmDirection(data, spec, fw.selected, NormKind::Frobenius);
+      nuc = svmDirection(data, spec, fw.selected, NormKind::Nuclear);
+      corr["fro"] = fro ? json(correlation(W, *fro)) : json(nullptr);
+      corr["nuclear"] = nuc ? json(correlation(W, *nuc)) : json(nullptr);
+      if (md) {
+        lp = svmDirection(data, spec, fw.selected, NormKind::Lp, lpP);
+        corr["lp"] = lp ? json(correlation(W, *lp)) : json(nullptr);
+      }
+    }
+    out["corr"] = std::move(corr);
+    out["W"] = toJson(W);
+    if (spec.param == Parameterization::KQ) {
+      out["K"] = toJson(trainer.params().K);
+      out["Q"] = toJson(trainer.params().Q);
+    }
+    if (settings.trainHead) out["v"] = vectorJson(trainer.params().v);
+    out["loss"] = fw.loss;
+    out["seconds"] = seconds;
+    out["iterations"] = trainer.iteration();
+    if (trainer.stopped()) out["stop_reason"] = trainer.stopReason();
+    out["norms"] = {{"fro", matrixNorm(W, NormKind::Frobenius)},
+                    {"nuclear", matrixNorm(W, NormKind::Nuclear)}};
+    if (md) out["norms"]["lp"] = matrixNorm(W, NormKind::Lp, lpP);
+
+    if (!o->trace.empty()) {
+      std::ostringstream csv;
+      csv << "iteration,loss,norm_fro,norm_nuclear,min_softmax_selected,mean_softmax_selected,corr_fro,corr_nuclear";
+      if (md) csv << ",corr_lp";
+      csv << "\n";
+      for (const Snap& s : snaps) {
+        csv << s.iteration << "," << csvNumber(s.loss) << "," << csvNumber(matrixNorm(s.W, NormKind::Frobenius))
+            << "," << csvNumber(matrixNorm(s.W, NormKind::Nuclear)) << "," << csvNumber(s.minProb) << ","
+            << csvNumber(s.meanProb) << "," << (fro ? csvNumber(correlation(s.W, *fro)) : "")
+            << "," << (nuc ? csvNumber(correlation(s.W, *nuc)) : "");
+        if (md) csv << "," << (lp ? csvNumber(correlation(s.W, *lp)) : "");
+        csv << "\n";
+      }
+      writeTextFile(o->trace, csv.str());
+    }
+    std::cout << out.dump(o->pretty ? 2 : -1) << "\n";
+    return 0;
+  };
+  return c;
+}
+
+}  // namespace attnsvm::cli

@@ -1,0 +1,259 @@
+// Internals shared by the experiments (see common.hpp) and the experiment registry.
+#include "common.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <mutex>
+#include <thread>
+
+#include "attnsvm/errors.hpp"
+
+namespace attnsvm::cli {
+
+int resolveThreads(int threads) {
+  if (threads > 0) return threads;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : static_cast<int>(std::min<unsigned>(hw, kMaxThreads));
+}
+
+void parallelFor(int count, int threads, Progress& progress, const std::function<void(int)>& fn) {
+  if (count <= 0) return;
+  std::vector<std::exception_ptr> errors(count);
+  std::atomic<int> next{0};
+  std::atomic<bool> failed{false};
+  auto worker = [&]() {
+    for (;;) {
+      const int k = next.fetch_add(1);
+      if (k >= count || failed.load()) return;
+      try {
+        fn(k);
+      } catch (...) {
+        errors[k] = std::current_exception();
+        failed.store(true);
+      }
+      progress.advance();
+    }
+  };
+  const int n = std::max(1, std::min(threads, count));
+  if (n == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(n);
+    for (int t = 0; t < n; ++t) pool.emplace_back(worker);
+    for (auto& th : pool) th.join();
+  }
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+RunRecord runTraining(const Dataset& data, const ModelSpec& spec, const TrainSettings& settingsIn,
+                      const Params& init, int iters, int every, bool recordHead,
+                      const std::vector<int>* schedule) {
+  TrainSettings settings = settingsIn;
+  settings.traceEvery = std::max(1, iters);  // we take our own snapshots
+  settings.traceSoftmax = false;
+  Trainer trainer(Model(data, spec), settings, init);
+  RunRecord rec;
+  const int units = trainer.model().units();
+  std::vector<int> sel(units);
+  Vec prob(units);
+  auto snap = [&]() {
+    trainer.model().selection(trainer.params(), sel, prob);
+    rec.iteration.push_back(trainer.iteration());
+    rec.weights.push_back(trainer.weights());
+    if (recordHead) rec.heads.push_back(trainer.params().v);
+    rec.meanProb.push_back(prob.mean());
+    rec.minProb.push_back(prob.minCoeff());
+  };
+  every = std::max(1, every);
+  std::size_t nextSched = 0;
+  if (every < iters || schedule) snap();
+  while (trainer.iteration() < iters && !trainer.stopped()) {
+    int target;
+    if (schedule) {
+      while (nextSched < schedule->size() && (*schedule)[nextSched] <= trainer.iteration()) ++nextSched;
+      target = nextSched < schedule->size() ? std::min((*schedule)[nextSched], iters) : iters;
+    } else {
+      target = std::min(iters, trainer.iteration() + every);
+    }
+    const int want = target - trainer.iteration();
+    const int took = trainer.step(want);
+    if (took < want && trainer.stopped()) break;
+    if (schedule || every < iters) snap();
+  }
+  if (!(schedule || every < iters)) snap();  // a single snapshot at the end
+  if (rec.iteration.back() != trainer.iteration()) snap();
+  const Forward fw = trainer.model().forward(trainer.params());
+  rec.finalSelection = fw.selected;
+  rec.finalProb = fw.selectedProbability;
+  rec.finalSoftmax = fw.softmax;
+  rec.finalLoss = fw.loss;
+  rec.finalParams = trainer.params();
+  rec.stopReason = trainer.stopReason();
+  return rec;
+}
+
+std::vector<int> logSchedule(int iters, int perDecade) {
+  std::vector<int> out{0};
+  double x = 1.0;
+  const double f = std::pow(10.0, 1.0 / perDecade);
+  while (x < iters) {
+    const int k = static_cast<int>(std::lround(x));
+    if (k > out.back()) out.push_back(k);
+    x *= f;
+  }
+  if (out.back() != iters) out.push_back(iters);
+  return out;
+}
+
+std::string csvNum(double x) {
+  if (!std::isfinite(x)) return "";
+  std::ostringstream os;
+  os.precision(17);
+  os << x;
+  return os.str();
+}
+
+std::string seriesCsv(const std::vector<int>& iteration, const std::vector<std::string>& names,
+                      const std::vector<std::vector<double>>& means,
+                      const std::vector<std::vector<double>>& stds, const std::string& prefixColumn,
+                      const std::string& prefixValue, bool header) {
+  std::ostringstream os;
+  if (header) {
+    if (!prefixColumn.empty()) os << prefixColumn << ",";
+    os << "iteration";
+    for (const auto& n : names) os << "," << n << "_mean," << n << "_std";
+    os << "\n";
+  }
+  for (std::size_t k = 0; k < iteration.size(); ++k) {
+    if (!prefixColumn.empty()) os << prefixValue << ",";
+    os << iteration[k];
+    for (std::size_t m = 0; m < names.size(); ++m)
+      os << "," << (k < means[m].size() ? csvNum(means[m][k]) : "") << ","
+         << (k < stds[m].size() ? csvNum(stds[m][k]) : "");
+    os << "\n";
+  }
+  return os.str();
+}
+
+json seriesJson(const std::vector<double>& mean, const std::vector<double>& stdev) {
+  return json{{"mean", mean}, {"std", stdev}};
+}
+
+void checkRange(int value, int lo, int hi, const std::string& option) {
+  if (value < lo || value > hi)
+    throw InputError(option + " = " + std::to_string(value) + " is out of range " + std::to_string(lo) + ".." +
+                     std::to_string(hi) + (value == 0 && lo > 0 ? " (zero runs)" : ""));
+}
+
+int pick(int value, int fallback) { return value == -1 ? fallback : value; }
+
+int defaultEvery(int iters, int every) {
+  if (every > 0) return every;
+  return std::max(1, iters / 200);
+}
+
+json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds, int iters, int threads) {
+  json s;
+  s["experiment"] = name;
+  if (seeds >= 0) s["seeds"] = seeds;
+  if (iters >= 0) s["iters"] = iters;
+  s["seed_base"] = o.seedBase;
+  s["threads"] = threads;
+  return s;
+}
+
+std::vector<std::string> experimentNames() {
+  return {"local-convergence", "rank",     "multitoken", "prompt-global-local", "loss-function", "joint-pv",
+          "mirror-descent",    "overparam", "basin-map", "rates",               "paths2d",       "paths2d-t5"};
+}
+
+ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& o) {
+  if (o.seeds != -1) checkRange(o.seeds, 1, kMaxSeeds, "--seeds");
+  if (o.iters != -1) checkRange(o.iters, 1, kMaxIters, "--iters");
+  if (o.threads != 0) checkRange(o.threads, 1, kMaxThreads, "--threads");
+  if (o.grid != -1) checkRange(o.grid, 2, kMaxGrid, "--grid");
+  if (o.every != -1) checkRange(o.every, 1, kMaxIters, "--every");
+  for (std::size_t k = 0; k < o.dims.size(); ++k) checkRange(o.dims[k], 1, kMaxDim, "--dims[" + std::to_string(k) + "]");
+  for (std::size_t k = 0; k < o.ps.size(); ++k)
+    if (!(o.ps[k] > 1.0) || !std::isfinite(o.ps[k]) || o.ps[k] > 1e3)
+      throw InputError("--ps[" + std::to_string(k) + "] = " + csvNum(o.ps[k]) + " is out of range: p must be in (1, 1000]");
+  if (!(o.rankTol > 0.0)) throw InputError("--rank-tol must be > 0");
+  if (name == "local-convergence") return localConvergenceExperiment(o);
+  if (name == "rank") return rankExperiment(o);
+  if (name == "multitoken") return multitokenExperiment(o);
+  if (name == "prompt-global-local") return promptGlobalLocalExperiment(o);
+  if (name == "loss-function") return lossFunctionExperiment(o);
+  if (name == "joint-pv") return jointPvExperiment(o);
+  if (name == "mirror-descent") return mirrorDescentExperiment(o);
+  if (name == "overparam") return overparamExperiment(o);
+  if (name == "basin-map") return basinMapExperiment(o);
+  if (name == "rates") return ratesExperiment(o);
+  if (name == "paths2d") return paths2dExperiment(o, false);
+  if (name == "paths2d-t5") return paths2dExperiment(o, true);
+  std::string list;
+  for (const auto& n : experimentNames()) list += (list.empty() ? "" : ", ") + n;
+  throw InputError("unknown experiment '" + name + "'; expected one of: " + list);
+}
+
+}  // namespace attnsvm::cli
+
+namespace attnsvm::cli {
+
+void SeriesBlock::add(const std::string& name, const std::vector<std::vector<double>>& perSeed) {
+  names.push_back(name);
+  std::vector<double> m(iteration.size(), kNaN), s(iteration.size(), kNaN);
+  for (std::size_t k = 0; k < iteration.size(); ++k) {
+    std::vector<double> col;
+    col.reserve(perSeed.size());
+    for (const auto& row : perSeed) col.push_back(k < row.size() ? row[k] : kNaN);
+    const Stats st = stats(col);
+    if (st.count > 0) {
+      m[k] = st.mean;
+      s[k] = st.std;
+    }
+  }
+  means.push_back(std::move(m));
+  stds.push_back(std::move(s));
+}
+
+json SeriesBlock::toJson() const {
+  json j;
+  j["iteration"] = iteration;
+  for (std::size_t m = 0; m < names.size(); ++m) j[names[m]] = seriesJson(means[m], stds[m]);
+  return j;
+}
+
+std::string SeriesBlock::csv(const std::string& prefixColumn, const std::string& prefixValue, bool header) const {
+  return seriesCsv(iteration, names, means, stds, prefixColumn, prefixValue, header);
+}
+
+Stats stats(const std::vector<double>& values) {
+  Stats s;
+  double sum = 0.0;
+  for (double x : values)
+    if (std::isfinite(x)) {
+      if (s.count == 0) s.min = s.max = x;
+      s.min = std::min(s.min, x);
+      s.max = std::max(s.max, x);
+      sum += x;
+      ++s.count;
+    }
+  if (s.count == 0) {
+    s.mean = s.std = s.min = s.max = kNaN;
+    return s;
+  }
+  s.mean = sum / s.count;
+  double q = 0.0;
+  for (double x : values)
+    if (std::isfinite(x)) q += (x - s.mean) * (x - s.mean);
+  s.std = std::sqrt(q / s.count);
+  return s;
+}
+
+json statsJson(const Stats& s) {
+  return json{{"mean", s.mean}, {"std", s.std}, {"min", s.min}, {"max", s.max}, {"count", s.count}};
+}
+
+}  // namespace attnsvm::cli

@@ -1,0 +1,56 @@
+// The papers' experiments (SPEC section 5) and the analyses beyond them, at full settings by
+// default. One function per experiment; each returns JSON (settings, per-iteration mean and std,
+// per-seed final values, summary) and a CSV table. Work is spread over std::threads by seed; each
+// seed's work is deterministic and written to its own slot, and every reduction runs in seed
+// order, so results do not depend on the thread count.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace attnsvm::cli {
+
+struct ExperimentOptions {
+  int seeds = -1;              // -1: the experiment's default (the paper's)
+  int iters = -1;              // -1: default
+  int threads = 0;             // 0: std::thread::hardware_concurrency()
+  int grid = -1;               // basin-map: grid points per axis (default 200)
+  int every = -1;              // record every k-th iteration (default: iters / 200, at least 1)
+  std::uint64_t seedBase = 0;  // seed of run k is seedBase + k
+  std::vector<int> dims;       // rank, multitoken, overparam: override the list of d
+  std::vector<double> ps;      // mirror-descent: override the list of p
+  double rankTol = 1e-7;       // rank: singular values above this count
+  bool progress = true;        // progress on stderr
+};
+
+struct ExperimentResult {
+  nlohmann::json json;
+  std::string csv;
+};
+
+// Documented limits (bad options above them throw InputError, exit 1 in the CLI).
+constexpr int kMaxSeeds = 100000;
+constexpr int kMaxIters = 10000000;
+constexpr int kMaxThreads = 256;
+constexpr int kMaxGrid = 2000;
+constexpr int kMaxDim = 1024;
+
+std::vector<std::string> experimentNames();
+// Throws InputError for an unknown name or options out of range.
+ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& options);
+
+ExperimentResult localConvergenceExperiment(const ExperimentOptions& options);
+ExperimentResult rankExperiment(const ExperimentOptions& options);
+ExperimentResult multitokenExperiment(const ExperimentOptions& options);
+ExperimentResult promptGlobalLocalExperiment(const ExperimentOptions& options);
+ExperimentResult lossFunctionExperiment(const ExperimentOptions& options);
+ExperimentResult jointPvExperiment(const ExperimentOptions& options);
+ExperimentResult mirrorDescentExperiment(const ExperimentOptions& options);
+ExperimentResult overparamExperiment(const ExperimentOptions& options);
+ExperimentResult basinMapExperiment(const ExperimentOptions& options);
+ExperimentResult ratesExperiment(const ExperimentOptions& options);
+ExperimentResult paths2dExperiment(const ExperimentOptions& options, bool t5);
+
+}  // namespace attnsvm::cli

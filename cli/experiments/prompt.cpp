@@ -1,0 +1,435 @@
+// Experiments on the papers' small hand-made data: GD paths in 2-D, prompt global vs local
+// convergence, the basin map, the loss function, joint (p, v) training.
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "analysis_util.hpp"
+#include "attnsvm/errors.hpp"
+#include "attnsvm/rng.hpp"
+#include "attnsvm/scenarios.hpp"
+#include "attnsvm/selection.hpp"
+#include "common.hpp"
+#include "json_io.hpp"
+
+namespace attnsvm::cli {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::vector<double> corrTo(const RunRecord& r, const std::optional<Mat>& ref) {
+  std::vector<double> s(r.weights.size(), kNaN);
+  if (!ref) return s;
+  for (std::size_t k = 0; k < r.weights.size(); ++k) s[k] = correlation(r.weights[k], *ref);
+  return s;
+}
+
+json vecOrNull(const std::optional<Mat>& m) {
+  if (!m) return nullptr;
+  return vectorJson(Eigen::Map<const Vec>(m->data(), m->size()));
+}
+
+json unit(const Mat& m) {
+  const double n = m.norm();
+  if (!(n > 0)) return vectorJson(Eigen::Map<const Vec>(m.data(), m.size()));
+  const Mat u = m / n;
+  return vectorJson(Eigen::Map<const Vec>(u.data(), u.size()));
+}
+
+bool sameAsOptimal(const Dataset& data, const std::vector<int>& sel) {
+  const OptimalTokens opt = optimalTokens(data);
+  for (int i = 0; i < data.n; ++i) {
+    bool ok = false;
+    for (int t : opt.ties[i]) ok = ok || t == sel[i];
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+ExperimentResult paths2dExperiment(const ExperimentOptions& o, bool t5) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string name = t5 ? "paths2d-t5" : "paths2d";
+  ScenarioOptions so;
+  so.seed = o.seedBase;
+  const Scenario sc = makeScenario(name, so);
+  const int iters = pick(o.iters, sc.iterations);
+  const int every = defaultEvery(iters, o.every);
+  const int threads = resolveThreads(o.threads);
+  const Parameterization params[2] = {Parameterization::W, Parameterization::KQ};
+  const char* names[2] = {"W", "KQ"};
+  RunRecord recs[2];
+  Progress progress(name, 2, o.progress);
+  parallelFor(2, threads, progress, [&](int p) {
+    ModelSpec spec = sc.model;
+    spec.param = params[p];
+    Params init = sc.init;
+    if (params[p] == Parameterization::KQ && (init.K.size() == 0 || init.Q.size() == 0)) {
+      // The paper: Q = 0, K = 0.1 N(0, 1).
+      Rng rng(o.seedBase + 1);
+      const int d = sc.data.d;
+      init.K = 0.1 * rng.normalMatrix(d, d);
+      init.Q = Mat::Zero(d, d);
+    }
+    if (params[p] == Parameterization::W && init.W.size() == 0) init.W = Mat::Zero(sc.data.d, sc.data.d);
+    recs[p] = runTraining(sc.data, spec, sc.train, init, iters, every);
+  });
+  progress.finish();
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson(name, o, 1, iters, threads);
+  j["settings"]["every"] = every;
+  j["settings"]["scenario"] = name;
+  j["data"] = datasetToJson(sc.data, sc.model.attention);
+  std::ostringstream csv;
+  csv << "param,iteration,sequence,x,y\n";
+  for (int p = 0; p < 2; ++p) {
+    const RunRecord& r = recs[p];
+    ModelSpec spec = sc.model;
+    spec.param = params[p];
+    json paths = json::array();
+    for (int i = 0; i < sc.data.n; ++i) {
+      json path = json::array();
+      for (std::size_t k = 0; k < r.weights.size(); ++k) {
+        const Vec q = r.weights[k] * sc.data.Z.row(i).transpose();
+        path.push_back(vectorJson(q));
+        csv << names[p] << "," << r.iteration[k] << "," << i;
+        for (Index c = 0; c < q.size(); ++c) csv << "," << csvNum(q[c]);
+        csv << "\n";
+      }
+      paths.push_back(std::move(path));
+    }
+    const std::optional<Mat> fro = svmDirection(sc.data, spec, r.finalSelection, NormKind::Frobenius);
+    const std::optional<Mat> nuc = svmDirection(sc.data, spec, r.finalSelection, NormKind::Nuclear);
+    json dirs = json::array();
+    for (int i = 0; i < sc.data.n; ++i) {
+      json di;
+      if (fro) di["fro"] = vectorJson(Vec(*fro * sc.data.Z.row(i).transpose()));
+      if (nuc) di["nuclear"] = vectorJson(Vec(*nuc * sc.data.Z.row(i).transpose()));
+      dirs.push_back(std::move(di));
+    }
+    j[names[p]] = {{"iteration", r.iteration},
+                   {"paths_Wz", std::move(paths)},
+                   {"selection", r.finalSelection},
+                   {"svm_directions_Wz", std::move(dirs)},
+                   {"corr_fro", fro ? json(correlation(r.weights.back(), *fro)) : json(nullptr)},
+                   {"corr_nuclear", nuc ? json(correlation(r.weights.back(), *nuc)) : json(nullptr)}};
+  }
+  j["seconds"] = secondsSince(t0);
+  res.csv = csv.str();
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+ExperimentResult promptGlobalLocalExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int threads = resolveThreads(o.threads);
+  const int starts = 6;
+  const Scenario probe = makeScenario("prompt-global-local");
+  const int iters = pick(o.iters, probe.iterations);
+  const int every = defaultEvery(iters, o.every);
+  struct Item {
+    RunRecord rec;
+    bool global = false;
+    std::optional<Mat> own, best;
+    Vec p0;
+  };
+  std::vector<Item> out(2 * starts);
+  Progress progress("prompt-global-local", 2 * starts, o.progress);
+  parallelFor(2 * starts, threads, progress, [&](int idx) {
+    ScenarioOptions so;
+    so.seed = o.seedBase;
+    so.localCase = idx >= starts;
+    so.start = idx % starts;
+    const Scenario sc = makeScenario("prompt-global-local", so);
+    Item& it = out[idx];
+    it.p0 = sc.init.p;
+    it.rec = runTraining(sc.data, sc.model, sc.train, sc.init, iters, every);
+    it.global = sameAsOptimal(sc.data, it.rec.finalSelection);
+    it.own = svmDirection(sc.data, sc.model, it.rec.finalSelection, NormKind::Frobenius);
+    it.best = svmDirection(sc.data, sc.model, optimalTokens(sc.data).opt, NormKind::Frobenius);
+  });
+  progress.finish();
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson("prompt-global-local", o, -1, iters, threads);
+  j["settings"]["every"] = every;
+  j["settings"]["scenario"] = "prompt-global-local";
+  json cases = json::array();
+  std::ostringstream csv;
+  csv << "case,start,iteration,p0,p1,p2,corr_own_svm,corr_global_svm\n";
+  for (int c = 0; c < 2; ++c) {
+    json runs = json::array();
+    for (int s = 0; s < starts; ++s) {
+      const Item& it = out[c * starts + s];
+      const std::vector<double> own = corrTo(it.rec, it.own), best = corrTo(it.rec, it.best);
+      json path = json::array();
+      for (std::size_t k = 0; k < it.rec.weights.size(); ++k) {
+        const Mat& w = it.rec.weights[k];
+        path.push_back(vectorJson(Eigen::Map<const Vec>(w.data(), w.size())));
+        csv << (c ? "local" : "global") << "," << s << "," << it.rec.iteration[k];
+        for (Index q = 0; q < 3; ++q) csv << "," << (q < w.size() ? csvNum(w.data()[q]) : "");
+        csv << "," << csvNum(own[k]) << "," << csvNum(best[k]) << "\n";
+      }
+      runs.push_back({{"start", s},
+                      {"p0", vectorJson(it.p0)},
+                      {"selection", it.rec.finalSelection},
+                      {"converges_to", it.global ? "global" : "local"},
+                      {"p_final_direction", unit(it.rec.weights.back())},
+                      {"svm_of_selection", vecOrNull(it.own)},
+                      {"corr_own_svm", own.back()},
+                      {"corr_global_svm", best.back()},
+                      {"softmax_selected", it.rec.meanProb.back()},
+                      {"iteration", it.rec.iteration},
+                      {"path_p", std::move(path)}});
+    }
+    cases.push_back({{"case", c ? "local" : "global"}, {"runs", std::move(runs)}});
+  }
+  j["cases"] = std::move(cases);
+  j["seconds"] = secondsSince(t0);
+  res.csv = csv.str();
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+ExperimentResult basinMapExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int grid = pick(o.grid, 200);
+  const int threads = resolveThreads(o.threads);
+  ScenarioOptions base;
+  base.seed = o.seedBase;
+  base.localCase = true;
+  const Scenario sc = makeScenario("prompt-global-local", base);
+  const int iters = pick(o.iters, sc.iterations);
+  const double lo = -2.0, hi = 2.0;  // the slice p = (x, y, 0); Wk = diag(1,1,0) ignores p_2
+  auto coord = [&](int k) { return lo + (hi - lo) * (k + 0.5) / grid; };
+  std::vector<std::vector<int>> selection(grid, std::vector<int>(grid, -1));
+  std::vector<std::vector<double>> corrOwn(grid, std::vector<double>(grid, kNaN));
+  std::vector<std::vector<Vec>> finals(grid, std::vector<Vec>(grid));
+  Progress progress("basin-map", grid, o.progress);
+  parallelFor(grid, threads, progress, [&](int row) {
+    for (int col = 0; col < grid; ++col) {
+      Params init = sc.init;
+      init.p = Vec::Zero(sc.data.d);
+      init.p[0] = coord(col);
+      if (sc.data.d > 1) init.p[1] = coord(row);
+      const RunRecord rec = runTraining(sc.data, sc.model, sc.train, init, iters, iters);
+      selection[row][col] = rec.finalSelection.empty() ? -1 : rec.finalSelection[0];
+      const Mat& w = rec.weights.back();
+      finals[row][col] = Eigen::Map<const Vec>(w.data(), w.size());
+    }
+  });
+  progress.finish();
+  // Distinct limits (selections), in order of first appearance in row-major order.
+  std::map<int, int> counts;
+  std::vector<int> order;
+  for (int r = 0; r < grid; ++r)
+    for (int c = 0; c < grid; ++c) {
+      if (!counts.count(selection[r][c])) order.push_back(selection[r][c]);
+      ++counts[selection[r][c]];
+    }
+  const OptimalTokens opt = optimalTokens(sc.data);
+  json limits = json::array();
+  std::map<int, std::optional<Mat>> svms;
+  for (int s : order) {
+    std::optional<Mat> svm;
+    if (s >= 0 && sc.data.n == 1) svm = svmDirection(sc.data, sc.model, {s}, NormKind::Frobenius);
+    svms[s] = svm;
+  }
+  for (int r = 0; r < grid; ++r)
+    for (int c = 0; c < grid; ++c) {
+      const auto& svm = svms[selection[r][c]];
+      if (svm) corrOwn[r][c] = correlation(finals[r][c], Eigen::Map<const Vec>(svm->data(), svm->size()));
+    }
+  for (int s : order) {
+    std::vector<double> cs;
+    for (int r = 0; r < grid; ++r)
+      for (int c = 0; c < grid; ++c)
+        if (selection[r][c] == s) cs.push_back(corrOwn[r][c]);
+    bool global = false;
+    if (sc.data.n == 1 && s >= 0)
+      for (int t : opt.ties[0]) global = global || t == s;
+    limits.push_back({{"selection", s},
+                      {"kind", global ? "global" : "local"},
+                      {"count", counts[s]},
+                      {"fraction", static_cast<double>(counts[s]) / (static_cast<double>(grid) * grid)},
+                      {"svm_direction", vecOrNull(svms[s])},
+                      {"corr_with_svm", statsJson(stats(cs))}});
+  }
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson("basin-map", o, -1, iters, threads);
+  j["settings"]["grid"] = grid;
+  j["settings"]["slice"] = {{"x", "p[0]"}, {"y", "p[1]"}, {"p2", 0.0}, {"range", {lo, hi}}, {"cell_centres", true}};
+  j["settings"]["scenario"] = "prompt-global-local (local case)";
+  j["data"] = datasetToJson(sc.data, sc.model.attention);
+  j["limits"] = std::move(limits);
+  j["x"] = json::array();
+  for (int c = 0; c < grid; ++c) j["x"].push_back(coord(c));
+  j["y"] = j["x"];
+  j["selection"] = selection;  // [row = y index][col = x index]
+  j["seconds"] = secondsSince(t0);
+  std::ostringstream csv;
+  csv << "x,y,selection,corr_own_svm\n";
+  for (int r = 0; r < grid; ++r)
+    for (int c = 0; c < grid; ++c)
+      csv << csvNum(coord(c)) << "," << csvNum(coord(r)) << "," << selection[r][c] << "," << csvNum(corrOwn[r][c]) << "\n";
+  res.csv = csv.str();
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+ExperimentResult lossFunctionExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int threads = resolveThreads(o.threads);
+  const std::vector<double> Cs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100};
+  const LossKind losses[2] = {LossKind::Correlation, LossKind::Logistic};
+  const char* lossNames[2] = {"correlation", "logistic"};
+  const Scenario probe = makeScenario("loss-function");
+  const int iters = pick(o.iters, probe.iterations);
+  const int every = defaultEvery(iters, o.every);
+  const int items = 2 * static_cast<int>(Cs.size());
+  struct Item {
+    RunRecord rec;
+    std::optional<Mat> mm;
+  };
+  std::vector<Item> out(items);
+  Progress progress("loss-function", items, o.progress);
+  parallelFor(items, threads, progress, [&](int idx) {
+    const int li = idx / static_cast<int>(Cs.size()), ci = idx % static_cast<int>(Cs.size());
+    ScenarioOptions so;
+    so.seed = o.seedBase;
+    so.C = Cs[ci];
+    const Scenario sc = makeScenario("loss-function", so);
+    ModelSpec spec = sc.model;
+    spec.loss = losses[li];
+    out[idx].rec = runTraining(sc.data, spec, sc.train, sc.init, iters, every);
+    out[idx].mm = svmDirection(sc.data, spec, optimalTokens(sc.data).opt, NormKind::Frobenius);
+  });
+  progress.finish();
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson("loss-function", o, -1, iters, threads);
+  j["settings"]["C"] = Cs;
+  j["settings"]["every"] = every;
+  j["settings"]["scenario"] = "loss-function";
+  j["settings"]["reference"] = "prompt SVM p^mm of the optimal tokens";
+  json rows = json::array();
+  std::ostringstream csv;
+  csv << "loss,C,iteration,corr_pmm\n";
+  for (int idx = 0; idx < items; ++idx) {
+    const int li = idx / static_cast<int>(Cs.size()), ci = idx % static_cast<int>(Cs.size());
+    const Item& it = out[idx];
+    const std::vector<double> c = corrTo(it.rec, it.mm);
+    for (std::size_t k = 0; k < c.size(); ++k)
+      csv << lossNames[li] << "," << csvNum(Cs[ci]) << "," << it.rec.iteration[k] << "," << csvNum(c[k]) << "\n";
+    rows.push_back({{"loss", lossNames[li]},
+                    {"C", Cs[ci]},
+                    {"corr_pmm", c.back()},
+                    {"selection", it.rec.finalSelection},
+                    {"p_final_direction", unit(it.rec.weights.back())},
+                    {"pmm", vecOrNull(it.mm)},
+                    {"iteration", it.rec.iteration},
+                    {"corr_series", c}});
+  }
+  j["runs"] = std::move(rows);
+  j["seconds"] = secondsSince(t0);
+  res.csv = csv.str();
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+ExperimentResult jointPvExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int threads = resolveThreads(o.threads);
+  const Scenario probe = makeScenario("joint-pv");
+  const int iters = pick(o.iters, probe.iterations);
+  const int every = defaultEvery(iters, o.every);
+  struct Item {
+    RunRecord rec;
+    std::optional<Mat> relaxed, plain, vmm;
+    std::vector<int> headSupport;
+    Vec logistic;
+    Scenario sc;
+  };
+  std::vector<Item> out(2);
+  Progress progress("joint-pv", 2, o.progress);
+  parallelFor(2, threads, progress, [&](int variant) {
+    ScenarioOptions so;
+    so.seed = o.seedBase;
+    so.variant = variant;
+    Item& it = out[variant];
+    it.sc = makeScenario("joint-pv", so);
+    const Scenario& sc = it.sc;
+    TrainSettings ts = sc.train;
+    ts.trainHead = true;
+    it.rec = runTraining(sc.data, sc.model, ts, sc.init, iters, every, true);
+    const std::vector<int>& sel = it.rec.finalSelection;
+    SolverSettings settings;
+    const MarginProblem hp = headSvmProblem(sc.data, sel);
+    const MarginSolution hs = solveMargin(hp, settings);
+    if (hs.status == SolveStatus::Optimal) {
+      it.vmm = hs.W;
+      for (int c : hs.support) it.headSupport.push_back(hp.label[c].sequence);
+      std::sort(it.headSupport.begin(), it.headSupport.end());
+      it.headSupport.erase(std::unique(it.headSupport.begin(), it.headSupport.end()), it.headSupport.end());
+      const MarginSolution rs = solveMargin(relaxedPromptSvmProblem(sc.data, sc.model.Wk, sel, it.headSupport), settings);
+      if (rs.status == SolveStatus::Optimal) it.relaxed = rs.W;
+    }
+    it.plain = svmDirection(sc.data, sc.model, sel, NormKind::Frobenius);
+    // Logistic probabilities 1 / (1 + exp(-Y f)) at the end.
+    Model model(sc.data, sc.model);
+    const Forward fw = model.forward(it.rec.finalParams);
+    it.logistic.resize(fw.output.size());
+    for (Index u = 0; u < fw.output.size(); ++u) {
+      const double yf = sc.data.Y[model.unitSequence(static_cast<int>(u))] * fw.output[u];
+      it.logistic[u] = 1.0 / (1.0 + std::exp(-yf));
+    }
+  });
+  progress.finish();
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson("joint-pv", o, -1, iters, threads);
+  j["settings"]["every"] = every;
+  j["settings"]["scenario"] = "joint-pv";
+  json variants = json::array();
+  std::ostringstream csv;
+  csv << "variant,iteration,corr_p_relaxed,corr_p_plain,corr_v_head,mean_softmax\n";
+  for (int v = 0; v < 2; ++v) {
+    const Item& it = out[v];
+    const std::vector<double> cr = corrTo(it.rec, it.relaxed), cp = corrTo(it.rec, it.plain);
+    std::vector<double> cv(it.rec.heads.size(), kNaN);
+    if (it.vmm)
+      for (std::size_t k = 0; k < cv.size(); ++k) cv[k] = correlation(it.rec.heads[k], *it.vmm);
+    for (std::size_t k = 0; k < cr.size(); ++k)
+      csv << v << "," << it.rec.iteration[k] << "," << csvNum(cr[k]) << "," << csvNum(cp[k]) << ","
+          << csvNum(cv[k]) << "," << csvNum(it.rec.meanProb[k]) << "\n";
+    variants.push_back({{"variant", v},
+                        {"data", datasetToJson(it.sc.data, it.sc.model.attention)},
+                        {"selection", it.rec.finalSelection},
+                        {"head_support_sequences", it.headSupport},
+                        {"corr_p_relaxed_svm", cr.back()},
+                        {"corr_p_prompt_svm", cp.back()},
+                        {"corr_v_head_svm", cv.empty() ? kNaN : cv.back()},
+                        {"softmax_selected", vectorJson(it.rec.finalProb)},
+                        {"logistic_probability", vectorJson(it.logistic)},
+                        {"p_final_direction", unit(it.rec.weights.back())},
+                        {"v_final_direction", unit(it.rec.finalParams.v)},
+                        {"p_relaxed_svm", vecOrNull(it.relaxed)},
+                        {"v_head_svm", vecOrNull(it.vmm)},
+                        {"iteration", it.rec.iteration},
+                        {"corr_p_relaxed_series", cr},
+                        {"corr_v_series", cv}});
+  }
+  j["variants"] = std::move(variants);
+  j["seconds"] = secondsSince(t0);
+  res.csv = csv.str();
+  return res;
+}
+
+}  // namespace attnsvm::cli

@@ -1,0 +1,65 @@
+// JSON in and out for the command-line tool: datasets, matrices, solutions. Every parse error is
+// an InputError that names the field and the index ("X[2] has 4 tokens, expected 5",
+// "alpha[3] = 9 is out of range 0..7", "Y[1] is NaN").
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "attnsvm/dataset.hpp"
+#include "attnsvm/margin.hpp"
+#include "attnsvm/selection.hpp"
+#include "attnsvm/types.hpp"
+
+namespace attnsvm::cli {
+
+using json = nlohmann::json;
+
+// Reads a whole file ("-" is stdin) and parses it. Bare NaN / Infinity / -Infinity (as written by
+// Python's json module) are accepted and turned into the strings "NaN", "Infinity", "-Infinity",
+// which the field readers below report by name ("Y[1] is NaN"). JSON null is reported the same
+// way (JavaScript's JSON.stringify writes NaN as null).
+json readJsonFile(const std::string& path);
+json parseJsonText(const std::string& text, const std::string& source);
+
+// One problem read from JSON: the dataset, the attention kind it implies, and whether a selection
+// ("alpha") was given.
+struct ProblemInput {
+  Dataset data;
+  AttentionKind kind = AttentionKind::Cross;
+  bool alphaGiven = false;
+  // One selected token per softmax unit: data.alpha for cross/self; for seq2seq/causal one per
+  // (sequence, query position), i-major (given as "alpha": n x T, or the optimal attended token).
+  std::vector<int> units;
+};
+
+// Input format: {"X": n x T x d, "Z": n x d (omit for self-attention, then "query": q, default 0),
+// "alpha": n ints (optional), "Y": n, "v": d, "attention": "cross"|"self"|"seq2seq"|"causal"
+// (optional; default cross when Z is given, self otherwise)}. When alpha is omitted it is set to
+// the optimal tokens from Y and v. Unknown keys are ignored. Validates with the core's validate().
+ProblemInput problemFromJson(const json& j);
+
+// Field readers (exposed for the other commands and the tests).
+double readNumber(const json& j, const std::string& where);
+int readInt(const json& j, const std::string& where);
+Vec readVector(const json& j, const std::string& field, Index expected = -1);
+Mat readMatrix(const json& j, const std::string& field, Index rows = -1, Index cols = -1);
+
+// Output helpers. Doubles are written by nlohmann's shortest round-trip formatting (exactly the
+// double's value on reading back); non-finite values become null.
+json toJson(const Mat& m);          // array of rows
+json vectorJson(const Vec& v);      // array
+json datasetToJson(const Dataset& data, AttentionKind kind);
+const char* toString(AttentionKind kind);
+const char* toString(NormKind kind);
+
+// A solver result in the CLI contract: status, W, objective, lower_bound, gap, max_violation,
+// support ([i, t] or [i, k, t] for seq2seq/causal), lambda, iterations, seconds (+ message).
+json solutionToJson(const MarginProblem& problem, const MarginSolution& sol);
+json selectionReportToJson(const SelectionReport& report);
+const char* statusName(SolveStatus status);  // "optimal", "infeasible", "max_iterations"
+
+// Writes text to a file ("-" is stdout); throws InputError when the file cannot be written.
+void writeTextFile(const std::string& path, const std::string& text);
+
+}  // namespace attnsvm::cli

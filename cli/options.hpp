@@ -1,0 +1,49 @@
+// Shared option parsing helpers of the subcommands.
+#pragma once
+#include <cmath>
+#include <string>
+
+#include "attnsvm/errors.hpp"
+#include "attnsvm/margin.hpp"
+#include "attnsvm/model.hpp"
+#include "attnsvm/train.hpp"
+
+namespace attnsvm::cli {
+
+inline NormKind parseNorm(const std::string& s) {
+  if (s == "fro" || s == "frobenius") return NormKind::Frobenius;
+  if (s == "nuclear" || s == "nuc") return NormKind::Nuclear;
+  if (s == "lp") return NormKind::Lp;
+  throw InputError("--norm " + s + " is unknown; expected fro, nuclear or lp");
+}
+
+inline void checkP(double p, const std::string& option = "--p") {
+  if (!std::isfinite(p) || p <= 1.0)
+    throw InputError(option + " = " + std::to_string(p) + " is out of range: p must be > 1 (and finite)");
+  if (p > 1e6) throw InputError(option + " = " + std::to_string(p) + " is too large (limit 1e6)");
+}
+
+inline Optimizer parseOptimizer(const std::string& s) {
+  if (s == "gd") return Optimizer::GD;
+  if (s == "ngd") return Optimizer::NGD;
+  if (s == "md") return Optimizer::MD;
+  if (s == "nmd") return Optimizer::NMD;
+  throw InputError("--optimizer " + s + " is unknown; expected gd, ngd, md or nmd");
+}
+
+inline LossKind parseLoss(const std::string& s) {
+  if (s == "logistic") return LossKind::Logistic;
+  if (s == "exp" || s == "exponential") return LossKind::Exponential;
+  if (s == "correlation" || s == "linear" || s == "-u") return LossKind::Correlation;
+  throw InputError("--loss " + s + " is unknown; expected logistic, exp or correlation");
+}
+
+inline AttentionKind parseAttentionKind(const std::string& s) {
+  if (s == "cross") return AttentionKind::Cross;
+  if (s == "self") return AttentionKind::Self;
+  if (s == "seq2seq") return AttentionKind::SeqToSeq;
+  if (s == "causal") return AttentionKind::Causal;
+  throw InputError("--attention " + s + " is unknown; expected cross, self, seq2seq or causal");
+}
+
+}  // namespace attnsvm::cli
