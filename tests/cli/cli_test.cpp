@@ -1,0 +1,136 @@
+// The CLI contract through runCli (no process): exit codes, JSON keys, messages.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "json_io.hpp"
+
+using namespace attnsvm::cli;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+Run run(const std::vector<std::string>& args) {
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  const int code = runCli(args);
+  Run r{code, testing::internal::GetCapturedStdout(), testing::internal::GetCapturedStderr()};
+  return r;
+}
+
+std::string data(const std::string& name) { return std::string(ATTNSVM_CLI_TEST_DATA) + "/" + name; }
+
+}  // namespace
+
+TEST(Cli, SolvePrintsTheContractKeys) {
+  for (const char* norm : {"fro", "nuclear", "lp"}) {
+    const Run r = run({"solve", "--norm", norm, "--p", "1.5", data("small.json")});
+    ASSERT_EQ(r.code, 0) << norm << ": " << r.err;
+    const json j = json::parse(r.out);
+    for (const char* key : {"status", "W", "objective", "lower_bound", "gap", "max_violation", "support", "lambda",
+                            "iterations", "seconds"})
+      EXPECT_TRUE(j.contains(key)) << norm << " lacks " << key;
+    EXPECT_EQ(j["status"], "optimal");
+    EXPECT_EQ(j["W"].size(), 2u);
+    EXPECT_LE(j["max_violation"].get<double>(), 1e-8);
+    EXPECT_LE(j["gap"].get<double>(), 1e-5);
+    EXPECT_FALSE(j["support"].empty());
+    EXPECT_EQ(j["support"][0].size(), 2u);  // [i, t]
+  }
+}
+
+TEST(Cli, SolveInfeasibleExitsTwoWithMessage) {
+  const Run r = run({"solve", data("infeasible.json")});
+  EXPECT_EQ(r.code, 2);
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["status"], "infeasible");
+  EXPECT_FALSE(j["message"].get<std::string>().empty());
+}
+
+TEST(Cli, BadInputExitsOneNamingTheField) {
+  Run r = run({"solve", data("nan.json")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("Y[1] is NaN"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  r = run({"solve", data("ragged.json")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("X[1] has 2 tokens, expected 3"), std::string::npos) << r.err;
+  r = run({"solve", data("alpha_range.json")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("alpha[1] = 9 is out of range 0..1"), std::string::npos) << r.err;
+  r = run({"solve", "--norm", "lp", "--p", "0.5", data("small.json")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("p must be > 1"), std::string::npos) << r.err;
+  r = run({"solve", "--norm", "max", data("small.json")});
+  EXPECT_EQ(r.code, 1);
+  r = run({"train", "--optimizer", "md", "--p", "1", data("small.json")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("p must be > 1"), std::string::npos) << r.err;
+}
+
+TEST(Cli, AnalyzeReportsVerdictAndSupport) {
+  const Run r = run({"analyze", "--enumerate", data("small.json")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["optimal"], json({0, 1}));
+  EXPECT_TRUE(j["feasible"].get<bool>());
+  EXPECT_TRUE(j.contains("verdict"));
+  EXPECT_EQ(j["support_tokens"].size(), 2u);
+  EXPECT_FALSE(j["locally_optimal"].empty());
+}
+
+TEST(Cli, TrainReportsSelectionVerdictAndCorrelations) {
+  const Run r = run({"train", "--param", "w", "--optimizer", "ngd", "--lr", "0.1", "--iters", "300", data("small.json")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  for (const char* key : {"selection", "softmax_selected", "verdict", "corr", "W", "loss", "seconds"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["selection"].size(), 2u);
+  EXPECT_TRUE(j["corr"].contains("fro"));
+  EXPECT_TRUE(j["corr"].contains("nuclear"));
+  const Run md = run({"train", "--param", "w", "--optimizer", "md", "--p", "3", "--lr", "0.5", "--iters", "100",
+                      data("small.json")});
+  ASSERT_EQ(md.code, 0) << md.err;
+  EXPECT_TRUE(json::parse(md.out)["corr"].contains("lp"));
+  const Run kq = run({"train", "--param", "kq", "--iters", "100", "--seed", "4", data("self.json")});
+  ASSERT_EQ(kq.code, 0) << kq.err;
+}
+
+TEST(Cli, ScenarioOutputIsValidSolveInput) {
+  const Run s = run({"scenario", "local-convergence", "--seed", "7"});
+  ASSERT_EQ(s.code, 0) << s.err;
+  const json j = json::parse(s.out);
+  const ProblemInput in = problemFromJson(j);
+  EXPECT_EQ(in.data.n, 6);
+  EXPECT_EQ(in.data.T, 8);
+  EXPECT_EQ(in.data.d, 10);
+  const Run unknown = run({"scenario", "nope"});
+  EXPECT_EQ(unknown.code, 1);
+}
+
+TEST(Cli, GenerateIsDeterministic) {
+  const Run a = run({"generate", "sphere", "--n", "3", "--T", "4", "--d", "5", "--seed", "11"});
+  const Run b = run({"generate", "sphere", "--n", "3", "--T", "4", "--d", "5", "--seed", "11"});
+  ASSERT_EQ(a.code, 0);
+  EXPECT_EQ(a.out, b.out);
+  const Run c = run({"generate", "sphere", "--n", "0"});
+  EXPECT_EQ(c.code, 1);
+}
+
+TEST(Cli, ExperimentBadOptionsExitOne) {
+  EXPECT_EQ(run({"experiment", "nope"}).code, 1);
+  EXPECT_EQ(run({"experiment", "local-convergence", "--seeds", "0"}).code, 1);
+  EXPECT_EQ(run({"experiment", "local-convergence", "--seeds", "100000000"}).code, 1);
+  EXPECT_EQ(run({"experiment", "local-convergence", "--iters", "-5"}).code, 1);
+  EXPECT_EQ(run({"experiment", "rank", "--dims", "3,x"}).code, 1);
+  EXPECT_EQ(run({"experiment", "mirror-descent", "--ps", "1"}).code, 1);
+  const Run list = run({"experiment", "--list"});
+  EXPECT_EQ(list.code, 0);
+  EXPECT_NE(list.out.find("basin-map"), std::string::npos);
+}

@@ -1,0 +1,144 @@
+// Every experiment at reduced size, asserting the papers' qualitative claims.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "experiments.hpp"
+
+using namespace attnsvm::cli;
+using nlohmann::json;
+
+namespace {
+
+ExperimentOptions small(int seeds, int iters, int threads = 2) {
+  ExperimentOptions o;
+  o.seeds = seeds;
+  o.iters = iters;
+  o.threads = threads;
+  o.progress = false;
+  return o;
+}
+
+json stripTiming(json j) {
+  j.erase("seconds");
+  j["settings"].erase("threads");
+  return j;
+}
+
+}  // namespace
+
+TEST(Experiments, LocalConvergenceCorrelationAbove099) {
+  const ExperimentResult r = localConvergenceExperiment(small(4, 2000));
+  const json& s = r.json["summary"];
+  EXPECT_GE(s["W"]["corr_fro"]["mean"].get<double>(), 0.99) << s.dump();
+  EXPECT_GE(s["KQ"]["corr_nuclear"]["mean"].get<double>(), 0.99) << s.dump();
+  EXPECT_GE(s["W"]["softmax_selected"]["mean"].get<double>(), 0.9);
+  EXPECT_EQ(r.json["runs"].size(), 4u);
+  const json& series = r.json["series"];
+  EXPECT_EQ(series["iteration"].size(), series["W_corr_fro"]["mean"].size());
+  EXPECT_NE(r.csv.find("iteration,W_softmax_mean"), std::string::npos);
+}
+
+TEST(Experiments, ResultDoesNotDependOnThreadCount) {
+  const ExperimentResult a = localConvergenceExperiment(small(3, 150, 1));
+  const ExperimentResult b = localConvergenceExperiment(small(3, 150, 2));
+  EXPECT_EQ(stripTiming(a.json).dump(), stripTiming(b.json).dump());
+  EXPECT_EQ(a.csv, b.csv);
+}
+
+TEST(Experiments, NuclearSolutionsHaveLowerRankThanFrobenius) {
+  ExperimentOptions o = small(3, -1);
+  o.dims = {10};
+  const ExperimentResult r = rankExperiment(o);
+  double fro = 0, nuc = 0;
+  int cells = 0;
+  for (const json& c : r.json["cells"]) {
+    ASSERT_GT(c["instances"].get<int>(), 0) << c.dump();
+    fro += c["rank_fro"]["mean"].get<double>();
+    nuc += c["rank_nuclear"]["mean"].get<double>();
+    EXPECT_GE(c["fraction_nuclear_le"].get<double>(), 1.0) << c.dump();
+    ++cells;
+  }
+  EXPECT_EQ(cells, 5);
+  EXPECT_LT(nuc, fro);
+}
+
+TEST(Experiments, BasinMapHasGlobalAndLocalLimits) {
+  ExperimentOptions o = small(-1, -1);
+  o.grid = 14;
+  const ExperimentResult r = basinMapExperiment(o);
+  std::set<std::string> kinds;
+  for (const json& l : r.json["limits"]) kinds.insert(l["kind"].get<std::string>());
+  EXPECT_TRUE(kinds.count("global")) << r.json["limits"].dump();
+  EXPECT_TRUE(kinds.count("local")) << r.json["limits"].dump();
+  EXPECT_EQ(r.json["selection"].size(), 14u);
+}
+
+TEST(Experiments, OverparamFractionRisesWithDimension) {
+  ExperimentOptions o = small(40, 1000);
+  o.dims = {4, 24};
+  const ExperimentResult r = overparamExperiment(o);
+  const double low = r.json["per_d"][0]["fraction_global"].get<double>();
+  const double high = r.json["per_d"][1]["fraction_global"].get<double>();
+  EXPECT_LT(low, high) << r.json["per_d"].dump();
+}
+
+TEST(Experiments, PromptGlobalLocalReachesBothLimitsOnLocalCase) {
+  const ExperimentResult r = promptGlobalLocalExperiment(small(-1, -1));
+  std::set<std::string> local;
+  for (const json& run : r.json["cases"][1]["runs"]) local.insert(run["converges_to"].get<std::string>());
+  EXPECT_TRUE(local.count("global") && local.count("local")) << r.json["cases"][1].dump().substr(0, 2000);
+  for (const json& run : r.json["cases"][0]["runs"]) EXPECT_EQ(run["converges_to"], "global");
+  for (const auto& c : r.json["cases"])
+    for (const json& run : c["runs"]) EXPECT_GE(run["corr_own_svm"].get<double>(), 0.95) << run["start"];
+}
+
+TEST(Experiments, LogisticLossFindsMaxMarginRegardlessOfC) {
+  const ExperimentResult r = lossFunctionExperiment(small(-1, -1));
+  double worstLogistic = 1.0, correlationAt100 = 1.0;
+  for (const json& run : r.json["runs"]) {
+    const double c = run["corr_pmm"].get<double>();
+    if (run["loss"] == "logistic") worstLogistic = std::min(worstLogistic, c);
+    if (run["loss"] == "correlation" && run["C"].get<double>() == 100.0) correlationAt100 = c;
+  }
+  EXPECT_GE(worstLogistic, 0.95);
+  EXPECT_LT(correlationAt100, worstLogistic);
+}
+
+TEST(Experiments, JointTrainingConvergesToTheHeadAndRelaxedSvms) {
+  const ExperimentResult r = jointPvExperiment(small(-1, -1));
+  for (const json& v : r.json["variants"]) {
+    EXPECT_GE(v["corr_v_head_svm"].get<double>(), 0.9) << v.dump().substr(0, 1500);
+    EXPECT_GE(v["corr_p_relaxed_svm"].get<double>(), 0.9) << v.dump().substr(0, 1500);
+  }
+}
+
+TEST(Experiments, MirrorDescentCorrelatesWithItsLpSvm) {
+  ExperimentOptions o = small(2, 2000);
+  o.ps = {1.75, 3.0};
+  const ExperimentResult r = mirrorDescentExperiment(o);
+  for (const json& p : r.json["per_p"]) EXPECT_GE(p["final"]["corr_lp"]["mean"].get<double>(), 0.9) << p["p"];
+}
+
+TEST(Experiments, MultitokenPredictionBeatsOneTokenSvm) {
+  ExperimentOptions o = small(6, 2001);
+  o.dims = {6};
+  const ExperimentResult r = multitokenExperiment(o);
+  const json& f = r.json["per_d"][0]["final"];
+  EXPECT_LE(f["one_minus_corr_generalized"]["mean"].get<double>(), f["one_minus_corr_one_token"]["mean"].get<double>())
+      << f.dump();
+}
+
+TEST(Experiments, RatesDecrease) {
+  const ExperimentResult r = ratesExperiment(small(2, 500));
+  for (const json& m : r.json["methods"]) {
+    const auto& mean = m["series"]["one_minus_corr"]["mean"];
+    EXPECT_LT(mean.back().get<double>(), mean[1].get<double>()) << m["method"];
+  }
+}
+
+TEST(Experiments, Paths2dProducesPathsAndDirections) {
+  const ExperimentResult r = paths2dExperiment(small(-1, 500), false);
+  EXPECT_EQ(r.json["W"]["paths_Wz"].size(), 2u);
+  EXPECT_GE(r.json["W"]["corr_fro"].get<double>(), 0.9);
+}
