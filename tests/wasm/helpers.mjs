@@ -20,8 +20,10 @@ export async function loadEngine() {
 
 // Configures (once) and builds (incrementally) the native driver with cmake + ninja; returns its path.
 let nativePath = null;
+// ATTNSVM_NATIVE_REF: use this prebuilt driver instead.
 export function nativeRef() {
   if (nativePath) return nativePath;
+  if (process.env.ATTNSVM_NATIVE_REF) return (nativePath = process.env.ATTNSVM_NATIVE_REF);
   const dir = resolve(repoRoot, 'build/wasm-native-ref');
   const opts = { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] };
   if (!existsSync(resolve(dir, 'build.ninja'))) {

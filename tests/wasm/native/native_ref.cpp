@@ -174,7 +174,11 @@ json fromSolution(const MarginSolution& s, const MarginProblem& pr) {
 MarginProblem problemOf(const json& req, const Dataset& d) {
   const std::string problem = req.value("problem", "attention");
   const AttentionKind kind = attention(req.value("attention", d.Z.size() > 0 ? "cross" : "self"));
-  if (problem == "attention") return attentionSvmProblem(d, kind, selectionOf(req, d));
+  if (problem == "attention") {
+    validate(d, kind);
+    return attentionSvmProblem(d, kind, selectionOf(req, d));
+  }
+  validate(d, AttentionKind::SeqToSeq);  // as the bindings: sizes and finiteness
   if (problem == "head") return headSvmProblem(d, selectionOf(req, d));
   const Mat Wk = toMat(req.at("Wk"));
   if (problem == "prompt") return promptSvmProblem(d, Wk, selectionOf(req, d));

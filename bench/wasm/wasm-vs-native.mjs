@@ -1,0 +1,72 @@
+// wasm (in node, through the JS API) vs native (the same core, -O3, through the reference driver
+// tests/wasm/native/native_ref.cpp), same workloads; prints the markdown table of
+// docs/BENCHMARKS.md ("WebAssembly"). Run: node bench/wasm/wasm-vs-native.mjs
+// Medians of repeated runs after a warm-up. Native times cover the core call only; wasm times
+// cover the whole JS call (argument conversion, the call, copying results out), so the ratio is
+// conservative. For solves the core's own timer inside wasm (Solution.seconds) is shown too.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { loadEngine, native, wasmDir, repoRoot } from '../../tests/wasm/helpers.mjs';
+
+const engine = await loadEngine();
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+function time(repeats, f) {
+  f(); // warm-up
+  const ms = [];
+  for (let r = 0; r < repeats; r++) {
+    const t0 = performance.now();
+    f();
+    ms.push(performance.now() - t0);
+  }
+  return median(ms);
+}
+
+const model = { attention: 'cross', param: 'W', head: 'linear', loss: 'logistic' };
+const rows = [];
+function train(label, dataset, m, train, init, iterations, repeats) {
+  const cfg = { dataset, model: m, train, init };
+  const w = time(repeats, () => { const run = engine.train(cfg); run.step(iterations); run.dispose(); });
+  const n = native({ cmd: 'benchTrain', ...cfg, iterations, repeats }).ms;
+  rows.push([label, n, w, null]);
+}
+function solve(label, req, repeats) {
+  let inner = [];
+  const w = time(repeats, () => { inner.push(engine.solve(req).seconds * 1e3); });
+  const n = native({ cmd: 'benchSolve', ...req, repeats }).ms;
+  rows.push([label, n, w, median(inner)]);
+}
+
+const a = engine.sphere(6, 8, 10, 0);
+const b = engine.sphere(15, 15, 20, 0);
+train('NGD training, W, (6,8,10), 2000 iterations', a, model, { optimizer: 'ngd', lr: 0.1 }, { kind: 'zero' }, 2000, 9);
+train('NGD training, (K,Q), (6,8,10), 2000 iterations', a, { ...model, param: 'KQ' }, { optimizer: 'ngd', lr: 0.1 },
+  { kind: 'random', seed: 1, scale: 0.1 }, 2000, 9);
+train('l_p mirror descent p=3, (6,8,10), 2000 iterations', a, model, { optimizer: 'md', lr: 0.1, p: 3 }, { kind: 'zero' }, 2000, 9);
+solve('Frobenius Att-SVM, (15,15,20)', { dataset: b, norm: 'fro' }, 31);
+solve('Frobenius Att-SVM, (6,8,10)', { dataset: a, norm: 'fro' }, 101);
+solve('nuclear Att-SVM, (6,8,10)', { dataset: a, norm: 'nuclear' }, 11);
+solve('l_p Att-SVM p=3, (6,8,10)', { dataset: a, norm: 'lp', p: 3 }, 11);
+
+const f = (x) => (x == null ? '' : x < 1 ? x.toFixed(3) : x.toFixed(2));
+console.log('| workload | native ms | wasm ms (JS API) | ratio | wasm ms (core timer) | ratio |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const [label, n, w, inner] of rows) {
+  console.log(`| ${label} | ${f(n)} | ${f(w)} | ${(w / n).toFixed(2)}x | ${f(inner)} | ${inner == null ? '' : (inner / n).toFixed(2) + 'x'} |`);
+}
+
+const gz = (p) => gzipSync(readFileSync(p), { level: 9 }).length;
+const raw = (p) => readFileSync(p).length;
+const wrapperFiles = ['engine.js', 'convert.js', 'worker-engine.js', 'worker.js'].map((x) => resolve(repoRoot, 'web/src/engine', x));
+const sizes = [
+  ['attnsvm.wasm', resolve(wasmDir, 'attnsvm.wasm')],
+  ['attnsvm.js (Emscripten glue)', resolve(wasmDir, 'attnsvm.js')],
+  ['attnsvm.single.js (SINGLE_FILE embed build)', resolve(wasmDir, 'attnsvm.single.js')],
+];
+console.log('\n| file | bytes | gzipped |');
+console.log('|---|---:|---:|');
+for (const [label, p] of sizes) console.log(`| ${label} | ${raw(p)} | ${gz(p)} |`);
+const wr = wrapperFiles.reduce((s, p) => s + raw(p), 0), wg = wrapperFiles.reduce((s, p) => s + gz(p), 0);
+console.log(`| wrapper (web/src/engine/*.js, unminified) | ${wr} | ${wg} |`);
+const total = gz(sizes[0][1]) + gz(sizes[1][1]) + wg;
+console.log(`| **module + wrapper** (wasm + glue + wrapper) | | **${total}** (${(total / 1024).toFixed(1)} KB) |`);
