@@ -35,6 +35,7 @@ try {
     frames++;
     recorded += f.frames;
     maxComputeMs = Math.max(maxComputeMs, f.computeMs);
+    out.computeMs = [...(out.computeMs ?? []), [f.taken, Math.round(f.computeMs * 10) / 10]];
     last = f;
     if (f.done) resolve();
   }, reject));
