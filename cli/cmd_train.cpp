@@ -111,7 +111,6 @@ Command addTrainCommand(CLI::App& app) {
         if (o->param == "w") spec.param = Parameterization::W;
         else if (o->param == "kq") spec.param = Parameterization::KQ;
         else throw InputError("--param " + o->param + " is unknown; expected w or kq");
-        if (sub->count("--init") == 0) haveInit = false;
       }
       if (sub->count("--loss")) spec.loss = parseLoss(o->loss);
       if (sub->count("--optimizer")) settings.optimizer = parseOptimizer(o->optimizer);
