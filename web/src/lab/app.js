@@ -103,7 +103,7 @@ const panels = {
   readout: createReadout($('body-readout')),
 };
 const lossChart = createCurves($('body-norms'), {
-  xlabel: 'iteration k', y: { label: 'loss L(W(k))', log: true }, height: 150,
+  xlabel: 'iteration k', y: { label: 'loss L(W(k))' }, height: 150,
   series: [{ label: 'loss', color: themeColors().dark ? '#dddddd' : '#333333' }],
 });
 
@@ -145,7 +145,9 @@ async function boot() {
     fatal(`The WebAssembly engine could not start: ${e.message}`);
     return;
   }
-  await restart({ autoplay: !matchMedia('(prefers-reduced-motion: reduce)').matches && !window.__labNoAutoplay });
+  const query = new URLSearchParams(location.search);
+  const autoplay = query.get('autoplay') !== '0' && !matchMedia('(prefers-reduced-motion: reduce)').matches;
+  await restart({ autoplay });
 }
 
 function fatal(text) {
@@ -262,8 +264,9 @@ async function restart({ autoplay = false } = {}) {
     }
   }
   let config = buildConfig(base);
+  const validateAs = (c) => (c.model.param === 'prompt' ? 'seq2seq' : c.model.attention);  // prompts use no query
   try {
-    await client.validate(config.dataset, config.model.attention);
+    await client.validate(config.dataset, validateAs(config));
   } catch (e) {
     if (my !== gen) return;
     if (state.data) {
@@ -273,8 +276,9 @@ async function restart({ autoplay = false } = {}) {
       config = buildConfig(base);
     } else {
       setMessage('data', `The scenario's data cannot be used with these settings: ${e.message}`);
-      cfg = config; baseDataset = base.dataset;
+      cfg = null; baseDataset = base.dataset;
       renderAll();
+      markReady();
       return;
     }
   }
@@ -298,6 +302,7 @@ async function restart({ autoplay = false } = {}) {
     if (my !== gen) return;
     setMessage('engine-run', `Training could not start: ${e.message}`);
     renderAll();
+    markReady();
     return;
   }
   await refreshReferences();
@@ -573,7 +578,7 @@ async function applyJson() {
     setMessage('json', `Dataset JSON: ${err}. The previous data is kept.`);
     return;
   }
-  try { await client.validate(obj, cfg?.model.attention ?? 'cross'); } catch (e) {
+  try { await client.validate(obj, cfg?.model.param === 'prompt' ? 'seq2seq' : (cfg?.model.attention ?? 'cross')); } catch (e) {
     $('json-msg').textContent = `Dataset JSON: ${e.message}`;
     setMessage('json', `Dataset JSON: ${e.message}. The previous data is kept.`);
     return;
@@ -653,6 +658,9 @@ function renderPlane() {
   const units = cfg.model.param === 'prompt' ? [0] : (perUnit ? [...Array(n).keys()] : []);
   const seqOf = (i) => (cfg.model.param === 'prompt' ? -1 : i);
   const snaps = trace.snapshots;
+  let maxNorm = 0;
+  for (const snap of snaps) maxNorm = Math.max(maxNorm, fro(snap.W));
+  if (!(maxNorm > 0)) maxNorm = Infinity;
   const stride = Math.max(1, Math.ceil(snaps.length / 400));
   for (const i of units) {
     const pts = [];
@@ -660,12 +668,10 @@ function renderPlane() {
     if (snaps.length && pts.at(-1) !== snaps.at(-1)) pts.push(snaps.at(-1));
     const points = [];
     for (const snap of pts) {
-      const nW = fro(snap.W);
-      if (!(nW > 0)) continue;
       const u = scoreVector(snap.W, i, ds);
       if (!u) continue;
       const q = P(u);
-      const pt = [q[0] / nW * radius, q[1] / nW * radius];
+      const pt = [q[0] / maxNorm * radius, q[1] / maxNorm * radius];
       if (pt.every(Number.isFinite)) points.push(pt);
     }
     paths.push({ seq: seqOf(i), points });
@@ -704,8 +710,8 @@ function renderPlane() {
   const noteParts = [];
   noteParts.push('★ selected by the softmax now; ○ optimal token; shaded: support tokens of the Frobenius SVM.');
   if (units.length) noteParts.push(cfg.model.param === 'prompt'
-    ? 'Path: W_kᵀp(k) (shared by all sequences); arrows: W_kᵀp^mm; both scaled to one length.'
-    : `Paths: W(k) z_i / ‖W(k)‖_F; arrows: W^mm z_i / ‖W^mm‖_F (${effectiveRefs().map((r) => `${REF_LABEL[r]} ${r === 'fro' ? 'dashed' : r === 'nuclear' ? 'dotted' : 'dash-dot'}`).join(', ')}); lines: each sequence's margin.`);
+    ? 'Path: W_kᵀp(k) for k = 0…now (shared by all sequences; divided by max_k ‖p(k)‖); arrows: W_kᵀp^mm / ‖p^mm‖.'
+    : `Paths: W(k) z_i for k = 0…now, divided by max_k ‖W(k)‖_F (one factor for the whole path); arrows: W^mm z_i / ‖W^mm‖_F (${effectiveRefs().map((r) => `${REF_LABEL[r]} ${r === 'fro' ? 'dashed' : r === 'nuclear' ? 'dotted' : 'dash-dot'}`).join(', ')}); lines: each sequence's margin.`);
   else noteParts.push('Sequence-to-sequence attention: one query per position, so no per-sequence paths are drawn.');
   if (proj.note) noteParts.push(proj.note);
   noteParts.push('Drag a token to move it.');
@@ -766,7 +772,7 @@ function renderAll(force = false) {
   const tr = trace.series();
   panels.norms.update({ x: tr.iteration, ys: [tr.normFro, tr.normNuc, tr.normLp] });
   lossChart.update({ x: tr.iteration, ys: [tr.loss] });
-  $('sub-norms').textContent = `‖W(k)‖ grows without bound (the direction is what converges); p = ${fmt(cfg.train.traceP, 3)} for ‖·‖_p. Loss on a log scale.`;
+  $('sub-norms').textContent = `‖W(k)‖ grows without bound (the direction is what converges); p = ${fmt(cfg.train.traceP, 3)} for ‖·‖_p. The loss decreases toward its infimum.`;
   // spectrum + weights (at most ~15 Hz while playing)
   if (force || !run.playing || now - lastSlowRender > 66) {
     lastSlowRender = now;
@@ -793,15 +799,15 @@ function renderSlow() {
   $('sub-spectrum').textContent = isPrompt ? 'A prompt is a vector: its "spectrum" is one value (1 after normalization).'
     : 'Singular values after dividing by the Frobenius norm. The nuclear solution (the (K,Q) limit) has few non-zero values: low rank.';
   const items = [];
-  if (Wn) items.push({ label: 'W(k)/‖W(k)‖', M: Wn });
+  if (Wn) items.push({ label: `W(k), k = ${trace.iterationNow()}`, M: Wn });
   for (const r of ['fro', 'nuclear', 'lp']) {
     const s = refs[r];
     if (!s || s.status !== 'optimal') continue;
     const n = normalized(s.W);
-    if (n) items.push({ label: { fro: 'W^mm (Frobenius)', nuclear: 'W^mm_* (nuclear)', lp: `W^mm_p (p = ${fmt(lpP(), 3)})` }[r], M: n });
+    if (n) items.push({ label: { fro: 'Frobenius', nuclear: 'nuclear', lp: `l_p, p = ${fmt(lpP(), 3)}` }[r], M: n });
   }
   panels.weights.update({ items, scheme: 'div', colorLabel: 'entry / ‖·‖_F' });
-  $('sub-weights').textContent = `${isPrompt ? 'p(k) as a column' : 'd × d matrices'} on one diverging scale (purple > 0, orange < 0). Under l_p mirror descent with small p, W(k) and W^mm_p share their sparsity.`;
+  $('sub-weights').textContent = `${isPrompt ? 'p(k) and p^mm as columns' : 'W(k) and the SVM solutions W^mm (d × d)'}, each divided by its Frobenius norm, on one diverging scale (purple > 0, orange < 0). Under l_p mirror descent with small p, W(k) and W^mm_p share their sparsity.`;
   renderReadout();
 }
 
@@ -902,6 +908,7 @@ function plottedData() {
   };
 }
 
+if (innerWidth < 760) $('controls-details').open = false;
 bindControls();
 syncControls();
 boot();

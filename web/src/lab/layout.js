@@ -87,7 +87,7 @@ export function buildLayout(root) {
           </div>
         </fieldset>
         <fieldset><legend>Reference SVMs</legend>
-          <div class="row">
+          <div class="row wrap">
             <label class="check"><input id="ref-fro" type="checkbox"> Frobenius <span class="dash dash-fro" aria-hidden="true"></span></label>
             <label class="check"><input id="ref-nuclear" type="checkbox"> nuclear <span class="dash dash-nuclear" aria-hidden="true"></span></label>
             <label class="check"><input id="ref-lp" type="checkbox"> l_p <span class="dash dash-lp" aria-hidden="true"></span></label>

@@ -24,7 +24,7 @@ export const SCENARIO_INFO = {
   },
   'paths2d-t5': {
     title: 'GD paths in 2-D, five tokens',
-    caption: 'Five tokens per sequence: the first one sits apart and is the one attention learns to select. The dashed line of each sequence is its SVM margin: the non-selected tokens lying on it are the support tokens (ringed), and they alone fix the direction W z_i converges to.',
+    caption: 'Five tokens per sequence; the first of each sits apart, at (1, 0.5) and (1, -0.5). The dashed line of each sequence is its SVM margin: the non-selected tokens lying on it are the support tokens (shaded), and they alone fix the direction W z_i converges to. Drag a support token off the line and watch the direction change.',
     formulas: [ATT_SVM, String.raw`\mathcal T_i = \{t : (x_{i\alpha_i} - x_{it})^\top W^{\mathrm{mm}} z_i = 1\}`],
     refs: ['fro', 'nuclear'],
     options: ['seed'],

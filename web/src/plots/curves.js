@@ -32,7 +32,7 @@ export function createCurves(container, options) {
     const width = Math.max(200, root.clientWidth || container.clientWidth || 400);
     const height = options.height ?? 220;
     const axis = (label, side, scale) => ({
-      label, side, scale, stroke: c.fg, labelSize: 18, size: 52,
+      label, side, ...(scale ? { scale } : {}), stroke: c.fg, labelSize: 18, size: 52,
       grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1 },
       font: c.font, labelFont: c.font,
       ...(scale && (scale === 'y2' ? options.y2 : options.y)?.log ? { values: (u, vals) => vals.map((v) => (v == null ? '' : fmtLog(v))) } : {}),

@@ -11,6 +11,12 @@ import { themeColors, seqColor, seqScale, divScale } from './theme.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+// '#rrggbb' or 'rgb(r, g, b)' -> [r, g, b]
+export function parseColor(col) {
+  if (col.startsWith('#')) return [1, 3, 5].map((k) => parseInt(col.slice(k, k + 2), 16));
+  return col.match(/\d+/g).slice(0, 3).map(Number);
+}
+
 function styleAxis(g, c) {
   g.selectAll('path,line').attr('stroke', c.muted);
   g.selectAll('text').attr('fill', c.fg);
@@ -52,8 +58,8 @@ export function createTimeHeatmap(container) {
     const c = themeColors();
     const rows = data.units * data.T;
     const width = Math.max(240, container.clientWidth || 400);
-    const rowPx = Math.max(2, Math.min(12, Math.floor(260 / Math.max(rows, 1))));
-    const m = { top: 8, right: 58, bottom: 36, left: 54 };
+    const rowPx = Math.max(2, Math.min(24, Math.floor(240 / Math.max(rows, 1))));
+    const m = { top: 8, right: 58, bottom: 36, left: 58 };
     const ph = rows * rowPx, pw = width - m.left - m.right;
     const height = ph + m.top + m.bottom;
     geom = { m, pw, ph, width, height };
@@ -69,11 +75,7 @@ export function createTimeHeatmap(container) {
     canvas.style.width = `${pw}px`; canvas.style.height = `${ph}px`;
     const ctx = canvas.getContext('2d');
     const img = ctx.createImageData(canvas.width, canvas.height);
-    const lut = Array.from({ length: 256 }, (_, k) => {
-      const col = seqScale(k / 255);
-      const mm = col.match(/\d+/g).map(Number);
-      return mm;
-    });
+    const lut = Array.from({ length: 256 }, (_, k) => parseColor(seqScale(k / 255)));
     const bg = c.dark ? [40, 42, 46] : [240, 240, 240];
     let f = 0;
     for (let px = 0; px < canvas.width; px++) {
@@ -106,8 +108,6 @@ export function createTimeHeatmap(container) {
       .attr('x', m.left - 4).attr('width', 3).attr('y', (u) => y(u)).attr('height', y.bandwidth())
       .attr('fill', (u) => seqColor(data.unitSeq[u]));
     svg.append('text').attr('x', m.left + pw / 2).attr('y', height - 4).attr('text-anchor', 'middle').attr('fill', c.fg).text('iteration k');
-    svg.append('text').attr('transform', `translate(12,${m.top + ph / 2}) rotate(-90)`).attr('text-anchor', 'middle')
-      .attr('fill', c.fg).text(`tokens (T = ${data.T} per row)`);
     colorbar(svg, { x0: m.left + pw + 10, y0: m.top + 12, h: Math.max(40, ph - 14), scale: seqScale, domain: [0, 1], c, label: 's_it' });
   }
 
@@ -152,10 +152,12 @@ export function createMatrices(container) {
     const avail = width - barW - labelW - 4;
     // lay out items in a grid: as many per row as fit with cells >= 7 px
     let perRow = k;
-    const cellFor = (pr) => Math.min(26, Math.floor((avail - gap * (pr - 1)) / (pr * cols)));
-    while (perRow > 1 && cellFor(perRow) < 7) perRow--;
+    const labelPx = Math.max(...data.items.map((it) => it.label.length * 6.2));
+    const cellFor = (pr) => Math.min(data.maxCell ?? 40, Math.floor((avail - gap * (pr - 1)) / (pr * cols)));
+    while (perRow > 1 && (cellFor(perRow) < 7 || cellFor(perRow) * cols + gap < labelPx * 0.8)) perRow--;
     const cell = Math.max(3, cellFor(perRow));
-    const itemW = cols * cell, itemH = rows * cell;
+    const itemH = rows * cell;
+    const itemW = Math.max(cols * cell, Math.min(labelPx, (avail - gap * (perRow - 1)) / perRow));
     const gridRows = Math.ceil(k / perRow);
     const top = 18;
     const height = gridRows * (itemH + top + 10) + 8;
@@ -187,7 +189,7 @@ export function createMatrices(container) {
         .attr('x', (d) => d.c * cell + 1).attr('y', (d) => d.r * cell + 1).attr('width', cell - 2).attr('height', cell - 2)
         .attr('fill', 'none').attr('stroke', (d) => (d.kind === 'selected' ? c.fg : c.muted))
         .attr('stroke-width', (d) => (d.kind === 'selected' ? 2 : 1.2)).attr('stroke-dasharray', (d) => (d.kind === 'optimal' ? '2 2' : null));
-      g.append('rect').attr('width', itemW).attr('height', itemH).attr('fill', 'none').attr('stroke', c.muted).attr('stroke-width', 0.5);
+      g.append('rect').attr('width', cols * cell).attr('height', itemH).attr('fill', 'none').attr('stroke', c.muted).attr('stroke-width', 0.5);
       if (data.rowNames && idx % perRow === 0) {
         g.selectAll('text.rn').data(data.rowNames).join('text').attr('class', 'rn').attr('x', -4).attr('y', (_, r) => r * cell + cell / 2 + 3.5)
           .attr('text-anchor', 'end').attr('font-size', 9).attr('fill', (_, r) => seqColor(data.rowSeq?.[r] ?? r)).text((d) => d);

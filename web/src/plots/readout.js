@@ -9,6 +9,9 @@ import { themeColors, seqColor } from './theme.js';
 
 const fmt = (v, digits = 4) => (Number.isFinite(v) ? (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e5 ? Number(v.toPrecision(digits)).toString() : v.toExponential(1)) : '—');
 
+// gaps and violations: tiny values (round-off, either sign) print as "< 1e-12"
+const small = (v) => (Number.isFinite(v) ? (Math.abs(v) < 1e-12 ? '< 1e-12' : fmt(v, 2)) : '—');
+
 export function createReadout(container) {
   const root = document.createElement('div');
   root.className = 'readout';
@@ -18,7 +21,7 @@ export function createReadout(container) {
   function render() {
     if (!data) return;
     const rows = data.rows.map((r) => `<tr><th scope="row">${r.label}</th><td>${r.status === 'optimal' ? fmt(r.objective) : r.status}</td>
-      <td>${fmt(r.lowerBound)}</td><td>${fmt(r.gap, 2)}</td><td>${fmt(r.maxViolation, 2)}</td></tr>`).join('');
+      <td>${fmt(r.lowerBound)}</td><td>${small(r.gap)}</td><td>${small(r.maxViolation)}</td></tr>`).join('');
     const v = data.verdict;
     const seqs = (data.selection ?? []).map((a, i) => {
       const sup = data.support?.[i] ?? [];

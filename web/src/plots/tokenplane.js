@@ -51,7 +51,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
     if (!data) return;
     const c = themeColors();
     const width = Math.max(240, container.clientWidth || 400);
-    const height = Math.max(240, Math.min(width * 0.85, 460));
+    const height = Math.max(240, Math.min(width, 600));
     const m = { top: 10, right: 12, bottom: 36, left: 46 };
     svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
     if (!dragging && (domain === null || data.domainKey !== domainKey)) {

@@ -1,0 +1,39 @@
+// Helpers shared by the lab's browser tests: open the lab at a state, run it to the end, read
+// numbers through the window.__lab test hook (never pixels).
+import { openPage, serveSite } from './harness.mjs';
+
+// The built site (dist/) served by the harness; LAB_SITE_URL points the tests at a running server.
+export async function serveLab() {
+  if (process.env.LAB_SITE_URL) return { url: process.env.LAB_SITE_URL.replace(/\/?$/, '/'), close: async () => {} };
+  return serveSite();
+}
+
+export const SCENARIOS = ['paths2d', 'paths2d-t5', 'local-convergence', 'rank', 'multitoken', 'prompt-global-local',
+  'loss-function', 'joint-pv', 'mirror-descent', 'overparam', 'sphere'];
+
+// Opens the lab (no autoplay unless asked) and waits for the first plotted frame.
+export async function openLab(browser, siteUrl, hash = '', { autoplay = false, viewport, timeout = 30000 } = {}) {
+  const url = `${siteUrl}${autoplay ? '' : '?autoplay=0'}${hash ? `#${hash.replace(/^#/, '')}` : ''}`;
+  const opened = await openPage(browser, url, viewport ? { viewport } : {});
+  await waitReady(opened.page, timeout);
+  return opened;
+}
+
+export async function waitReady(page, timeout = 30000) {
+  await page.waitForFunction(() => (window.__lab?.ready && !window.__lab.busy) || window.__error, null, { timeout });
+  const err = await page.evaluate(() => window.__error ?? null);
+  if (err) throw new Error(`lab failed: ${err}`);
+}
+
+// Plays to the end of the run and waits until the references have settled.
+export async function runToEnd(page, timeout = 60000) {
+  await page.evaluate(() => window.__lab.play());
+  await page.waitForFunction(() => window.__lab.done && !window.__lab.busy, null, { timeout, polling: 100 });
+  // one more frame for the last render
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+export async function idle(page, timeout = 20000) {
+  await page.waitForFunction(() => !window.__lab.busy, null, { timeout, polling: 50 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}

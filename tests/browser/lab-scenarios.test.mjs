@@ -1,0 +1,59 @@
+// Every scenario of the lab loads, plays to its iteration count and plots only finite data;
+// where SPEC promises direction convergence the final correlation read through the test hook is
+// >= 0.99. Screenshots of every scenario at 1280x800 and 390x844 go to artifacts/screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, screenshotPath } from './harness.mjs';
+import { SCENARIOS, openLab, runToEnd, serveLab } from './lab-helpers.mjs';
+
+// scenario -> the reference norm whose correlation must reach 0.99 at the end of the run
+const CONVERGES = {
+  paths2d: 'fro',
+  'paths2d-t5': 'fro',
+  'local-convergence': 'fro',
+  'prompt-global-local': 'fro',
+  'mirror-descent': 'lp',
+};
+
+let site, browser;
+before(async () => { site = await serveLab(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await site?.close(); });
+
+test('the lab offers exactly the engine\'s scenarios', async () => {
+  const { page, context, problems } = await openLab(browser, site.url, 's=paths2d');
+  const { mine, engine } = await page.evaluate(() => ({ mine: window.__lab.scenarioNames(), engine: window.__lab.engineScenarios }));
+  assert.deepEqual([...mine].sort(), [...SCENARIOS].sort());
+  assert.deepEqual([...engine].sort(), [...SCENARIOS].sort());
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+for (const name of SCENARIOS) {
+  test(`scenario ${name}: loads, plays to the end, plots finite data${CONVERGES[name] ? ', converges in direction' : ''}`, async () => {
+    const { page, context, problems } = await openLab(browser, site.url, `s=${name}&speed=1000`);
+    await runToEnd(page);
+    const r = await page.evaluate(() => ({
+      it: window.__lab.iteration, max: window.__lab.maxIterations, plotted: window.__lab.plotted(),
+      corr: window.__lab.correlations(), messages: window.__lab.messages(), hash: location.hash,
+    }));
+    assert.equal(r.it, r.max, 'the run reaches its iteration count');
+    assert.ok(r.plotted.finite, 'all plotted data finite');
+    assert.ok(r.plotted.loss.length > 1 && r.plotted.loss.every(Number.isFinite));
+    assert.ok(r.plotted.softmax.length > 0 && r.plotted.softmax.every((p) => p >= 0 && p <= 1));
+    for (const [norm, series] of Object.entries(r.plotted.corr)) assert.ok(series.every(Number.isFinite), `corr ${norm} finite`);
+    assert.ok(r.hash.includes(`s=${name}`), 'the state is in the URL');
+    assert.deepEqual(r.messages, [], 'no inline error messages');
+    if (CONVERGES[name]) {
+      const c = r.corr[CONVERGES[name]];
+      assert.ok(c >= 0.99, `${name}: final corr with the ${CONVERGES[name]} SVM is ${c}, expected >= 0.99`);
+    }
+    await page.screenshot({ path: screenshotPath(`lab-${name}-1280x800`) });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => new Promise((res) => setTimeout(res, 150)));
+    await page.screenshot({ path: screenshotPath(`lab-${name}-390x844`), fullPage: true });
+    const p2 = await page.evaluate(() => window.__lab.plotted().finite);
+    assert.ok(p2, 'still finite after the resize');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
