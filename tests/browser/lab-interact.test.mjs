@@ -27,7 +27,7 @@ test('dragging a token with the mouse re-solves the SVM, updates the URL, and a 
   assert.notDeepEqual(after.W, before.W, 'the Frobenius SVM changed');
   const moved = after.data.X[0][0];
   assert.ok(moved[0] > before.data.X[0][0][0] && moved[1] > before.data.X[0][0][1], `token moved up-right: ${moved}`);
-  assert.deepEqual(after.data.X[1], before.data.X[1], 'other sequence untouched');
+  after.data.X[1].forEach((tok, t) => tok.forEach((x, k) => assert.ok(Math.abs(x - before.data.X[1][t][k]) < 1e-4, 'other sequence untouched (up to the link\'s rounding)')));
   await page.screenshot({ path: screenshotPath('lab-drag-1280x800') });
   // reload the URL in a fresh page
   const url = page.url();
@@ -142,9 +142,10 @@ test('PNG and SVG exports of every panel are non-empty and valid; trace and data
   assert.match(csv.name, /\.csv$/);
   const lines = csv.text.trim().split('\n');
   assert.match(lines[0], /^iteration,loss,norm_fro/);
-  assert.ok(lines.length > 300);
+  assert.ok(lines.length > 150, `${lines.length} CSV lines`);
+  assert.ok(lines.slice(1).every((l) => l.split(",").length === lines[0].split(",").length), "rectangular CSV");
   const tj = JSON.parse((await grab('#btn-trace-json')).text);
-  assert.ok(tj.trace.loss.length > 300 && tj.dataset.X.length === 2);
+  assert.ok(tj.trace.loss.length > 150 && tj.dataset.X.length === 2);
   const dj = JSON.parse((await grab('#btn-data-json')).text);
   assert.equal(dj.X.length, 2);
   const pngDl = await Promise.all([page.waitForEvent('download'), page.locator('#panel-plane [data-export="png"]').click()]);

@@ -175,7 +175,7 @@ function buildConfig(base) {
   if (model.head === 'relu' && (!model.V || model.V.length !== d)) model.V = identity(d);
   if (model.param !== 'prompt') delete model.Wk;
   if (model.head !== 'relu') delete model.V;
-  const train = { ...base.train };
+  const train = { ...base.train, ...(SCENARIO_INFO[state.scenario].train ?? {}) };
   if (state.optimizer !== null) train.optimizer = state.optimizer;
   if (state.lr !== null) train.lr = state.lr;
   if (state.p !== null) train.p = state.p;
