@@ -3,13 +3,13 @@
 // Uses build/native-release/cli/attnsvm, else build/native-debug/cli/attnsvm (the one `npm test`
 // builds), or ATTNSVM_CLI; skipped when none exists. Full training traces and the prompt, head,
 // relaxed, seq2seq and causal problems are compared in agreement.test.mjs (native driver).
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadEngine, assertClose, repoRoot, linearW } from './helpers.mjs';
+import { loadEngine, assertClose, repoRoot, linearW, worst } from './helpers.mjs';
 
 const TOL = 1e-9;
 const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
@@ -33,6 +33,7 @@ function fileOf(name, dataset) {
 }
 
 let engine;
+after(() => console.log(`# largest relative difference at the 1e-9 bar: ${worst.diff.toExponential(2)} (${worst.what})`));
 before(async () => { engine = await loadEngine(); });
 
 test('generate sphere: same data', { skip }, () => {

@@ -67,8 +67,12 @@ export function relDiff(a, b, floor = 1e-300) {
   return Number.isNaN(num) ? Infinity : num / den;
 }
 
+// The largest relative difference seen by assertClose at the 1e-9 bar (reported by the tests).
+export const worst = { diff: 0, what: '' };
+
 export function assertClose(actual, expected, what, tol = 1e-9, floor = 1e-300) {
   const d = relDiff(actual, expected, floor);
+  if (tol <= 1e-9 && d > worst.diff) Object.assign(worst, { diff: d, what });
   assert.ok(d <= tol, `${what}: relative difference ${d.toExponential(2)} > ${tol}`);
 }
 
