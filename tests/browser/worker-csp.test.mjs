@@ -14,6 +14,7 @@ import { launchBrowser, openPage, repoRoot, screenshotPath } from './harness.mjs
 const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; " +
   "img-src 'self' data:; style-src 'self'; object-src 'none'; base-uri 'self'";
 const NO_WASM = STRICT.replace(" 'wasm-unsafe-eval'", '');
+const WITH_BLOB = STRICT.replace("script-src 'self'", "script-src 'self' blob:").replace("worker-src 'self'", "worker-src 'self' blob:");
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
   '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2' };
 
@@ -83,6 +84,23 @@ test('control: without wasm-unsafe-eval the worker cannot compile the module', {
     const err = await page.evaluate(() => window.__error ?? null);
     await context.close();
     assert.ok(err, 'the module loaded although the policy forbids compiling WebAssembly');
+  } finally {
+    await site.close();
+  }
+});
+
+test('embed path: the single-file module loaded in the worker from a Blob, CSP without unsafe-eval', { timeout: 60000 }, async () => {
+  const site = await serveDist(WITH_BLOB);
+  try {
+    const { page, problems, context } = await openPage(browser, `${site.url}tests/single.html`);
+    await page.waitForFunction(() => window.__result || window.__error, null, { timeout: 45000 });
+    const err = await page.evaluate(() => window.__error ?? null);
+    const r = await page.evaluate(() => window.__result);
+    await context.close();
+    assert.equal(err, null);
+    assert.equal(r.status, 'optimal');
+    assert.equal(r.iteration, 100);
+    assert.deepEqual(problems, []);
   } finally {
     await site.close();
   }
