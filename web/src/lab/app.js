@@ -242,6 +242,7 @@ async function restart({ autoplay = false } = {}) {
   run.id = null; run.done = false;
   trace = new TraceStore();
   refs = {}; report = null; refSelection = null; headSvm = null;
+  followWanted = null; followBusy = false;
   setMessage('data', null); setMessage('engine-run', null);
   syncControls();
   writeHash();
@@ -371,6 +372,25 @@ async function refreshReferences(selection = currentSelection() ?? defaultSelect
   }
 }
 
+// At most one re-solve for the run's selection in flight; the latest wanted selection wins.
+let followWanted = null, followBusy = false;
+function followSelection(sel) {
+  const key = sel.join(',');
+  if (refSelection && refSelection.join(',') === key && !followBusy) return;
+  followWanted = sel;
+  if (followBusy) return;
+  const my = gen;
+  const next = () => {
+    if (my !== gen || !followWanted) { followBusy = false; return; }
+    const want = followWanted;
+    followWanted = null;
+    if (refSelection && refSelection.join(',') === want.join(',')) { next(); return; }
+    followBusy = true;
+    refreshReferences(want).finally(next);
+  };
+  next();
+}
+
 // ---------- player ----------
 function play() {
   if (!run.id || run.done) return;
@@ -399,7 +419,7 @@ async function advance(k) {
     }
     // the references follow the run's selection once it is decided
     const sel = currentSelection();
-    if (sel && (!refSelection || sel.some((a, i) => a !== refSelection[i]))) refreshReferences(sel);
+    if (sel) followSelection(sel);
     scheduleRender();
   } catch (e) {
     if (my === gen) { setMessage('engine-run', `Training failed: ${e.message}`); stopPlayer(); }
@@ -598,6 +618,7 @@ function traceJSON() {
     trace: trace.toJSON() };
 }
 async function exportPanel(id, fmt) {
+  renderAll(true);
   let svgEl;
   if (id === 'norms') svgEl = stackSvgs([panels.norms.svg(), lossChart.svg()]);
   else svgEl = panels[id].svg();
@@ -728,10 +749,13 @@ function supportFromSolution(sol, n) {
 }
 
 let lastSlowRender = 0;
+let renders = 0;
 function renderAll(force = false) {
   if (!cfg) { updatePlayerUI(); return; }
+  renders++;
   const now = performance.now();
-  renderPlane();
+  const show = (id) => force || visible.has(id);
+  if (show('plane')) renderPlane();
   const units = unitsOf(cfg);
   const n = cfg.dataset.X.length, T = cfg.dataset.X[0].length;
   const seq2 = units !== n;
@@ -739,11 +763,11 @@ function renderAll(force = false) {
   const unitLabel = Array.from({ length: units }, (_, u) => (seq2 ? `${Math.floor(u / T)}·q${u % T}` : `seq ${u}`));
   // softmax over iterations
   const sm = trace.softmaxSeries();
-  panels.softmax.update({ iterations: sm.iterations, T, units, unitSeq, unitLabel, values: sm.values });
+  if (show('softmax')) panels.softmax.update({ iterations: sm.iterations, T, units, unitSeq, unitLabel, values: sm.values });
   $('sub-softmax').textContent = 'Colour: softmax probability s_it of each token (rows, grouped by sequence; left strip = sequence colour). Selection shows as one bright row per sequence.';
   // current softmax
   const last = trace.last();
-  if (last && last.softmax) {
+  if (last && last.softmax && show('current')) {
     const M = Array.from({ length: units }, (_, u) => Array.from(last.softmax.subarray(u * T, (u + 1) * T)));
     const marks = [];
     for (let u = 0; u < units; u++) {
@@ -762,7 +786,7 @@ function renderAll(force = false) {
     panels.corr.setSeries(names.map((r) => ({ label: `vs ${REF_STYLE[r].label}`, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash.split(' ').map(Number) })));
   }
   const cs = trace.corrSeries();
-  panels.corr.update({ x: cs.x, ys: names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))) });
+  if (show('corr')) panels.corr.update({ x: cs.x, ys: names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))) });
   const cNow = trace.correlations();
   $('sub-corr').textContent = names.length
     ? `Log scale; 0 means W(k) points exactly along the SVM direction. Now: ${names.map((r) => `${REF_LABEL[r]} corr = ${fmt(cNow[r], 5)}`).join(', ')}.` +
@@ -770,19 +794,21 @@ function renderAll(force = false) {
     : 'No reference SVM (none selected, or infeasible).';
   // norms and loss
   const tr = trace.series();
-  panels.norms.update({ x: tr.iteration, ys: [tr.normFro, tr.normNuc, tr.normLp] });
-  lossChart.update({ x: tr.iteration, ys: [tr.loss] });
+  if (show('norms')) {
+    panels.norms.update({ x: tr.iteration, ys: [tr.normFro, tr.normNuc, tr.normLp] });
+    lossChart.update({ x: tr.iteration, ys: [tr.loss] });
+  }
   $('sub-norms').textContent = `‖W(k)‖ grows without bound (the direction is what converges); p = ${fmt(cfg.train.traceP, 3)} for ‖·‖_p. The loss decreases toward its infimum.`;
   // spectrum + weights (at most ~15 Hz while playing)
   if (force || !run.playing || now - lastSlowRender > 66) {
     lastSlowRender = now;
-    renderSlow();
+    renderSlow(show);
   }
   updatePlayerUI();
   if (firstFrameAt === null && trace.frames() > 0) firstFrameAt = performance.now() - t0;
 }
 
-function renderSlow() {
+function renderSlow(show = () => true) {
   const Wk = trace.currentWeights();
   const normalized = (W) => { const f = fro(W); return f > 0 ? W.map((r) => r.map((x) => x / f)) : null; };
   const series = [];
@@ -794,7 +820,7 @@ function renderSlow() {
     const n = normalized(s.W);
     if (n) series.push({ label: REF_STYLE[r].label, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash, values: singularValues(n), hollow: true });
   }
-  panels.spectrum.update({ series });
+  if (show('spectrum')) panels.spectrum.update({ series });
   const isPrompt = cfg.model.param === 'prompt';
   $('sub-spectrum').textContent = isPrompt ? 'A prompt is a vector: its "spectrum" is one value (1 after normalization).'
     : 'Singular values after dividing by the Frobenius norm. The nuclear solution (the (K,Q) limit) has few non-zero values: low rank.';
@@ -806,9 +832,9 @@ function renderSlow() {
     const n = normalized(s.W);
     if (n) items.push({ label: { fro: 'Frobenius', nuclear: 'nuclear', lp: `l_p, p = ${fmt(lpP(), 3)}` }[r], M: n });
   }
-  panels.weights.update({ items, scheme: 'div', colorLabel: 'entry / ‖·‖_F' });
+  if (show('weights')) panels.weights.update({ items, scheme: 'div', colorLabel: 'entry / ‖·‖_F' });
   $('sub-weights').textContent = `${isPrompt ? 'p(k) and p^mm as columns' : 'W(k) and the SVM solutions W^mm (d × d)'}, each divided by its Frobenius norm, on one diverging scale (purple > 0, orange < 0). Under l_p mirror descent with small p, W(k) and W^mm_p share their sparsity.`;
-  renderReadout();
+  if (show('readout')) renderReadout();
 }
 
 function renderReadout() {
@@ -847,8 +873,21 @@ function promptVerdict() {
 
 const fmt = (v, digits = 4) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
 
+// ---------- visibility: panels off screen are not redrawn while playing ----------
+const visible = new Set(PANELS.map((p) => p.id));
+const io = new IntersectionObserver((entries) => {
+  for (const e of entries) {
+    const id = e.target.id.replace(/^panel-/, '');
+    if (e.isIntersecting) visible.add(id); else visible.delete(id);
+  }
+  scheduleRender();
+}, { rootMargin: '200px' });
+document.querySelectorAll('.panel').forEach((p) => io.observe(p));
+
 // ---------- resize ----------
+let resizes = 0;
 const ro = new ResizeObserver(() => {
+  resizes++;
   for (const p of Object.values(panels)) p.resize?.();
   lossChart.resize();
   scheduleRender();
@@ -875,6 +914,10 @@ window.__lab = {
   get iteration() { return trace.iterationNow(); },
   get maxIterations() { return cfg?.iterations ?? null; },
   get firstFrameMs() { return firstFrameAt; },
+  get renders() { return renders; },
+  get resizes() { return resizes; },
+  redraw: () => renderAll(true),
+  _panels: panels,
   correlations: () => trace.correlations(),
   solution: (norm = 'fro') => refs[norm] && structuredClone({ status: refs[norm].status, W: refs[norm].W, objective: refs[norm].objective, gap: refs[norm].gap, support: refs[norm].support, message: refs[norm].message }),
   referenceSelection: () => refSelection && [...refSelection],

@@ -39,12 +39,16 @@ function colorbar(svg, { x0, y0, h, scale, domain, c, label, id }) {
 
 // data: { iterations: number[] (frames), T, units, unitSeq: number[] (sequence of each unit),
 //         unitLabel: string[], values: Float64Array (frame-major: f*units*T + u*T + t) }
+// The static parts (y axis, strips, colour bar) are rebuilt only when the layout changes; each
+// update redraws the raster (one texel per column and token, scaled up without smoothing) and the
+// iteration axis.
 export function createTimeHeatmap(container) {
   const wrap = document.createElement('div');
   wrap.className = 'time-heatmap';
   wrap.style.position = 'relative';
   const canvas = document.createElement('canvas');
   canvas.style.position = 'absolute';
+  canvas.style.imageRendering = 'pixelated';
   const svgEl = document.createElementNS(SVG_NS, 'svg');
   svgEl.setAttribute('role', 'img');
   svgEl.style.position = 'relative';
@@ -52,77 +56,86 @@ export function createTimeHeatmap(container) {
   container.append(wrap);
   let data = null;
   let geom = null;
+  let layoutKey = null;
+  let gx = null;
+  let lut = null;
 
-  function render() {
-    if (!data) return;
-    const c = themeColors();
+  function layout(c, width) {
     const rows = data.units * data.T;
-    const width = Math.max(240, container.clientWidth || 400);
     const rowPx = Math.max(2, Math.min(24, Math.floor(240 / Math.max(rows, 1))));
     const m = { top: 8, right: 58, bottom: 36, left: 58 };
     const ph = rows * rowPx, pw = width - m.left - m.right;
     const height = ph + m.top + m.bottom;
-    geom = { m, pw, ph, width, height };
+    geom = { m, pw, ph, width, height, rows };
     const svg = select(svgEl).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
     svg.selectAll('*').remove();
-    const frames = data.iterations.length;
-    const lastIt = frames ? data.iterations[frames - 1] : 1;
-    const x = scaleLinear().domain([0, Math.max(1, lastIt)]).range([m.left, m.left + pw]);
-    // canvas: one column per pixel, nearest recorded frame
-    const dpr = 1;
-    canvas.width = Math.max(1, pw * dpr); canvas.height = Math.max(1, ph * dpr);
     canvas.style.left = `${m.left}px`; canvas.style.top = `${m.top}px`;
     canvas.style.width = `${pw}px`; canvas.style.height = `${ph}px`;
-    const ctx = canvas.getContext('2d');
-    const img = ctx.createImageData(canvas.width, canvas.height);
-    const lut = Array.from({ length: 256 }, (_, k) => parseColor(seqScale(k / 255)));
-    const bg = c.dark ? [40, 42, 46] : [240, 240, 240];
-    let f = 0;
-    for (let px = 0; px < canvas.width; px++) {
-      const it = x.invert(m.left + (px + 0.5) / dpr);
-      while (f + 1 < frames && data.iterations[f + 1] <= it) f++;
-      const have = frames > 0 && data.iterations[0] <= it + 1e-9 && (f < frames - 1 || it <= lastIt);
-      for (let r = 0; r < rows; r++) {
-        const val = have ? data.values[f * rows + r] : NaN;
-        const rgb = Number.isFinite(val) ? lut[Math.max(0, Math.min(255, Math.round(val * 255)))] : bg;
-        for (let py = r * rowPx * dpr; py < (r + 1) * rowPx * dpr; py++) {
-          const o = (py * canvas.width + px) * 4;
-          img.data[o] = rgb[0]; img.data[o + 1] = rgb[1]; img.data[o + 2] = rgb[2]; img.data[o + 3] = 255;
-        }
-      }
-    }
-    ctx.putImageData(img, 0, 0);
-    // axes
-    const gx = svg.append('g').attr('transform', `translate(0,${m.top + ph})`).call(axisBottom(x).ticks(Math.max(2, Math.floor(pw / 80))));
-    styleAxis(gx, c);
     const y = scaleBand().domain(data.unitLabel.map((_, u) => u)).range([m.top, m.top + ph]);
     const gy = svg.append('g').attr('transform', `translate(${m.left},0)`)
       .call(axisLeft(y).tickFormat((u) => data.unitLabel[u]).tickValues(y.domain().filter((u) => data.units <= 16 || u % Math.ceil(data.units / 16) === 0)));
     styleAxis(gy, c);
-    // sequence separators
     svg.append('g').selectAll('line').data(data.unitLabel.map((_, u) => u).slice(1)).join('line')
       .attr('x1', m.left).attr('x2', m.left + pw).attr('y1', (u) => y(u)).attr('y2', (u) => y(u))
       .attr('stroke', c.bg).attr('stroke-width', 1);
-    // colour strip per unit's sequence
     svg.append('g').selectAll('rect').data(data.unitLabel.map((_, u) => u)).join('rect')
       .attr('x', m.left - 4).attr('width', 3).attr('y', (u) => y(u)).attr('height', y.bandwidth())
       .attr('fill', (u) => seqColor(data.unitSeq[u]));
     svg.append('text').attr('x', m.left + pw / 2).attr('y', height - 4).attr('text-anchor', 'middle').attr('fill', c.fg).text('iteration k');
     colorbar(svg, { x0: m.left + pw + 10, y0: m.top + 12, h: Math.max(40, ph - 14), scale: seqScale, domain: [0, 1], c, label: 's_it' });
+    gx = svg.append('g').attr('transform', `translate(0,${m.top + ph})`);
+    lut = Array.from({ length: 256 }, (_, k) => parseColor(seqScale(k / 255)));
+  }
+
+  function render() {
+    if (!data) return;
+    const c = themeColors();
+    const width = Math.max(240, container.clientWidth || 400);
+    const key = [width, data.units, data.T, c.dark, data.unitLabel.join('|')].join(';');
+    if (key !== layoutKey) { layoutKey = key; layout(c, width); }
+    const { m, pw, ph, rows } = geom;
+    const frames = data.iterations.length;
+    const lastIt = frames ? data.iterations[frames - 1] : 1;
+    const x = scaleLinear().domain([0, Math.max(1, lastIt)]).range([m.left, m.left + pw]);
+    gx.call(axisBottom(x).ticks(Math.max(2, Math.floor(pw / 80))));
+    styleAxis(gx, c);
+    // raster: cols texels wide (<= plot width), one texel per token row
+    const cols = Math.max(1, Math.min(pw, Math.max(frames, 1)));
+    if (canvas.width !== cols || canvas.height !== rows) { canvas.width = cols; canvas.height = rows; }
+    const ctx = canvas.getContext('2d');
+    const img = ctx.createImageData(cols, rows);
+    const bg = c.dark ? [40, 42, 46] : [240, 240, 240];
+    let f = 0;
+    for (let px = 0; px < cols; px++) {
+      const it = ((px + 0.5) / cols) * Math.max(1, lastIt);
+      while (f + 1 < frames && data.iterations[f + 1] <= it) f++;
+      for (let r = 0; r < rows; r++) {
+        const val = frames ? data.values[f * rows + r] : NaN;
+        const rgb = Number.isFinite(val) ? lut[Math.max(0, Math.min(255, Math.round(val * 255)))] : bg;
+        const o = (r * cols + px) * 4;
+        img.data[o] = rgb[0]; img.data[o + 1] = rgb[1]; img.data[o + 2] = rgb[2]; img.data[o + 3] = 255;
+      }
+    }
+    ctx.putImageData(img, 0, 0);
   }
 
   return {
     update(next) { data = next; render(); },
     resize() { render(); },
     svg() {
-      // the same axes with the raster embedded as an <image>
+      // the same axes with the raster embedded as an <image> (scaled without smoothing)
       const clone = svgEl.cloneNode(true);
       if (geom) {
+        const big = document.createElement('canvas');
+        big.width = geom.pw; big.height = geom.ph;
+        const bctx = big.getContext('2d');
+        bctx.imageSmoothingEnabled = false;
+        bctx.drawImage(canvas, 0, 0, geom.pw, geom.ph);
         const img = document.createElementNS(SVG_NS, 'image');
         img.setAttribute('x', geom.m.left); img.setAttribute('y', geom.m.top);
         img.setAttribute('width', geom.pw); img.setAttribute('height', geom.ph);
         img.setAttribute('preserveAspectRatio', 'none');
-        img.setAttribute('href', canvas.toDataURL('image/png'));
+        img.setAttribute('href', big.toDataURL('image/png'));
         clone.insertBefore(img, clone.firstChild);
       }
       clone.setAttribute('width', geom?.width ?? 400);
@@ -139,9 +152,10 @@ export function createMatrices(container) {
   svgEl.setAttribute('role', 'img');
   container.append(svgEl);
   let data = null;
+  let layoutKey = null, colorKey = null;
 
   function render() {
-    if (!data || !data.items.length) { select(svgEl).selectAll('*').remove(); return; }
+    if (!data || !data.items.length) { select(svgEl).selectAll('*').remove(); layoutKey = null; return; }
     const c = themeColors();
     const width = Math.max(240, container.clientWidth || 400);
     const rows = data.items[0].M.length, cols = data.items[0].M[0]?.length ?? 1;
@@ -161,41 +175,64 @@ export function createMatrices(container) {
     const gridRows = Math.ceil(k / perRow);
     const top = 18;
     const height = gridRows * (itemH + top + 10) + 8;
-    const svg = select(svgEl).attr('width', width).attr('height', Math.max(height, 90)).attr('viewBox', `0 0 ${width} ${Math.max(height, 90)}`);
-    svg.selectAll('*').remove();
+    const svg = select(svgEl);
+    const key = [width, k, rows, cols, c.dark, !!data.showValues, data.scheme, (data.rowNames ?? []).join('|')].join(';');
+    if (key !== layoutKey) {
+      layoutKey = key;
+      colorKey = null;
+      svg.attr('width', width).attr('height', Math.max(height, 90)).attr('viewBox', `0 0 ${width} ${Math.max(height, 90)}`);
+      svg.selectAll('*').remove();
+      data.items.forEach((it, idx) => {
+        const gx0 = labelW + (idx % perRow) * (itemW + gap), gy0 = Math.floor(idx / perRow) * (itemH + top + 10) + top;
+        const g = svg.append('g').attr('class', 'item').attr('transform', `translate(${gx0},${gy0})`);
+        g.append('text').attr('class', 'label').attr('x', 0).attr('y', -5).attr('fill', c.fg).attr('font-size', 11);
+        g.append('g').attr('class', 'cells');
+        g.append('g').attr('class', 'vals');
+        g.append('g').attr('class', 'marks');
+        g.append('rect').attr('width', cols * cell).attr('height', itemH).attr('fill', 'none').attr('stroke', c.muted).attr('stroke-width', 0.5);
+        if (data.rowNames && idx % perRow === 0) {
+          g.selectAll('text.rn').data(data.rowNames).join('text').attr('class', 'rn').attr('x', -4).attr('y', (_, r) => r * cell + cell / 2 + 3.5)
+            .attr('text-anchor', 'end').attr('font-size', 9).attr('fill', (_, r) => seqColor(data.rowSeq?.[r] ?? r)).text((d) => d);
+        }
+      });
+      svg.append('g').attr('class', 'cbar');
+    }
     let lo, hi;
     if (data.domain) [lo, hi] = data.domain;
     else {
-      const mx = Math.max(1e-12, ...data.items.flatMap((it) => it.M.flat().map((v) => (Number.isFinite(v) ? Math.abs(v) : 0))));
+      let mx = 1e-12;
+      for (const it of data.items) for (const row of it.M) for (const v of row) if (Number.isFinite(v) && Math.abs(v) > mx) mx = Math.abs(v);
+      mx = Number(mx.toPrecision(2));
       [lo, hi] = data.scheme === 'div' ? [-mx, mx] : [0, mx];
     }
     const scale = data.scheme === 'div' ? divScale : seqScale;
     const toT = (v) => (hi > lo ? (v - lo) / (hi - lo) : 0.5);
+    const groups = svg.selectAll('g.item').nodes();
     data.items.forEach((it, idx) => {
-      const gx0 = labelW + (idx % perRow) * (itemW + gap), gy0 = Math.floor(idx / perRow) * (itemH + top + 10) + top;
-      const g = svg.append('g').attr('transform', `translate(${gx0},${gy0})`);
-      g.append('text').attr('x', 0).attr('y', -5).attr('fill', c.fg).attr('font-size', 11).text(it.label);
+      const g = select(groups[idx]);
+      g.select('text.label').text(it.label);
       const cells = [];
       it.M.forEach((row, r) => row.forEach((v, cc) => cells.push({ r, c: cc, v })));
-      g.selectAll('rect.cell').data(cells).join('rect').attr('class', 'cell')
+      g.select('g.cells').selectAll('rect').data(cells).join('rect')
         .attr('x', (d) => d.c * cell).attr('y', (d) => d.r * cell).attr('width', cell).attr('height', cell)
         .attr('fill', (d) => (Number.isFinite(d.v) ? scale(Math.max(0, Math.min(1, toT(d.v)))) : c.grid));
       if (data.showValues && cell >= 22) {
-        g.selectAll('text.val').data(cells).join('text').attr('class', 'val')
+        g.select('g.vals').selectAll('text').data(cells).join('text')
           .attr('x', (d) => d.c * cell + cell / 2).attr('y', (d) => d.r * cell + cell / 2 + 3.5).attr('text-anchor', 'middle')
           .attr('font-size', 9).attr('fill', (d) => (toT(d.v) > 0.6 ? '#111' : '#fff')).text((d) => (Number.isFinite(d.v) ? d.v.toFixed(2).replace(/^0\./, '.') : ''));
       }
-      g.selectAll('rect.mark').data(it.marks ?? []).join('rect').attr('class', 'mark')
+      g.select('g.marks').selectAll('rect').data(it.marks ?? []).join('rect')
         .attr('x', (d) => d.c * cell + 1).attr('y', (d) => d.r * cell + 1).attr('width', cell - 2).attr('height', cell - 2)
         .attr('fill', 'none').attr('stroke', (d) => (d.kind === 'selected' ? c.fg : c.muted))
         .attr('stroke-width', (d) => (d.kind === 'selected' ? 2 : 1.2)).attr('stroke-dasharray', (d) => (d.kind === 'optimal' ? '2 2' : null));
-      g.append('rect').attr('width', cols * cell).attr('height', itemH).attr('fill', 'none').attr('stroke', c.muted).attr('stroke-width', 0.5);
-      if (data.rowNames && idx % perRow === 0) {
-        g.selectAll('text.rn').data(data.rowNames).join('text').attr('class', 'rn').attr('x', -4).attr('y', (_, r) => r * cell + cell / 2 + 3.5)
-          .attr('text-anchor', 'end').attr('font-size', 9).attr('fill', (_, r) => seqColor(data.rowSeq?.[r] ?? r)).text((d) => d);
-      }
     });
-    colorbar(svg, { x0: width - barW + 2, y0: top + 4, h: Math.max(50, Math.min(140, height - top - 24)), scale, domain: [lo, hi], c, label: data.colorLabel ?? '' });
+    const ck = `${lo};${hi}`;
+    if (ck !== colorKey) {
+      colorKey = ck;
+      const cb = svg.select('g.cbar');
+      cb.selectAll('*').remove();
+      colorbar(cb, { x0: width - barW + 2, y0: top + 4, h: Math.max(50, Math.min(140, height - top - 24)), scale, domain: [lo, hi], c, label: data.colorLabel ?? '' });
+    }
   }
 
   return {

@@ -100,15 +100,18 @@ export function createTokenPlane(container, { onDrag } = {}) {
     // origin cross
     plot.selectAll('path.origin').data([0]).join('path').attr('class', 'origin')
       .attr('d', `M${x(0) - 5},${y(0)}H${x(0) + 5}M${x(0)},${y(0) - 5}V${y(0) + 5}`).attr('stroke', c.muted);
-    // margin lines a x + b y = c
-    const L = 1e3 * Math.max(x1 - x0, y1 - y0);
+    // margin lines a x + b y = c: the segment through the view (a short path: long dashed paths
+    // are slow to rasterize)
+    const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, half = Math.hypot(x1 - x0, y1 - y0) / 2;
     plot.selectAll('path.margin').data(data.lines ?? []).join('path').attr('class', 'margin')
       .attr('d', ({ normal: [a, b], offset }) => {
         const nn = a * a + b * b;
         if (!(nn > 0)) return null;
-        const px = (offset * a) / nn, py = (offset * b) / nn;
+        const r = (a * cx + b * cy - offset) / nn;
+        const px = cx - r * a, py = cy - r * b;          // the point of the line nearest the centre
+        if (Math.hypot(px - cx, py - cy) > half) return null;
         const dx = -b / Math.sqrt(nn), dy = a / Math.sqrt(nn);
-        return `M${x(px - L * dx)},${y(py - L * dy)}L${x(px + L * dx)},${y(py + L * dy)}`;
+        return `M${x(px - half * dx)},${y(py - half * dy)}L${x(px + half * dx)},${y(py + half * dy)}`;
       })
       .attr('stroke', (d) => seqColor(d.seq)).attr('stroke-width', 1).attr('stroke-dasharray', '4 4').attr('opacity', 0.75);
     // SVM arrows from the origin
