@@ -186,6 +186,16 @@ test('controls are labelled and keyboard-operable; player steps deterministicall
   await page.waitForFunction(() => window.__lab.playing);
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => !window.__lab.playing);
+  // a token moves with the arrow keys
+  await page.locator('#ctl-scenario').selectOption('paths2d');
+  await waitReady(page);
+  const before = await page.evaluate(() => window.__lab.dataset().X[1][0]);
+  await page.locator('path.token[data-seq="1"][data-token="0"]').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => location.hash.includes('data='));
+  await waitReady(page);
+  const moved = await page.evaluate(() => window.__lab.dataset().X[1][0]);
+  assert.ok(moved[0] > before[0] && Math.abs(moved[1] - before[1]) < 1e-3, `moved right: ${before} -> ${moved}`);
   // theme toggle
   const t1 = await page.evaluate(() => document.documentElement.dataset.theme);
   await page.locator('#btn-theme').click();

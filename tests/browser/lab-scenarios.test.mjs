@@ -58,3 +58,14 @@ for (const name of SCENARIOS) {
     await context.close();
   });
 }
+
+test('paths2d with the (K, Q) parameterization converges to the nuclear-norm SVM', async () => {
+  const { page, context, problems } = await openLab(browser, site.url, 's=paths2d&param=KQ&speed=1000');
+  await runToEnd(page);
+  const r = await page.evaluate(() => ({ corr: window.__lab.correlations(), finite: window.__lab.plotted().finite }));
+  assert.ok(r.finite);
+  assert.ok(r.corr.nuclear >= 0.99, `corr with the nuclear SVM ${r.corr.nuclear}`);
+  assert.ok(r.corr.nuclear > r.corr.fro, 'closer to the nuclear than to the Frobenius solution');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -735,7 +735,7 @@ function renderPlane() {
     : `Paths: W(k) z_i for k = 0…now, divided by max_k ‖W(k)‖_F (one factor for the whole path); arrows: W^mm z_i / ‖W^mm‖_F (${effectiveRefs().map((r) => `${REF_LABEL[r]} ${r === 'fro' ? 'dashed' : r === 'nuclear' ? 'dotted' : 'dash-dot'}`).join(', ')}); lines: each sequence's margin.`);
   else noteParts.push('Sequence-to-sequence attention: one query per position, so no per-sequence paths are drawn.');
   if (proj.note) noteParts.push(proj.note);
-  noteParts.push('Drag a token to move it.');
+  noteParts.push('Drag a token (or focus it and use the arrow keys) to move it.');
   $('sub-plane').textContent = noteParts.join(' ');
   const svmBad = Object.values(refs).find((s) => s.status === 'infeasible');
   panelMessage('plane', svmBad ? `Infeasible: ${svmBad.message}` : null);
@@ -832,7 +832,7 @@ function renderSlow(show = () => true) {
     const n = normalized(s.W);
     if (n) items.push({ label: { fro: 'Frobenius', nuclear: 'nuclear', lp: `l_p, p = ${fmt(lpP(), 3)}` }[r], M: n });
   }
-  if (show('weights')) panels.weights.update({ items, scheme: 'div', colorLabel: 'entry / ‖·‖_F' });
+  if (show('weights')) panels.weights.update({ items, scheme: 'div', colorLabel: 'W/‖W‖_F' });
   $('sub-weights').textContent = `${isPrompt ? 'p(k) and p^mm as columns' : 'W(k) and the SVM solutions W^mm (d × d)'}, each divided by its Frobenius norm, on one diverging scale (purple > 0, orange < 0). Under l_p mirror descent with small p, W(k) and W^mm_p share their sparsity.`;
   if (show('readout')) renderReadout();
 }

@@ -150,6 +150,16 @@ export function createTokenPlane(container, { onDrag } = {}) {
       .attr('fill', (d) => seqColor(d.i)).attr('stroke', c.bg).attr('stroke-width', 1.2)
       .attr('data-seq', (d) => d.i).attr('data-token', (d) => d.t)
       .style('cursor', data.draggable ? 'grab' : null);
+    tokenSel.attr('tabindex', data.draggable ? 0 : null).attr('role', data.draggable ? 'button' : null)
+      .attr('aria-label', (d) => `sequence ${d.i}, token ${d.t}${d.selected ? ', selected' : ''}${d.optimal ? ', optimal' : ''}${d.support ? ', support token' : ''}${data.draggable ? '. Arrow keys move it (Shift: finer)' : ''}`)
+      .on('keydown', data.draggable && onDrag ? (ev, d) => {
+        const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+        const dir = dirs[ev.key];
+        if (!dir) return;
+        ev.preventDefault();
+        const step = (ev.shiftKey ? 0.01 : 0.05) * Math.max(x1 - x0, y1 - y0);
+        onDrag(d.i, d.t, [d.p[0] + dir[0] * step, d.p[1] + dir[1] * step], 'end');
+      } : null);
     tokenSel.selectAll('title').data((d) => [d]).join('title')
       .text((d) => `sequence ${d.i}, token ${d.t}${d.selected ? ' (selected)' : ''}${d.optimal ? ' (optimal)' : ''}${d.support ? ' (support)' : ''}`);
     if (data.draggable && onDrag) {
