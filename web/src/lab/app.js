@@ -54,7 +54,8 @@ function panelMessage(id, text) { $(`msg-${id}`).textContent = text ?? ''; $(`ms
 // ---------- state ----------
 const decoded = decodeHash(location.hash);
 let state = decoded.state;
-if (decoded.errors.length) setMessage('link', `The link has problems: ${decoded.errors.join('; ')}.`);
+const linkMessage = (errors) => (errors.length ? `The link has problems (defaults used instead):\n• ${errors.join('\n• ')}` : null);
+if (decoded.errors.length) setMessage('link', linkMessage(decoded.errors));
 
 function writeHash() {
   const h = encodeHash(state);
@@ -77,7 +78,7 @@ function setState(patch, { fromUser = true } = {}) {
 }
 addEventListener('hashchange', () => {
   const d = decodeHash(location.hash);
-  setMessage('link', d.errors.length ? `The link has problems: ${d.errors.join('; ')}.` : null);
+  setMessage('link', linkMessage(d.errors));
   if (encodeHash(d.state) === encodeHash(state)) return;
   state = d.state;
   restart();
@@ -160,6 +161,7 @@ function scenarioOptions() {
   const o = { seed: state.seed };
   for (const k of ['n', 'T', 'd', 'C', 'start', 'localCase', 'variant']) if (state[k] !== null) o[k] = state[k];
   const allowed = new Set(SCENARIO_INFO[state.scenario].options);
+  if (state.generator === 'sphere') for (const k of ['n', 'T', 'd']) allowed.delete(k);
   for (const k of Object.keys(o)) if (!allowed.has(k) && k !== 'seed') delete o[k];
   return o;
 }
@@ -256,6 +258,18 @@ async function restart({ autoplay = false } = {}) {
     return;
   }
   if (my !== gen) return;
+  if (state.generator === 'sphere') {
+    try {
+      const sd = base.dataset;
+      base = { ...base, dataset: await client.sphere(state.n ?? sd.X.length, state.T ?? sd.X[0].length, state.d ?? sd.X[0][0].length, state.seed) };
+    } catch (e) {
+      if (my !== gen) return;
+      setMessage('data', `Sphere generator: ${e.message}`);
+      markReady();
+      return;
+    }
+    if (my !== gen) return;
+  }
   if (state.data) {
     const err = datasetShapeError(state.data);
     if (err) {
@@ -499,19 +513,25 @@ function syncControls() {
   const custom = !!state.data;
   document.querySelectorAll('[data-opt]').forEach((el) => {
     const k = el.dataset.opt;
-    el.hidden = !info.options.includes(k) || (custom && ['n', 'T', 'd', 'seed'].includes(k) && state.scenario !== 'sphere' && false);
+    el.hidden = !(info.options.includes(k) || (state.generator === 'sphere' && ['n', 'T', 'd', 'seed'].includes(k)));
   });
   const optimizer = eff.optimizer;
   document.querySelector('[data-show="md"]').hidden = !(optimizer === 'md' || optimizer === 'nmd');
   document.querySelector('[data-show="joint"]').hidden = !$('ctl-joint').checked;
-  $('data-hint').textContent = custom ? 'Custom tokens (dragged or edited). "Scenario data" restores the generator\'s.'
-    : `Generator: ${['local-convergence', 'rank', 'mirror-descent', 'overparam', 'sphere', 'multitoken'].includes(state.scenario) ? 'sphere (unit Gaussian tokens, seeded)' : 'the scenario\'s hand-made data'}.`;
+  $('ctl-generator').value = state.generator;
+  $('data-hint').textContent = custom ? 'Custom tokens (dragged or edited); "Generator data" below restores the generated ones.'
+    : state.generator === 'sphere' ? 'Unit Gaussian tokens, queries and head; labels ±1; seeded (same data natively and in the browser).'
+      : (['local-convergence', 'rank', 'mirror-descent', 'overparam', 'sphere', 'multitoken'].includes(state.scenario) ? 'This scenario draws sphere data from the seed.' : 'This scenario uses the papers\' hand-made tokens.');
   const variantSel = $('ctl-variant');
   if (state.scenario === 'loss-function') { variantSel.options[0].text = 'logistic loss'; variantSel.options[1].text = 'correlation −u'; } else { variantSel.options[0].text = 'token (0.5, 1)'; variantSel.options[1].text = 'token (0.5, 1.5)'; }
   if (document.activeElement !== $('ctl-json') && cfg) $('ctl-json').value = datasetText(cfg.dataset);
   // caption
   $('sc-title').textContent = info.title;
   $('sc-caption').textContent = info.caption;
+  const dn = state.data ? 'Note: custom tokens (dragged or edited) replace the scenario\'s data; the caption describes the original.'
+    : state.generator === 'sphere' ? 'Note: sphere data replaces the scenario\'s own; the caption describes the original.' : '';
+  $('sc-datanote').textContent = dn;
+  $('sc-datanote').hidden = !dn;
   const fdiv = $('sc-formulas');
   if (fdiv.dataset.for !== state.scenario) {
     fdiv.dataset.for = state.scenario;
@@ -546,7 +566,7 @@ function bindControls() {
       setState({ [k]: raw === '' ? null : raw });
     });
   }
-  for (const k of ['attention', 'param', 'head', 'loss', 'optimizer', 'selection']) {
+  for (const k of ['generator', 'attention', 'param', 'head', 'loss', 'optimizer', 'selection']) {
     $(`ctl-${k}`).onchange = (e) => setState({ [k]: e.target.value });
   }
   $('ctl-start').onchange = (e) => setState({ start: Number(e.target.value) });

@@ -42,7 +42,9 @@ export function buildLayout(root) {
           <select id="ctl-scenario">${SCENARIO_ORDER.map((id) => opt(id, SCENARIO_INFO[id].title)).join('')}</select>
         </fieldset>
         <fieldset><legend>Data</legend>
-          <p class="hint" id="data-hint">Generator: the scenario's own.</p>
+          <label for="ctl-generator">Generator</label>
+          <select id="ctl-generator">${opt('scenario', 'the scenario\'s own data')}${opt('sphere', 'sphere (seeded unit Gaussians)')}</select>
+          <p class="hint" id="data-hint"></p>
           <div class="row">
             <label data-opt="seed">Seed <input id="ctl-seed" type="number" min="0" step="1" inputmode="numeric"></label>
             <label data-opt="n">n <input id="ctl-n" type="number" min="1" max="30" step="1"></label>
@@ -59,7 +61,7 @@ export function buildLayout(root) {
             <label for="ctl-json" class="sr-only">Dataset JSON</label>
             <textarea id="ctl-json" rows="8" spellcheck="false" aria-describedby="json-msg"></textarea>
             <div class="row"><button id="btn-json-apply" type="button">Apply JSON</button>
-              <button id="btn-json-reset" type="button">Scenario data</button></div>
+              <button id="btn-json-reset" type="button">Generator data</button></div>
             <p id="json-msg" class="field-msg" role="status"></p>
           </details>
         </fieldset>
@@ -112,6 +114,7 @@ export function buildLayout(root) {
       <section class="intro" aria-labelledby="sc-title">
         <h2 id="sc-title"></h2>
         <p id="sc-caption"></p>
+        <p id="sc-datanote" class="hint" hidden></p>
         <div id="sc-formulas" class="formulas"></div>
       </section>
       <div class="panels">

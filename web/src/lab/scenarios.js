@@ -65,7 +65,7 @@ export const SCENARIO_INFO = {
     caption: 'With the logistic loss the prompt turns to the max-margin direction whatever the constant C in token (1, 1, C); with the correlation loss l(u) = -u it chases the token with the largest head output instead. Try loss = correlation and a large C.',
     formulas: [String.raw`\ell(u) = \log(1 + e^{-u})\ \ \text{vs}\ \ \ell(u) = -u`, PROMPT],
     refs: ['fro'],
-    options: ['C'],
+    options: ['C', 'variant'],
   },
   'joint-pv': {
     title: 'Joint training of p and the head v',

@@ -25,7 +25,9 @@ export const SCHEMA = {
   start: { key: 'start', ...int(0, 5, null, true) },
   localCase: { key: 'local', ...bool(null, true) },
   variant: { key: 'variant', ...int(0, 1, null, true) },
-  // a custom dataset (dragged or edited tokens); null: the scenario's data
+  // the data generator: the scenario's own, or the sphere generator with (n, T, d, seed)
+  generator: { key: 'gen', ...enumOf(['scenario', 'sphere'], 'scenario') },
+  // a custom dataset (dragged or edited tokens); null: the generator's data
   data: { key: 'data', type: 'dataset', def: null, nullable: true },
   // model overrides
   attention: { key: 'att', ...enumOf(['cross', 'self', 'seq2seq', 'causal'], null, true) },
@@ -189,19 +191,23 @@ export function decodeHash(hash) {
     const name = byKey[key];
     if (!name) { errors.push(`unknown setting "${key}" in the link`); continue; }
     const r = validateField(name, raw);
-    if (r.error) errors.push(`${r.error}; using the default`);
+    if (r.error) errors.push(r.error);
     else state[name] = r.value;
   }
   return { state, errors };
 }
 
 // Applies a partial update with validation. Returns { state, errors } (invalid fields untouched).
+const GENERATOR_FIELDS = ['generator', 'seed', 'n', 'T', 'd', 'C', 'start', 'localCase', 'variant'];
+
 export function updateState(state, patch) {
   const next = { ...state };
   const errors = [];
   if (patch.scenario && patch.scenario !== state.scenario) {
     for (const k of SCENARIO_BOUND) next[k] = SCHEMA[k].def;
   }
+  // new generated data replaces custom tokens
+  if (!('data' in patch) && GENERATOR_FIELDS.some((k) => k in patch && JSON.stringify(patch[k]) !== JSON.stringify(state[k]))) next.data = null;
   for (const [name, value] of Object.entries(patch)) {
     const r = validateField(name, value);
     if (r.error) errors.push(r.error);

@@ -1,0 +1,97 @@
+// The embed's settings: the lab's own state (state.js: schema, defaults, hash codec) plus a few
+// embed-only keys that the lab does not know. An embed hash is a lab hash with these extra keys:
+//
+//   panels=plane,corr     which panels to show, in this order (default: per scenario, see DEFAULT_PANELS)
+//   caption=TEXT          a caption under the figure; caption=scenario uses the scenario's own caption
+//   id=NAME               echoed in the postMessage resize messages (to tell iframes apart)
+//   autoplay=0            never start by itself (default: start when scrolled into view, unless the
+//                         reader prefers reduced motion)
+//   theme=light|dark|auto colours (default light: most lecture-note pages are light)
+//
+// Everything else is the lab's state (s=scenario, seed=..., opt=..., lr=..., data=..., speed=...),
+// decoded by the lab's decodeHash, so "open in the lab" shows the very same run.
+import { decodeHash, encodeHash } from '../lab/state.js';
+
+export const PANEL_IDS = ['plane', 'softmax', 'current', 'corr', 'norms', 'spectrum', 'weights', 'readout'];
+
+// Short titles for small figures (the lab's PANELS titles are written for a full page).
+export const PANEL_TITLES = {
+  plane: 'Token plane',
+  softmax: 'Softmax of every token over iterations',
+  current: 'Softmax per sequence now',
+  corr: 'Direction: 1 − corr(W(k), W^mm)',
+  norms: 'Norm growth and loss',
+  spectrum: 'Singular values of W(k)/‖W(k)‖',
+  weights: 'W(k)/‖W(k)‖ next to W^mm',
+  readout: 'Certificates and verdict',
+};
+
+export const DEFAULT_PANELS = {
+  paths2d: ['plane', 'corr'],
+  'paths2d-t5': ['plane', 'corr'],
+  'local-convergence': ['corr', 'softmax'],
+  rank: ['spectrum', 'corr'],
+  multitoken: ['softmax', 'corr'],
+  'prompt-global-local': ['plane', 'corr'],
+  'loss-function': ['plane', 'corr'],
+  'joint-pv': ['plane', 'corr'],
+  'mirror-descent': ['weights', 'corr'],
+  overparam: ['readout', 'corr'],
+  sphere: ['plane', 'corr'],
+};
+
+export const EMBED_KEYS = ['panels', 'caption', 'id', 'autoplay', 'theme'];
+
+// "plane, corr,nope" -> { panels: ['plane', 'corr'], errors: ['unknown panel "nope" ...'] }
+export function parsePanels(text, scenario) {
+  const errors = [];
+  if (text == null || String(text).trim() === '') return { panels: [...(DEFAULT_PANELS[scenario] ?? ['plane', 'corr'])], errors };
+  const panels = [];
+  for (const raw of String(text).split(',')) {
+    const p = raw.trim();
+    if (!p) continue;
+    if (!PANEL_IDS.includes(p)) errors.push(`unknown panel "${p}" (panels: ${PANEL_IDS.join(', ')})`);
+    else if (!panels.includes(p)) panels.push(p);
+  }
+  if (!panels.length) panels.push(...(DEFAULT_PANELS[scenario] ?? ['plane', 'corr']));
+  return { panels, errors };
+}
+
+// Never throws: bad values are reported in `errors` and replaced by defaults (as in the lab).
+export function parseEmbedHash(hash) {
+  let params;
+  try { params = new URLSearchParams(String(hash ?? '').replace(/^#/, '')); } catch { params = new URLSearchParams(); }
+  const embed = {};
+  for (const k of EMBED_KEYS) {
+    if (params.has(k)) { embed[k] = params.get(k); params.delete(k); }
+  }
+  const speedGiven = params.has('speed');
+  const { state, errors } = decodeHash('#' + params.toString());
+  const { panels, errors: panelErrors } = parsePanels(embed.panels, state.scenario);
+  const theme = ['light', 'dark', 'auto'].includes(embed.theme) ? embed.theme : 'light';
+  return {
+    state,
+    panels,
+    caption: embed.caption ?? null,
+    id: embed.id ?? null,
+    autoplay: !(embed.autoplay === '0' || embed.autoplay === 'false' || embed.autoplay === 'off'),
+    theme,
+    speedGiven,
+    errors: [...errors, ...panelErrors],
+  };
+}
+
+// The hash of an embed: the lab's hash of `state` plus the embed keys (commas kept readable).
+export function embedHash(state, { panels, caption, id, autoplay, theme } = {}) {
+  let h = encodeHash(state);
+  const add = (k, v) => { h += `${h.length > 1 ? '&' : ''}${k}=${encodeURIComponent(v).replace(/%2C/g, ',')}`; };
+  if (panels?.length) add('panels', panels.join(','));
+  if (caption) add('caption', caption);
+  if (id) add('id', id);
+  if (autoplay === false) add('autoplay', '0');
+  if (theme && theme !== 'light') add('theme', theme);
+  return h;
+}
+
+// The lab's hash alone (for "open in the lab").
+export const labHash = (state) => encodeHash(state);
