@@ -8,7 +8,9 @@ import { createEngineClient } from './engine-client.js';
 import { decodeHash, encodeHash, updateState, roundDataset, datasetShapeError, SCENARIO_IDS } from './state.js';
 import { SCENARIO_INFO, REF_LABEL } from './scenarios.js';
 import { buildLayout, PANELS } from './layout.js';
-import { fro, corr, dot, matVec, transpose, singularValues, principalPlane, allFinite } from './linalg.js';
+import { dot, transpose, allFinite } from './linalg.js';
+import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView, normsView, spectrumView, weightsView,
+  readoutView, promptVerdict, unitsOf } from './views.js';
 import { TraceStore } from './trace.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
 import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
@@ -132,7 +134,6 @@ function effectiveRefs() {
   return list;
 }
 function lpP() { return state.svmP ?? (cfg && (cfg.train.optimizer === 'md' || cfg.train.optimizer === 'nmd') ? cfg.train.p : 3); }
-const unitsOf = (c) => (c.model.attention === 'seq2seq' || c.model.attention === 'causal' ? c.dataset.X.length * c.dataset.X[0].length : c.dataset.X.length);
 
 async function boot() {
   try {
@@ -211,32 +212,13 @@ function effectiveWeightsOf(config) {
   return Array.from({ length: d }, () => Array(d).fill(0));
 }
 
-// The 2-D view of the tokens.
-function computeProjection(config, base) {
-  const d = config.dataset.X[0][0].length;
-  const e = (k) => Array.from({ length: d }, (_, j) => (j === k ? 1 : 0));
-  if (d === 1) return { axes: [e(0), Array(1).fill(0)], labels: ['x₁', '(d = 1: one coordinate)'], note: 'd = 1: tokens on a line' };
-  if (d === 2) return { axes: [e(0), e(1)], labels: ['x₁', 'x₂'], note: null };
-  const Wk = config.model.param === 'prompt' ? config.model.Wk : null;
-  if (Wk) {
-    const diag = Wk.every((row, i) => row.every((v, j) => i === j || v === 0));
-    const nz = Wk.map((row, i) => row[i]).map((v, i) => [v, i]).filter(([v]) => v !== 0);
-    if (diag && nz.length === 2) {
-      const [a, b] = nz.map(([, i]) => i);
-      return { axes: [e(a), e(b)], labels: [`x${sub(a + 1)}`, `x${sub(b + 1)}`],
-        note: `Plane of coordinates ${a + 1} and ${b + 1}: the only ones W_k passes to the scores, so the view is exact.` };
-    }
-  }
-  const pts = (base ?? config.dataset).X.flat();
-  const pc = principalPlane(pts);
-  const pct = (f) => `${Math.round(f * 100)}%`;
-  return { axes: pc.axes, labels: [`PC1 (${pct(pc.explained[0])} of variance)`, `PC2 (${pct(pc.explained[1])})`],
-    note: `d = ${d}: a projection on the top-2 principal directions of the scenario's tokens.` };
-}
-const sub = (k) => String(k).split('').map((ch) => '₀₁₂₃₄₅₆₇₈₉'[ch]).join('');
-
 // ---------- restart: scenario -> config -> validate -> run ----------
-async function restart({ autoplay = false } = {}) {
+let restarting = 0;
+async function restart(options = {}) {
+  restarting++;
+  try { await restartInner(options); } finally { restarting--; }
+}
+async function restartInner({ autoplay = false } = {}) {
   const my = ++gen;
   const wasPlaying = run.playing || autoplay;
   stopPlayer();
@@ -674,98 +656,17 @@ function scheduleRender() {
   requestAnimationFrame(() => { renderQueued = false; renderAll(); });
 }
 
-function scoreVector(W, i, ds = cfg.dataset) {
-  const d = ds.X[0][0].length;
-  if (cfg.model.param === 'prompt') {
-    const p = W.map((r) => r[0]);
-    return transpose(cfg.model.Wk).map((row) => dot(row, p));   // Wk^T p
-  }
-  const z = cfg.model.attention === 'cross' ? ds.Z?.[i] : ds.X[i][ds.query ?? 0];
-  if (!z || z.length !== d) return null;
-  return matVec(W, z);
+function viewContext() {
+  return { cfg, trace, refs, refSelection, report, scores, headSvm, projection: planeInfo.projection,
+    dataset: dragData ?? cfg.dataset, refList: effectiveRefs(), lpP: lpP(), followSelection: state.selection === 'auto' };
 }
 
-function renderPlane() {
-  if (!cfg) return;
-  const ds = dragData ?? cfg.dataset;
-  const proj = planeInfo.projection;
-  const [e1, e2] = proj.axes;
-  const P = (v) => [dot(v, e1), dot(v, e2)];
-  const tokens = ds.X.map((seq) => seq.map(P));
-  const n = ds.X.length;
-  const perUnit = cfg.model.attention === 'cross' || cfg.model.attention === 'self';
-  const radius = 0.9 * Math.max(0.25, ...tokens.flat().map(([a, b]) => Math.hypot(a, b)));
-  const paths = [], arrows = [], lines = [];
-  const units = cfg.model.param === 'prompt' ? [0] : (perUnit ? [...Array(n).keys()] : []);
-  const seqOf = (i) => (cfg.model.param === 'prompt' ? -1 : i);
-  const snaps = trace.snapshots;
-  let maxNorm = 0;
-  for (const snap of snaps) maxNorm = Math.max(maxNorm, fro(snap.W));
-  if (!(maxNorm > 0)) maxNorm = Infinity;
-  const stride = Math.max(1, Math.ceil(snaps.length / 400));
-  for (const i of units) {
-    const pts = [];
-    for (let s = 0; s < snaps.length; s += stride) pts.push(snaps[s]);
-    if (snaps.length && pts.at(-1) !== snaps.at(-1)) pts.push(snaps.at(-1));
-    const points = [];
-    for (const snap of pts) {
-      const u = scoreVector(snap.W, i, ds);
-      if (!u) continue;
-      const q = P(u);
-      const pt = [q[0] / maxNorm * radius, q[1] / maxNorm * radius];
-      if (pt.every(Number.isFinite)) points.push(pt);
-    }
-    paths.push({ seq: seqOf(i), points });
-  }
-  for (const [norm, sol] of Object.entries(refs)) {
-    if (sol.status !== 'optimal' && sol.status !== 'max_iterations') continue;
-    const nW = fro(sol.W);
-    if (!(nW > 0)) continue;
-    for (const i of units) {
-      const u = scoreVector(sol.W, i, ds);
-      if (!u) continue;
-      const q = P(u);
-      arrows.push({ seq: seqOf(i), ref: norm, to: [q[0] / nW * radius, q[1] / nW * radius] });
-    }
-  }
-  // margin lines of the Frobenius SVM: {x : x.u = x_alpha.u - 1}, exact when u lies in the view plane
-  const sol = refs.fro;
-  const sel = refSelection;
-  if (sol && sol.status === 'optimal' && sel) {
-    for (let i = 0; i < n; i++) {
-      const u = scoreVector(sol.W, cfg.model.param === 'prompt' ? 0 : i, ds);
-      if (!u || sel[i] === undefined) continue;
-      const q = P(u);
-      const inPlane = Math.abs(dot(u, u) - (q[0] * q[0] + q[1] * q[1])) <= 1e-9 * Math.max(1, dot(u, u));
-      if (!inPlane || ds.X[0][0].length === 1) continue;
-      lines.push({ seq: i, normal: q, offset: dot(ds.X[i][sel[i]], u) - 1 });
-    }
-  }
-  const last = trace.last();
-  const selected = last && last.selected.length === n ? Array.from(last.selected) : null;
-  const support = report?.supportTokens ?? supportFromSolution(refs.fro, n);
-  panels.plane.update({
-    tokens, selected, optimal: scores?.optimal ?? null, support, paths, arrows, lines,
-    xlabel: proj.labels[0], ylabel: proj.labels[1], draggable: true, domainKey: `${state.scenario}|${gen}`,
-  });
-  const noteParts = [];
-  noteParts.push('★ selected by the softmax now; ○ optimal token; shaded: support tokens of the Frobenius SVM.');
-  if (units.length) noteParts.push(cfg.model.param === 'prompt'
-    ? 'Path: W_kᵀp(k) for k = 0…now (shared by all sequences; divided by max_k ‖p(k)‖); arrows: W_kᵀp^mm / ‖p^mm‖.'
-    : `Paths: W(k) z_i for k = 0…now, divided by max_k ‖W(k)‖_F (one factor for the whole path); arrows: W^mm z_i / ‖W^mm‖_F (${effectiveRefs().map((r) => `${REF_LABEL[r]} ${r === 'fro' ? 'dashed' : r === 'nuclear' ? 'dotted' : 'dash-dot'}`).join(', ')}); lines: each sequence's margin.`);
-  else noteParts.push('Sequence-to-sequence attention: one query per position, so no per-sequence paths are drawn.');
-  if (proj.note) noteParts.push(proj.note);
-  noteParts.push('Drag a token (or focus it and use the arrow keys) to move it.');
-  $('sub-plane').textContent = noteParts.join(' ');
-  const svmBad = Object.values(refs).find((s) => s.status === 'infeasible');
-  panelMessage('plane', svmBad ? `Infeasible: ${svmBad.message}` : null);
-}
-
-function supportFromSolution(sol, n) {
-  if (!sol || sol.status !== 'optimal') return null;
-  const out = Array.from({ length: n }, () => []);
-  for (const [i, t] of sol.support ?? []) if (out[i] && !out[i].includes(t)) out[i].push(t);
-  return out;
+function renderPlane(ctx = viewContext()) {
+  if (!cfg || !planeInfo.projection) return;
+  const v = planeView(ctx);
+  panels.plane.update({ ...v.data, draggable: true, domainKey: `${state.scenario}|${gen}` });
+  $('sub-plane').textContent = `${v.subtitle} Drag a token (or focus it and use the arrow keys) to move it.`;
+  panelMessage('plane', v.message);
 }
 
 let lastSlowRender = 0;
@@ -775,123 +676,37 @@ function renderAll(force = false) {
   renders++;
   const now = performance.now();
   const show = (id) => force || visible.has(id);
-  if (show('plane')) renderPlane();
-  const units = unitsOf(cfg);
-  const n = cfg.dataset.X.length, T = cfg.dataset.X[0].length;
-  const seq2 = units !== n;
-  const unitSeq = Array.from({ length: units }, (_, u) => (seq2 ? Math.floor(u / T) : u));
-  const unitLabel = Array.from({ length: units }, (_, u) => (seq2 ? `${Math.floor(u / T)}·q${u % T}` : `seq ${u}`));
-  // softmax over iterations
-  const sm = trace.softmaxSeries();
-  if (show('softmax')) panels.softmax.update({ iterations: sm.iterations, T, units, unitSeq, unitLabel, values: sm.values });
-  $('sub-softmax').textContent = 'Colour: softmax probability s_it of each token (rows, grouped by sequence; left strip = sequence colour). Selection shows as one bright row per sequence.';
-  // current softmax
-  const last = trace.last();
-  if (last && last.softmax && show('current')) {
-    const M = Array.from({ length: units }, (_, u) => Array.from(last.softmax.subarray(u * T, (u + 1) * T)));
-    const marks = [];
-    for (let u = 0; u < units; u++) {
-      marks.push({ r: u, c: last.selected[u], kind: 'selected' });
-      if (!seq2 && scores?.optimal) marks.push({ r: u, c: scores.optimal[u], kind: 'optimal' });
-    }
-    panels.current.update({ items: [{ label: `k = ${last.iteration}`, M, marks }], scheme: 'seq', domain: [0, 1], showValues: true,
-      rowNames: unitLabel, rowSeq: unitSeq, colorLabel: 's_it' });
-    $('sub-current').textContent = 'Rows: sequences; columns: tokens t = 0…T−1. Solid box: the selected token; dashed: the optimal token.';
+  const ctx = viewContext();
+  if (show('plane')) renderPlane(ctx);
+  if (show('softmax')) {
+    const v = softmaxView(ctx);
+    panels.softmax.update(v.data);
+    $('sub-softmax').textContent = v.subtitle;
   }
-  // correlation
-  const names = Object.keys(trace.refs);
-  const corrKey = names.join(',');
-  if (panels.corr.__key !== corrKey) {
-    panels.corr.__key = corrKey;
-    panels.corr.setSeries(names.map((r) => ({ label: `vs ${REF_STYLE[r].label}`, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash.split(' ').map(Number) })));
+  if (show('current')) {
+    const v = currentSoftmaxView(ctx);
+    if (v) { panels.current.update(v.data); $('sub-current').textContent = v.subtitle; }
   }
-  const cs = trace.corrSeries();
-  if (show('corr')) panels.corr.update({ x: cs.x, ys: names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))) });
-  const cNow = trace.correlations();
-  $('sub-corr').textContent = names.length
-    ? `Log scale; 0 means W(k) points exactly along the SVM direction. Now: ${names.map((r) => `${REF_LABEL[r]} corr = ${fmt(cNow[r], 5)}`).join(', ')}.` +
-      (refSelection ? ` SVMs of the selection (${refSelection.join(', ')})${state.selection === 'auto' ? ', followed as the run decides' : ''}.` : '')
-    : 'No reference SVM (none selected, or infeasible).';
-  // norms and loss
-  const tr = trace.series();
+  const cv = corrView(ctx);
+  if (panels.corr.__key !== cv.key) { panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); }
+  if (show('corr')) panels.corr.update(cv.data);
+  $('sub-corr').textContent = cv.subtitle;
   if (show('norms')) {
-    panels.norms.update({ x: tr.iteration, ys: [tr.normFro, tr.normNuc, tr.normLp] });
-    lossChart.update({ x: tr.iteration, ys: [tr.loss] });
+    const v = normsView(ctx);
+    panels.norms.update(v.norms);
+    lossChart.update(v.loss);
+    $('sub-norms').textContent = v.subtitle;
   }
-  $('sub-norms').textContent = `‖W(k)‖ grows without bound (the direction is what converges); p = ${fmt(cfg.train.traceP, 3)} for ‖·‖_p. The loss decreases toward its infimum.`;
-  // spectrum + weights (at most ~15 Hz while playing)
+  // spectrum, weights and readout: at most ~15 Hz while playing
   if (force || !run.playing || now - lastSlowRender > 66) {
     lastSlowRender = now;
-    renderSlow(show);
+    if (show('spectrum')) { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); $('sub-spectrum').textContent = v.subtitle; }
+    if (show('weights')) { const v = weightsView(ctx); panels.weights.update(v.data); $('sub-weights').textContent = v.subtitle; }
+    if (show('readout')) panels.readout.update(readoutView(ctx).data);
   }
   updatePlayerUI();
   if (firstFrameAt === null && trace.frames() > 0) firstFrameAt = performance.now() - t0;
 }
-
-function renderSlow(show = () => true) {
-  const Wk = trace.currentWeights();
-  const normalized = (W) => { const f = fro(W); return f > 0 ? W.map((r) => r.map((x) => x / f)) : null; };
-  const series = [];
-  const Wn = Wk ? normalized(Wk) : null;
-  if (Wn) series.push({ label: 'W(k)', color: themeColors().fg, values: singularValues(Wn), width: 1.5 });
-  for (const r of ['fro', 'nuclear', 'lp']) {
-    const s = refs[r];
-    if (!s || s.status !== 'optimal') continue;
-    const n = normalized(s.W);
-    if (n) series.push({ label: REF_STYLE[r].label, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash, values: singularValues(n), hollow: true });
-  }
-  if (show('spectrum')) panels.spectrum.update({ series });
-  const isPrompt = cfg.model.param === 'prompt';
-  $('sub-spectrum').textContent = isPrompt ? 'A prompt is a vector: its "spectrum" is one value (1 after normalization).'
-    : 'Singular values after dividing by the Frobenius norm. The nuclear solution (the (K,Q) limit) has few non-zero values: low rank.';
-  const items = [];
-  if (Wn) items.push({ label: `W(k), k = ${trace.iterationNow()}`, M: Wn });
-  for (const r of ['fro', 'nuclear', 'lp']) {
-    const s = refs[r];
-    if (!s || s.status !== 'optimal') continue;
-    const n = normalized(s.W);
-    if (n) items.push({ label: { fro: 'Frobenius', nuclear: 'nuclear', lp: `l_p, p = ${fmt(lpP(), 3)}` }[r], M: n });
-  }
-  if (show('weights')) panels.weights.update({ items, scheme: 'div', colorLabel: 'W/‖W‖_F' });
-  $('sub-weights').textContent = `${isPrompt ? 'p(k) and p^mm as columns' : 'W(k) and the SVM solutions W^mm (d × d)'}, each divided by its Frobenius norm, on one diverging scale (purple > 0, orange < 0). Under l_p mirror descent with small p, W(k) and W^mm_p share their sparsity.`;
-  if (show('readout')) renderReadout();
-}
-
-function renderReadout() {
-  const rows = Object.entries(refs).map(([k, s]) => ({ label: REF_LABEL[k] + (k === 'lp' ? ` (p = ${fmt(lpP(), 3)})` : ''), ...s }));
-  if (headSvm) rows.push({ label: 'head v^mm', ...headSvm });
-  const n = cfg.dataset.X.length;
-  let verdict = null;
-  if (report && !report.error) {
-    const labels = { globally_optimal: 'Globally optimal selection', locally_optimal: 'Locally optimal selection', neither: 'Neither globally nor locally optimal', infeasible: 'Infeasible selection' };
-    const kind = { globally_optimal: 'global', locally_optimal: 'local', neither: 'neither', infeasible: 'infeasible' }[report.verdict];
-    verdict = { label: labels[report.verdict] ?? report.verdict, kind, explanation: report.explanation };
-  } else if (refs.fro && cfg.model.param === 'prompt' && scores && refSelection) {
-    verdict = promptVerdict();
-  } else if (report?.error) {
-    verdict = { label: 'No verdict', kind: 'none', explanation: report.error };
-  }
-  const support = report?.supportTokens ?? supportFromSolution(refs.fro, n);
-  const last = trace.last();
-  panels.readout.update({
-    rows, verdict, selection: refSelection ?? (last ? Array.from(last.selected).slice(0, n) : []), optimal: scores?.optimal, support,
-    selectionLabel: refSelection ? `the selection (${refSelection.join(', ')})` : null,
-    note: cfg.model.head === 'relu' ? 'ReLU head: several tokens can keep weight; the one-token SVM above is only a partial reference (the generalized SVM is not exposed by the engine API yet).' : null,
-  });
-}
-
-function promptVerdict() {
-  const sol = refs.fro;
-  if (sol.status === 'infeasible') return { label: 'Infeasible selection', kind: 'infeasible', explanation: sol.message };
-  const opt = scores.optimal;
-  if (refSelection.every((a, i) => a === opt[i])) return { label: 'Globally optimal selection', kind: 'global', explanation: 'every sequence selects its highest-scoring token.' };
-  const sup = supportFromSolution(sol, refSelection.length) ?? [];
-  const ok = refSelection.every((a, i) => (sup[i] ?? []).every((t) => scores.gamma[i][a] > scores.gamma[i][t]));
-  return ok ? { label: 'Locally optimal selection', kind: 'local', explanation: 'every support token scores lower than the selected one.' }
-    : { label: 'Neither globally nor locally optimal', kind: 'neither', explanation: 'a support token scores at least as high as the selected one.' };
-}
-
-const fmt = (v, digits = 4) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
 
 // ---------- visibility: panels off screen are not redrawn while playing ----------
 const visible = new Set(PANELS.map((p) => p.id));
@@ -930,7 +745,7 @@ window.__lab = {
   },
   get playing() { return run.playing; },
   get done() { return run.done; },
-  get busy() { return run.inFlight || solving > 0; },
+  get busy() { return run.inFlight || solving > 0 || restarting > 0; },
   get iteration() { return trace.iterationNow(); },
   get maxIterations() { return cfg?.iterations ?? null; },
   get firstFrameMs() { return firstFrameAt; },
@@ -941,7 +756,7 @@ window.__lab = {
   correlations: () => trace.correlations(),
   solution: (norm = 'fro') => refs[norm] && structuredClone({ status: refs[norm].status, W: refs[norm].W, objective: refs[norm].objective, gap: refs[norm].gap, support: refs[norm].support, message: refs[norm].message }),
   referenceSelection: () => refSelection && [...refSelection],
-  verdict: () => report?.verdict ?? (cfg?.model.param === 'prompt' && refs.fro && scores && refSelection ? promptVerdict().kind : null),
+  verdict: () => report?.verdict ?? (cfg?.model.param === 'prompt' && refs.fro && scores && refSelection ? promptVerdict(viewContext()).kind : null),
   scenarioNames: () => [...SCENARIO_IDS],
   messages: () => [...messages.values()],
   set: (patch) => setState(patch),

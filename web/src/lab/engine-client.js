@@ -2,8 +2,10 @@
 // worker and returns a Promise, so a change of the engine's contract touches this file only.
 import { createWorkerEngine } from '../engine/worker-engine.js';
 
-export async function createEngineClient() {
-  const we = await createWorkerEngine();
+// options (optional): passed to createWorkerEngine, e.g. { worker, moduleSource } for the
+// single-script <attnsvm-figure> embed (web/src/embed/element.js).
+export async function createEngineClient(options) {
+  const we = await createWorkerEngine(options);
   const call = (method, ...args) => we.call(method, ...args);
   return {
     version: () => call('version'),

@@ -1,0 +1,102 @@
+// The iframe embed (embed.html): one figure from the URL hash, sized to the iframe's width.
+//
+// Messages to the host page (window.parent.postMessage, target origin '*': they carry no secrets):
+//   { type: 'attnsvm:resize', id, height }     the figure's height in CSS pixels, on load and on
+//                                             every change (the host sets the iframe's height)
+//   { type: 'attnsvm:status', id, status, iteration }   status: 'ready' | 'playing' | 'paused' |
+//                                             'done' | 'error' (optional to listen to)
+// `id` is the hash's id=... (null when absent); a host can also match event.source against each
+// iframe's contentWindow. A minimal listener:
+//   addEventListener('message', (e) => {
+//     if (e.data?.type !== 'attnsvm:resize') return;
+//     for (const f of document.querySelectorAll('iframe'))
+//       if (f.contentWindow === e.source) f.style.height = `${e.data.height}px`;
+//   });
+//
+// Test hook: window.__embed (ready, playing, done, started, iteration, maxIterations, correlations,
+// selection, verdict, error, resizeMessages).
+import './figure.css';
+import { createEngineClient } from '../lab/engine-client.js';
+import { createFigure } from './figure.js';
+import { parseEmbedHash, labHash } from './params.js';
+
+const root = document.getElementById('figure');
+const inFrame = window.parent !== window;
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+let client = null;
+let figure = null;
+let settings = null;
+let resizeMessages = 0;
+let lastHeight = -1;
+let lastStatus = null;
+
+function post(msg) {
+  if (inFrame) window.parent.postMessage({ ...msg, id: settings?.id ?? null }, '*');
+}
+
+function postHeight() {
+  const h = Math.ceil(root.getBoundingClientRect().height);
+  if (h === lastHeight || h === 0) return;
+  lastHeight = h;
+  resizeMessages++;
+  post({ type: 'attnsvm:resize', height: h });
+}
+
+function postStatus(fig) {
+  const i = fig.info();
+  const status = i.error ? 'error' : i.done ? 'done' : i.playing ? 'playing' : i.ready ? (i.started ? 'paused' : 'ready') : null;
+  if (!status || status === lastStatus) return;
+  lastStatus = status;
+  post({ type: 'attnsvm:status', status, iteration: i.iteration });
+}
+
+function applyTheme(theme) {
+  const dark = theme === 'dark' || (theme === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+  root.classList.toggle('af-dark', dark);
+  document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
+}
+
+function start() {
+  figure?.destroy();
+  settings = parseEmbedHash(location.hash);
+  applyTheme(settings.theme);
+  client ??= createEngineClient();
+  figure = createFigure(root, {
+    client,
+    state: settings.state,
+    panels: settings.panels,
+    caption: settings.caption,
+    labUrl: new URL(`./index.html${labHash(settings.state)}`, document.baseURI).href,
+    autoplay: settings.autoplay && !reducedMotion.matches,
+    notice: settings.errors.length ? `The link has problems: ${settings.errors.join('; ')}.` : null,
+    onUpdate: postStatus,
+  });
+  io.disconnect();
+  io.observe(root);
+}
+
+// Visible = a quarter of the figure, or 200 px of it, inside the top-level viewport (an
+// IntersectionObserver in an iframe measures against the top page's viewport).
+const io = new IntersectionObserver((entries) => {
+  for (const e of entries) {
+    const shown = e.isIntersecting && (e.intersectionRatio >= 0.25 || e.intersectionRect.height >= 200);
+    figure?.setVisible(shown);
+  }
+}, { threshold: [0, 0.1, 0.25, 0.5, 1] });
+
+new ResizeObserver(postHeight).observe(root);
+reducedMotion.addEventListener?.('change', () => figure?.setAutoplay(settings.autoplay && !reducedMotion.matches));
+addEventListener('hashchange', start);
+
+window.__embed = {
+  get ready() { return figure?.info().ready ?? false; },
+  get resizeMessages() { return resizeMessages; },
+  get height() { return lastHeight; },
+  info: () => figure?.info() ?? null,
+  play: () => figure?.play(),
+  pause: () => figure?.pause(),
+  reset: () => figure?.reset(),
+};
+
+start();

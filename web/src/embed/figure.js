@@ -1,0 +1,633 @@
+// One embedded figure: a lab state (scenario + overrides) run in the engine's worker and drawn with
+// the lab's panel components (web/src/plots) into a compact frame: a header with the player
+// (play/pause, reset), the chosen panels, a compact legend, an optional caption and an "open in
+// the lab" link. Used by the iframe page (embed-page.js) and by the <attnsvm-figure> element
+// (element.js); neither knows about the other.
+//
+// createFigure(root, options) -> figure
+//   options: { client: Promise<engine client (lab/engine-client.js shape)>, state (lab state),
+//              panels: string[], caption: string|null ('scenario': the scenario's own), labUrl,
+//              autoplay: bool, speed: iterations per frame (default state.speed), notice: text shown
+//              above the panels (e.g. problems with the link), dark: bool, onUpdate(fig) }
+//   figure:  { play(), pause(), reset(), setVisible(bool), destroy(), info() } ; info() is the test
+//            hook: { ready, playing, done, started, iteration, maxIterations, correlations,
+//            selection, verdict, error }
+//
+// Playing: the figure starts by itself when it becomes visible (setVisible(true), driven by the
+// host's IntersectionObserver), unless autoplay is off (reduced motion, autoplay=0) or the reader
+// paused it; it pauses when it leaves the view and resumes when it comes back.
+//
+// The configuration is built exactly like the lab's (app.js buildConfig: the scenario from the
+// engine, then the state's overrides), so "open in the lab" replays the same run.
+import { SCENARIO_INFO, REF_LABEL } from '../lab/scenarios.js';
+import { TraceStore } from '../lab/trace.js';
+import { fro, dot, matVec, transpose, singularValues, principalPlane } from '../lab/linalg.js';
+import { createTokenPlane } from '../plots/tokenplane.js';
+import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
+import { createCurves } from '../plots/curves.js';
+import { createSpectrum } from '../plots/spectrum.js';
+import { createReadout } from '../plots/readout.js';
+import { REF_STYLE, OKABE_ITO, themeColors, seqColor } from '../plots/theme.js';
+import { PANEL_TITLES } from './params.js';
+
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text != null) e.textContent = text;
+  return e;
+};
+const fmt = (v, digits = 4) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
+const unitsOf = (c) => (c.model.attention === 'seq2seq' || c.model.attention === 'causal' ? c.dataset.X.length * c.dataset.X[0].length : c.dataset.X.length);
+const raf = (f) => requestAnimationFrame(f);
+
+function identity(d) { return Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 1 : 0))); }
+
+// ---- the lab's configuration rules (mirrors app.js scenarioOptions / buildConfig) ----
+export function scenarioOptions(state) {
+  const o = { seed: state.seed };
+  for (const k of ['n', 'T', 'd', 'C', 'start', 'localCase', 'variant']) if (state[k] !== null) o[k] = state[k];
+  const allowed = new Set(SCENARIO_INFO[state.scenario].options);
+  for (const k of Object.keys(o)) if (!allowed.has(k) && k !== 'seed') delete o[k];
+  return o;
+}
+
+export function buildConfig(state, base) {
+  const dataset = state.data ?? base.dataset;
+  const d = dataset.X[0][0].length, baseD = base.dataset.X[0][0].length;
+  const model = { ...base.model };
+  for (const k of ['attention', 'param', 'head', 'loss']) if (state[k] !== null) model[k] = state[k];
+  if (model.param === 'prompt' && (!model.Wk || model.Wk.length !== d)) model.Wk = identity(d);
+  if (model.head === 'relu' && (!model.V || model.V.length !== d)) model.V = identity(d);
+  if (model.param !== 'prompt') delete model.Wk;
+  if (model.head !== 'relu') delete model.V;
+  const train = { ...base.train, ...(SCENARIO_INFO[state.scenario].train ?? {}) };
+  if (state.optimizer !== null) train.optimizer = state.optimizer;
+  if (state.lr !== null) train.lr = state.lr;
+  if (state.p !== null) train.p = state.p;
+  if (state.joint !== null) train.trainHead = state.joint;
+  if (state.headLr !== null) train.headLr = state.headLr;
+  const md = train.optimizer === 'md' || train.optimizer === 'nmd';
+  if (md && !(train.p > 1)) train.p = 3;
+  const iterations = state.iterations ?? base.iterations;
+  train.traceEvery = Math.max(1, Math.ceil(iterations / 1500));
+  train.traceSoftmax = true;
+  train.traceP = md ? train.p : (state.svmP ?? 3);
+  let init = base.init;
+  const g = init?.given ?? {};
+  const fits = d === baseD && ((model.param === 'W' && g.W) || (model.param === 'KQ' && g.K && g.Q) || (model.param === 'prompt' && g.p));
+  if (!fits) init = model.param === 'KQ' ? { kind: 'random', seed: state.seed, scale: 0.1 } : { kind: 'zero' };
+  else if (init.kind === 'given') init = { kind: 'given', given: { ...g, v: dataset.v } };
+  return { scenario: state.scenario, dataset, model, train, init, iterations };
+}
+
+function initialWeights(config) {
+  const g = config.init.kind === 'given' ? config.init.given : null;
+  const d = config.dataset.X[0][0].length;
+  if (!g) return null;
+  if (config.model.param === 'W') return g.W ?? null;
+  if (config.model.param === 'KQ' && g.K && g.Q) return g.K.map((row) => transpose(g.Q).map((col) => dot(row, col)));
+  if (config.model.param === 'prompt' && g.p) return g.p.map((x) => [x]);
+  return Array.from({ length: d }, () => Array(d).fill(0));
+}
+
+const SUB = (k) => String(k).split('').map((ch) => '₀₁₂₃₄₅₆₇₈₉'[ch]).join('');
+function projection(config, baseDataset) {
+  const d = config.dataset.X[0][0].length;
+  const e = (k) => Array.from({ length: d }, (_, j) => (j === k ? 1 : 0));
+  if (d === 1) return { axes: [e(0), [0]], labels: ['x₁', ''], note: 'd = 1: tokens on a line.' };
+  if (d === 2) return { axes: [e(0), e(1)], labels: ['x₁', 'x₂'], note: null };
+  const Wk = config.model.param === 'prompt' ? config.model.Wk : null;
+  if (Wk) {
+    const diag = Wk.every((row, i) => row.every((v, j) => i === j || v === 0));
+    const nz = Wk.map((row, i) => [row[i], i]).filter(([v]) => v !== 0);
+    if (diag && nz.length === 2) {
+      const [a, b] = nz.map(([, i]) => i);
+      return { axes: [e(a), e(b)], labels: [`x${SUB(a + 1)}`, `x${SUB(b + 1)}`], note: `Coordinates ${a + 1} and ${b + 1} (the ones W_k keeps).` };
+    }
+  }
+  const pc = principalPlane((baseDataset ?? config.dataset).X.flat());
+  const pct = (f) => `${Math.round(f * 100)}%`;
+  return { axes: pc.axes, labels: [`PC1 (${pct(pc.explained[0])})`, `PC2 (${pct(pc.explained[1])})`], note: `d = ${d}: top-2 principal directions.` };
+}
+
+export function createFigure(root, options) {
+  const state = options.state;
+  const info = SCENARIO_INFO[state.scenario];
+  const speed = Math.max(1, options.speed ?? state.speed ?? 5);
+  root.classList.add('attnsvm-figure');
+
+  // ---------- DOM ----------
+  const head = el('div', 'af-head');
+  const title = el('div', 'af-title', info.title);
+  const player = el('div', 'af-player');
+  const bPlay = el('button', 'af-btn af-primary', '▶ Play');
+  bPlay.type = 'button';
+  const bReset = el('button', 'af-btn', '↺ Reset');
+  bReset.type = 'button';
+  bReset.setAttribute('aria-label', 'Reset');
+  const iterOut = el('output', 'af-iter', 'k = 0');
+  player.append(bPlay, bReset, iterOut);
+  const lab = el('a', 'af-lab', 'Open in the lab ↗');
+  lab.href = options.labUrl ?? '#';
+  lab.target = '_blank';
+  lab.rel = 'noopener';
+  head.append(title, player, lab);
+  const msg = el('div', 'af-msg');
+  msg.setAttribute('role', 'status');
+  msg.hidden = true;
+  const grid = el('div', `af-panels af-n${Math.min(options.panels.length, 3)}`);
+  const legend = el('div', 'af-legend');
+  legend.setAttribute('aria-label', 'Legend');
+  const cap = el('p', 'af-caption');
+  const capText = options.caption === 'scenario' ? info.caption : options.caption;
+  cap.textContent = capText ?? '';
+  cap.hidden = !capText;
+  root.replaceChildren(head, msg, grid, legend, cap);
+
+  const bodies = {};
+  for (const id of options.panels) {
+    const sec = el('section', `af-panel af-panel-${id}`);
+    sec.dataset.panel = id;
+    const h = el('h3', 'af-panel-title', PANEL_TITLES[id]);
+    const note = el('p', 'af-note');
+    const body = el('div', 'af-body');
+    sec.append(h, body, note);
+    grid.append(sec);
+    bodies[id] = { sec, body, note };
+  }
+
+  // ---------- panels (the lab's components) ----------
+  const panels = {};
+  const has = (id) => !!bodies[id];
+  if (has('plane')) panels.plane = createTokenPlane(bodies.plane.body, {});
+  if (has('softmax')) panels.softmax = createTimeHeatmap(bodies.softmax.body);
+  if (has('current')) panels.current = createMatrices(bodies.current.body);
+  if (has('corr')) panels.corr = createCurves(bodies.corr.body, { xlabel: 'iteration k', y: { label: '1 − corr', log: true }, series: [], height: 200 });
+  let lossChart = null;
+  if (has('norms')) {
+    panels.norms = createCurves(bodies.norms.body, {
+      xlabel: 'iteration k', y: { label: 'norm of W(k)' }, height: 160,
+      series: [
+        { label: '‖W‖_F', color: OKABE_ITO.blue },
+        { label: '‖W‖_*', color: OKABE_ITO.vermillion, dash: [2, 3] },
+      ],
+    });
+    lossChart = createCurves(bodies.norms.body, { xlabel: 'iteration k', y: { label: 'loss' }, height: 130, series: [{ label: 'loss', color: themeColors().dark ? '#dddddd' : '#333333' }] });
+  }
+  if (has('spectrum')) panels.spectrum = createSpectrum(bodies.spectrum.body);
+  if (has('weights')) panels.weights = createMatrices(bodies.weights.body);
+  if (has('readout')) panels.readout = createReadout(bodies.readout.body);
+
+  // ---------- run state ----------
+  let client = null;
+  let cfg = null, baseDataset = null, proj = null, scores = null;
+  let trace = new TraceStore();
+  let refs = {}, refSelection = null, report = null;
+  const run = { id: null, playing: false, inFlight: false, done: false };
+  let gen = 0, refGen = 0, solving = 0;
+  let ready = false, started = false, error = null;
+  let visible = false, userPaused = false, destroyed = false;
+  let autoplay = options.autoplay !== false;
+
+  function showMessage(text) { msg.textContent = text ?? ''; msg.hidden = !text; }
+  function fail(text) { error = text; showMessage(text); updatePlayer(); options.onUpdate?.(api); }
+
+  function effectiveRefs() {
+    let list = state.refs ?? info.refs;
+    if (cfg?.model.param === 'prompt') list = list.filter((r) => r !== 'nuclear');
+    return list;
+  }
+  const lpP = () => state.svmP ?? (cfg && (cfg.train.optimizer === 'md' || cfg.train.optimizer === 'nmd') ? cfg.train.p : 3);
+
+  async function load() {
+    const my = ++gen;
+    try {
+      client = client ?? await options.client;
+      const base = await client.scenario(state.scenario, scenarioOptions(state));
+      if (my !== gen || destroyed) return;
+      let config = buildConfig(state, base);
+      try {
+        await client.validate(config.dataset, config.model.param === 'prompt' ? 'seq2seq' : config.model.attention);
+      } catch (e) {
+        if (!state.data) throw e;
+        showMessage(`The link's dataset cannot be used (${e.message}); showing the scenario's data.`);
+        config = buildConfig({ ...state, data: null }, base);
+      }
+      cfg = config;
+      baseDataset = base.dataset;
+      proj = projection(cfg, baseDataset);
+      try { scores = await client.scores(cfg.dataset); } catch { scores = null; }
+      const id = await client.startRun({ dataset: cfg.dataset, model: cfg.model, train: cfg.train, init: cfg.init }, cfg.iterations);
+      if (my !== gen || destroyed) { client.cancel(id); return; }
+      run.id = id;
+      trace.setInitial(initialWeights(cfg));
+      trace.ingest(await client.step(id, 0));
+      await refreshReferences();
+      if (my !== gen || destroyed) return;
+      ready = true;
+      render(true);
+      if (visible && autoplay && !userPaused) play();
+      options.onUpdate?.(api);
+    } catch (e) {
+      if (my === gen) fail(`This figure could not start: ${e.message}`);
+    }
+  }
+
+  // ---------- reference SVMs (re-solved for the run's selection once it is decided) ----------
+  function currentSelection() {
+    const last = trace.last();
+    if (!cfg || !last || state.selection === 'optimal') return null;
+    const decided = last.selectedProbability.every((p) => p >= 0.5);
+    return decided && last.selected.length === unitsOf(cfg) ? Array.from(last.selected) : null;
+  }
+  function defaultSelection() {
+    if (!cfg || cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal') return null;
+    return cfg.dataset.alpha ?? scores?.optimal ?? null;
+  }
+  async function refreshReferences(selection = currentSelection() ?? defaultSelection()) {
+    if (!cfg) return;
+    const my = gen, mine = ++refGen;
+    const dataset = cfg.dataset;
+    const prompt = cfg.model.param === 'prompt';
+    const common = { dataset, attention: cfg.model.attention, ...(selection ? { selection } : {}) };
+    solving++;
+    try {
+      const jobs = {};
+      let headSupport = null;
+      if (prompt && cfg.train.trainHead) {
+        try {
+          const h = await client.solve({ dataset, problem: 'head', norm: 'fro', ...(selection ? { selection } : {}) });
+          if (h.status === 'optimal') headSupport = [...new Set(h.support.map(([i]) => i))];
+        } catch { /* no head SVM: plain prompt SVM */ }
+      }
+      await Promise.all(effectiveRefs().map(async (norm) => {
+        const req = { ...common, norm, ...(norm === 'lp' ? { p: lpP() } : {}) };
+        if (prompt) {
+          req.problem = headSupport ? 'relaxed-prompt' : 'prompt';
+          req.Wk = cfg.model.Wk;
+          if (headSupport) req.headSupport = headSupport;
+        }
+        try { jobs[norm] = await client.solve(req); } catch (e) { jobs[norm] = { status: 'error', message: e.message }; }
+      }));
+      let rep = null;
+      if (!prompt && (cfg.model.attention === 'cross' || cfg.model.attention === 'self') && has('readout')) {
+        try { rep = await client.analyze(common); } catch (e) { rep = { error: e.message }; }
+      }
+      if (my !== gen || mine !== refGen) return;
+      refs = jobs;
+      refSelection = selection ?? rep?.selection ?? scores?.optimal ?? null;
+      report = rep;
+      trace.setReferences(Object.fromEntries(Object.entries(refs)
+        .filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations').map(([k, s]) => [k, s.W])));
+      scheduleRender();
+    } finally {
+      solving--;
+    }
+  }
+  let followWanted = null, followBusy = false;
+  function followSelection(sel) {
+    if (refSelection && refSelection.join(',') === sel.join(',') && !followBusy) return;
+    followWanted = sel;
+    if (followBusy) return;
+    const my = gen;
+    const next = () => {
+      if (my !== gen || !followWanted) { followBusy = false; return; }
+      const want = followWanted;
+      followWanted = null;
+      if (refSelection && refSelection.join(',') === want.join(',')) { next(); return; }
+      followBusy = true;
+      refreshReferences(want).finally(next);
+    };
+    next();
+  }
+
+  // ---------- player ----------
+  function play() {
+    if (!ready || !run.id || run.done || run.playing || destroyed) return;
+    run.playing = true;
+    started = true;
+    updatePlayer();
+    raf(tick);
+    options.onUpdate?.(api);
+  }
+  function pause() { run.playing = false; updatePlayer(); options.onUpdate?.(api); }
+  function tick() {
+    if (!run.playing || destroyed) return;
+    if (!run.inFlight) advance(speed);
+    raf(tick);
+  }
+  async function advance(k) {
+    if (!run.id || run.inFlight || run.done) return;
+    const my = gen;
+    run.inFlight = true;
+    try {
+      const frame = await client.step(run.id, k);
+      if (my !== gen) return;
+      trace.ingest(frame);
+      if (frame.done) {
+        run.done = true;
+        run.playing = false;
+        if (frame.stopped && frame.stopReason) showMessage(`Stopped at k = ${trace.iterationNow()}: ${frame.stopReason}`);
+      }
+      const sel = currentSelection();
+      if (sel) followSelection(sel);
+      scheduleRender();
+      if (run.done) options.onUpdate?.(api);
+    } catch (e) {
+      if (my === gen) { run.playing = false; fail(`Training failed: ${e.message}`); }
+    } finally {
+      if (my === gen) run.inFlight = false;
+    }
+  }
+  async function reset() {
+    if (!run.id || !client) return;
+    const my = ++gen;
+    run.playing = false;
+    run.done = false;
+    userPaused = false;
+    showMessage(null);
+    while (run.inFlight) await new Promise((r) => setTimeout(r, 10));
+    await client.reset(run.id);
+    if (my !== gen) return;
+    trace = new TraceStore();
+    trace.setInitial(initialWeights(cfg));
+    trace.ingest(await client.step(run.id, 0));
+    refs = {}; refSelection = null; report = null; followWanted = null; followBusy = false;
+    await refreshReferences();
+    render(true);
+    if (visible) play();
+  }
+  function updatePlayer() {
+    bPlay.textContent = run.playing ? '❚❚ Pause' : (run.done ? '✓ Done' : '▶ Play');
+    bPlay.setAttribute('aria-label', run.playing ? 'Pause' : 'Play');
+    bPlay.setAttribute('aria-pressed', String(run.playing));
+    bPlay.disabled = !ready || run.done;
+    bReset.disabled = !ready;
+    iterOut.textContent = cfg ? `k = ${trace.iterationNow()} / ${cfg.iterations}` : (error ? '' : 'loading…');
+  }
+  bPlay.onclick = () => {
+    if (run.playing) { userPaused = true; pause(); } else { userPaused = false; play(); }
+  };
+  bReset.onclick = () => { reset(); };
+
+  // ---------- rendering ----------
+  let queued = false;
+  function scheduleRender() {
+    if (queued) return;
+    queued = true;
+    raf(() => { queued = false; render(); });
+  }
+  let lastSlow = 0;
+  function render(force = false) {
+    updatePlayer();
+    if (!cfg) return;
+    if (!visible && !force) return;
+    const now = performance.now();
+    if (has('plane')) renderPlane();
+    const units = unitsOf(cfg);
+    const n = cfg.dataset.X.length, T = cfg.dataset.X[0].length;
+    const seq2 = units !== n;
+    const unitSeq = Array.from({ length: units }, (_, u) => (seq2 ? Math.floor(u / T) : u));
+    const unitLabel = Array.from({ length: units }, (_, u) => (seq2 ? `${Math.floor(u / T)}·q${u % T}` : `seq ${u}`));
+    if (has('softmax')) {
+      const sm = trace.softmaxSeries();
+      panels.softmax.update({ iterations: sm.iterations, T, units, unitSeq, unitLabel, values: sm.values });
+      bodies.softmax.note.textContent = 'Rows: tokens, grouped by sequence (left strip). Selection shows as one bright row per sequence.';
+    }
+    const last = trace.last();
+    if (has('current') && last?.softmax) {
+      const M = Array.from({ length: units }, (_, u) => Array.from(last.softmax.subarray(u * T, (u + 1) * T)));
+      const marks = [];
+      for (let u = 0; u < units; u++) {
+        marks.push({ r: u, c: last.selected[u], kind: 'selected' });
+        if (!seq2 && scores?.optimal) marks.push({ r: u, c: scores.optimal[u], kind: 'optimal' });
+      }
+      panels.current.update({ items: [{ label: `k = ${last.iteration}`, M, marks }], scheme: 'seq', domain: [0, 1], showValues: true, rowNames: unitLabel, rowSeq: unitSeq, colorLabel: 's_it' });
+      bodies.current.note.textContent = 'Solid box: selected token; dashed: optimal token.';
+    }
+    const names = Object.keys(trace.refs);
+    const cNow = trace.correlations();
+    if (has('corr')) {
+      const key = names.join(',');
+      if (panels.corr.__key !== key) {
+        panels.corr.__key = key;
+        panels.corr.setSeries(names.map((r) => ({ label: `vs ${REF_STYLE[r].label}`, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash.split(' ').map(Number) })));
+      }
+      const cs = trace.corrSeries();
+      panels.corr.update({ x: cs.x, ys: names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))) });
+      bodies.corr.note.textContent = names.length
+        ? `Log scale; 0 = same direction. Now: ${names.map((r) => `${REF_LABEL[r]} corr = ${fmt(cNow[r], 5)}`).join(', ')}.`
+        : 'No reference SVM for this selection.';
+    }
+    if (has('norms')) {
+      const tr = trace.series();
+      panels.norms.update({ x: tr.iteration, ys: [tr.normFro, tr.normNuc] });
+      lossChart.update({ x: tr.iteration, ys: [tr.loss] });
+      bodies.norms.note.textContent = 'The norm grows without bound; the direction converges.';
+    }
+    if (force || !run.playing || now - lastSlow > 66) {
+      lastSlow = now;
+      renderSlow();
+    }
+  }
+
+  function normalized(W) { const f = fro(W); return f > 0 ? W.map((r) => r.map((x) => x / f)) : null; }
+  function renderSlow() {
+    const Wk = trace.currentWeights();
+    const Wn = Wk ? normalized(Wk) : null;
+    const solved = ['fro', 'nuclear', 'lp'].filter((r) => refs[r]?.status === 'optimal');
+    if (has('spectrum')) {
+      const series = [];
+      if (Wn) series.push({ label: 'W(k)', color: themeColors().fg, values: singularValues(Wn), width: 1.5 });
+      for (const r of solved) series.push({ label: REF_STYLE[r].label, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash, values: singularValues(normalized(refs[r].W)), hollow: true });
+      panels.spectrum.update({ series });
+      bodies.spectrum.note.textContent = 'Divided by the Frobenius norm. The nuclear solution is low rank.';
+    }
+    if (has('weights')) {
+      const items = [];
+      if (Wn) items.push({ label: `W(k), k = ${trace.iterationNow()}`, M: Wn });
+      for (const r of solved) items.push({ label: { fro: 'Frobenius', nuclear: 'nuclear', lp: `l_p, p = ${fmt(lpP(), 3)}` }[r], M: normalized(refs[r].W) });
+      panels.weights.update({ items, scheme: 'div', colorLabel: 'entry / ‖·‖_F' });
+      bodies.weights.note.textContent = 'Each divided by its Frobenius norm; purple > 0, orange < 0.';
+    }
+    if (has('readout')) renderReadout();
+  }
+
+  function supportFromSolution(sol, n) {
+    if (!sol || sol.status !== 'optimal') return null;
+    const out = Array.from({ length: n }, () => []);
+    for (const [i, t] of sol.support ?? []) if (out[i] && !out[i].includes(t)) out[i].push(t);
+    return out;
+  }
+
+  function verdictOf() {
+    if (report && !report.error) {
+      const labels = { globally_optimal: 'Globally optimal selection', locally_optimal: 'Locally optimal selection', neither: 'Neither globally nor locally optimal', infeasible: 'Infeasible selection' };
+      const kind = { globally_optimal: 'global', locally_optimal: 'local', neither: 'neither', infeasible: 'infeasible' }[report.verdict];
+      return { label: labels[report.verdict] ?? report.verdict, kind, explanation: report.explanation };
+    }
+    return report?.error ? { label: 'No verdict', kind: 'none', explanation: report.error } : null;
+  }
+
+  function renderReadout() {
+    const rows = Object.entries(refs).map(([k, s]) => ({ label: REF_LABEL[k] + (k === 'lp' ? ` (p = ${fmt(lpP(), 3)})` : ''), ...s }));
+    const n = cfg.dataset.X.length;
+    const last = trace.last();
+    panels.readout.update({
+      rows, verdict: verdictOf(), selection: refSelection ?? (last ? Array.from(last.selected).slice(0, n) : []),
+      optimal: scores?.optimal, support: report?.supportTokens ?? supportFromSolution(refs.fro, n),
+      selectionLabel: refSelection ? `the selection (${refSelection.join(', ')})` : null,
+    });
+  }
+
+  function scoreVector(W, i) {
+    const ds = cfg.dataset;
+    if (cfg.model.param === 'prompt') return transpose(cfg.model.Wk).map((row) => dot(row, W.map((r) => r[0])));
+    const z = cfg.model.attention === 'cross' ? ds.Z?.[i] : ds.X[i][ds.query ?? 0];
+    if (!z || z.length !== ds.X[0][0].length) return null;
+    return matVec(W, z);
+  }
+
+  function renderPlane() {
+    const ds = cfg.dataset;
+    const [e1, e2] = proj.axes;
+    const P = (v) => [dot(v, e1), dot(v, e2)];
+    const tokens = ds.X.map((seq) => seq.map(P));
+    const n = ds.X.length;
+    const perUnit = cfg.model.attention === 'cross' || cfg.model.attention === 'self';
+    const radius = 0.9 * Math.max(0.25, ...tokens.flat().map(([a, b]) => Math.hypot(a, b)));
+    const paths = [], arrows = [], lines = [];
+    const prompt = cfg.model.param === 'prompt';
+    const units = prompt ? [0] : (perUnit ? [...Array(n).keys()] : []);
+    const seqOf = (i) => (prompt ? -1 : i);
+    const snaps = trace.snapshots;
+    let maxNorm = 0;
+    for (const s of snaps) maxNorm = Math.max(maxNorm, fro(s.W));
+    if (!(maxNorm > 0)) maxNorm = Infinity;
+    const stride = Math.max(1, Math.ceil(snaps.length / 300));
+    for (const i of units) {
+      const pts = [];
+      for (let s = 0; s < snaps.length; s += stride) pts.push(snaps[s]);
+      if (snaps.length && pts.at(-1) !== snaps.at(-1)) pts.push(snaps.at(-1));
+      const points = [];
+      for (const snap of pts) {
+        const u = scoreVector(snap.W, i);
+        if (!u) continue;
+        const q = P(u);
+        const pt = [q[0] / maxNorm * radius, q[1] / maxNorm * radius];
+        if (pt.every(Number.isFinite)) points.push(pt);
+      }
+      paths.push({ seq: seqOf(i), points });
+    }
+    for (const [norm, sol] of Object.entries(refs)) {
+      if (sol.status !== 'optimal' && sol.status !== 'max_iterations') continue;
+      const nW = fro(sol.W);
+      if (!(nW > 0)) continue;
+      for (const i of units) {
+        const u = scoreVector(sol.W, i);
+        if (!u) continue;
+        const q = P(u);
+        arrows.push({ seq: seqOf(i), ref: norm, to: [q[0] / nW * radius, q[1] / nW * radius] });
+      }
+    }
+    const sol = refs.fro;
+    if (sol && sol.status === 'optimal' && refSelection) {
+      for (let i = 0; i < n; i++) {
+        const u = scoreVector(sol.W, prompt ? 0 : i);
+        if (!u || refSelection[i] === undefined) continue;
+        const q = P(u);
+        const inPlane = Math.abs(dot(u, u) - (q[0] * q[0] + q[1] * q[1])) <= 1e-9 * Math.max(1, dot(u, u));
+        if (!inPlane || ds.X[0][0].length === 1) continue;
+        lines.push({ seq: i, normal: q, offset: dot(ds.X[i][refSelection[i]], u) - 1 });
+      }
+    }
+    const last = trace.last();
+    const selected = last && last.selected.length === n ? Array.from(last.selected) : null;
+    panels.plane.update({
+      tokens, selected, optimal: scores?.optimal ?? null, support: report?.supportTokens ?? supportFromSolution(refs.fro, n),
+      paths, arrows, lines, xlabel: proj.labels[0], ylabel: proj.labels[1], draggable: false, domainKey: state.scenario,
+    });
+    bodies.plane.note.textContent = [
+      units.length ? (prompt ? 'Path: W_kᵀp(k) (scaled by max ‖p(k)‖); arrows: the SVM direction.' : 'Paths: W(k) z_i (scaled by max ‖W(k)‖); arrows: W^mm z_i; dashed lines: margins.') : '',
+      proj.note ?? '',
+    ].filter(Boolean).join(' ');
+  }
+
+  // ---------- compact legend (what the chosen panels draw) ----------
+  function buildLegend() {
+    if (!cfg) return;
+    const items = [];
+    const n = cfg.dataset.X.length;
+    const showSeq = has('plane') || has('current') || has('softmax');
+    if (showSeq && cfg.model.param !== 'prompt') {
+      for (let i = 0; i < Math.min(n, 8); i++) items.push({ swatch: seqColor(i), text: `seq ${i}` });
+      if (n > 8) items.push({ text: `… ${n} sequences` });
+    }
+    if (has('plane')) items.push({ glyph: '★', text: 'selected' }, { glyph: '○', text: 'optimal' }, { glyph: '◌', text: 'support' });
+    if (has('plane') || has('corr') || has('spectrum')) {
+      for (const r of effectiveRefs()) items.push({ line: REF_STYLE[r], text: REF_STYLE[r].label });
+    }
+    legend.replaceChildren(...items.map((it) => {
+      const span = el('span', 'af-li');
+      if (it.swatch) { const s = el('i', 'af-sw'); s.style.background = it.swatch; span.append(s); }
+      if (it.glyph) span.append(el('b', 'af-glyph', it.glyph));
+      if (it.line) {
+        const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+        svg.setAttribute('width', '24'); svg.setAttribute('height', '8'); svg.setAttribute('aria-hidden', 'true');
+        const l = document.createElementNS('http://www.w3.org/2000/svg', 'line');
+        l.setAttribute('x1', '0'); l.setAttribute('x2', '24'); l.setAttribute('y1', '4'); l.setAttribute('y2', '4');
+        l.setAttribute('stroke', it.line.color); l.setAttribute('stroke-width', '2'); l.setAttribute('stroke-dasharray', it.line.dash);
+        svg.append(l);
+        span.append(svg);
+      }
+      span.append(document.createTextNode(it.text));
+      return span;
+    }));
+  }
+
+  // ---------- sizing ----------
+  const ro = new ResizeObserver(() => {
+    for (const p of Object.values(panels)) p.resize?.();
+    lossChart?.resize();
+    if (cfg) scheduleRender();
+  });
+  for (const { body } of Object.values(bodies)) ro.observe(body);
+
+  const api = {
+    root,
+    play: () => { userPaused = false; play(); },
+    pause: () => { userPaused = true; pause(); },
+    reset,
+    // The host's visibility (IntersectionObserver): start or resume when shown, pause when hidden.
+    setVisible(v) {
+      visible = v;
+      if (v) {
+        render(true);
+        if (ready && autoplay && !userPaused && !run.done) play();
+      } else if (run.playing) {
+        run.playing = false;
+        updatePlayer();
+      }
+    },
+    setAutoplay(v) { autoplay = v; },
+    destroy() {
+      destroyed = true;
+      run.playing = false;
+      ro.disconnect();
+      if (run.id !== null && client) client.cancel(run.id);
+    },
+    info() {
+      return {
+        ready, playing: run.playing, done: run.done, started, error, visible,
+        busy: run.inFlight || solving > 0,
+        iteration: trace.iterationNow(), maxIterations: cfg?.iterations ?? null,
+        correlations: trace.correlations(), selection: refSelection && [...refSelection],
+        verdict: report?.verdict ?? null, scenario: state.scenario, panels: [...options.panels],
+      };
+    },
+  };
+  updatePlayer();
+  if (options.notice) showMessage(options.notice);
+  load().then(buildLegend);
+  return api;
+}

@@ -1,0 +1,278 @@
+// Pure functions from the lab's run state to the data objects of the panels (web/src/plots) and
+// their one-line subtitles. No DOM, no engine calls: the lab and any embed (issue 7) can render any
+// subset of panels from the same "view context":
+//   ctx = { cfg: { dataset, model, train, iterations }, trace: TraceStore, refs: { fro|nuclear|lp: Solution },
+//           refSelection: number[] | null, report: SelectionReport | null, scores: { gamma, optimal } | null,
+//           headSvm: Solution | null, projection: { axes, labels, note }, dataset?: override (dragging),
+//           refList: string[], lpP: number, followSelection: bool }
+import { fro, dot, matVec, transpose, singularValues, principalPlane } from './linalg.js';
+import { REF_LABEL } from './scenarios.js';
+import { REF_STYLE } from '../plots/theme.js';
+
+export const fmt = (v, digits = 4) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
+const sub = (k) => String(k).split('').map((ch) => '₀₁₂₃₄₅₆₇₈₉'[ch]).join('');
+
+export const unitsOf = (cfg) => (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal'
+  ? cfg.dataset.X.length * cfg.dataset.X[0].length : cfg.dataset.X.length);
+
+// The 2-D view of the tokens: the plane itself for d = 2; for prompts whose W_k keeps two
+// coordinates, those (exact); else the top-2 principal directions of `base` (the generator's tokens,
+// so that the view does not jump while tokens are dragged).
+export function computeProjection(cfg, base) {
+  const d = cfg.dataset.X[0][0].length;
+  const e = (k) => Array.from({ length: d }, (_, j) => (j === k ? 1 : 0));
+  if (d === 1) return { axes: [e(0), [0]], labels: ['x₁', '(d = 1: one coordinate)'], note: 'd = 1: tokens on a line.' };
+  if (d === 2) return { axes: [e(0), e(1)], labels: ['x₁', 'x₂'], note: null };
+  const Wk = cfg.model.param === 'prompt' ? cfg.model.Wk : null;
+  if (Wk) {
+    const diag = Wk.every((row, i) => row.every((v, j) => i === j || v === 0));
+    const nz = Wk.map((row, i) => [row[i], i]).filter(([v]) => v !== 0);
+    if (diag && nz.length === 2) {
+      const [a, b] = nz.map(([, i]) => i);
+      return { axes: [e(a), e(b)], labels: [`x${sub(a + 1)}`, `x${sub(b + 1)}`],
+        note: `Plane of coordinates ${a + 1} and ${b + 1}: the only ones W_k passes to the scores, so the view is exact.` };
+    }
+  }
+  const pc = principalPlane((base ?? cfg.dataset).X.flat());
+  const pct = (f) => `${Math.round(f * 100)}%`;
+  return { axes: pc.axes, labels: [`PC1 (${pct(pc.explained[0])} of variance)`, `PC2 (${pct(pc.explained[1])})`],
+    note: `d = ${d}: a projection on the top-2 principal directions of the generator's tokens.` };
+}
+
+// The score direction of sequence i: scores a_it = x_it . u. W z_i (cross), W x_iq (self), W_k^T p (prompt).
+export function scoreVector(cfg, W, i, ds = cfg.dataset) {
+  const d = ds.X[0][0].length;
+  if (cfg.model.param === 'prompt') {
+    const p = W.map((r) => r[0]);
+    return transpose(cfg.model.Wk).map((row) => dot(row, p));
+  }
+  const z = cfg.model.attention === 'cross' ? ds.Z?.[i] : ds.X[i][ds.query ?? 0];
+  if (!z || z.length !== d) return null;
+  return matVec(W, z);
+}
+
+export function supportFromSolution(sol, n) {
+  if (!sol || sol.status !== 'optimal') return null;
+  const out = Array.from({ length: n }, () => []);
+  for (const [i, t] of sol.support ?? []) if (out[i] && !out[i].includes(t)) out[i].push(t);
+  return out;
+}
+
+const usable = (s) => s && (s.status === 'optimal' || s.status === 'max_iterations');
+
+export function planeView(ctx) {
+  const { cfg, trace, refs, refSelection, report, scores } = ctx;
+  const ds = ctx.dataset ?? cfg.dataset;
+  const proj = ctx.projection;
+  const [e1, e2] = proj.axes;
+  const P = (v) => [dot(v, e1), dot(v, e2)];
+  const tokens = ds.X.map((seq) => seq.map(P));
+  const n = ds.X.length;
+  const prompt = cfg.model.param === 'prompt';
+  const perUnit = cfg.model.attention === 'cross' || cfg.model.attention === 'self';
+  const radius = 0.9 * Math.max(0.25, ...tokens.flat().map(([a, b]) => Math.hypot(a, b)));
+  const paths = [], arrows = [], lines = [];
+  const units = prompt ? [0] : (perUnit ? [...Array(n).keys()] : []);
+  const seqOf = (i) => (prompt ? -1 : i);
+  const snaps = trace.snapshots;
+  let maxNorm = 0;
+  for (const snap of snaps) maxNorm = Math.max(maxNorm, fro(snap.W));
+  if (!(maxNorm > 0) || !Number.isFinite(maxNorm)) maxNorm = Infinity;
+  const stride = Math.max(1, Math.ceil(snaps.length / 400));
+  const pick = [];
+  for (let s = 0; s < snaps.length; s += stride) pick.push(snaps[s]);
+  if (snaps.length && pick.at(-1) !== snaps.at(-1)) pick.push(snaps.at(-1));
+  for (const i of units) {
+    const points = [];
+    for (const snap of pick) {
+      const u = scoreVector(cfg, snap.W, i, ds);
+      if (!u) continue;
+      const q = P(u);
+      const pt = [(q[0] / maxNorm) * radius, (q[1] / maxNorm) * radius];
+      if (pt.every(Number.isFinite)) points.push(pt);
+    }
+    paths.push({ seq: seqOf(i), points });
+  }
+  for (const [norm, sol] of Object.entries(refs)) {
+    if (!usable(sol)) continue;
+    const nW = fro(sol.W);
+    if (!(nW > 0)) continue;
+    for (const i of units) {
+      const u = scoreVector(cfg, sol.W, i, ds);
+      if (!u) continue;
+      const q = P(u);
+      arrows.push({ seq: seqOf(i), ref: norm, to: [(q[0] / nW) * radius, (q[1] / nW) * radius] });
+    }
+  }
+  // margin lines of the Frobenius SVM: {x : x.u = x_alpha.u - 1}, exact when u lies in the view plane
+  const sol = refs.fro;
+  if (sol && sol.status === 'optimal' && refSelection && (perUnit || prompt)) {
+    for (let i = 0; i < n; i++) {
+      const u = scoreVector(cfg, sol.W, prompt ? 0 : i, ds);
+      if (!u || refSelection[i] === undefined) continue;
+      const q = P(u);
+      const inPlane = Math.abs(dot(u, u) - (q[0] * q[0] + q[1] * q[1])) <= 1e-9 * Math.max(1, dot(u, u));
+      if (!inPlane || ds.X[0][0].length === 1) continue;
+      lines.push({ seq: i, normal: q, offset: dot(ds.X[i][refSelection[i]], u) - 1 });
+    }
+  }
+  const last = trace.last();
+  const selected = last && last.selected.length === n ? Array.from(last.selected) : null;
+  const support = report?.supportTokens ?? supportFromSolution(refs.fro, n);
+  const notes = ['★ selected by the softmax now; ○ optimal token; shaded: support tokens of the Frobenius SVM.'];
+  const styles = ctx.refList.map((r) => `${REF_LABEL[r]} ${r === 'fro' ? 'dashed' : r === 'nuclear' ? 'dotted' : 'dash-dot'}`).join(', ');
+  if (prompt) notes.push(`Path: W_kᵀp(k) for k = 0…now (shared by all sequences; divided by max_k ‖p(k)‖); arrows: W_kᵀp^mm / ‖p^mm‖${lines.length ? '; lines: each sequence\'s margin' : ''}.`);
+  else if (units.length) notes.push(`Paths: W(k) z_i for k = 0…now, divided by max_k ‖W(k)‖_F (one factor for the whole path); arrows: W^mm z_i / ‖W^mm‖_F (${styles})${lines.length ? '; lines: each sequence\'s margin' : ''}.`);
+  else notes.push('Every position is a query here, so no per-sequence paths are drawn.');
+  if (proj.note) notes.push(proj.note);
+  const infeasible = Object.values(refs).find((s) => s.status === 'infeasible');
+  return {
+    data: { tokens, selected, optimal: scores?.optimal ?? null, support, paths, arrows, lines,
+      xlabel: proj.labels[0], ylabel: proj.labels[1] },
+    subtitle: notes.join(' '),
+    message: infeasible ? `Infeasible: ${infeasible.message}` : null,
+  };
+}
+
+function unitMeta(cfg) {
+  const units = unitsOf(cfg);
+  const n = cfg.dataset.X.length, T = cfg.dataset.X[0].length;
+  const seq2 = units !== n;
+  return {
+    units, n, T, seq2,
+    unitSeq: Array.from({ length: units }, (_, u) => (seq2 ? Math.floor(u / T) : u)),
+    unitLabel: Array.from({ length: units }, (_, u) => (seq2 ? `${Math.floor(u / T)}·q${u % T}` : `seq ${u}`)),
+  };
+}
+
+export function softmaxView(ctx) {
+  const { units, T, unitSeq, unitLabel } = unitMeta(ctx.cfg);
+  const sm = ctx.trace.softmaxSeries();
+  return {
+    data: { iterations: sm.iterations, T, units, unitSeq, unitLabel, values: sm.values },
+    subtitle: 'Colour: softmax probability s_it of each token (rows, grouped by sequence; left strip = sequence colour). Selection shows as one bright row per sequence.',
+  };
+}
+
+export function currentSoftmaxView(ctx) {
+  const { units, T, seq2, unitSeq, unitLabel } = unitMeta(ctx.cfg);
+  const last = ctx.trace.last();
+  if (!last || !last.softmax) return null;
+  const M = Array.from({ length: units }, (_, u) => Array.from(last.softmax.subarray(u * T, (u + 1) * T)));
+  const marks = [];
+  for (let u = 0; u < units; u++) {
+    marks.push({ r: u, c: last.selected[u], kind: 'selected' });
+    if (!seq2 && ctx.scores?.optimal) marks.push({ r: u, c: ctx.scores.optimal[u], kind: 'optimal' });
+  }
+  return {
+    data: { items: [{ label: `k = ${last.iteration}`, M, marks }], scheme: 'seq', domain: [0, 1], showValues: true,
+      rowNames: unitLabel, rowSeq: unitSeq, colorLabel: 's_it' },
+    subtitle: 'Rows: sequences; columns: tokens t = 0…T−1. Solid box: the selected token; dashed: the optimal token.',
+  };
+}
+
+export function corrView(ctx) {
+  const { trace, refSelection } = ctx;
+  const names = Object.keys(trace.refs);
+  const cs = trace.corrSeries();
+  const cNow = trace.correlations();
+  return {
+    series: names.map((r) => ({ label: `vs ${REF_STYLE[r].label}`, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash.split(' ').map(Number) })),
+    key: names.join(','),
+    data: { x: cs.x, ys: names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))) },
+    subtitle: names.length
+      ? `Log scale; 0 means W(k) points exactly along the SVM direction. Now: ${names.map((r) => `${REF_LABEL[r]} corr = ${fmt(cNow[r], 5)}`).join(', ')}.` +
+        (refSelection ? ` SVMs of the selection (${refSelection.join(', ')})${ctx.followSelection ? ', followed as the run decides' : ''}.` : '')
+      : 'No reference SVM (none selected, or infeasible).',
+  };
+}
+
+export function normsView(ctx) {
+  const tr = ctx.trace.series();
+  return {
+    norms: { x: tr.iteration, ys: [tr.normFro, tr.normNuc, tr.normLp] },
+    loss: { x: tr.iteration, ys: [tr.loss] },
+    subtitle: `‖W(k)‖ grows without bound (the direction is what converges); p = ${fmt(ctx.cfg.train.traceP, 3)} for ‖·‖_p. The loss decreases toward its infimum.`,
+  };
+}
+
+const normalized = (W) => { const f = fro(W); return f > 0 && Number.isFinite(f) ? W.map((r) => r.map((x) => x / f)) : null; };
+
+export function spectrumView(ctx, fg) {
+  const Wk = ctx.trace.currentWeights();
+  const Wn = Wk ? normalized(Wk) : null;
+  const series = [];
+  if (Wn) series.push({ label: 'W(k)', color: fg, values: singularValues(Wn), width: 1.5 });
+  for (const r of ['fro', 'nuclear', 'lp']) {
+    const s = ctx.refs[r];
+    if (!s || s.status !== 'optimal') continue;
+    const n = normalized(s.W);
+    if (n) series.push({ label: REF_STYLE[r].label, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash, values: singularValues(n), hollow: true });
+  }
+  return {
+    data: { series },
+    subtitle: ctx.cfg.model.param === 'prompt' ? 'A prompt is a vector: its "spectrum" is one value (1 after normalization).'
+      : 'Singular values after dividing by the Frobenius norm. The nuclear solution (the (K,Q) limit) has few non-zero values: low rank.',
+  };
+}
+
+export function weightsView(ctx) {
+  const Wk = ctx.trace.currentWeights();
+  const Wn = Wk ? normalized(Wk) : null;
+  const items = [];
+  if (Wn) items.push({ label: `W(k), k = ${ctx.trace.iterationNow()}`, M: Wn });
+  for (const r of ['fro', 'nuclear', 'lp']) {
+    const s = ctx.refs[r];
+    if (!s || s.status !== 'optimal') continue;
+    const n = normalized(s.W);
+    if (n) items.push({ label: { fro: 'Frobenius', nuclear: 'nuclear', lp: `l_p, p = ${fmt(ctx.lpP, 3)}` }[r], M: n });
+  }
+  const prompt = ctx.cfg.model.param === 'prompt';
+  return {
+    data: { items, scheme: 'div', colorLabel: 'W/‖W‖_F' },
+    subtitle: `${prompt ? 'p(k) and p^mm as columns' : 'W(k) and the SVM solutions W^mm (d × d)'}, each divided by its Frobenius norm, on one diverging scale (purple > 0, orange < 0). Under l_p mirror descent with small p, W(k) and W^mm_p share their sparsity.`,
+  };
+}
+
+// Verdict for prompts (the engine's analysis is for attention): global if every sequence selects its
+// optimal token; local if every support token of the prompt SVM scores lower than the selected one.
+export function promptVerdict(ctx) {
+  const { refs, scores, refSelection } = ctx;
+  const sol = refs.fro;
+  if (sol.status === 'infeasible') return { label: 'Infeasible selection', kind: 'infeasible', explanation: sol.message };
+  const opt = scores.optimal;
+  if (refSelection.every((a, i) => a === opt[i])) return { label: 'Globally optimal selection', kind: 'global', explanation: 'every sequence selects its highest-scoring token.' };
+  const sup = supportFromSolution(sol, refSelection.length) ?? [];
+  const ok = refSelection.every((a, i) => (sup[i] ?? []).every((t) => scores.gamma[i][a] > scores.gamma[i][t]));
+  return ok ? { label: 'Locally optimal selection', kind: 'local', explanation: 'every support token scores lower than the selected one.' }
+    : { label: 'Neither globally nor locally optimal', kind: 'neither', explanation: 'a support token scores at least as high as the selected one.' };
+}
+
+export function verdictOf(ctx) {
+  const { report, refs, cfg, scores, refSelection } = ctx;
+  if (report && !report.error) {
+    const labels = { globally_optimal: 'Globally optimal selection', locally_optimal: 'Locally optimal selection', neither: 'Neither globally nor locally optimal', infeasible: 'Infeasible selection' };
+    const kind = { globally_optimal: 'global', locally_optimal: 'local', neither: 'neither', infeasible: 'infeasible' }[report.verdict];
+    return { label: labels[report.verdict] ?? report.verdict, kind, explanation: report.explanation };
+  }
+  if (refs.fro && cfg.model.param === 'prompt' && scores && refSelection) return promptVerdict(ctx);
+  if (report?.error) return { label: 'No verdict', kind: 'none', explanation: report.error };
+  return null;
+}
+
+export function readoutView(ctx) {
+  const { refs, headSvm, cfg, trace, refSelection, report, scores } = ctx;
+  const rows = Object.entries(refs).map(([k, s]) => ({ label: REF_LABEL[k] + (k === 'lp' ? ` (p = ${fmt(ctx.lpP, 3)})` : ''), ...s }));
+  if (headSvm) rows.push({ label: 'head v^mm', ...headSvm });
+  const n = cfg.dataset.X.length;
+  const last = trace.last();
+  return {
+    data: {
+      rows, verdict: verdictOf(ctx), optimal: scores?.optimal,
+      selection: refSelection ?? (last ? Array.from(last.selected).slice(0, n) : []),
+      support: report?.supportTokens ?? supportFromSolution(refs.fro, n),
+      selectionLabel: refSelection ? `the selection (${refSelection.join(', ')})` : null,
+      note: cfg.model.head === 'relu' ? 'ReLU head: several tokens can keep weight; the one-token SVM above is only a partial reference (the generalized SVM is not exposed by the engine API yet).' : null,
+    },
+  };
+}
