@@ -1,0 +1,146 @@
+// <attnsvm-figure>: the embed as one self-contained script (built by vite.element.config.js into
+// dist/attnsvm-figure.js: an IIFE with the CSS, the worker and the wasm module inlined). A page needs
+// only
+//
+//   <script src="https://…/attnsvm-figure.js" defer></script>
+//   <attnsvm-figure scenario="local-convergence" panels="corr,softmax"></attnsvm-figure>
+//
+// Attributes (all optional; changing one restarts the figure):
+//   scenario   a lab scenario id (default paths2d)          seed      the data seed
+//   panels     plane,softmax,current,corr,norms,spectrum,weights,readout (default per scenario)
+//   state      a whole lab state as its URL hash ("s=paths2d&seed=3&opt=gd"); scenario/seed win
+//   caption    text under the figure ("scenario": the scenario's own caption)
+//   autoplay   "off" / "0": never start by itself       speed   iterations per displayed frame
+//   lab        URL of the lab for "open in the lab" (default: index.html next to this script)
+//
+// Every figure of a page shares one engine in one Web Worker (created on first use, from a Blob;
+// the wasm is inlined as gzip + base64 and unpacked in the worker with DecompressionStream). The
+// styles live in the element's shadow root (a constructed stylesheet: no inline <style>, so a
+// style-src policy without 'unsafe-inline' is fine). Needed from a Content-Security-Policy:
+// script-src 'wasm-unsafe-eval' blob: and worker-src blob: (never 'unsafe-eval').
+//
+// Like the iframe embed it starts when scrolled into view, pauses when out of view, and never
+// autoplays for readers who prefer reduced motion. Properties for scripts and tests: ready, playing,
+// done, started, iteration, maxIterations, correlations, info(); methods play(), pause(), reset().
+// It fires 'attnsvm:status' events ({detail: info}) on start, pause and completion.
+import './figure.css';
+import EngineWorker from '../engine/worker.js?worker&inline';
+import moduleSource from 'virtual:attnsvm-module-source';
+import { createEngineClient } from '../lab/engine-client.js';
+import { createFigure } from './figure.js';
+import { parseEmbedHash, labHash } from './params.js';
+
+// Replaced at build time by the bundle's CSS (vite.element.config.js).
+const CSS = '__ATTNSVM_FIGURE_CSS__';
+const HOST_CSS = ':host{display:block;margin:1em 0}:host([hidden]){display:none}';
+
+const scriptSrc = document.currentScript?.src;
+const BASE = scriptSrc || document.baseURI;
+
+let sharedClient = null;
+const engine = () => (sharedClient ??= createEngineClient({ worker: new EngineWorker(), moduleSource }));
+
+let sheet = null;
+function adoptStyles(shadow) {
+  try {
+    sheet ??= new CSSStyleSheet();
+    if (!sheet.cssRules.length) sheet.replaceSync(HOST_CSS + CSS);
+    shadow.adoptedStyleSheets = [sheet];
+  } catch {
+    const style = document.createElement('style'); // old browsers: needs style-src 'unsafe-inline'
+    style.textContent = HOST_CSS + CSS;
+    shadow.append(style);
+  }
+}
+
+const visibleOf = (e) => e.isIntersecting && (e.intersectionRatio >= 0.25 || e.intersectionRect.height >= 200);
+const io = new IntersectionObserver((entries) => {
+  for (const e of entries) e.target.__attnsvmSetVisible?.(visibleOf(e));
+}, { threshold: [0, 0.1, 0.25, 0.5, 1] });
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+
+class AttnsvmFigure extends HTMLElement {
+  static get observedAttributes() { return ['scenario', 'panels', 'seed', 'state', 'caption', 'autoplay', 'speed', 'lab']; }
+
+  constructor() {
+    super();
+    this._figure = null;
+    this._pending = false;
+    this._visible = false;
+    this.__attnsvmSetVisible = (v) => { this._visible = v; this._figure?.setVisible(v); };
+  }
+
+  connectedCallback() {
+    if (!this.shadowRoot) {
+      const shadow = this.attachShadow({ mode: 'open' });
+      adoptStyles(shadow);
+      this._root = document.createElement('div');
+      shadow.append(this._root);
+    }
+    this._schedule();
+    io.observe(this);
+  }
+
+  disconnectedCallback() {
+    io.unobserve(this);
+    this._figure?.destroy();
+    this._figure = null;
+  }
+
+  attributeChangedCallback() { if (this.isConnected) this._schedule(); }
+
+  _schedule() {
+    if (this._pending) return;
+    this._pending = true;
+    queueMicrotask(() => { this._pending = false; if (this.isConnected) this._start(); });
+  }
+
+  // The settings: the `state` hash, then the single attributes on top of it.
+  settings() {
+    const params = new URLSearchParams((this.getAttribute('state') ?? '').replace(/^#/, ''));
+    const put = (key, attr) => { const v = this.getAttribute(attr); if (v !== null && v !== '') params.set(key, v); };
+    put('s', 'scenario');
+    put('seed', 'seed');
+    put('speed', 'speed');
+    put('panels', 'panels');
+    put('caption', 'caption');
+    put('autoplay', 'autoplay');
+    return parseEmbedHash(params.toString());
+  }
+
+  _start() {
+    this._figure?.destroy();
+    const s = this.settings();
+    const dark = document.documentElement.dataset.theme === 'dark';  // the plots follow the page's theme
+    this._root.className = dark ? 'af-dark' : '';
+    const lab = this.getAttribute('lab');
+    const labUrl = new URL(`${lab ?? 'index.html'}${labHash(s.state)}`, lab ? document.baseURI : BASE).href;
+    this._figure = createFigure(this._root, {
+      client: engine(),
+      state: s.state,
+      panels: s.panels,
+      caption: s.caption,
+      labUrl,
+      autoplay: s.autoplay && !reducedMotion.matches,
+      notice: s.errors.length ? `attnsvm-figure: ${s.errors.join('; ')}.` : null,
+      onUpdate: (fig) => this.dispatchEvent(new CustomEvent('attnsvm:status', { detail: fig.info() })),
+    });
+    if (this._visible) this._figure.setVisible(true);
+  }
+
+  info() { return this._figure?.info() ?? null; }
+  get ready() { return this.info()?.ready ?? false; }
+  get playing() { return this.info()?.playing ?? false; }
+  get done() { return this.info()?.done ?? false; }
+  get started() { return this.info()?.started ?? false; }
+  get iteration() { return this.info()?.iteration ?? 0; }
+  get maxIterations() { return this.info()?.maxIterations ?? null; }
+  get correlations() { return this.info()?.correlations ?? {}; }
+  play() { this._figure?.play(); }
+  pause() { this._figure?.pause(); }
+  reset() { return this._figure?.reset(); }
+}
+
+if (!customElements.get('attnsvm-figure')) customElements.define('attnsvm-figure', AttnsvmFigure);
+// How many engines (workers) this page made: the test of "several figures share one worker".
+window.__attnsvmFigure = { get engines() { return sharedClient ? 1 : 0; } };
