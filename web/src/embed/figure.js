@@ -21,7 +21,9 @@
 // engine, then the state's overrides), so "open in the lab" replays the same run.
 import { SCENARIO_INFO, REF_LABEL } from '../lab/scenarios.js';
 import { TraceStore } from '../lab/trace.js';
-import { fro, dot, matVec, transpose, singularValues, principalPlane } from '../lab/linalg.js';
+import { dot, transpose } from '../lab/linalg.js';
+import { computeProjection, unitsOf, planeView, softmaxView, currentSoftmaxView, corrView, normsView,
+  spectrumView, weightsView, readoutView, verdictOf, fmt } from '../lab/views.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
 import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
 import { createCurves } from '../plots/curves.js';
@@ -36,8 +38,6 @@ const el = (tag, cls, text) => {
   if (text != null) e.textContent = text;
   return e;
 };
-const fmt = (v, digits = 4) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
-const unitsOf = (c) => (c.model.attention === 'seq2seq' || c.model.attention === 'causal' ? c.dataset.X.length * c.dataset.X[0].length : c.dataset.X.length);
 const raf = (f) => requestAnimationFrame(f);
 
 function identity(d) { return Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 1 : 0))); }
@@ -88,26 +88,6 @@ function initialWeights(config) {
   if (config.model.param === 'KQ' && g.K && g.Q) return g.K.map((row) => transpose(g.Q).map((col) => dot(row, col)));
   if (config.model.param === 'prompt' && g.p) return g.p.map((x) => [x]);
   return Array.from({ length: d }, () => Array(d).fill(0));
-}
-
-const SUB = (k) => String(k).split('').map((ch) => '₀₁₂₃₄₅₆₇₈₉'[ch]).join('');
-function projection(config, baseDataset) {
-  const d = config.dataset.X[0][0].length;
-  const e = (k) => Array.from({ length: d }, (_, j) => (j === k ? 1 : 0));
-  if (d === 1) return { axes: [e(0), [0]], labels: ['x₁', ''], note: 'd = 1: tokens on a line.' };
-  if (d === 2) return { axes: [e(0), e(1)], labels: ['x₁', 'x₂'], note: null };
-  const Wk = config.model.param === 'prompt' ? config.model.Wk : null;
-  if (Wk) {
-    const diag = Wk.every((row, i) => row.every((v, j) => i === j || v === 0));
-    const nz = Wk.map((row, i) => [row[i], i]).filter(([v]) => v !== 0);
-    if (diag && nz.length === 2) {
-      const [a, b] = nz.map(([, i]) => i);
-      return { axes: [e(a), e(b)], labels: [`x${SUB(a + 1)}`, `x${SUB(b + 1)}`], note: `Coordinates ${a + 1} and ${b + 1} (the ones W_k keeps).` };
-    }
-  }
-  const pc = principalPlane((baseDataset ?? config.dataset).X.flat());
-  const pct = (f) => `${Math.round(f * 100)}%`;
-  return { axes: pc.axes, labels: [`PC1 (${pct(pc.explained[0])})`, `PC2 (${pct(pc.explained[1])})`], note: `d = ${d}: top-2 principal directions.` };
 }
 
 export function createFigure(root, options) {
@@ -182,7 +162,7 @@ export function createFigure(root, options) {
   let client = null;
   let cfg = null, baseDataset = null, proj = null, scores = null;
   let trace = new TraceStore();
-  let refs = {}, refSelection = null, report = null;
+  let refs = {}, refSelection = null, report = null, headSvm = null;
   const run = { id: null, playing: false, inFlight: false, done: false };
   let gen = 0, refGen = 0, solving = 0;
   let ready = false, started = false, error = null;
@@ -215,7 +195,7 @@ export function createFigure(root, options) {
       }
       cfg = config;
       baseDataset = base.dataset;
-      proj = projection(cfg, baseDataset);
+      proj = computeProjection(cfg, baseDataset);
       try { scores = await client.scores(cfg.dataset); } catch { scores = null; }
       const id = await client.startRun({ dataset: cfg.dataset, model: cfg.model, train: cfg.train, init: cfg.init }, cfg.iterations);
       if (my !== gen || destroyed) { client.cancel(id); return; }
@@ -253,12 +233,12 @@ export function createFigure(root, options) {
     solving++;
     try {
       const jobs = {};
-      let headSupport = null;
+      let headSupport = null, head = null;
       if (prompt && cfg.train.trainHead) {
         try {
-          const h = await client.solve({ dataset, problem: 'head', norm: 'fro', ...(selection ? { selection } : {}) });
-          if (h.status === 'optimal') headSupport = [...new Set(h.support.map(([i]) => i))];
-        } catch { /* no head SVM: plain prompt SVM */ }
+          head = await client.solve({ dataset, problem: 'head', norm: 'fro', ...(selection ? { selection } : {}) });
+          if (head.status === 'optimal') headSupport = [...new Set(head.support.map(([i]) => i))];
+        } catch (e) { head = { status: 'error', message: e.message }; }
       }
       await Promise.all(effectiveRefs().map(async (norm) => {
         const req = { ...common, norm, ...(norm === 'lp' ? { p: lpP() } : {}) };
@@ -270,11 +250,12 @@ export function createFigure(root, options) {
         try { jobs[norm] = await client.solve(req); } catch (e) { jobs[norm] = { status: 'error', message: e.message }; }
       }));
       let rep = null;
-      if (!prompt && (cfg.model.attention === 'cross' || cfg.model.attention === 'self') && has('readout')) {
+      if (!prompt && (cfg.model.attention === 'cross' || cfg.model.attention === 'self')) {
         try { rep = await client.analyze(common); } catch (e) { rep = { error: e.message }; }
       }
       if (my !== gen || mine !== refGen) return;
       refs = jobs;
+      headSvm = head;
       refSelection = selection ?? rep?.selection ?? scores?.optimal ?? null;
       report = rep;
       trace.setReferences(Object.fromEntries(Object.entries(refs)
@@ -377,180 +358,65 @@ export function createFigure(root, options) {
     queued = true;
     raf(() => { queued = false; render(); });
   }
+  // The lab's view functions (lab/views.js) turn the run state into each panel's data; the
+  // figure keeps its own short notes (the lab's subtitles are written for a full page).
+  function viewContext() {
+    return { cfg, trace, refs, refSelection, report, scores, headSvm, projection: proj,
+      refList: effectiveRefs(), lpP: lpP(), followSelection: state.selection === 'auto' };
+  }
   let lastSlow = 0;
   function render(force = false) {
     updatePlayer();
     if (!cfg) return;
     if (!visible && !force) return;
     const now = performance.now();
-    if (has('plane')) renderPlane();
-    const units = unitsOf(cfg);
-    const n = cfg.dataset.X.length, T = cfg.dataset.X[0].length;
-    const seq2 = units !== n;
-    const unitSeq = Array.from({ length: units }, (_, u) => (seq2 ? Math.floor(u / T) : u));
-    const unitLabel = Array.from({ length: units }, (_, u) => (seq2 ? `${Math.floor(u / T)}·q${u % T}` : `seq ${u}`));
+    const ctx = viewContext();
+    if (has('plane')) {
+      const v = planeView(ctx);
+      panels.plane.update({ ...v.data, draggable: false, domainKey: state.scenario });
+      bodies.plane.note.textContent = v.message ?? [
+        ctx.cfg.model.param === 'prompt' ? 'Path: W_kᵀp(k) (scaled by max ‖p(k)‖); arrows: the SVM direction.'
+          : 'Paths: W(k) z_i (scaled by max ‖W(k)‖); arrows: W^mm z_i; dashed lines: margins.',
+        proj.note ?? '',
+      ].filter(Boolean).join(' ');
+    }
     if (has('softmax')) {
-      const sm = trace.softmaxSeries();
-      panels.softmax.update({ iterations: sm.iterations, T, units, unitSeq, unitLabel, values: sm.values });
+      panels.softmax.update(softmaxView(ctx).data);
       bodies.softmax.note.textContent = 'Rows: tokens, grouped by sequence (left strip). Selection shows as one bright row per sequence.';
     }
-    const last = trace.last();
-    if (has('current') && last?.softmax) {
-      const M = Array.from({ length: units }, (_, u) => Array.from(last.softmax.subarray(u * T, (u + 1) * T)));
-      const marks = [];
-      for (let u = 0; u < units; u++) {
-        marks.push({ r: u, c: last.selected[u], kind: 'selected' });
-        if (!seq2 && scores?.optimal) marks.push({ r: u, c: scores.optimal[u], kind: 'optimal' });
-      }
-      panels.current.update({ items: [{ label: `k = ${last.iteration}`, M, marks }], scheme: 'seq', domain: [0, 1], showValues: true, rowNames: unitLabel, rowSeq: unitSeq, colorLabel: 's_it' });
+    if (has('current')) {
+      const v = currentSoftmaxView(ctx);
+      if (v) panels.current.update(v.data);
       bodies.current.note.textContent = 'Solid box: selected token; dashed: optimal token.';
     }
-    const names = Object.keys(trace.refs);
-    const cNow = trace.correlations();
     if (has('corr')) {
-      const key = names.join(',');
-      if (panels.corr.__key !== key) {
-        panels.corr.__key = key;
-        panels.corr.setSeries(names.map((r) => ({ label: `vs ${REF_STYLE[r].label}`, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash.split(' ').map(Number) })));
-      }
-      const cs = trace.corrSeries();
-      panels.corr.update({ x: cs.x, ys: names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))) });
+      const v = corrView(ctx);
+      if (panels.corr.__key !== v.key) { panels.corr.__key = v.key; panels.corr.setSeries(v.series); }
+      panels.corr.update(v.data);
+      const cNow = trace.correlations();
+      const names = Object.keys(trace.refs);
       bodies.corr.note.textContent = names.length
         ? `Log scale; 0 = same direction. Now: ${names.map((r) => `${REF_LABEL[r]} corr = ${fmt(cNow[r], 5)}`).join(', ')}.`
         : 'No reference SVM for this selection.';
     }
     if (has('norms')) {
-      const tr = trace.series();
-      panels.norms.update({ x: tr.iteration, ys: [tr.normFro, tr.normNuc] });
-      lossChart.update({ x: tr.iteration, ys: [tr.loss] });
+      const v = normsView(ctx);
+      panels.norms.update({ x: v.norms.x, ys: v.norms.ys.slice(0, 2) });
+      lossChart.update(v.loss);
       bodies.norms.note.textContent = 'The norm grows without bound; the direction converges.';
     }
     if (force || !run.playing || now - lastSlow > 66) {
       lastSlow = now;
-      renderSlow();
-    }
-  }
-
-  function normalized(W) { const f = fro(W); return f > 0 ? W.map((r) => r.map((x) => x / f)) : null; }
-  function renderSlow() {
-    const Wk = trace.currentWeights();
-    const Wn = Wk ? normalized(Wk) : null;
-    const solved = ['fro', 'nuclear', 'lp'].filter((r) => refs[r]?.status === 'optimal');
-    if (has('spectrum')) {
-      const series = [];
-      if (Wn) series.push({ label: 'W(k)', color: themeColors().fg, values: singularValues(Wn), width: 1.5 });
-      for (const r of solved) series.push({ label: REF_STYLE[r].label, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash, values: singularValues(normalized(refs[r].W)), hollow: true });
-      panels.spectrum.update({ series });
-      bodies.spectrum.note.textContent = 'Divided by the Frobenius norm. The nuclear solution is low rank.';
-    }
-    if (has('weights')) {
-      const items = [];
-      if (Wn) items.push({ label: `W(k), k = ${trace.iterationNow()}`, M: Wn });
-      for (const r of solved) items.push({ label: { fro: 'Frobenius', nuclear: 'nuclear', lp: `l_p, p = ${fmt(lpP(), 3)}` }[r], M: normalized(refs[r].W) });
-      panels.weights.update({ items, scheme: 'div', colorLabel: 'entry / ‖·‖_F' });
-      bodies.weights.note.textContent = 'Each divided by its Frobenius norm; purple > 0, orange < 0.';
-    }
-    if (has('readout')) renderReadout();
-  }
-
-  function supportFromSolution(sol, n) {
-    if (!sol || sol.status !== 'optimal') return null;
-    const out = Array.from({ length: n }, () => []);
-    for (const [i, t] of sol.support ?? []) if (out[i] && !out[i].includes(t)) out[i].push(t);
-    return out;
-  }
-
-  function verdictOf() {
-    if (report && !report.error) {
-      const labels = { globally_optimal: 'Globally optimal selection', locally_optimal: 'Locally optimal selection', neither: 'Neither globally nor locally optimal', infeasible: 'Infeasible selection' };
-      const kind = { globally_optimal: 'global', locally_optimal: 'local', neither: 'neither', infeasible: 'infeasible' }[report.verdict];
-      return { label: labels[report.verdict] ?? report.verdict, kind, explanation: report.explanation };
-    }
-    return report?.error ? { label: 'No verdict', kind: 'none', explanation: report.error } : null;
-  }
-
-  function renderReadout() {
-    const rows = Object.entries(refs).map(([k, s]) => ({ label: REF_LABEL[k] + (k === 'lp' ? ` (p = ${fmt(lpP(), 3)})` : ''), ...s }));
-    const n = cfg.dataset.X.length;
-    const last = trace.last();
-    panels.readout.update({
-      rows, verdict: verdictOf(), selection: refSelection ?? (last ? Array.from(last.selected).slice(0, n) : []),
-      optimal: scores?.optimal, support: report?.supportTokens ?? supportFromSolution(refs.fro, n),
-      selectionLabel: refSelection ? `the selection (${refSelection.join(', ')})` : null,
-    });
-  }
-
-  function scoreVector(W, i) {
-    const ds = cfg.dataset;
-    if (cfg.model.param === 'prompt') return transpose(cfg.model.Wk).map((row) => dot(row, W.map((r) => r[0])));
-    const z = cfg.model.attention === 'cross' ? ds.Z?.[i] : ds.X[i][ds.query ?? 0];
-    if (!z || z.length !== ds.X[0][0].length) return null;
-    return matVec(W, z);
-  }
-
-  function renderPlane() {
-    const ds = cfg.dataset;
-    const [e1, e2] = proj.axes;
-    const P = (v) => [dot(v, e1), dot(v, e2)];
-    const tokens = ds.X.map((seq) => seq.map(P));
-    const n = ds.X.length;
-    const perUnit = cfg.model.attention === 'cross' || cfg.model.attention === 'self';
-    const radius = 0.9 * Math.max(0.25, ...tokens.flat().map(([a, b]) => Math.hypot(a, b)));
-    const paths = [], arrows = [], lines = [];
-    const prompt = cfg.model.param === 'prompt';
-    const units = prompt ? [0] : (perUnit ? [...Array(n).keys()] : []);
-    const seqOf = (i) => (prompt ? -1 : i);
-    const snaps = trace.snapshots;
-    let maxNorm = 0;
-    for (const s of snaps) maxNorm = Math.max(maxNorm, fro(s.W));
-    if (!(maxNorm > 0)) maxNorm = Infinity;
-    const stride = Math.max(1, Math.ceil(snaps.length / 300));
-    for (const i of units) {
-      const pts = [];
-      for (let s = 0; s < snaps.length; s += stride) pts.push(snaps[s]);
-      if (snaps.length && pts.at(-1) !== snaps.at(-1)) pts.push(snaps.at(-1));
-      const points = [];
-      for (const snap of pts) {
-        const u = scoreVector(snap.W, i);
-        if (!u) continue;
-        const q = P(u);
-        const pt = [q[0] / maxNorm * radius, q[1] / maxNorm * radius];
-        if (pt.every(Number.isFinite)) points.push(pt);
+      if (has('spectrum')) {
+        panels.spectrum.update(spectrumView(ctx, themeColors().fg).data);
+        bodies.spectrum.note.textContent = 'Divided by the Frobenius norm. The nuclear solution is low rank.';
       }
-      paths.push({ seq: seqOf(i), points });
-    }
-    for (const [norm, sol] of Object.entries(refs)) {
-      if (sol.status !== 'optimal' && sol.status !== 'max_iterations') continue;
-      const nW = fro(sol.W);
-      if (!(nW > 0)) continue;
-      for (const i of units) {
-        const u = scoreVector(sol.W, i);
-        if (!u) continue;
-        const q = P(u);
-        arrows.push({ seq: seqOf(i), ref: norm, to: [q[0] / nW * radius, q[1] / nW * radius] });
+      if (has('weights')) {
+        panels.weights.update(weightsView(ctx).data);
+        bodies.weights.note.textContent = 'Each divided by its Frobenius norm; purple > 0, orange < 0.';
       }
+      if (has('readout')) panels.readout.update(readoutView(ctx).data);
     }
-    const sol = refs.fro;
-    if (sol && sol.status === 'optimal' && refSelection) {
-      for (let i = 0; i < n; i++) {
-        const u = scoreVector(sol.W, prompt ? 0 : i);
-        if (!u || refSelection[i] === undefined) continue;
-        const q = P(u);
-        const inPlane = Math.abs(dot(u, u) - (q[0] * q[0] + q[1] * q[1])) <= 1e-9 * Math.max(1, dot(u, u));
-        if (!inPlane || ds.X[0][0].length === 1) continue;
-        lines.push({ seq: i, normal: q, offset: dot(ds.X[i][refSelection[i]], u) - 1 });
-      }
-    }
-    const last = trace.last();
-    const selected = last && last.selected.length === n ? Array.from(last.selected) : null;
-    panels.plane.update({
-      tokens, selected, optimal: scores?.optimal ?? null, support: report?.supportTokens ?? supportFromSolution(refs.fro, n),
-      paths, arrows, lines, xlabel: proj.labels[0], ylabel: proj.labels[1], draggable: false, domainKey: state.scenario,
-    });
-    bodies.plane.note.textContent = [
-      units.length ? (prompt ? 'Path: W_kᵀp(k) (scaled by max ‖p(k)‖); arrows: the SVM direction.' : 'Paths: W(k) z_i (scaled by max ‖W(k)‖); arrows: W^mm z_i; dashed lines: margins.') : '',
-      proj.note ?? '',
-    ].filter(Boolean).join(' ');
   }
 
   // ---------- compact legend (what the chosen panels draw) ----------
@@ -622,7 +488,7 @@ export function createFigure(root, options) {
         busy: run.inFlight || solving > 0,
         iteration: trace.iterationNow(), maxIterations: cfg?.iterations ?? null,
         correlations: trace.correlations(), selection: refSelection && [...refSelection],
-        verdict: report?.verdict ?? null, scenario: state.scenario, panels: [...options.panels],
+        verdict: cfg ? (verdictOf(viewContext())?.kind ?? null) : null, scenario: state.scenario, panels: [...options.panels],
       };
     },
   };
