@@ -1,7 +1,6 @@
 // The web lab: one state (state.js) -> a scenario from the engine (in the worker) with the state's
 // overrides -> a training run stepped by the player -> panels. The main thread only draws: every
 // engine call (scenario, validate, solve, analyze, training steps) runs in the worker.
-import katex from 'katex';
 import 'katex/dist/katex.min.css';
 import '../styles/lab.css';
 import { createEngineClient } from './engine-client.js';
@@ -304,7 +303,9 @@ async function restartInner({ autoplay = false } = {}) {
   }
   await refreshReferences();
   if (my !== gen) return;
-  renderAll();
+  await new Promise((resolve) => renderStaggered(resolve));
+  if (my !== gen) return;
+  if (firstFrameAt === null) firstFrameAt = performance.now() - t0;
   markReady();
   if (wasPlaying) play();
 }
@@ -517,14 +518,24 @@ function syncControls() {
   const fdiv = $('sc-formulas');
   if (fdiv.dataset.for !== state.scenario) {
     fdiv.dataset.for = state.scenario;
-    fdiv.replaceChildren(...info.formulas.map((f) => {
-      const span = document.createElement('div');
-      span.className = 'formula';
-      katex.render(f, span, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
-      return span;
-    }));
+    renderFormulas(fdiv, state.scenario);
   }
   updatePlayerUI();
+}
+
+// KaTeX loads as its own chunk and typesets in a task of its own (keeps start-up tasks short).
+let katexPromise = null;
+function renderFormulas(div, scenario) {
+  katexPromise ??= import('katex').then((m) => m.default);
+  katexPromise.then((katex) => setTimeout(() => {
+    if (div.dataset.for !== scenario) return;
+    div.replaceChildren(...SCENARIO_INFO[scenario].formulas.map((f) => {
+      const el = document.createElement('div');
+      el.className = 'formula';
+      katex.render(f, el, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+      return el;
+    }));
+  }, 0));
 }
 
 function datasetText(ds) {
@@ -671,8 +682,37 @@ function renderPlane(ctx = viewContext()) {
 
 let lastSlowRender = 0;
 let renders = 0;
+let staggered = false;
+// The first drawing of a run is spread over several tasks (one per panel), so that no main-thread
+// task is long; later frames redraw incrementally.
+function renderStaggered(done) {
+  const ctx = viewContext();
+  const jobs = [
+    () => renderPlane(ctx),
+    () => { const v = softmaxView(ctx); panels.softmax.update(v.data); $('sub-softmax').textContent = v.subtitle; },
+    () => { const v = currentSoftmaxView(ctx); if (v) { panels.current.update(v.data); $('sub-current').textContent = v.subtitle; } },
+    () => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); $('sub-corr').textContent = cv.subtitle; },
+    () => { const v = normsView(ctx); panels.norms.update(v.norms); $('sub-norms').textContent = v.subtitle; },
+    () => lossChart.update(normsView(ctx).loss),
+    () => { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); $('sub-spectrum').textContent = v.subtitle; },
+    () => { const v = weightsView(ctx); panels.weights.update(v.data); $('sub-weights').textContent = v.subtitle; },
+    () => panels.readout.update(readoutView(ctx).data),
+  ];
+  const my = gen;
+  staggered = true;
+  const next = () => {
+    if (my !== gen) { staggered = false; return; }
+    const job = jobs.shift();
+    if (!job) { staggered = false; updatePlayerUI(); done?.(); return; }
+    job();
+    setTimeout(next, 0);
+  };
+  next();
+}
+
 function renderAll(force = false) {
   if (!cfg) { updatePlayerUI(); return; }
+  if (staggered && !force) return;
   renders++;
   const now = performance.now();
   const show = (id) => force || visible.has(id);
@@ -721,11 +761,30 @@ document.querySelectorAll('.panel').forEach((p) => io.observe(p));
 
 // ---------- resize ----------
 let resizes = 0;
-const ro = new ResizeObserver(() => {
+// Only panels whose width changed are redrawn, each in a task of its own.
+const widths = new Map();
+const resizeQueue = new Set();
+let resizeTimer = null;
+const ro = new ResizeObserver((entries) => {
+  for (const e of entries) {
+    const id = e.target.id.replace(/^body-/, '');
+    const w = Math.round(e.contentRect.width);
+    if (widths.get(id) === w) continue;
+    const first = !widths.has(id);
+    widths.set(id, w);
+    if (!first) resizeQueue.add(id);
+  }
+  if (!resizeQueue.size || resizeTimer) return;
   resizes++;
-  for (const p of Object.values(panels)) p.resize?.();
-  lossChart.resize();
-  scheduleRender();
+  const step = () => {
+    const [id] = resizeQueue;
+    if (id === undefined) { resizeTimer = null; return; }
+    resizeQueue.delete(id);
+    panels[id]?.resize?.();
+    if (id === 'norms') lossChart.resize();
+    resizeTimer = setTimeout(step, 0);
+  };
+  resizeTimer = setTimeout(step, 0);
 });
 document.querySelectorAll('.panel .body').forEach((b) => ro.observe(b));
 
