@@ -124,8 +124,10 @@ Trainer::Trainer(Model model, TrainSettings settings, Params init)
   trace_.T = model_.data().T;
   trace_.references = 0;
   effective();
-  eig_ = Eigen::SelfAdjointEigenSolver<Mat>(weff_.cols());
-  gram_.resize(weff_.cols(), weff_.cols());
+  // Size the solver's workspace now (and give it a defined state: a default-constructed
+  // SelfAdjointEigenSolver leaves its status uninitialized, which copying the Trainer would read).
+  gram_ = Mat::Zero(weff_.cols(), weff_.cols());
+  eig_.compute(gram_, Eigen::EigenvaluesOnly);
   evaluate();
 }
 
