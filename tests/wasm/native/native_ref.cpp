@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
+#include <ctime>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -185,14 +185,25 @@ MarginProblem problemOf(const json& req, const Dataset& d) {
   return relaxedPromptSvmProblem(d, Wk, selectionOf(req, d), req.at("headSupport").get<std::vector<int>>());
 }
 
-// Median wall time in ms of `repeats` calls of f (the core call only, no JSON).
+// Median per-call process CPU time in ms (CPU time, not wall time: the machine is shared, and
+// other processes inflate wall time but hardly CPU time). Calls are batched so that each sample
+// lasts >= 20 ms; the same protocol as bench/wasm/wasm-vs-native.mjs uses for wasm.
+double cpuMs() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
 template <class F>
-double medianMs(int repeats, F&& f) {
+double medianMs(int samples, F&& f) {
+  double t0 = cpuMs();
+  f();  // warm-up, and the batch size
+  const double once = std::max(cpuMs() - t0, 1e-4);
+  const int batch = std::max(1, static_cast<int>(20.0 / once));
   std::vector<double> ms;
-  for (int r = 0; r < repeats; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  for (int r = 0; r < samples; ++r) {
+    t0 = cpuMs();
+    for (int k = 0; k < batch; ++k) f();
+    ms.push_back((cpuMs() - t0) / batch);
   }
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
