@@ -38,7 +38,7 @@ function postHeight() {
   const h = Math.ceil(root.getBoundingClientRect().height);
   if (h === lastHeight || h === 0) return;
   lastHeight = h;
-  resizeMessages++;
+  if (inFrame) resizeMessages++;
   post({ type: 'attnsvm:resize', height: h });
 }
 

@@ -52,7 +52,12 @@ export async function createWorkerEngine(options = {}) {
     });
   }
 
-  await request('init', { baseUrl, moduleSource: options.moduleSource });
+  try {
+    await request('init', { baseUrl, moduleSource: options.moduleSource });
+  } catch (e) {
+    if (!options.worker) worker.terminate(); // ours: do not leave a dead worker behind
+    throw e;
+  }
 
   const call = (method, ...args) => request('call', { method, args });
 
@@ -70,7 +75,12 @@ export async function createWorkerEngine(options = {}) {
         request('advance', { runId, budgetMs }).then((frame) => {
           p.inFlight = false;
           if (frame.done) p.playing = false;
-          p.onFrame(frame); // delivered even if paused meanwhile: its steps were taken
+          try {
+            p.onFrame(frame); // delivered even if paused meanwhile: its steps were taken
+          } catch (e) {
+            p.playing = false; // a broken consumer stops the player instead of spinning
+            p.onError(e);
+          }
         }, (e) => {
           p.inFlight = false;
           p.playing = false;

@@ -149,7 +149,7 @@ export function softmaxView(ctx) {
   const { units, T, unitSeq, unitLabel } = unitMeta(ctx.cfg);
   const sm = ctx.trace.softmaxSeries();
   return {
-    data: { iterations: sm.iterations, T, units, unitSeq, unitLabel, values: sm.values },
+    data: { iterations: sm.iterations, T, units, unitSeq, unitLabel, values: sm.values, xmax: ctx.cfg.iterations, source: ctx.trace },
     subtitle: 'Colour: softmax probability s_it of each token (rows, grouped by sequence; left strip = sequence colour). Selection shows as one bright row per sequence.',
   };
 }
@@ -179,7 +179,7 @@ export function corrView(ctx) {
   return {
     series: names.map((r) => ({ label: `vs ${REF_STYLE[r].label}`, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash.split(' ').map(Number) })),
     key: names.join(','),
-    data: { x: cs.x, ys: names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))) },
+    data: { x: cs.x, ys: names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))), xmax: ctx.cfg.iterations },
     subtitle: names.length
       ? `Log scale; 0 means W(k) points exactly along the SVM direction. Now: ${names.map((r) => `${REF_LABEL[r]} corr = ${fmt(cNow[r], 5)}`).join(', ')}.` +
         (refSelection ? ` SVMs of the selection (${refSelection.join(', ')})${ctx.followSelection ? ', followed as the run decides' : ''}.` : '')
@@ -190,8 +190,8 @@ export function corrView(ctx) {
 export function normsView(ctx) {
   const tr = ctx.trace.series();
   return {
-    norms: { x: tr.iteration, ys: [tr.normFro, tr.normNuc, tr.normLp] },
-    loss: { x: tr.iteration, ys: [tr.loss] },
+    norms: { x: tr.iteration, ys: [tr.normFro, tr.normNuc, tr.normLp], xmax: ctx.cfg.iterations },
+    loss: { x: tr.iteration, ys: [tr.loss], xmax: ctx.cfg.iterations },
     subtitle: `‖W(k)‖ grows without bound (the direction is what converges); p = ${fmt(ctx.cfg.train.traceP, 3)} for ‖·‖_p. The loss decreases toward its infimum.`,
   };
 }

@@ -32,12 +32,13 @@ export function createCurves(container, options) {
     const width = Math.max(200, root.clientWidth || container.clientWidth || 400);
     const height = options.height ?? 220;
     const axis = (label, side, scale) => ({
-      label, side, ...(scale ? { scale } : {}), stroke: c.fg, labelSize: 18, size: 52,
+      label, side, ...(scale ? { scale } : {}), stroke: c.fg, labelSize: 16, size: side === 2 ? 36 : 52,
       grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1 },
       font: c.font, labelFont: c.font,
       ...(scale && (scale === 'y2' ? options.y2 : options.y)?.log ? { values: (u, vals) => vals.map((v) => (v == null ? '' : fmtLog(v))) } : {}),
     });
-    const scales = { x: { time: false }, y: { distr: options.y.log ? 3 : 1 } };
+    // x from 0 to the run's length when known (curves grow left to right on a fixed axis)
+    const scales = { x: { time: false, range: (u, min, max) => [0, Math.max(data.xmax ?? max ?? 1, 1)] }, y: { distr: options.y.log ? 3 : 1 } };
     if (options.y2) scales.y2 = { distr: options.y2.log ? 3 : 1 };
     const axes = [axis(options.xlabel, 2), axis(options.y.label, 3, 'y')];
     if (options.y2) axes.push({ ...axis(options.y2.label, 1, 'y2'), grid: { show: false } });
@@ -81,7 +82,7 @@ export function createCurves(container, options) {
       const width = plot?.width ?? 480, height = (plot?.height ?? 220) + 20;
       const main = options.series.map((s, k) => ({ s, k })).filter(({ s }) => s.scale !== 'y2');
       drawLineChart(svgEl, {
-        width, height, x: Array.from(data.x), xlabel: options.xlabel, ylabel: options.y.label, ylog: options.y.log,
+        width, height, x: Array.from(data.x), xdomain: data.xmax ? [0, data.xmax] : undefined, xlabel: options.xlabel, ylabel: options.y.label, ylog: options.y.log,
         series: main.map(({ s, k }) => ({ label: s.label, color: s.color, dash: s.dash?.join(' '), values: Array.from(data.ys[k] ?? []) })),
       });
       return svgEl;

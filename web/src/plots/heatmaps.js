@@ -87,36 +87,51 @@ export function createTimeHeatmap(container) {
     lut = Array.from({ length: 256 }, (_, k) => parseColor(seqScale(k / 255)));
   }
 
+  // Columns of the raster cover fixed iteration ranges of [0, xmax] (xmax: the run's length), so
+  // an update only paints the columns reached since the last one.
+  let img = null, drawn = 0, drawnFrames = 0, xmaxDrawn = null, source = null;
   function render() {
     if (!data) return;
     const c = themeColors();
     const width = Math.max(240, container.clientWidth || 400);
     const key = [width, data.units, data.T, c.dark, data.unitLabel.join('|')].join(';');
-    if (key !== layoutKey) { layoutKey = key; layout(c, width); }
-    const { m, pw, ph, rows } = geom;
     const frames = data.iterations.length;
-    const lastIt = frames ? data.iterations[frames - 1] : 1;
-    const x = scaleLinear().domain([0, Math.max(1, lastIt)]).range([m.left, m.left + pw]);
-    gx.call(axisBottom(x).ticks(Math.max(2, Math.floor(pw / 80))));
-    styleAxis(gx, c);
-    // raster: cols texels wide (<= plot width), one texel per token row
-    const cols = Math.max(1, Math.min(pw, Math.max(frames, 1)));
-    if (canvas.width !== cols || canvas.height !== rows) { canvas.width = cols; canvas.height = rows; }
-    const ctx = canvas.getContext('2d');
-    const img = ctx.createImageData(cols, rows);
-    const bg = c.dark ? [40, 42, 46] : [240, 240, 240];
+    const lastIt = frames ? data.iterations[frames - 1] : 0;
+    const xmax = Math.max(1, data.xmax ?? lastIt);
+    if (key !== layoutKey || xmax !== xmaxDrawn || frames < drawnFrames || data.source !== source) {
+      source = data.source;
+      if (key !== layoutKey) { layoutKey = key; layout(c, width); }
+      xmaxDrawn = xmax;
+      const x = scaleLinear().domain([0, xmax]).range([geom.m.left, geom.m.left + geom.pw]);
+      gx.call(axisBottom(x).ticks(Math.max(2, Math.floor(geom.pw / 80))));
+      styleAxis(gx, c);
+      const cols = Math.max(1, geom.pw);
+      canvas.width = cols; canvas.height = geom.rows;
+      img = canvas.getContext('2d').createImageData(cols, geom.rows);
+      const bg = c.dark ? [40, 42, 46] : [240, 240, 240];
+      for (let o = 0; o < img.data.length; o += 4) { img.data[o] = bg[0]; img.data[o + 1] = bg[1]; img.data[o + 2] = bg[2]; img.data[o + 3] = 255; }
+      drawn = 0;
+    }
+    drawnFrames = frames;
+    if (!frames) { canvas.getContext('2d').putImageData(img, 0, 0); return; }
+    const { rows } = geom;
+    const cols = canvas.width;
+    const upto = Math.min(cols, Math.floor((lastIt / xmax) * cols) + 1);   // columns whose start is reached
     let f = 0;
-    for (let px = 0; px < cols; px++) {
-      const it = ((px + 0.5) / cols) * Math.max(1, lastIt);
-      while (f + 1 < frames && data.iterations[f + 1] <= it) f++;
+    const start = drawn;
+    for (let px = start; px < upto; px++) {
+      const it = (px / cols) * xmax;                      // the first recorded frame at or after the column start
+      while (f + 1 < frames && data.iterations[f] < it) f++;
       for (let r = 0; r < rows; r++) {
-        const val = frames ? data.values[f * rows + r] : NaN;
-        const rgb = Number.isFinite(val) ? lut[Math.max(0, Math.min(255, Math.round(val * 255)))] : bg;
+        const val = data.values[f * rows + r];
+        const rgb = Number.isFinite(val) ? lut[Math.max(0, Math.min(255, Math.round(val * 255)))] : [128, 128, 128];
         const o = (r * cols + px) * 4;
         img.data[o] = rgb[0]; img.data[o + 1] = rgb[1]; img.data[o + 2] = rgb[2]; img.data[o + 3] = 255;
       }
     }
-    ctx.putImageData(img, 0, 0);
+    // the last column keeps changing until the next one starts
+    drawn = Math.max(0, upto - 1);
+    if (upto > start) canvas.getContext('2d').putImageData(img, 0, 0, start, 0, upto - start, rows);
   }
 
   return {

@@ -32,6 +32,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
   let domain = null, domainKey;
   let dragging = null;
   let x, y;
+  let lastStaticKey = null;
 
   function fitDomain(d) {
     const pts = d.tokens.flat();
@@ -68,6 +69,25 @@ export function createTokenPlane(container, { onDrag } = {}) {
     x = scaleLinear().domain([x0, x1]).range([m.left, width - m.right]);
     y = scaleLinear().domain([y0, y1]).range([height - m.bottom, m.top]);
 
+    // The static layers (axes, tokens, arrows, lines) are redrawn only when they change; the paths
+    // of W(k) z_i are redrawn on every update.
+    const staticKey = JSON.stringify([width, height, x0, x1, y0, y1, c.dark, data.tokens, data.selected, data.optimal,
+      data.support, data.lines, data.arrows, data.draggable, data.xlabel, data.ylabel, data.queries]);
+    if (staticKey !== lastStaticKey) {
+      lastStaticKey = staticKey;
+      renderStatic(c, { width, height, m, pw, ph, x0, x1, y0, y1 });
+    }
+    // paths of W(k) z_i
+    const ln = line().x((p) => x(p[0])).y((p) => y(p[1]));
+    svg.select('g.g-paths').selectAll('path.wpath').data((data.paths ?? []).filter((p) => p.points.length)).join('path').attr('class', 'wpath')
+      .attr('d', (p) => ln(p.points)).attr('fill', 'none').attr('stroke', (p) => seqColor(p.seq)).attr('stroke-width', 2.2)
+      .attr('stroke-linejoin', 'round').attr('opacity', 0.9);
+    svg.select('g.g-paths').selectAll('circle.wtip').data((data.paths ?? []).filter((p) => p.points.length)).join('circle').attr('class', 'wtip')
+      .attr('cx', (p) => x(p.points.at(-1)[0])).attr('cy', (p) => y(p.points.at(-1)[1])).attr('r', 3.5)
+      .attr('fill', (p) => seqColor(p.seq)).attr('stroke', c.bg);
+  }
+
+  function renderStatic(c, { width, height, m, pw, ph, x0, x1, y0, y1 }) {
     let defs = svg.select('defs');
     if (defs.empty()) {
       defs = svg.append('defs');
@@ -97,13 +117,17 @@ export function createTokenPlane(container, { onDrag } = {}) {
       .attr('transform', (d) => `translate(${d.x},${d.y}) rotate(${d.r})`).text((d) => d.t);
 
     const plot = layer('plot').attr('clip-path', `url(#${id}-clip)`);
+    if (plot.select('g.g-tokens').empty()) {
+      for (const name of ['g-origin', 'g-margin', 'g-arrows', 'g-paths', 'g-queries', 'g-halo', 'g-opt', 'g-labels', 'g-tokens']) plot.append('g').attr('class', name);
+    }
+    const grp = (name) => plot.select(`g.${name}`);
     // origin cross
-    plot.selectAll('path.origin').data([0]).join('path').attr('class', 'origin')
+    grp('g-origin').selectAll('path.origin').data([0]).join('path').attr('class', 'origin')
       .attr('d', `M${x(0) - 5},${y(0)}H${x(0) + 5}M${x(0)},${y(0) - 5}V${y(0) + 5}`).attr('stroke', c.muted);
     // margin lines a x + b y = c: the segment through the view (a short path: long dashed paths
     // are slow to rasterize)
     const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, half = Math.hypot(x1 - x0, y1 - y0) / 2;
-    plot.selectAll('path.margin').data(data.lines ?? []).join('path').attr('class', 'margin')
+    grp('g-margin').selectAll('path.margin').data(data.lines ?? []).join('path').attr('class', 'margin')
       .attr('d', ({ normal: [a, b], offset }) => {
         const nn = a * a + b * b;
         if (!(nn > 0)) return null;
@@ -115,22 +139,14 @@ export function createTokenPlane(container, { onDrag } = {}) {
       })
       .attr('stroke', (d) => seqColor(d.seq)).attr('stroke-width', 1).attr('stroke-dasharray', '4 4').attr('opacity', 0.75);
     // SVM arrows from the origin
-    plot.selectAll('line.arrow').data(data.arrows ?? []).join('line').attr('class', 'arrow')
+    grp('g-arrows').selectAll('line.arrow').data(data.arrows ?? []).join('line').attr('class', 'arrow')
       .attr('x1', x(0)).attr('y1', y(0)).attr('x2', (d) => x(d.to[0])).attr('y2', (d) => y(d.to[1]))
       .attr('stroke', (d) => seqColor(d.seq)).attr('stroke-width', 2)
       .attr('stroke-dasharray', (d) => REF_STYLE[d.ref]?.dash ?? null)
       .attr('marker-end', (d) => `url(#${id}-arrow${d.seq})`);
-    // paths of W(k) z_i
-    const ln = line().x((p) => x(p[0])).y((p) => y(p[1]));
-    plot.selectAll('path.wpath').data((data.paths ?? []).filter((p) => p.points.length)).join('path').attr('class', 'wpath')
-      .attr('d', (p) => ln(p.points)).attr('fill', 'none').attr('stroke', (p) => seqColor(p.seq)).attr('stroke-width', 2.2)
-      .attr('stroke-linejoin', 'round').attr('opacity', 0.9);
-    plot.selectAll('circle.wtip').data((data.paths ?? []).filter((p) => p.points.length)).join('circle').attr('class', 'wtip')
-      .attr('cx', (p) => x(p.points.at(-1)[0])).attr('cy', (p) => y(p.points.at(-1)[1])).attr('r', 3.5)
-      .attr('fill', (p) => seqColor(p.seq)).attr('stroke', c.bg);
     // queries z_i (small diamonds) when shown
     const qs = (data.queries ?? []).map((q, i) => ({ q, i })).filter((d) => d.q);
-    plot.selectAll('path.query').data(qs).join('path').attr('class', 'query')
+    grp('g-queries').selectAll('path.query').data(qs).join('path').attr('class', 'query')
       .attr('d', symbol(symbolDiamond, 50)).attr('transform', (d) => `translate(${x(d.q[0])},${y(d.q[1])})`)
       .attr('fill', 'none').attr('stroke', (d) => seqColor(d.i)).attr('stroke-width', 1.5);
     // tokens
@@ -138,13 +154,13 @@ export function createTokenPlane(container, { onDrag } = {}) {
     data.tokens.forEach((seq, i) => seq.forEach((p, t) => toks.push({ i, t, p,
       selected: data.selected?.[i] === t, optimal: data.optimal?.[i] === t,
       support: data.support?.[i]?.includes(t) })));
-    plot.selectAll('circle.halo').data(toks.filter((d) => d.support), (d) => `${d.i}:${d.t}`).join('circle').attr('class', 'halo')
+    grp('g-halo').selectAll('circle.halo').data(toks.filter((d) => d.support), (d) => `${d.i}:${d.t}`).join('circle').attr('class', 'halo')
       .attr('cx', (d) => x(d.p[0])).attr('cy', (d) => y(d.p[1])).attr('r', 12)
       .attr('fill', (d) => seqColor(d.i)).attr('fill-opacity', 0.18).attr('stroke', (d) => seqColor(d.i)).attr('stroke-dasharray', '2 2');
-    plot.selectAll('circle.opt').data(toks.filter((d) => d.optimal), (d) => `${d.i}:${d.t}`).join('circle').attr('class', 'opt')
+    grp('g-opt').selectAll('circle.opt').data(toks.filter((d) => d.optimal), (d) => `${d.i}:${d.t}`).join('circle').attr('class', 'opt')
       .attr('cx', (d) => x(d.p[0])).attr('cy', (d) => y(d.p[1])).attr('r', 9)
       .attr('fill', 'none').attr('stroke', c.fg).attr('stroke-width', 1.5);
-    const tokenSel = plot.selectAll('path.token').data(toks, (d) => `${d.i}:${d.t}`).join('path').attr('class', 'token')
+    const tokenSel = grp('g-tokens').selectAll('path.token').data(toks, (d) => `${d.i}:${d.t}`).join('path').attr('class', 'token')
       .attr('d', (d) => symbol(d.selected ? symbolStar : circleSym, d.selected ? 190 : 60)())
       .attr('transform', (d) => `translate(${x(d.p[0])},${y(d.p[1])})`)
       .attr('fill', (d) => seqColor(d.i)).attr('stroke', c.bg).attr('stroke-width', 1.2)
@@ -172,12 +188,11 @@ export function createTokenPlane(container, { onDrag } = {}) {
     }
     // labels t for small problems
     const showLabels = toks.length <= 24;
-    plot.selectAll('text.tlabel').data(showLabels ? toks : [], (d) => `${d.i}:${d.t}`).join('text').attr('class', 'tlabel')
+    grp('g-labels').selectAll('text.tlabel').data(showLabels ? toks : [], (d) => `${d.i}:${d.t}`).join('text').attr('class', 'tlabel')
       .attr('x', (d) => x(d.p[0]) + 8).attr('y', (d) => y(d.p[1]) - 8).attr('font-size', 10).attr('fill', c.muted)
       .attr('pointer-events', 'none').text((d) => `${d.i},${d.t}`);
-    // raise tokens above labels
-    plot.selectAll('path.token').raise();
   }
+
 
   const circleSym = { draw(ctx, size) { const r = Math.sqrt(size / Math.PI); ctx.moveTo(r, 0); ctx.arc(0, 0, r, 0, 2 * Math.PI); } };
 
