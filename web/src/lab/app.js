@@ -7,7 +7,9 @@ import { createEngineClient } from './engine-client.js';
 import { decodeHash, encodeHash, updateState, roundDataset, datasetShapeError, SCENARIO_IDS } from './state.js';
 import { SCENARIO_INFO, REF_LABEL } from './scenarios.js';
 import { buildLayout, PANELS } from './layout.js';
-import { dot, transpose, allFinite } from './linalg.js';
+import { dot, allFinite } from './linalg.js';
+import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
+  effectiveRefs as configEffectiveRefs } from './config.js';
 import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView, normsView, spectrumView, weightsView,
   readoutView, promptVerdict, unitsOf } from './views.js';
 import { TraceStore } from './trace.js';
@@ -126,13 +128,8 @@ let solving = 0;
 let firstFrameAt = null;
 let lastError = null;
 
-function effectiveRefs() {
-  const info = SCENARIO_INFO[state.scenario];
-  let list = state.refs ?? info.refs;
-  if (cfg?.model.param === 'prompt') list = list.filter((r) => r !== 'nuclear');
-  return list;
-}
-function lpP() { return state.svmP ?? (cfg && (cfg.train.optimizer === 'md' || cfg.train.optimizer === 'nmd') ? cfg.train.p : 3); }
+const effectiveRefs = () => configEffectiveRefs(state, cfg);
+const lpP = () => configLpP(state, cfg);
 
 async function boot() {
   try {
@@ -157,60 +154,6 @@ function fatal(text) {
 }
 
 // ---------- building the configuration ----------
-function scenarioOptions() {
-  const o = { seed: state.seed };
-  for (const k of ['n', 'T', 'd', 'C', 'start', 'localCase', 'variant']) if (state[k] !== null) o[k] = state[k];
-  const allowed = new Set(SCENARIO_INFO[state.scenario].options);
-  if (state.generator === 'sphere') for (const k of ['n', 'T', 'd']) allowed.delete(k);
-  for (const k of Object.keys(o)) if (!allowed.has(k) && k !== 'seed') delete o[k];
-  return o;
-}
-
-function identity(d) { return Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 1 : 0))); }
-
-function buildConfig(base) {
-  const dataset = state.data ?? base.dataset;
-  const d = dataset.X[0][0].length, baseD = base.dataset.X[0][0].length;
-  const model = { ...base.model };
-  for (const k of ['attention', 'param', 'head', 'loss']) if (state[k] !== null) model[k] = state[k];
-  if (model.param === 'prompt' && (!model.Wk || model.Wk.length !== d)) model.Wk = identity(d);
-  if (model.head === 'relu' && (!model.V || model.V.length !== d)) model.V = identity(d);
-  if (model.param !== 'prompt') delete model.Wk;
-  if (model.head !== 'relu') delete model.V;
-  const train = { ...base.train, ...(SCENARIO_INFO[state.scenario].train ?? {}) };
-  if (state.optimizer !== null) train.optimizer = state.optimizer;
-  if (state.lr !== null) train.lr = state.lr;
-  if (state.p !== null) train.p = state.p;
-  if (state.joint !== null) train.trainHead = state.joint;
-  if (state.headLr !== null) train.headLr = state.headLr;
-  if ((train.optimizer === 'md' || train.optimizer === 'nmd') && !(train.p > 1)) train.p = 3;
-  const iterations = state.iterations ?? base.iterations;
-  train.traceEvery = Math.max(1, Math.ceil(iterations / 1500));
-  train.traceSoftmax = true;
-  train.traceP = (train.optimizer === 'md' || train.optimizer === 'nmd') ? train.p : lpPFor(train);
-  // initial parameters: the scenario's, unless the shapes changed
-  let init = base.init;
-  const g = init?.given ?? {};
-  const fits = d === baseD && ((model.param === 'W' && g.W) || (model.param === 'KQ' && g.K && g.Q) || (model.param === 'prompt' && g.p));
-  if (!fits) {
-    init = model.param === 'KQ' ? { kind: 'random', seed: state.seed, scale: 0.1 } : { kind: 'zero' };
-  } else if (init.kind === 'given') {
-    init = { kind: 'given', given: { ...g, v: dataset.v } };
-  }
-  return { scenario: state.scenario, dataset, model, train, init, iterations };
-}
-function lpPFor(train) { return state.svmP ?? 3; }
-
-function effectiveWeightsOf(config) {
-  const g = config.init.kind === 'given' ? config.init.given : null;
-  const d = config.dataset.X[0][0].length;
-  if (!g) return null;
-  if (config.model.param === 'W') return g.W ?? null;
-  if (config.model.param === 'KQ' && g.K && g.Q) return g.K.map((row) => transpose(g.Q).map((col) => dot(row, col)));
-  if (config.model.param === 'prompt' && g.p) return g.p.map((x) => [x]);
-  return Array.from({ length: d }, () => Array(d).fill(0));
-}
-
 // ---------- restart: scenario -> config -> validate -> run ----------
 let restarting = 0;
 async function restart(options = {}) {
@@ -231,7 +174,7 @@ async function restartInner({ autoplay = false } = {}) {
   writeHash();
   let base;
   try {
-    base = await client.scenario(state.scenario, scenarioOptions());
+    base = await client.scenario(state.scenario, scenarioOptions(state));
   } catch (e) {
     if (my !== gen) return;
     setMessage('data', `Scenario "${state.scenario}": ${e.message}`);
@@ -241,8 +184,7 @@ async function restartInner({ autoplay = false } = {}) {
   if (my !== gen) return;
   if (state.generator === 'sphere') {
     try {
-      const sd = base.dataset;
-      base = { ...base, dataset: await client.sphere(state.n ?? sd.X.length, state.T ?? sd.X[0].length, state.d ?? sd.X[0][0].length, state.seed) };
+      base = { ...base, dataset: await client.sphere(...sphereArgs(state, base.dataset)) };
     } catch (e) {
       if (my !== gen) return;
       setMessage('data', `Sphere generator: ${e.message}`);
@@ -259,17 +201,16 @@ async function restartInner({ autoplay = false } = {}) {
       writeHash();
     }
   }
-  let config = buildConfig(base);
-  const validateAs = (c) => (c.model.param === 'prompt' ? 'seq2seq' : c.model.attention);  // prompts use no query
+  let config = buildConfig(state, base);
   try {
-    await client.validate(config.dataset, validateAs(config));
+    await client.validate(config.dataset, validationKind(config));
   } catch (e) {
     if (my !== gen) return;
     if (state.data) {
       setMessage('data', `The dataset cannot be used: ${e.message}. Showing the scenario's data instead.`);
       state = { ...state, data: null };
       writeHash();
-      config = buildConfig(base);
+      config = buildConfig(state, base);
     } else {
       setMessage('data', `The scenario's data cannot be used with these settings: ${e.message}`);
       cfg = null; baseDataset = base.dataset;
@@ -290,7 +231,7 @@ async function restartInner({ autoplay = false } = {}) {
     const id = await client.startRun({ dataset: cfg.dataset, model: cfg.model, train: cfg.train, init: cfg.init }, cfg.iterations);
     if (my !== gen) { client.cancel(id); return; }
     run.id = id; run.maxIterations = cfg.iterations;
-    trace.setInitial(effectiveWeightsOf(cfg));
+    trace.setInitial(initialWeights(cfg));
     const f0 = await client.step(id, 0);
     if (my !== gen) return;
     trace.ingest(f0);
