@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine, linearW } from './helpers.mjs';
 
-test('10^5 runs and 10^5 solves keep the wasm heap flat', { timeout: 120000 }, async (t) => {
+test('10^5 runs and 10^5 solves keep the wasm heap flat', { timeout: 300000 }, async (t) => {
   const engine = await loadEngine();
   const ds = engine.sphere(3, 4, 4, 1);
   const bad = structuredClone(ds);
