@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -245,6 +246,54 @@ TEST(GradientDirection, UnderflowingGradientKeepsDirection) {
   EXPECT_GT(g.W.norm(), 0.1);
   EXPECT_LT(g.logScale, -700.0);  // exp(logScale) is 0 in double: the true gradient underflows
   EXPECT_TRUE(std::isfinite(model.loss(params)));
+}
+
+
+// ---- measurement for docs/NUMERICS.md (not a check; run with --gtest_also_run_disabled_tests) ----
+
+// The SPEC formula in plain double: what a float64 reference implementation computes.
+Mat naiveGradient(const Dataset& data, const Mat& W) {
+  Mat G = Mat::Zero(data.d, data.d);
+  for (int i = 0; i < data.n; ++i) {
+    const Mat Xi = data.tokens(i);
+    const Vec z = data.Z.row(i).transpose();
+    const Vec a = Xi * (W * z);
+    Vec s = (a.array() - a.maxCoeff()).exp();
+    s /= s.sum();
+    const Vec c = Xi * data.v;
+    const Vec ds = s.array() * (c.array() - s.dot(c));
+    const double f = data.v.dot(Xi.transpose() * s), y = data.Y[i];
+    G += (-y / (1 + std::exp(y * f)) / data.n) * (Xi.transpose() * ds) * z.transpose();
+  }
+  return G;
+}
+
+TEST(GradientDirection, DISABLED_NaiveVsStableReport) {
+  for (std::uint64_t seed = 0; seed < 3; ++seed) {
+    ScenarioOptions o;
+    o.seed = seed;
+    const Scenario sc = makeScenario("local-convergence", o);
+    const Model model(sc.data, sc.model);
+    TrainSettings ts = sc.train;
+    ts.traceEvery = 1 << 30;
+    Trainer tr(model, ts, sc.init);
+    Mat naiveW = Mat::Zero(sc.data.d, sc.data.d);  // an NGD run driven by the naive gradient
+    int done = 0;
+    for (int checkpoint : {600, 1000, 1200, 2000, 20000}) {
+      tr.step(checkpoint - done);
+      for (; done < checkpoint; ++done) {
+        const Mat G = naiveGradient(sc.data, naiveW);
+        if (G.norm() > 0) naiveW -= 0.1 * G / G.norm();
+      }
+      Gradient g;
+      model.gradient(tr.params(), g);
+      const Mat naive = naiveGradient(sc.data, tr.params().W);
+      const double cosine = naive.norm() > 0 ? correlation(naive, g.W) : 0.0;
+      std::printf("seed %d it %5d |W| %7.1f true|grad| %.2e naive|grad| %.2e cos %+.5f corr(naive run, stable run) %.6f\n",
+                  static_cast<int>(seed), checkpoint, tr.params().W.norm(), std::exp(g.logScale) * g.W.norm(),
+                  naive.norm(), cosine, correlation(naiveW, tr.params().W));
+    }
+  }
 }
 
 }  // namespace
