@@ -54,6 +54,20 @@ async function embedFrame(page, id, timeout = 30000) {
   }
   throw new Error(`iframe figure ${id} did not become ready in ${timeout} ms`);
 }
+// A whole-page screenshot with every iframe painted: Chromium does not paint off-screen
+// cross-origin frames, so the viewport is made as tall as the page for the shot.
+async function fullShot(page, name, width) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  const old = page.viewportSize();
+  await page.setViewportSize({ width, height });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await sleep(800);
+  await page.screenshot({ path: screenshotPath(name) });
+  for (const [k, sel] of ['#figure-paths', '#figure-local', '#figure-mirror'].entries()) {
+    await page.locator(sel).screenshot({ path: screenshotPath(`${name}-figure${k + 1}`) });
+  }
+  await page.setViewportSize(old);
+}
 const frameInfo = (f) => f.evaluate(() => window.__embed.info());
 const elementInfo = (page, sel) => page.evaluate((s) => document.querySelector(s).info(), sel);
 
@@ -143,8 +157,7 @@ test('lecture notes (page and figures on two origins): three figures start in vi
       const shown = await page.evaluate((s) => document.querySelector(s).getBoundingClientRect().height, `#fig-${id}`);
       assert.ok(Math.abs(shown - h) <= 1, `iframe ${id} is ${shown} px high, its figure ${h} px`);
     }
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: screenshotPath('embed-lecture-notes-desktop'), fullPage: true });
+    await fullShot(page, 'embed-lecture-notes-desktop', 1280);
 
     // Phone width: the same page narrowed; each iframe reports its new height (Chromium throttles
     // off-screen cross-origin frames, so each is brought into view once).
@@ -164,7 +177,7 @@ test('lecture notes (page and figures on two origins): three figures start in vi
     assert.ok(narrow.every((w) => w <= 390), `figures wider than the phone: ${narrow}`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(overflow <= 390, `the page scrolls sideways at 390 px (${overflow} px)`);
-    await page.screenshot({ path: screenshotPath('embed-lecture-notes-phone'), fullPage: true });
+    await fullShot(page, 'embed-lecture-notes-phone', 390);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
