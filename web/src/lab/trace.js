@@ -19,6 +19,8 @@ class Growable {
   view() { return this.buf.subarray(0, this.length); }
 }
 
+const MAX_SNAPSHOTS = 2000;
+
 export class TraceStore {
   constructor() {
     this.units = 0; this.T = 0;
@@ -56,7 +58,15 @@ export class TraceStore {
     if (frame.weights && (!this.snapshots.length || this.snapshots.at(-1).iteration !== it)) {
       this.snapshots.push({ iteration: it, W: frame.weights });
       for (const [name, R] of Object.entries(this.refs)) this.corrCache[name].push(corr(frame.weights, R));
+      if (this.snapshots.length > MAX_SNAPSHOTS) this.thin();
     }
+  }
+
+  // Keeps memory bounded on long runs: drops every other snapshot (the first and the last stay).
+  thin() {
+    const keep = (_, k, arr) => k % 2 === 0 || k === arr.length - 1;
+    this.snapshots = this.snapshots.filter(keep);
+    for (const name of Object.keys(this.corrCache)) this.corrCache[name] = this.corrCache[name].filter(keep);
   }
 
   setReferences(refs) {
