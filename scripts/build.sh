@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 bash scripts/build-wasm.sh
 npx vite build --logLevel warn
+npx vite build -c vite.element.config.js --logLevel warn  # dist/attnsvm-figure.js, the single-script <attnsvm-figure> embed
 echo "build: static site in $(pwd)/dist"
