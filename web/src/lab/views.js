@@ -119,7 +119,7 @@ export function planeView(ctx) {
   const last = trace.last();
   const selected = last && last.selected.length === n ? Array.from(last.selected) : null;
   const support = report?.supportTokens ?? supportFromSolution(refs.fro, n);
-  const notes = ['★ selected by the softmax now; ○ optimal token; shaded: support tokens of the Frobenius SVM.'];
+  const notes = ['Colours: sequences. ★ the token the softmax selects now; ○ the optimal token; shaded: support tokens of the Frobenius SVM.'];
   const styles = ctx.refList.map((r) => `${REF_LABEL[r]} ${r === 'fro' ? 'dashed' : r === 'nuclear' ? 'dotted' : 'dash-dot'}`).join(', ');
   if (prompt) notes.push(`Path: W_kᵀp(k) for k = 0…now (shared by all sequences; divided by max_k ‖p(k)‖); arrows: W_kᵀp^mm / ‖p^mm‖${lines.length ? '; lines: each sequence\'s margin' : ''}.`);
   else if (units.length) notes.push(`Paths: W(k) z_i for k = 0…now, divided by max_k ‖W(k)‖_F (one factor for the whole path); arrows: W^mm z_i / ‖W^mm‖_F (${styles})${lines.length ? '; lines: each sequence\'s margin' : ''}.`);

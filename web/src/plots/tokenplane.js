@@ -53,7 +53,9 @@ export function createTokenPlane(container, { onDrag } = {}) {
     const c = themeColors();
     const width = Math.max(240, container.clientWidth || 400);
     const height = Math.max(240, Math.min(width, 600));
-    const m = { top: 10, right: 12, bottom: 36, left: 46 };
+    const legendItems = legendFor(data);
+    const legendRows = layoutLegend(legendItems, width - 58);
+    const m = { top: 10 + legendRows.length * 18, right: 12, bottom: 36, left: 46 };
     svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
     if (!dragging && (domain === null || data.domainKey !== domainKey)) {
       domain = fitDomain(data);
@@ -76,6 +78,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
     if (staticKey !== lastStaticKey) {
       lastStaticKey = staticKey;
       renderStatic(c, { width, height, m, pw, ph, x0, x1, y0, y1 });
+      renderLegend(c, legendRows, m);
     }
     // paths of W(k) z_i
     const ln = line().x((p) => x(p[0])).y((p) => y(p[1]));
@@ -193,6 +196,41 @@ export function createTokenPlane(container, { onDrag } = {}) {
       .attr('pointer-events', 'none').text((d) => `${d.i},${d.t}`);
   }
 
+
+  // Legend above the plot: marks and line styles actually drawn.
+  function legendFor(d) {
+    const items = [{ kind: 'star', label: 'selected' }, { kind: 'ring', label: 'optimal' }];
+    if (d.support?.some((s) => s?.length)) items.push({ kind: 'halo', label: 'support' });
+    if (d.paths?.some((p) => p.points.length)) items.push({ kind: 'line', dash: null, label: 'W(k) path' });
+    const refs = [...new Set((d.arrows ?? []).map((a) => a.ref))];
+    for (const r of refs) items.push({ kind: 'line', dash: REF_STYLE[r]?.dash, label: { fro: 'Frobenius', nuclear: 'nuclear', lp: 'l_p' }[r] ?? r, arrow: true });
+    if (d.lines?.length) items.push({ kind: 'line', dash: '4 4', thin: true, label: 'margin' });
+    return items;
+  }
+  function layoutLegend(items, avail) {
+    const rows = [[]];
+    let w = 0;
+    for (const it of items) {
+      const iw = 30 + it.label.length * 6.3 + 12;
+      if (w + iw > avail && rows.at(-1).length) { rows.push([]); w = 0; }
+      rows.at(-1).push({ ...it, x: w });
+      w += iw;
+    }
+    return rows;
+  }
+  function renderLegend(c, rows, m) {
+    let g = svg.select('g.legend');
+    if (g.empty()) g = svg.append('g').attr('class', 'legend');
+    g.selectAll('*').remove();
+    rows.forEach((row, r) => row.forEach((it) => {
+      const gi = g.append('g').attr('transform', `translate(${m.left + it.x},${12 + r * 18})`);
+      if (it.kind === 'star') gi.append('path').attr('d', symbol(symbolStar, 110)()).attr('transform', 'translate(10,0)').attr('fill', c.muted);
+      if (it.kind === 'ring') gi.append('circle').attr('cx', 10).attr('r', 6).attr('fill', 'none').attr('stroke', c.fg).attr('stroke-width', 1.5);
+      if (it.kind === 'halo') gi.append('circle').attr('cx', 10).attr('r', 7).attr('fill', c.muted).attr('fill-opacity', 0.2).attr('stroke', c.muted).attr('stroke-dasharray', '2 2');
+      if (it.kind === 'line') gi.append('line').attr('x1', 0).attr('x2', 22).attr('stroke', c.fg).attr('stroke-width', it.thin ? 1 : 2).attr('stroke-dasharray', it.dash ?? null);
+      gi.append('text').attr('x', 27).attr('y', 4).attr('font-size', 11).attr('fill', c.fg).text(it.label);
+    }));
+  }
 
   const circleSym = { draw(ctx, size) { const r = Math.sqrt(size / Math.PI); ctx.moveTo(r, 0); ctx.arc(0, 0, r, 0, 2 * Math.PI); } };
 
