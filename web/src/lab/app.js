@@ -632,7 +632,7 @@ function renderPlane(ctx = viewContext()) {
   if (!cfg || !planeInfo.projection) return;
   const v = planeView(ctx);
   panels.plane.update({ ...v.data, draggable: true, domainKey: `${state.scenario}|${gen}` });
-  $('sub-plane').textContent = `${v.subtitle} Drag a token (or focus it and use the arrow keys) to move it.`;
+  $('sub-plane').textContent = `${v.subtitle} Drag a token (or focus it, then arrow keys) to move it.`;
   panelMessage('plane', v.message);
 }
 

@@ -119,10 +119,9 @@ export function planeView(ctx) {
   const last = trace.last();
   const selected = last && last.selected.length === n ? Array.from(last.selected) : null;
   const support = report?.supportTokens ?? supportFromSolution(refs.fro, n);
-  const notes = ['Colours: sequences. ★ the token the softmax selects now; ○ the optimal token; shaded: support tokens of the Frobenius SVM.'];
-  const styles = ctx.refList.map((r) => `${REF_LABEL[r]} ${r === 'fro' ? 'dashed' : r === 'nuclear' ? 'dotted' : 'dash-dot'}`).join(', ');
-  if (prompt) notes.push(`Path: W_kᵀp(k) for k = 0…now (shared by all sequences; divided by max_k ‖p(k)‖); arrows: W_kᵀp^mm / ‖p^mm‖${lines.length ? '; lines: each sequence\'s margin' : ''}.`);
-  else if (units.length) notes.push(`Paths: W(k) z_i for k = 0…now, divided by max_k ‖W(k)‖_F (one factor for the whole path); arrows: W^mm z_i / ‖W^mm‖_F (${styles})${lines.length ? '; lines: each sequence\'s margin' : ''}.`);
+  const notes = ['Colours: sequences; shaded: support tokens of the Frobenius SVM.'];
+  if (prompt) notes.push('Path: W_kᵀp(k), k = 0…now, divided by max_k ‖p(k)‖ (shared by all sequences); arrows: W_kᵀp^mm / ‖p^mm‖.');
+  else if (units.length) notes.push('Paths: W(k) z_i, k = 0…now, divided by max_k ‖W(k)‖_F; arrows: W^mm z_i / ‖W^mm‖_F.');
   else notes.push('Every position is a query here, so no per-sequence paths are drawn.');
   if (proj.note) notes.push(proj.note);
   const infeasible = Object.values(refs).find((s) => s.status === 'infeasible');
