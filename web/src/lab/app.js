@@ -516,21 +516,6 @@ function bindControls() {
     writeHash();
     try { await navigator.clipboard.writeText(location.href); flash($('btn-copy'), 'Copied'); } catch { flash($('btn-copy'), 'Copy failed'); setMessage('copy', `Copy this link: ${location.href}`); }
   };
-  $('btn-embed').onclick = async () => {
-    writeHash();
-    try {
-      const { embedCode } = await import('../embed/embed-code.js');
-      const code = embedCode(state);
-      $('embed-iframe').value = code.iframe;
-      $('embed-element').value = code.element;
-      $('embed-dialog').showModal();
-    } catch (e) { setMessage('embed', `Embed code unavailable: ${e.message}`); }
-  };
-  const copyFrom = (id, btn) => async () => {
-    try { await navigator.clipboard.writeText($(id).value); flash(btn, 'Copied'); } catch { $(id).select(); flash(btn, 'Press Ctrl+C'); }
-  };
-  $('btn-copy-iframe').onclick = copyFrom('embed-iframe', $('btn-copy-iframe'));
-  $('btn-copy-element').onclick = copyFrom('embed-element', $('btn-copy-element'));
   $('btn-theme').onclick = () => {
     const dark = document.documentElement.dataset.theme === 'dark';
     themePref = dark ? 'light' : 'dark';

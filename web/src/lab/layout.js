@@ -30,7 +30,6 @@ export function buildLayout(root) {
     </div>
     <div class="top-tools">
       <button id="btn-copy" type="button">Copy link</button>
-      <button id="btn-embed" type="button" aria-haspopup="dialog" aria-label="Copy embed code" title="Copy embed code">Embed…</button>
       <button id="btn-theme" type="button" aria-label="Toggle dark theme">◐ Theme</button>
     </div>
   </header>
@@ -131,19 +130,6 @@ export function buildLayout(root) {
           <div class="body" id="body-${p.id}"></div>
         </section>`).join('')}
       </div>
-      <dialog id="embed-dialog" aria-labelledby="embed-title">
-        <form method="dialog">
-          <h2 id="embed-title">Embed this figure</h2>
-          <p class="hint">The current state, as an iframe (any host) or as a custom element (hosts that allow scripts).</p>
-          <label for="embed-iframe">iframe</label>
-          <textarea id="embed-iframe" rows="4" readonly spellcheck="false"></textarea>
-          <button type="button" id="btn-copy-iframe">Copy iframe</button>
-          <label for="embed-element">custom element</label>
-          <textarea id="embed-element" rows="3" readonly spellcheck="false"></textarea>
-          <button type="button" id="btn-copy-element">Copy element</button>
-          <div class="row"><button value="close" class="primary">Close</button></div>
-        </form>
-      </dialog>
       <footer class="foot"><p>Engine: <span id="engine-version">loading…</span>. Computation runs in a Web Worker (WebAssembly);
         the page only draws. Palette: Okabe–Ito. The maths: docs/SPEC.md in the repository.</p></footer>
     </main>

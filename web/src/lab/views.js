@@ -249,6 +249,10 @@ export function promptVerdict(ctx) {
 
 export function verdictOf(ctx) {
   const { report, refs, cfg, scores, refSelection } = ctx;
+  if (cfg.train.trainHead) {
+    return { label: 'Joint training', kind: 'none',
+      explanation: 'the head v trains too, so the token scores γ = Y v·x move with it; p tends to the (relaxed) prompt SVM of the selection and v to the head SVM of the selected tokens.' };
+  }
   if (report && !report.error) {
     const labels = { globally_optimal: 'Globally optimal selection', locally_optimal: 'Locally optimal selection', neither: 'Neither globally nor locally optimal', infeasible: 'Infeasible selection' };
     const kind = { globally_optimal: 'global', locally_optimal: 'local', neither: 'neither', infeasible: 'infeasible' }[report.verdict];
@@ -261,7 +265,9 @@ export function verdictOf(ctx) {
 
 export function readoutView(ctx) {
   const { refs, headSvm, cfg, trace, refSelection, report, scores } = ctx;
-  const rows = Object.entries(refs).map(([k, s]) => ({ label: REF_LABEL[k] + (k === 'lp' ? ` (p = ${fmt(ctx.lpP, 3)})` : ''), ...s }));
+  const prompt = cfg.model.param === 'prompt';
+  const name = (k) => (prompt ? `${headSvm ? 'relaxed prompt' : 'prompt'} p^mm${k === 'lp' ? '' : ' (l2)'}` : REF_LABEL[k]);
+  const rows = Object.entries(refs).map(([k, s]) => ({ label: name(k) + (k === 'lp' ? ` (l_p, p = ${fmt(ctx.lpP, 3)})` : ''), ...s }));
   if (headSvm) rows.push({ label: 'head v^mm', ...headSvm });
   const n = cfg.dataset.X.length;
   const last = trace.last();
