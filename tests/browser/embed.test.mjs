@@ -252,3 +252,28 @@ test('reduced motion: neither the iframe figure nor the element plays by itself;
     await context.close();
   }
 });
+
+test('the lab\'s Embed button: snippets of the current state; the iframe snippet shows that state', { timeout: 30000 }, async () => {
+  const { page, context, problems } = await openPage(browser, `${figures.url}index.html?autoplay=0#s=mirror-descent&seed=3`);
+  try {
+    await page.getByRole('button', { name: 'Embed' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByLabel('Certificates and verdict').check();
+    const code = await page.evaluate(() => window.__embedCode.code);
+    assert.match(code.iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\.html#s=mirror-descent&amp;seed=3&amp;panels=corr,weights,readout" /);
+    assert.match(code.element, /<script src="http:\/\/127\.0\.0\.1:\d+\/attnsvm-figure\.js" defer><\/script>\n<attnsvm-figure scenario="mirror-descent" seed="3" panels="corr,weights,readout"><\/attnsvm-figure>/);
+    assert.match(code.resizeScript, /attnsvm:resize/);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.goto(code.url);
+    await page.waitForFunction(() => window.__embed?.ready, null, { timeout: 20000 });
+    const info = await page.evaluate(() => window.__embed.info());
+    assert.equal(info.scenario, 'mirror-descent');
+    assert.deepEqual(info.panels, ['corr', 'weights', 'readout']);
+    const lab = await page.getByRole('link', { name: /Open in the lab/ }).getAttribute('href');
+    assert.match(lab, /\/index\.html#s=mirror-descent&seed=3$/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

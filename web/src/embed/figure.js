@@ -17,11 +17,13 @@
 // host's IntersectionObserver), unless autoplay is off (reduced motion, autoplay=0) or the reader
 // paused it; it pauses when it leaves the view and resumes when it comes back.
 //
-// The configuration is built exactly like the lab's (app.js buildConfig: the scenario from the
-// engine, then the state's overrides), so "open in the lab" replays the same run.
+// The configuration is built by the lab's own rules (lab/config.js: the scenario from the engine,
+// the sphere generator if asked, then the state's overrides), so "open in the lab" replays the
+// same run.
 import { SCENARIO_INFO, REF_LABEL } from '../lab/scenarios.js';
 import { TraceStore } from '../lab/trace.js';
-import { dot, transpose } from '../lab/linalg.js';
+import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
+  effectiveRefs as configEffectiveRefs } from '../lab/config.js';
 import { computeProjection, unitsOf, planeView, softmaxView, currentSoftmaxView, corrView, normsView,
   spectrumView, weightsView, readoutView, verdictOf, fmt } from '../lab/views.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
@@ -39,56 +41,6 @@ const el = (tag, cls, text) => {
   return e;
 };
 const raf = (f) => requestAnimationFrame(f);
-
-function identity(d) { return Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 1 : 0))); }
-
-// ---- the lab's configuration rules (mirrors app.js scenarioOptions / buildConfig) ----
-export function scenarioOptions(state) {
-  const o = { seed: state.seed };
-  for (const k of ['n', 'T', 'd', 'C', 'start', 'localCase', 'variant']) if (state[k] !== null) o[k] = state[k];
-  const allowed = new Set(SCENARIO_INFO[state.scenario].options);
-  for (const k of Object.keys(o)) if (!allowed.has(k) && k !== 'seed') delete o[k];
-  return o;
-}
-
-export function buildConfig(state, base) {
-  const dataset = state.data ?? base.dataset;
-  const d = dataset.X[0][0].length, baseD = base.dataset.X[0][0].length;
-  const model = { ...base.model };
-  for (const k of ['attention', 'param', 'head', 'loss']) if (state[k] !== null) model[k] = state[k];
-  if (model.param === 'prompt' && (!model.Wk || model.Wk.length !== d)) model.Wk = identity(d);
-  if (model.head === 'relu' && (!model.V || model.V.length !== d)) model.V = identity(d);
-  if (model.param !== 'prompt') delete model.Wk;
-  if (model.head !== 'relu') delete model.V;
-  const train = { ...base.train, ...(SCENARIO_INFO[state.scenario].train ?? {}) };
-  if (state.optimizer !== null) train.optimizer = state.optimizer;
-  if (state.lr !== null) train.lr = state.lr;
-  if (state.p !== null) train.p = state.p;
-  if (state.joint !== null) train.trainHead = state.joint;
-  if (state.headLr !== null) train.headLr = state.headLr;
-  const md = train.optimizer === 'md' || train.optimizer === 'nmd';
-  if (md && !(train.p > 1)) train.p = 3;
-  const iterations = state.iterations ?? base.iterations;
-  train.traceEvery = Math.max(1, Math.ceil(iterations / 1500));
-  train.traceSoftmax = true;
-  train.traceP = md ? train.p : (state.svmP ?? 3);
-  let init = base.init;
-  const g = init?.given ?? {};
-  const fits = d === baseD && ((model.param === 'W' && g.W) || (model.param === 'KQ' && g.K && g.Q) || (model.param === 'prompt' && g.p));
-  if (!fits) init = model.param === 'KQ' ? { kind: 'random', seed: state.seed, scale: 0.1 } : { kind: 'zero' };
-  else if (init.kind === 'given') init = { kind: 'given', given: { ...g, v: dataset.v } };
-  return { scenario: state.scenario, dataset, model, train, init, iterations };
-}
-
-function initialWeights(config) {
-  const g = config.init.kind === 'given' ? config.init.given : null;
-  const d = config.dataset.X[0][0].length;
-  if (!g) return null;
-  if (config.model.param === 'W') return g.W ?? null;
-  if (config.model.param === 'KQ' && g.K && g.Q) return g.K.map((row) => transpose(g.Q).map((col) => dot(row, col)));
-  if (config.model.param === 'prompt' && g.p) return g.p.map((x) => [x]);
-  return Array.from({ length: d }, () => Array(d).fill(0));
-}
 
 export function createFigure(root, options) {
   const state = options.state;
@@ -172,22 +124,19 @@ export function createFigure(root, options) {
   function showMessage(text) { msg.textContent = text ?? ''; msg.hidden = !text; }
   function fail(text) { error = text; showMessage(text); updatePlayer(); options.onUpdate?.(api); }
 
-  function effectiveRefs() {
-    let list = state.refs ?? info.refs;
-    if (cfg?.model.param === 'prompt') list = list.filter((r) => r !== 'nuclear');
-    return list;
-  }
-  const lpP = () => state.svmP ?? (cfg && (cfg.train.optimizer === 'md' || cfg.train.optimizer === 'nmd') ? cfg.train.p : 3);
+  const effectiveRefs = () => configEffectiveRefs(state, cfg);
+  const lpP = () => configLpP(state, cfg);
 
   async function load() {
     const my = ++gen;
     try {
       client = client ?? await options.client;
-      const base = await client.scenario(state.scenario, scenarioOptions(state));
+      let base = await client.scenario(state.scenario, scenarioOptions(state));
+      if (state.generator === 'sphere') base = { ...base, dataset: await client.sphere(...sphereArgs(state, base.dataset)) };
       if (my !== gen || destroyed) return;
       let config = buildConfig(state, base);
       try {
-        await client.validate(config.dataset, config.model.param === 'prompt' ? 'seq2seq' : config.model.attention);
+        await client.validate(config.dataset, validationKind(config));
       } catch (e) {
         if (!state.data) throw e;
         showMessage(`The link's dataset cannot be used (${e.message}); showing the scenario's data.`);
