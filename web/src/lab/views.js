@@ -260,6 +260,9 @@ export function verdictOf(ctx) {
   }
   if (refs.fro && cfg.model.param === 'prompt' && scores && refSelection) return promptVerdict(ctx);
   if (report?.error) return { label: 'No verdict', kind: 'none', explanation: report.error };
+  if (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal') {
+    return { label: 'No verdict', kind: 'none', explanation: 'the global/local optimality analysis covers one query per sequence (cross or self attention); the certificates below are for the sequence-to-sequence SVM.' };
+  }
   return null;
 }
 
@@ -271,11 +274,13 @@ export function readoutView(ctx) {
   if (headSvm) rows.push({ label: 'head v^mm', ...headSvm });
   const n = cfg.dataset.X.length;
   const last = trace.last();
+  const meta = unitMeta(cfg);
   return {
     data: {
       rows, verdict: verdictOf(ctx), optimal: scores?.optimal,
-      selection: refSelection ?? (last ? Array.from(last.selected).slice(0, n) : []),
-      support: report?.supportTokens ?? supportFromSolution(refs.fro, n),
+      selection: refSelection ?? (last ? Array.from(last.selected) : []),
+      support: meta.seq2 ? null : (report?.supportTokens ?? supportFromSolution(refs.fro, n)),
+      ...(meta.seq2 ? { unitLabel: meta.unitLabel, unitSeq: meta.unitSeq } : {}),
       selectionLabel: refSelection ? `the selection (${refSelection.join(', ')})` : null,
       note: cfg.model.head === 'relu' ? 'ReLU head: several tokens can keep weight; the one-token SVM above is only a partial reference (the generalized SVM is not exposed by the engine API yet).' : null,
     },

@@ -25,8 +25,10 @@ export function createReadout(container) {
     const v = data.verdict;
     const seqs = (data.selection ?? []).map((a, i) => {
       const sup = data.support?.[i] ?? [];
-      return `<li><span class="swatch" style="background:${seqColor(i)}"></span>seq ${i}: selects <b>${a}</b>` +
-        `${data.optimal ? ` (optimal ${data.optimal[i]})` : ''}; support tokens ${sup.length ? `{${sup.join(', ')}}` : '∅'}</li>`;
+      const label = data.unitLabel?.[i] ?? `seq ${i}`;
+      const opt = data.optimal && !data.unitLabel ? ` (optimal ${data.optimal[i]})` : '';
+      return `<li><span class="swatch" style="background:${seqColor(data.unitSeq?.[i] ?? i)}"></span>${label}: selects <b>${a}</b>` +
+        `${opt}${data.support ? `; support tokens ${sup.length ? `{${sup.join(', ')}}` : '∅'}` : ''}</li>`;
     }).join('');
     root.innerHTML = `
       <p class="verdict verdict-${v?.kind ?? 'none'}" data-verdict="${v?.kind ?? ''}"><strong>${v?.label ?? '…'}</strong>${v?.explanation ? ` — ${escapeHtml(v.explanation)}` : ''}</p>
