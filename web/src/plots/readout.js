@@ -27,7 +27,7 @@ export function createReadout(container) {
       const sup = data.support?.[i] ?? [];
       const label = data.unitLabel?.[i] ?? `seq ${i}`;
       const opt = data.optimal && !data.unitLabel ? ` (optimal ${data.optimal[i]})` : '';
-      return `<li><span class="swatch" style="background:${seqColor(data.unitSeq?.[i] ?? i)}"></span>${label}: selects <b>${a}</b>` +
+      return `<li><span class="swatch" data-seq="${data.unitSeq?.[i] ?? i}"></span>${label}: selects <b>${a}</b>` +
         `${opt}${data.support ? `; support tokens ${sup.length ? `{${sup.join(', ')}}` : '∅'}` : ''}</li>`;
     }).join('');
     root.innerHTML = `
@@ -37,6 +37,8 @@ export function createReadout(container) {
         <tbody>${rows}</tbody></table>
       <ul class="seqs">${seqs}</ul>
       ${data.note ? `<p class="note">${escapeHtml(data.note)}</p>` : ''}`;
+    // colours through the CSSOM, not style="" attributes: allowed by a style-src without 'unsafe-inline' (embeds)
+    root.querySelectorAll('.swatch[data-seq]').forEach((s) => { s.style.background = seqColor(Number(s.dataset.seq)); });
   }
 
   return {
