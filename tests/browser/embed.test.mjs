@@ -84,7 +84,7 @@ before(async () => {
 <link rel="icon" href="data:,"><meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body><p>Two figures, one script tag.</p>
 <attnsvm-figure id="f1" scenario="local-convergence" panels="corr,softmax" speed="10"></attnsvm-figure>
-<attnsvm-figure id="f2" scenario="paths2d" panels="plane,current" speed="10" caption="scenario"></attnsvm-figure>
+<attnsvm-figure id="f2" scenario="paths2d" panels="plane,readout" speed="10" caption="scenario"></attnsvm-figure>
 <script src="${figures.url}attnsvm-figure.js"></script></body></html>`;
   pages = await serve({                        // origin A: the course site
     rewrite: (html) => html.replaceAll('src="../embed.html', `src="${figures.url}embed.html`)
