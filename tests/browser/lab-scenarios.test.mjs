@@ -50,7 +50,8 @@ for (const name of SCENARIOS) {
     await page.screenshot({ path: screenshotPath(`lab-${name}-1280x800`) });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.evaluate(() => new Promise((res) => setTimeout(res, 150)));
-    await page.evaluate(() => window.__lab.redraw());
+    // as on a phone: the controls start collapsed (the page closes them below 760 px at load)
+    await page.evaluate(() => { document.getElementById('controls-details').open = false; window.__lab.redraw(); });
     await page.screenshot({ path: screenshotPath(`lab-${name}-390x844`), fullPage: true });
     const p2 = await page.evaluate(() => window.__lab.plotted().finite);
     assert.ok(p2, 'still finite after the resize');
