@@ -378,8 +378,8 @@ export function createFigure(root, options) {
       for (let i = 0; i < Math.min(n, 8); i++) items.push({ swatch: seqColor(i), text: `seq ${i}` });
       if (n > 8) items.push({ text: `… ${n} sequences` });
     }
-    if (has('plane')) items.push({ glyph: '★', text: 'selected' }, { glyph: '○', text: 'optimal' }, { glyph: '◌', text: 'support' });
-    if (has('plane') || has('corr') || has('spectrum')) {
+    // (the token plane draws its own legend of marks and line styles)
+    if (!has('plane') && (has('corr') || has('spectrum'))) {
       for (const r of effectiveRefs()) items.push({ line: REF_STYLE[r], text: REF_STYLE[r].label });
     }
     legend.replaceChildren(...items.map((it) => {
