@@ -14,6 +14,8 @@ namespace attnsvm {
 
 namespace {
 
+constexpr double kWorkingSetSlack = 1.5;  // initial working set: <A_j, W_fro> <= 1.5 b_j
+
 void checkSettings(const SolverSettings& st) {
   if (st.norm == NormKind::Lp && !(st.p > 1.0 && std::isfinite(st.p)))
     throw InputError("p = " + std::to_string(st.p) + " must be in (1, inf) for the l_p norm");
@@ -21,6 +23,72 @@ void checkSettings(const SolverSettings& st) {
   if (!(st.feasibilityTol > 0.0)) throw InputError("feasibilityTol must be positive");
   if (!(st.supportTol > 0.0)) throw InputError("supportTol must be positive");
   if (st.maxIterations <= 0) throw InputError("maxIterations must be positive");
+}
+
+// Constraint generation around the interior-point solvers: solve on a working set S (the
+// constraints that are nearly active for the Frobenius solution), add every constraint the
+// result violates, repeat. Multipliers outside S are zero, so the final certificate is valid for
+// the full problem. The IPM costs O(|S|^3) per step instead of O(m^3).
+using SubSolver = MarginSolution (*)(const MarginProblem&, const SolverSettings&, const MarginSolution&);
+
+MarginProblem restrictTo(const MarginProblem& pb, const std::vector<Index>& S) {
+  MarginProblem sub;
+  sub.rows = pb.rows;
+  sub.cols = pb.cols;
+  const Index k = static_cast<Index>(S.size());
+  sub.U.resize(k, pb.rows);
+  sub.Wq.resize(k, pb.cols);
+  sub.b.resize(k);
+  for (Index i = 0; i < k; ++i) {
+    const Index j = S[static_cast<std::size_t>(i)];
+    sub.U.row(i) = pb.U.row(j);
+    sub.Wq.row(i) = pb.Wq.row(j);
+    sub.b(i) = pb.b(j);
+    sub.equality.push_back(!pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)]);
+  }
+  return sub;
+}
+
+MarginSolution solveOnWorkingSet(const MarginProblem& pb, const SolverSettings& st,
+                                 const MarginSolution& fro, SubSolver solver) {
+  const Index m = pb.b.size();
+  const Vec c0 = detail::constraintValues(pb, fro.W);
+  std::vector<char> in(static_cast<std::size_t>(m), 0);
+  for (Index j = 0; j < m; ++j) {
+    const bool eq = !pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)];
+    if (eq || fro.lambda(j) > 0.0 || pb.b(j) <= 0.0 || c0(j) <= kWorkingSetSlack * pb.b(j))
+      in[static_cast<std::size_t>(j)] = 1;
+  }
+  MarginSolution sol;
+  int iterations = 0;
+  for (int round = 0; round < 20; ++round) {
+    std::vector<Index> S;
+    for (Index j = 0; j < m; ++j)
+      if (in[static_cast<std::size_t>(j)]) S.push_back(j);
+    const MarginProblem sub = restrictTo(pb, S);
+    MarginSolution warm;
+    warm.W = fro.W;
+    warm.lambda.resize(static_cast<Index>(S.size()));
+    for (std::size_t i = 0; i < S.size(); ++i) warm.lambda(static_cast<Index>(i)) = fro.lambda(S[i]);
+    MarginSolution part = solver(sub, st, warm);
+    iterations += part.iterations;
+    sol = part;
+    sol.lambda = Vec::Zero(m);
+    for (std::size_t i = 0; i < S.size(); ++i) sol.lambda(S[i]) = part.lambda(static_cast<Index>(i));
+    if (part.status == SolveStatus::Infeasible || S.size() == static_cast<std::size_t>(m)) break;
+    const Vec c = detail::constraintValues(pb, sol.W);
+    bool added = false;
+    for (Index j = 0; j < m; ++j) {
+      if (in[static_cast<std::size_t>(j)]) continue;
+      if (c(j) < pb.b(j) * (1.0 + 1e-9)) {  // violated or nearly active: belongs to the set
+        in[static_cast<std::size_t>(j)] = 1;
+        added = true;
+      }
+    }
+    if (!added) break;
+  }
+  sol.iterations = iterations;
+  return sol;
 }
 
 }  // namespace
@@ -44,9 +112,9 @@ MarginSolution solveMargin(const MarginProblem& problem, const SolverSettings& s
         (settings.norm == NormKind::Lp && settings.p == 2.0);
     if (!sameAsFrobenius) {
       const int froIterations = sol.iterations;
-      MarginSolution other = settings.norm == NormKind::Nuclear
-                                 ? detail::solveNuclear(problem, settings, sol)
-                                 : detail::solveLp(problem, settings, sol);
+      MarginSolution other = solveOnWorkingSet(
+          problem, settings, sol,
+          settings.norm == NormKind::Nuclear ? &detail::solveNuclear : &detail::solveLp);
       other.iterations += froIterations;
       sol = std::move(other);
     }

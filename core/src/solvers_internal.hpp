@@ -8,6 +8,7 @@
 //    certify() and measures the time.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "attnsvm/margin.hpp"
 
@@ -32,6 +33,30 @@ MarginSolution solveLp(const MarginProblem& problem, const SolverSettings& setti
                        const MarginSolution& warm);
 MarginSolution solveNuclear(const MarginProblem& problem, const SolverSettings& settings,
                             const MarginSolution& warm);
+
+// The smooth part of a dual problem  min_lambda  w(mu) phi(lambda) - b.lambda,  lambda_j >= 0 on
+// inequalities, where w(mu) = mu when phi is a barrier (nuclear) and 1 otherwise (l_p).
+// grad_j phi = <A_j, P(lambda)> for the primal map P, so the primal estimate is W = w(mu) P.
+class DualModel {
+ public:
+  virtual ~DualModel() = default;
+  // phi at lambda; false when lambda is outside the domain of phi. Remembers the point.
+  virtual bool value(const Vec& lambda, double& phi) = 0;
+  // Gradient and Hessian of phi at the last point given to value().
+  virtual void derivatives(Vec& grad, Mat& hess) = 0;
+  // P(lambda) at the last point given to value().
+  virtual Mat primal() = 0;
+  virtual bool barrierWeighted() const = 0;
+  // Optional: primal candidates reconstructed from the dual iterate (lambda, slacks s, mu) that
+  // are more accurate than w(mu) P(lambda) (nuclear: exact rank/subspace polishing).
+  virtual std::vector<Mat> polish(const Vec& /*lambda*/, const Vec& /*s*/, double /*mu*/) { return {}; }
+};
+
+// Primal-dual interior-point method on the dual (docs/SOLVERS.md): Newton steps on the
+// perturbed KKT conditions, a barrier merit line search, superlinear decrease of mu, and the
+// certificate evaluated at every iterate (the best feasible one is returned).
+MarginSolution dualInteriorPoint(const MarginProblem& problem, const SolverSettings& settings,
+                                 DualModel& model, Vec lambda, double mu, const char* name);
 
 // A sentence for a person explaining a Farkas certificate (names sequences and tokens).
 std::string explainInfeasibility(const MarginProblem& problem, const Vec& farkas);

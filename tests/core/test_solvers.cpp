@@ -124,3 +124,134 @@ TEST(Frobenius, EqualityConstraints) {
   EXPECT_LE(sol.maxViolation, 1e-10);
   EXPECT_LE(sol.gap, 1e-10);
 }
+
+namespace {
+
+void checkNormOnRandom(NormKind norm, double p, const std::vector<Size>& sizes, double gapBar) {
+  int optimal = 0;
+  double worstGap = 0.0, worstViol = 0.0;
+  long iterations = 0;
+  for (const Size& s : sizes)
+    for (int seed = 0; seed < s.seeds; ++seed) {
+      const Dataset data = svmtest::sphere(s.n, s.T, s.d, 500u * s.n + 31u * s.T + s.d + 104729u * seed);
+      SolverSettings st;
+      st.norm = norm;
+      st.p = p;
+      const MarginProblem pb = attentionSvmProblem(data, AttentionKind::Cross, data.alpha);
+      const MarginSolution sol = solveMargin(pb, st);
+      if (sol.status == SolveStatus::Infeasible) continue;
+      ++optimal;
+      EXPECT_EQ(sol.status, SolveStatus::Optimal) << sol.message << " n,T,d " << s.n << "," << s.T << "," << s.d << " seed " << seed;
+      EXPECT_LE(sol.gap, gapBar) << "p " << p << " n,T,d " << s.n << "," << s.T << "," << s.d << " seed " << seed;
+      EXPECT_LE(sol.maxViolation, 1e-9) << "p " << p << " seed " << seed;
+      // Independent check of the certificate from the returned (W, lambda).
+      MarginSolution again;
+      again.W = sol.W;
+      again.lambda = sol.lambda;
+      certify(pb, st, again);
+      EXPECT_NEAR(again.gap, sol.gap, 1e-12);
+      worstGap = std::max(worstGap, sol.gap);
+      worstViol = std::max(worstViol, sol.maxViolation);
+      iterations += sol.iterations;
+    }
+  EXPECT_GE(optimal, 1);
+  std::printf("%s p=%.3g: %d solved, worst gap %.3g, worst violation %.3g, mean iterations %.1f\n",
+              norm == NormKind::Nuclear ? "nuclear" : "lp", p, optimal, worstGap, worstViol,
+              optimal ? static_cast<double>(iterations) / optimal : 0.0);
+}
+
+const std::vector<Size> kMixed = {{2, 3, 2, 10}, {3, 4, 3, 10}, {5, 5, 5, 10}, {6, 8, 10, 4}, {8, 6, 4, 4}};
+
+}  // namespace
+
+TEST(Nuclear, CertificatesOnRandomInstances) {
+  std::vector<Size> sizes = kMixed;
+  sizes.push_back({15, 15, 20, 2});
+  sizes.push_back({4, 6, 12, 10});
+  checkNormOnRandom(NormKind::Nuclear, 1.0, sizes, 1e-6);
+}
+
+class LpRandom : public ::testing::TestWithParam<double> {};
+TEST_P(LpRandom, CertificatesOnRandomInstances) {
+  std::vector<Size> sizes = kMixed;
+  sizes.push_back({15, 15, 20, 1});
+  checkNormOnRandom(NormKind::Lp, GetParam(), sizes, 1e-6);
+}
+INSTANTIATE_TEST_SUITE_P(Ps, LpRandom, ::testing::Values(1.1, 1.5, 1.75, 3.0, 4.0, 10.0));
+
+TEST(Lp, TwoEqualsFrobenius) {
+  for (int seed = 0; seed < 20; ++seed) {
+    const Dataset data = svmtest::sphere(4, 5, 4, 77 + seed);
+    const MarginSolution fro = solveCross(data, NormKind::Frobenius);
+    const MarginSolution lp2 = solveCross(data, NormKind::Lp, 2.0);
+    if (fro.status != SolveStatus::Optimal) continue;
+    ASSERT_EQ(lp2.status, SolveStatus::Optimal);
+    EXPECT_LE((lp2.W - fro.W).norm(), 1e-8 * fro.W.norm());
+    EXPECT_NEAR(lp2.objective, fro.objective, 1e-10 * fro.objective);
+  }
+}
+
+TEST(Lp, SingleConstraintClosedForm) {
+  // One constraint <A, W> >= 1:  W = sign(a)|a|^{q-1} / ||a||_q^q with a = vec(A).
+  MarginProblem pb;
+  pb.rows = 3;
+  pb.cols = 2;
+  pb.U = Mat(1, 3);
+  pb.U << 1.0, -2.0, 0.5;
+  pb.Wq = Mat(1, 2);
+  pb.Wq << 0.3, -4.0;
+  pb.b = Vec::Constant(1, 1.0);
+  const Mat A = pb.U.row(0).transpose() * pb.Wq.row(0);
+  for (double p : {1.1, 1.5, 1.75, 3.0, 4.0, 10.0}) {
+    const double q = p / (p - 1.0);
+    const Mat expected = (A.array().sign() * A.array().abs().pow(q - 1.0)).matrix() /
+                         A.array().abs().pow(q).sum();
+    SolverSettings st;
+    st.norm = NormKind::Lp;
+    st.p = p;
+    const MarginSolution sol = solveMargin(pb, st);
+    ASSERT_EQ(sol.status, SolveStatus::Optimal) << p;
+    EXPECT_LE((sol.W - expected).norm(), 1e-6 * expected.norm()) << "p = " << p;
+    EXPECT_LE(sol.gap, 1e-6);
+  }
+}
+
+TEST(Nuclear, SingleConstraintClosedForm) {
+  // One constraint <u w^T, W> >= b: W = b u w^T / (||u||^2 ||w||^2), nuclear norm b / (||u|| ||w||).
+  MarginProblem pb;
+  pb.rows = 3;
+  pb.cols = 2;
+  pb.U = Mat(1, 3);
+  pb.U << 1.0, -2.0, 0.5;
+  pb.Wq = Mat(1, 2);
+  pb.Wq << 0.3, -4.0;
+  pb.b = Vec::Constant(1, 1.5);
+  SolverSettings st;
+  st.norm = NormKind::Nuclear;
+  const MarginSolution sol = solveMargin(pb, st);
+  ASSERT_EQ(sol.status, SolveStatus::Optimal);
+  const Mat A = pb.U.row(0).transpose() * pb.Wq.row(0);
+  const Mat expected = 1.5 * A / A.squaredNorm();
+  EXPECT_NEAR(sol.objective, 1.5 / (pb.U.row(0).norm() * pb.Wq.row(0).norm()), 1e-6 * sol.objective);
+  EXPECT_LE((sol.W - expected).norm(), 1e-5 * expected.norm());
+}
+
+TEST(Nuclear, RankAtMostFrobeniusRank) {
+  // SPEC rank setting: sphere data, n = 5, T = 5, several d.
+  int compared = 0, strictlyLower = 0;
+  for (int d : {2, 3, 5, 10}) {
+    for (int seed = 0; seed < 6; ++seed) {
+      const Dataset data = svmtest::sphere(5, 5, d, 4242 + 17 * d + seed);
+      const MarginSolution fro = solveCross(data, NormKind::Frobenius);
+      if (fro.status != SolveStatus::Optimal) continue;
+      const MarginSolution nuc = solveCross(data, NormKind::Nuclear);
+      ASSERT_EQ(nuc.status, SolveStatus::Optimal);
+      const int rf = numericalRank(fro.W), rn = numericalRank(nuc.W, 1e-5);
+      EXPECT_LE(rn, rf) << "d = " << d << " seed " << seed;
+      ++compared;
+      if (rn < rf) ++strictlyLower;
+    }
+  }
+  EXPECT_GE(compared, 10);
+  std::printf("nuclear rank < Frobenius rank on %d of %d instances\n", strictlyLower, compared);
+}

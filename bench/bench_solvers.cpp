@@ -1,0 +1,61 @@
+// Solver timings (docs/BENCHMARKS.md, section "Solvers (native)").
+#include <benchmark/benchmark.h>
+
+#include "attnsvm/margin.hpp"
+#include "../tests/core/svm_test_data.hpp"
+
+using namespace attnsvm;
+
+namespace {
+
+// First feasible sphere instance at or after `seed`.
+MarginProblem instance(int n, int T, int d, std::uint64_t seed) {
+  for (;; ++seed) {
+    const Dataset data = svmtest::sphere(n, T, d, seed);
+    MarginProblem pb = attentionSvmProblem(data, AttentionKind::Cross, data.alpha);
+    if (solveMargin(pb, SolverSettings{}).status == SolveStatus::Optimal) return pb;
+  }
+}
+
+void run(benchmark::State& state, NormKind norm, double p) {
+  const int n = static_cast<int>(state.range(0)), T = static_cast<int>(state.range(1)),
+            d = static_cast<int>(state.range(2));
+  const MarginProblem pb = instance(n, T, d, 1);
+  SolverSettings st;
+  st.norm = norm;
+  st.p = p;
+  double gap = 0.0, viol = 0.0;
+  int iters = 0;
+  for (auto _ : state) {
+    const MarginSolution sol = solveMargin(pb, st);
+    benchmark::DoNotOptimize(sol.W.data());
+    gap = sol.gap;
+    viol = sol.maxViolation;
+    iters = sol.iterations;
+  }
+  state.counters["m"] = pb.constraints();
+  state.counters["gap"] = gap;
+  state.counters["viol"] = viol;
+  state.counters["iters"] = iters;
+}
+
+void BM_Frobenius(benchmark::State& s) { run(s, NormKind::Frobenius, 2.0); }
+void BM_Nuclear(benchmark::State& s) { run(s, NormKind::Nuclear, 2.0); }
+void BM_Lp175(benchmark::State& s) { run(s, NormKind::Lp, 1.75); }
+void BM_Lp3(benchmark::State& s) { run(s, NormKind::Lp, 3.0); }
+
+void sizes(benchmark::internal::Benchmark* b) {
+  b->Args({6, 8, 10})->Args({15, 15, 20});
+  // Size sweep (n = T, d = 20 and n = 15, T = 15, growing d).
+  for (int n : {3, 5, 10, 20}) b->Args({n, n, 20});
+  for (int d : {5, 10, 30}) b->Args({15, 15, d});
+  b->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+BENCHMARK(BM_Frobenius)->Apply(sizes);
+BENCHMARK(BM_Nuclear)->Apply(sizes);
+BENCHMARK(BM_Lp175)->Apply(sizes);
+BENCHMARK(BM_Lp3)->Apply(sizes);
+BENCHMARK_MAIN();

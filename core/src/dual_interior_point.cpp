@@ -1,0 +1,277 @@
+// Primal-dual interior-point method shared by the nuclear-norm and l_p solvers.
+//
+// Problem (the dual of min ||W|| over the margin constraints, in a smooth form):
+//     minimize  f(lambda) = w(mu) phi(lambda) - b.lambda   s.t. lambda_j >= 0 (inequalities).
+// Perturbed KKT conditions with the slacks s (which are the primal constraint slacks
+// <A_j, W> - b_j at the solution):
+//     grad f(lambda) - s = 0,   lambda_j s_j = mu   (inequalities),   grad_j f = 0 (equalities).
+// Newton direction: (w H + diag(s / lambda)) dl = -grad f + mu / lambda,  ds from the
+// complementarity row. Step: fraction to the boundary (0.995), then Armijo backtracking on the
+// barrier merit  f - mu sum log lambda  (which also keeps lambda inside the domain of phi).
+// mu decreases as mu <- min(0.2 mu, mu^1.5) (scaled) whenever the mu-KKT error is below 10 mu.
+//
+// Stopping: at every iterate the primal estimate W = w(mu) P(lambda) is scaled up to exact
+// feasibility (factor max_j b_j / <A_j, W> over b_j > 0) and certified with the lambda of that
+// iterate (weak duality). The loop stops when the relative certificate gap is below the target;
+// the best certified iterate is returned, so the reported gap is always a proven bound.
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#ifdef ATTNSVM_IPM_TRACE
+#include <cstdio>
+#endif
+
+#include "solvers_internal.hpp"
+
+namespace attnsvm {
+namespace detail {
+
+MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& st, DualModel& model,
+                                 Vec lambda, double mu, const char* name) {
+  const Index m = pb.b.size();
+  std::vector<char> ineq(static_cast<std::size_t>(m), 1);
+  for (Index j = 0; j < m; ++j)
+    if (!pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)]) ineq[static_cast<std::size_t>(j)] = 0;
+  auto isIneq = [&](Index j) { return ineq[static_cast<std::size_t>(j)] != 0; };
+
+  const double target = std::max(st.tolerance, 1e-9);
+  const bool weighted = model.barrierWeighted();
+  const double bScale = std::max(1.0, pb.b.cwiseAbs().maxCoeff());
+  const double kCenter = 0.1;
+
+  Vec s(m), grad(m), gf(m), rhs(m), dl(m), ds(m), trial(m);
+  Mat H(m, m), K(m, m);
+
+  MarginSolution best;
+  best.status = SolveStatus::MaxIterations;
+  best.gap = std::numeric_limits<double>::infinity();
+  bool haveBest = false;
+  double phi = 0.0;
+  if (!model.value(lambda, phi)) {
+    best.message = std::string(name) + ": starting point outside the domain";
+    return best;
+  }
+  // Starting slacks: those of the primal estimate (floored), so the dual residual starts small.
+  // For a barrier-weighted model, mu is first chosen so that the estimate mu P is feasible.
+  model.derivatives(grad, H);
+  if (weighted) {
+    double fit = 0.0;
+    for (Index j = 0; j < m; ++j)
+      if (isIneq(j) && pb.b(j) > 0.0 && grad(j) > 0.0) fit = std::max(fit, pb.b(j) / grad(j));
+    if (fit > 0.0) mu = fit;
+  }
+  {
+    const double w0 = weighted ? mu : 1.0;
+    double comp = 0.0;
+    Index mi = 0;
+    for (Index j = 0; j < m; ++j) {
+      if (!isIneq(j)) { s(j) = 0.0; continue; }
+      s(j) = std::max(w0 * grad(j) - pb.b(j), 1e-2 * std::max(1.0, std::abs(pb.b(j))));
+      comp += lambda(j) * s(j);
+      ++mi;
+    }
+    if (mi > 0 && !weighted) mu = comp / static_cast<double>(mi);
+  }
+  const double muRef = mu;
+  const double muMin = 1e-15 * muRef;
+  auto merit = [&](const Vec& lam, double phiValue) {
+    double v = (weighted ? mu : 1.0) * phiValue - pb.b.dot(lam);
+    for (Index j = 0; j < m; ++j)
+      if (isIneq(j)) v -= mu * std::log(lam(j));
+    return v;
+  };
+
+  const int maxIt = std::min(st.maxIterations, 500);
+  int it = 0;
+  int stall = 0;
+  int sameMu = 0;
+  bool fresh = true;  // derivatives already evaluated at lambda
+  for (; it < maxIt; ++it) {
+    if (!fresh) model.derivatives(grad, H);
+    fresh = false;
+    const double w = weighted ? mu : 1.0;
+    gf = w * grad - pb.b;  // = <A_j, W> - b_j with W = w P(lambda)
+
+    // Certificates of this iterate: the primal estimate and the model's polished candidates.
+    {
+      std::vector<Mat> candidates;
+      candidates.push_back(w * model.primal());
+      if (mu < 1e-3 * muRef) {
+        std::vector<Mat> more = model.polish(lambda, s, mu);
+        for (Mat& c : more) candidates.push_back(std::move(c));
+      }
+      bool improved = false;
+      for (Mat& Wc : candidates) {
+        MarginSolution cand;
+        const Vec c = constraintValues(pb, Wc);
+        double scale = 1.0;
+        bool scalable = true;
+        for (Index j = 0; j < m; ++j) {
+          if (!isIneq(j) || pb.b(j) <= 0.0) continue;
+          if (c(j) <= 0.0) { scalable = false; break; }
+          scale = std::max(scale, pb.b(j) / c(j));
+        }
+        if (!scalable) continue;
+        cand.W = scale * Wc;
+        cand.lambda = lambda;
+        for (Index j = 0; j < m; ++j)
+          if (isIneq(j)) cand.lambda(j) = std::max(cand.lambda(j), 0.0);
+        certify(pb, st, cand);
+        if (cand.maxViolation <= st.feasibilityTol && cand.gap < best.gap) {
+          best = std::move(cand);
+          haveBest = true;
+          improved = true;
+        }
+      }
+      stall = (improved || mu > 1e-6 * muRef) ? 0 : stall + 1;
+      if (haveBest && best.gap <= target) break;
+      if (stall > 15) break;
+    }
+
+    // Residuals of the perturbed KKT conditions.
+    double err = 0.0, errD = 0.0, errC = 0.0;
+    for (Index j = 0; j < m; ++j) {
+      if (isIneq(j)) {
+        err = std::max(err, std::abs(gf(j) - s(j)));
+        errD = std::max(errD, std::abs(gf(j) - s(j)));
+        err = std::max(err, std::abs(lambda(j) * s(j) - mu));
+        errC = std::max(errC, std::abs(lambda(j) * s(j) - mu));
+      } else {
+        err = std::max(err, std::abs(gf(j)));
+      }
+    }
+    ++sameMu;
+    // Approximately centered (a wide neighbourhood of the central path is enough for the predictor):
+    // dual residual small relative to the margins and complementarity within a factor of mu.
+    const bool centered = err <= 10.0 * mu || (errD <= kCenter * bScale && errC <= 0.9 * mu) || sameMu > 6;
+    if (centered && mu > muMin) {
+      // Predictor along the central path: d lambda / d mu solves K lambda' = r' with
+      // r' = -(w? grad phi : 0) + 1/lambda, and s' = (1 - s lambda') / lambda. Near the solution
+      // the path is almost linear in mu, so long steps in mu are safe.
+      K = w * H;
+      for (Index j = 0; j < m; ++j) {
+        rhs(j) = weighted ? -grad(j) : 0.0;
+        if (isIneq(j)) {
+          K(j, j) += s(j) / lambda(j);
+          rhs(j) += 1.0 / lambda(j);
+        }
+      }
+      Eigen::LLT<Mat> tangent(K);
+      const double r = mu / muRef;
+      const double muTarget = std::max(muMin, muRef * std::min(0.1 * r, r * std::sqrt(r)));
+      bool moved = false;
+      if (tangent.info() == Eigen::Success) {
+        dl = tangent.solve(rhs);
+        for (Index j = 0; j < m; ++j) ds(j) = isIneq(j) ? (1.0 - s(j) * dl(j)) / lambda(j) : 0.0;
+        // Largest fraction theta of the mu decrease keeping lambda, s > 0 and lambda in the domain.
+        const double dmu = muTarget - mu;  // < 0
+        double theta = 1.0;
+        for (Index j = 0; j < m; ++j) {
+          if (!isIneq(j)) continue;
+          if (dmu * dl(j) < 0.0) theta = std::min(theta, -0.9 * lambda(j) / (dmu * dl(j)));
+          if (dmu * ds(j) < 0.0) theta = std::min(theta, -0.9 * s(j) / (dmu * ds(j)));
+        }
+        for (int ls = 0; ls < 30 && theta > 1e-3; ++ls, theta *= 0.5) {
+          trial = lambda + (theta * dmu) * dl;
+          if (dl.allFinite() && model.value(trial, phi)) {
+            lambda = trial;
+            s += (theta * dmu) * ds;
+            mu += theta * dmu;
+            moved = true;
+            break;
+          }
+        }
+      }
+      if (!moved) {
+        model.value(lambda, phi);
+        mu = std::max(muMin, 0.5 * mu);
+      }
+      sameMu = 0;
+      continue;
+    }
+
+    // Newton system.
+    K = w * H;
+    for (Index j = 0; j < m; ++j) {
+      if (isIneq(j)) {
+        K(j, j) += s(j) / lambda(j);
+        rhs(j) = -gf(j) + mu / lambda(j);
+      } else {
+        rhs(j) = -gf(j);
+      }
+    }
+    Eigen::LLT<Mat> llt(K);
+    double ridge = 1e-14 * std::max(1e-300, K.diagonal().cwiseAbs().maxCoeff());
+    while (llt.info() != Eigen::Success && ridge < 1e300) {
+      Mat Kr = K;
+      Kr.diagonal().array() += ridge;
+      llt.compute(Kr);
+      ridge *= 100.0;
+    }
+    dl = llt.solve(rhs);
+    if (!dl.allFinite()) break;
+    for (Index j = 0; j < m; ++j)
+      ds(j) = isIneq(j) ? mu / lambda(j) - s(j) - s(j) / lambda(j) * dl(j) : 0.0;
+
+    // Fraction to the boundary.
+    const double tau = 0.995;
+    double aP = 1.0, aD = 1.0;
+    for (Index j = 0; j < m; ++j) {
+      if (!isIneq(j)) continue;
+      if (dl(j) < 0.0) aP = std::min(aP, -tau * lambda(j) / dl(j));
+      if (ds(j) < 0.0) aD = std::min(aD, -tau * s(j) / ds(j));
+    }
+    // Armijo backtracking on the barrier merit (descent: K is positive definite).
+    const double m0 = merit(lambda, phi);
+    double slope = -rhs.dot(dl);  // grad(merit) . dl
+    double alpha = aP, phiTrial = phi;
+    bool accepted = false;
+    for (int ls = 0; ls < 60; ++ls) {
+      trial = lambda + alpha * dl;
+      if (model.value(trial, phiTrial) && merit(trial, phiTrial) <= m0 + 1e-4 * alpha * slope) {
+        accepted = true;
+        break;
+      }
+      alpha *= 0.5;
+    }
+    if (!accepted) {
+      model.value(lambda, phi);  // restore the model's point
+      if (mu <= muMin) break;
+      // No progress possible at this mu: shrink it anyway.
+      mu = std::max(muMin, 0.2 * mu);
+      continue;
+    }
+#ifdef ATTNSVM_IPM_TRACE
+    std::fprintf(stderr, "it %3d errD %.3e mu %.3e err %.3e aP %.3e alpha %.3e aD %.3e best %.3e\n", it, errD, mu, err, aP, alpha, aD, best.gap);
+#endif
+    lambda = trial;
+    phi = phiTrial;
+    s += aD * ds;
+    for (Index j = 0; j < m; ++j) {
+      if (!isIneq(j)) continue;
+      // Keep s within a factor 1e10 of mu / lambda (standard safeguard).
+      const double c = mu / lambda(j);
+      s(j) = std::min(std::max(s(j), c / 1e10), c * 1e10);
+    }
+  }
+  if (!haveBest) {
+    best = MarginSolution();
+    best.W = Mat::Zero(pb.rows, pb.cols);
+    best.lambda = Vec::Zero(m);
+    best.status = SolveStatus::MaxIterations;
+    best.message = std::string(name) + ": no certified feasible iterate";
+  } else {
+    best.status = best.gap <= std::max(target, 1e-6) ? SolveStatus::Optimal : SolveStatus::MaxIterations;
+    if (best.status != SolveStatus::Optimal)
+      best.message = std::string(name) + ": stopped at certified relative gap " + std::to_string(best.gap);
+    // Report lambda as multipliers of min 1/2 ||W||^2 (see solvers_internal.hpp).
+    const double lb = best.lambda.dot(pb.b);
+    if (lb > 0.0) best.lambda *= best.objective * best.objective / lb;
+  }
+  best.iterations = it;
+  return best;
+}
+
+}  // namespace detail
+}  // namespace attnsvm

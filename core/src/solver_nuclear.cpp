@@ -1,0 +1,122 @@
+// Nuclear-norm max-margin solver by the dual interior-point method.
+//
+// Dual of  min ||W||_*  s.t. <A_j, W> >= b_j:   max b.lambda  s.t.  ||M(lambda)||_2 <= 1, lambda >= 0.
+// The spectral-norm constraint is the LMI [I M; M^T I] >= 0, handled by the self-concordant
+// barrier  phi(lambda) = -log det(I - M M^T)  weighted by mu:  min mu phi - b.lambda, lambda >= 0.
+// With B = I - M M^T, R = B^{-1}:
+//   grad_j phi = <A_j, P>,  P = 2 R M   (the primal estimate is W = mu P, strictly feasible on
+//                                         the central path: <A_j, W> - b_j = mu / lambda_j),
+//   H_jk = 2 [ (u_j^T R u_k)(w_j^T (I + M^T R M) w_k) + Y_jk Y_kj ],   Y = U R M Wq^T,
+// i.e. three m x m products with inner dimension rows or cols per Newton step.
+// Warm start: the Frobenius multipliers (plus a floor), scaled so that ||M||_2 = 0.9.
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+#include <Eigen/SVD>
+#include <algorithm>
+#include <cmath>
+
+#include "solvers_internal.hpp"
+
+namespace attnsvm {
+namespace detail {
+namespace {
+
+class NuclearDual final : public DualModel {
+ public:
+  explicit NuclearDual(const MarginProblem& pb) : pb_(pb) {}
+
+  bool value(const Vec& lambda, double& phi) override {
+    M_ = combine(pb_, lambda);
+    Mat B = -M_ * M_.transpose();
+    B.diagonal().array() += 1.0;
+    llt_.compute(B);
+    if (llt_.info() != Eigen::Success) return false;
+    const Vec diag = llt_.matrixL().toDenseMatrix().diagonal();
+    if (!(diag.minCoeff() > 1e-150)) return false;
+    phi = -2.0 * diag.array().log().sum();
+    return std::isfinite(phi);
+  }
+  void derivatives(Vec& grad, Mat& hess) override {
+    const Mat R = llt_.solve(Mat::Identity(pb_.rows, pb_.rows));
+    const Mat RM = R * M_;
+    P_ = 2.0 * RM;
+    grad = constraintValues(pb_, P_);
+    Mat R22 = M_.transpose() * RM;
+    R22.diagonal().array() += 1.0;
+    const Mat UR = pb_.U * R;
+    const Mat Q = UR * pb_.U.transpose();
+    const Mat Pw = pb_.Wq * R22 * pb_.Wq.transpose();
+    const Mat Y = (pb_.U * RM) * pb_.Wq.transpose();
+    hess = 2.0 * (Q.cwiseProduct(Pw) + Y.cwiseProduct(Y.transpose()));
+  }
+  Mat primal() override { return P_; }
+  bool barrierWeighted() const override { return true; }
+
+  // At the optimum W = U_r S V_r^T where U_r, V_r are the singular vectors of M with singular
+  // value 1, and the support constraints hold with equality. The barrier estimate mu P is only
+  // accurate to eps / (1 - sigma^2) ~ eps / mu (cancellation in I - M M^T), so rebuild W from the
+  // well-conditioned subspaces: S = S0 + correction making the support constraints exact
+  // (a minimum-norm correction in the r x r space, again a rank-one Gram system).
+  std::vector<Mat> polish(const Vec& lambda, const Vec& s, double mu) override {
+    std::vector<Mat> out;
+    Eigen::JacobiSVD<Mat> svd(M_, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Vec sig = svd.singularValues();
+    const Mat West = mu * P_;
+    std::vector<Index> sup;
+    for (Index j = 0; j < lambda.size(); ++j) {
+      const bool eq = !pb_.equality.empty() && pb_.equality[static_cast<std::size_t>(j)];
+      if (eq || lambda(j) >= s(j)) sup.push_back(j);
+    }
+    if (sup.empty()) return out;
+    const Index ns = static_cast<Index>(sup.size());
+    Mat Us(ns, pb_.rows), Ws(ns, pb_.cols);
+    Vec bs(ns);
+    for (Index k = 0; k < ns; ++k) {
+      Us.row(k) = pb_.U.row(sup[static_cast<std::size_t>(k)]);
+      Ws.row(k) = pb_.Wq.row(sup[static_cast<std::size_t>(k)]);
+      bs(k) = pb_.b(sup[static_cast<std::size_t>(k)]);
+    }
+    for (Index r = 1; r <= sig.size(); ++r) {
+      if (1.0 - sig(r - 1) > 1e-2) break;
+      // Only ranks at a clear drop of 1 - sigma (or the full rank) are plausible.
+      if (r < sig.size() && (1.0 - sig(r)) < 10.0 * (1.0 - sig(r - 1)) && 1.0 - sig(r) < 1e-2) continue;
+      const Mat Ur = svd.matrixU().leftCols(r), Vr = svd.matrixV().leftCols(r);
+      const Mat S0 = Ur.transpose() * West * Vr;
+      const Mat Ut = Us * Ur, Wt = Ws * Vr;  // reduced rank-one constraints on S (r x r)
+      const Vec c = bs - (Ut * S0).cwiseProduct(Wt).rowwise().sum();
+      // Minimum-norm correction dS with <ut_j wt_j^T, dS> = c_j, in the r^2 unknowns of dS.
+      Mat At(ns, r * r);
+      for (Index k = 0; k < ns; ++k)
+        for (Index b = 0; b < r; ++b) At.row(k).segment(b * r, r) = Ut.row(k) * Wt(k, b);
+      const Vec x = At.completeOrthogonalDecomposition().solve(c);
+      const Mat S = S0 + Eigen::Map<const Mat>(x.data(), r, r);
+      out.push_back(Ur * S * Vr.transpose());
+    }
+    return out;
+  }
+
+ private:
+  const MarginProblem& pb_;
+  Mat M_, P_;
+  Eigen::LLT<Mat> llt_;
+};
+
+}  // namespace
+
+MarginSolution solveNuclear(const MarginProblem& pb, const SolverSettings& st, const MarginSolution& warm) {
+  const Index m = pb.b.size();
+  Vec lambda = warm.lambda.cwiseMax(0.0);
+  const double floor = 1e-2 * std::max(lambda.maxCoeff(), 1e-12);
+  for (Index j = 0; j < m; ++j) {
+    const bool eq = !pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)];
+    lambda(j) = eq ? warm.lambda(j) : std::max(lambda(j), floor);
+  }
+  const double spectral = dualNorm(combine(pb, lambda), NormKind::Nuclear);
+  if (spectral > 0.0) lambda *= 0.9 / spectral;
+  const double mu0 = 0.1 * std::max(pb.b.dot(lambda), 1e-12) / static_cast<double>(m + pb.rows);
+  NuclearDual model(pb);
+  return dualInteriorPoint(pb, st, model, lambda, mu0, "nuclear interior point");
+}
+
+}  // namespace detail
+}  // namespace attnsvm
