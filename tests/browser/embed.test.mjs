@@ -98,7 +98,7 @@ after(async () => {
   await pages?.close();
 });
 
-test('lecture notes (page and figures on two origins): three figures start in view, converge, resize', { timeout: 75000 }, async (t) => {
+test('lecture notes (page and figures on two origins): three figures start in view, pause out of view, converge, resize', { timeout: 75000 }, async (t) => {
   const { page, context, problems } = await openPage(browser, `${pages.url}examples/lecture-notes.html`, { viewport: { width: 1280, height: 800 } });
   try {
     // At load every figure is below the fold (the page opens with prose): none has started.
@@ -129,6 +129,15 @@ test('lecture notes (page and figures on two origins): three figures start in vi
     // Figure 2 (the element) starts when scrolled into view.
     await page.locator('#fig-local').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('#fig-local').started, null, { timeout: 5000 });
+    // ... pauses when scrolled out of view, and resumes when back
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForFunction(() => !document.querySelector('#fig-local').playing, null, { timeout: 5000 });
+    const kOut = await page.evaluate(() => document.querySelector('#fig-local').iteration);
+    await sleep(400);
+    assert.equal(await page.evaluate(() => document.querySelector('#fig-local').iteration), kOut, 'the element ran while out of view');
+    assert.ok(kOut < 2000, 'the element finished before it could be scrolled away');
+    await page.locator('#fig-local').scrollIntoViewIfNeeded();
+    await page.waitForFunction((k) => document.querySelector('#fig-local').iteration > k, kOut, { timeout: 5000 });
     await page.waitForFunction(() => { const e = document.querySelector('#fig-local'); return e.done && !e.info().busy; }, null, { timeout: 30000, polling: 200 });
     i2 = await elementInfo(page, '#fig-local');
     t.diagnostic(`figure 2: k = ${i2.iteration}, selection ${i2.selection}, verdict ${i2.verdict}, corr ${JSON.stringify(i2.correlations)}`);
