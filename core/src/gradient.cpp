@@ -86,17 +86,17 @@ void Model::gradient(const Params& params, Gradient& out, bool withHead) const {
   switch (spec_.param) {
     case Parameterization::W:
       if (out.W.rows() != d || out.W.cols() != d) out.W.resize(d, d);
-      out.W.noalias() = s.dirs * impl.queryInputsT.transpose();
+      smallOrLargeProduct(out.W, s.dirs, impl.queryInputsT.transpose());
       break;
     case Parameterization::KQ: {
       const int m = impl.m;
-      s.gradW.noalias() = s.dirs * impl.queryInputsT.transpose();
+      smallOrLargeProduct(s.gradW, s.dirs, impl.queryInputsT.transpose());
       if (out.W.rows() != d || out.W.cols() != d) out.W.resize(d, d);
       out.W = s.gradW;  // the gradient w.r.t. the effective W = K Q^T, same scale
       if (out.K.rows() != d || out.K.cols() != m) out.K.resize(d, m);
       if (out.Q.rows() != d || out.Q.cols() != m) out.Q.resize(d, m);
-      out.K.noalias() = s.gradW * params.Q;              // grad_K = grad_W Q
-      out.Q.noalias() = s.gradW.transpose() * params.K;  // grad_Q = grad_W^T K
+      smallOrLargeProduct(out.K, s.gradW, params.Q);              // grad_K = grad_W Q
+      smallOrLargeProduct(out.Q, s.gradW.transpose(), params.K);  // grad_Q = grad_W^T K
       break;
     }
     case Parameterization::Prompt:

@@ -168,10 +168,10 @@ void computeQueries(const Model::Impl& impl, const ModelSpec& spec, const Params
                     Model::Scratch& s) {
   s.reserve(impl.d, impl.m, impl.T, impl.units);
   switch (spec.param) {
-    case Parameterization::W: s.queries.noalias() = params.W * impl.queryInputsT; break;
+    case Parameterization::W: smallOrLargeProduct(s.queries, params.W, impl.queryInputsT); break;
     case Parameterization::KQ:
-      s.inner.noalias() = params.Q.transpose() * impl.queryInputsT;
-      s.queries.noalias() = params.K * s.inner;
+      smallOrLargeProduct(s.inner, params.Q.transpose(), impl.queryInputsT);
+      smallOrLargeProduct(s.queries, params.K, s.inner);
       break;
     case Parameterization::Prompt: s.queries.col(0).noalias() = spec.Wk.transpose() * params.p; break;
   }

@@ -66,6 +66,14 @@ double softplus(double x);
 
 namespace attnsvm {
 
+// dst = a * b. Below Eigen's packing threshold the coefficient-based product avoids the GEMM
+// packing overhead that dominates at the papers' sizes (d = 10, a handful of units).
+template <class Dst, class A, class B>
+inline void smallOrLargeProduct(Dst& dst, const A& a, const B& b) {
+  if (a.rows() + a.cols() + b.cols() <= 40) dst.noalias() = a.lazyProduct(b);
+  else dst.noalias() = a * b;
+}
+
 // Throws InputError unless the parameters have the shapes this model needs.
 void checkParams(const Model::Impl& impl, const ModelSpec& spec, const Params& params);
 // The head vector in use: params.v, or the dataset's v when params.v is empty.

@@ -86,7 +86,8 @@ UnitOutcome evaluateUnit(const Eigen::Ref<const Mat>& X, const Eigen::Ref<const 
     beta = std::max(beta, w[t]);
   }
   double lambda = -std::numeric_limits<double>::infinity();
-  double logNormalizer = 0.0;  // log(1 + sum_{t != alpha} exp(b_t))
+  double expLambda = 0.0;  // exp(lambda) = s_t / w_t (may underflow; lambda itself is kept)
+  out.probability = 1.0;
   s.r = xa;
   if (tau > 1) {
     double wsum = 0.0;
@@ -100,23 +101,29 @@ UnitOutcome evaluateUnit(const Eigen::Ref<const Mat>& X, const Eigen::Ref<const 
       wsum += w[t];
       s.ghat.noalias() += w[t] * (X.col(t) - xa);
     }
-    logNormalizer = std::log1p(std::exp(beta) * wsum);
-    lambda = beta - logNormalizer;
-    s.r.noalias() += std::exp(lambda) * s.ghat;
+    const double expBeta = std::exp(beta);  // <= 1: beta <= 0 up to rounding
+    const double S = expBeta * wsum;        // sum_{t != alpha} exp(b_t) <= tau - 1
+    lambda = beta - std::log1p(S);
+    out.probability = 1.0 / (1.0 + S);      // s_alpha
+    expLambda = expBeta * out.probability;
+    s.r.noalias() += expLambda * s.ghat;
   } else {
     w[0] = 0.0;
   }
-  out.probability = std::exp(-logNormalizer);
-  if (softmax) {
-    const double scale = std::exp(lambda);
-    for (Index t = 0; t < tau; ++t) softmax[t] = (t == alpha) ? out.probability : w[t] * scale;
-  }
+  if (softmax)
+    for (Index t = 0; t < tau; ++t) softmax[t] = (t == alpha) ? out.probability : w[t] * expLambda;
 
   const bool needH = wantQ && tau > 1;
   out.f = applyHead(head, s.r, s, needH);
   const double u = y * out.f;
   out.lossTerm = lossValue(loss, u);
-  const double logDeriv = logAbsLossDerivative(loss, u) + std::log(std::abs(y));
+  double logDeriv;
+  if (loss == LossKind::Logistic && u >= 0.0) {
+    logDeriv = -(u + out.lossTerm);  // softplus(u) = u + softplus(-u); no cancellation for u >= 0
+  } else {
+    logDeriv = logAbsLossDerivative(loss, u);
+  }
+  if (std::abs(y) != 1.0) logDeriv += std::log(std::abs(y));
   out.sign = y > 0 ? -1.0 : 1.0;  // l' < 0 for every loss here, times sign(Y)
 
   if (needH) {
@@ -126,7 +133,7 @@ UnitOutcome evaluateUnit(const Eigen::Ref<const Mat>& X, const Eigen::Ref<const 
       delta[t] = (t == alpha) ? 0.0 : (X.col(t) - xa).dot(s.h);
       mean += w[t] * delta[t];
     }
-    mean *= std::exp(lambda);
+    mean *= expLambda;
     s.ghat.setZero();
     for (Index t = 0; t < tau; ++t) {
       if (t == alpha) continue;

@@ -161,13 +161,13 @@ void Trainer::effective() {
 void Trainer::evaluate() {
   model_.gradient(params_, grad_, settings_.trainHead);
   if (model_.spec().param == Parameterization::KQ) addBalanceTerm(grad_, params_, settings_.balance);
-  std::ostringstream why;
+  // (No string work on the normal path: this runs every iteration.)
+  if (!stopReason_.empty()) return;
   if (!std::isfinite(grad_.loss)) {
-    why << "loss is not finite at iteration " << iteration_;
+    stopReason_ = "loss is not finite at iteration " + std::to_string(iteration_);
   } else if (std::isnan(grad_.logScale) || (settings_.trainHead && std::isnan(grad_.logScaleHead))) {
-    why << "gradient is not finite at iteration " << iteration_;
+    stopReason_ = "gradient is not finite at iteration " + std::to_string(iteration_);
   }
-  if (!why.str().empty() && stopReason_.empty()) stopReason_ = why.str();
 }
 
 bool Trainer::update() {
