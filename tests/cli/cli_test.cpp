@@ -11,16 +11,16 @@ using namespace attnsvm::cli;
 
 namespace {
 
-struct Run {
+struct CliRun {
   int code;
   std::string out, err;
 };
 
-Run run(const std::vector<std::string>& args) {
+CliRun run(const std::vector<std::string>& args) {
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
   const int code = runCli(args);
-  Run r{code, testing::internal::GetCapturedStdout(), testing::internal::GetCapturedStderr()};
+  CliRun r{code, testing::internal::GetCapturedStdout(), testing::internal::GetCapturedStderr()};
   return r;
 }
 
@@ -30,7 +30,7 @@ std::string data(const std::string& name) { return std::string(ATTNSVM_CLI_TEST_
 
 TEST(Cli, SolvePrintsTheContractKeys) {
   for (const char* norm : {"fro", "nuclear", "lp"}) {
-    const Run r = run({"solve", "--norm", norm, "--p", "1.5", data("small.json")});
+    const CliRun r = run({"solve", "--norm", norm, "--p", "1.5", data("small.json")});
     ASSERT_EQ(r.code, 0) << norm << ": " << r.err;
     const json j = json::parse(r.out);
     for (const char* key : {"status", "W", "objective", "lower_bound", "gap", "max_violation", "support", "lambda",
@@ -46,7 +46,7 @@ TEST(Cli, SolvePrintsTheContractKeys) {
 }
 
 TEST(Cli, SolveInfeasibleExitsTwoWithMessage) {
-  const Run r = run({"solve", data("infeasible.json")});
+  const CliRun r = run({"solve", data("infeasible.json")});
   EXPECT_EQ(r.code, 2);
   const json j = json::parse(r.out);
   EXPECT_EQ(j["status"], "infeasible");
@@ -54,7 +54,7 @@ TEST(Cli, SolveInfeasibleExitsTwoWithMessage) {
 }
 
 TEST(Cli, BadInputExitsOneNamingTheField) {
-  Run r = run({"solve", data("nan.json")});
+  CliRun r = run({"solve", data("nan.json")});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("Y[1] is NaN"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty());
@@ -75,7 +75,7 @@ TEST(Cli, BadInputExitsOneNamingTheField) {
 }
 
 TEST(Cli, AnalyzeReportsVerdictAndSupport) {
-  const Run r = run({"analyze", "--enumerate", data("small.json")});
+  const CliRun r = run({"analyze", "--enumerate", data("small.json")});
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = json::parse(r.out);
   EXPECT_EQ(j["optimal"], json({0, 1}));
@@ -86,7 +86,7 @@ TEST(Cli, AnalyzeReportsVerdictAndSupport) {
 }
 
 TEST(Cli, TrainReportsSelectionVerdictAndCorrelations) {
-  const Run r = run({"train", "--param", "w", "--optimizer", "ngd", "--lr", "0.1", "--iters", "300", data("small.json")});
+  const CliRun r = run({"train", "--param", "w", "--optimizer", "ngd", "--lr", "0.1", "--iters", "300", data("small.json")});
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = json::parse(r.out);
   for (const char* key : {"selection", "softmax_selected", "verdict", "corr", "W", "loss", "seconds"})
@@ -94,32 +94,32 @@ TEST(Cli, TrainReportsSelectionVerdictAndCorrelations) {
   EXPECT_EQ(j["selection"].size(), 2u);
   EXPECT_TRUE(j["corr"].contains("fro"));
   EXPECT_TRUE(j["corr"].contains("nuclear"));
-  const Run md = run({"train", "--param", "w", "--optimizer", "md", "--p", "3", "--lr", "0.5", "--iters", "100",
+  const CliRun md = run({"train", "--param", "w", "--optimizer", "md", "--p", "3", "--lr", "0.5", "--iters", "100",
                       data("small.json")});
   ASSERT_EQ(md.code, 0) << md.err;
   EXPECT_TRUE(json::parse(md.out)["corr"].contains("lp"));
-  const Run kq = run({"train", "--param", "kq", "--iters", "100", "--seed", "4", data("self.json")});
+  const CliRun kq = run({"train", "--param", "kq", "--iters", "100", "--seed", "4", data("self.json")});
   ASSERT_EQ(kq.code, 0) << kq.err;
 }
 
 TEST(Cli, ScenarioOutputIsValidSolveInput) {
-  const Run s = run({"scenario", "local-convergence", "--seed", "7"});
+  const CliRun s = run({"scenario", "local-convergence", "--seed", "7"});
   ASSERT_EQ(s.code, 0) << s.err;
   const json j = json::parse(s.out);
   const ProblemInput in = problemFromJson(j);
   EXPECT_EQ(in.data.n, 6);
   EXPECT_EQ(in.data.T, 8);
   EXPECT_EQ(in.data.d, 10);
-  const Run unknown = run({"scenario", "nope"});
+  const CliRun unknown = run({"scenario", "nope"});
   EXPECT_EQ(unknown.code, 1);
 }
 
 TEST(Cli, GenerateIsDeterministic) {
-  const Run a = run({"generate", "sphere", "--n", "3", "--T", "4", "--d", "5", "--seed", "11"});
-  const Run b = run({"generate", "sphere", "--n", "3", "--T", "4", "--d", "5", "--seed", "11"});
+  const CliRun a = run({"generate", "sphere", "--n", "3", "--T", "4", "--d", "5", "--seed", "11"});
+  const CliRun b = run({"generate", "sphere", "--n", "3", "--T", "4", "--d", "5", "--seed", "11"});
   ASSERT_EQ(a.code, 0);
   EXPECT_EQ(a.out, b.out);
-  const Run c = run({"generate", "sphere", "--n", "0"});
+  const CliRun c = run({"generate", "sphere", "--n", "0"});
   EXPECT_EQ(c.code, 1);
 }
 
@@ -130,7 +130,7 @@ TEST(Cli, ExperimentBadOptionsExitOne) {
   EXPECT_EQ(run({"experiment", "local-convergence", "--iters", "-5"}).code, 1);
   EXPECT_EQ(run({"experiment", "rank", "--dims", "3,x"}).code, 1);
   EXPECT_EQ(run({"experiment", "mirror-descent", "--ps", "1"}).code, 1);
-  const Run list = run({"experiment", "--list"});
+  const CliRun list = run({"experiment", "--list"});
   EXPECT_EQ(list.code, 0);
   EXPECT_NE(list.out.find("basin-map"), std::string::npos);
 }
