@@ -52,7 +52,13 @@ function setMessage(key, text) {
     return div;
   }));
 }
-function panelMessage(id, text) { $(`msg-${id}`).textContent = text ?? ''; $(`msg-${id}`).hidden = !text; }
+// Writes text only when it changed (a write invalidates layout even when the text is the same).
+function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
+function panelMessage(id, text) {
+  const el = $(`msg-${id}`);
+  setText(el, text ?? '');
+  if (el.hidden !== !text) el.hidden = !text;
+}
 
 // ---------- state ----------
 const decoded = decodeHash(location.hash);
@@ -368,12 +374,12 @@ async function advance(k) {
 
 function updatePlayerUI() {
   const b = $('btn-play');
-  b.textContent = run.playing ? '❚❚ Pause' : (run.done ? '▶ Done' : '▶ Play');
+  setText(b, run.playing ? '❚❚ Pause' : (run.done ? '▶ Done' : '▶ Play'));
   b.setAttribute('aria-label', run.playing ? 'Pause' : 'Play');
   b.setAttribute('aria-pressed', String(run.playing));
   b.disabled = !run.id || (run.done && !run.playing);
   $('btn-step').disabled = !run.id || run.done || run.playing;
-  $('iter-out').textContent = `k = ${trace.iterationNow()} / ${cfg?.iterations ?? '—'}`;
+  setText($('iter-out'), `k = ${trace.iterationNow()} / ${cfg?.iterations ?? '—'}`);
 }
 
 $('btn-play').onclick = () => (run.playing ? stopPlayer() : play());
@@ -617,7 +623,7 @@ function renderPlane(ctx = viewContext()) {
   if (!cfg || !planeInfo.projection) return;
   const v = planeView(ctx);
   panels.plane.update({ ...v.data, draggable: true, domainKey: `${state.scenario}|${gen}` });
-  $('sub-plane').textContent = `${v.subtitle} Drag a token (or focus it, then arrow keys) to move it.`;
+  setText($('sub-plane'), `${v.subtitle} Drag a token (or focus it, then arrow keys) to move it.`);
   panelMessage('plane', v.message);
 }
 
@@ -630,13 +636,13 @@ function renderStaggered(done) {
   const ctx = viewContext();
   const jobs = [
     () => renderPlane(ctx),
-    () => { const v = softmaxView(ctx); panels.softmax.update(v.data); $('sub-softmax').textContent = v.subtitle; },
-    () => { const v = currentSoftmaxView(ctx); if (v) { panels.current.update(v.data); $('sub-current').textContent = v.subtitle; } },
-    () => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); $('sub-corr').textContent = cv.subtitle; },
-    () => { const v = normsView(ctx); panels.norms.update(v.norms); $('sub-norms').textContent = v.subtitle; },
+    () => { const v = softmaxView(ctx); panels.softmax.update(v.data); setText($('sub-softmax'), v.subtitle); },
+    () => { const v = currentSoftmaxView(ctx); if (v) { panels.current.update(v.data); setText($('sub-current'), v.subtitle); } },
+    () => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); setText($('sub-corr'), cv.subtitle); },
+    () => { const v = normsView(ctx); panels.norms.update(v.norms); setText($('sub-norms'), v.subtitle); },
     () => lossChart.update(normsView(ctx).loss),
-    () => { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); $('sub-spectrum').textContent = v.subtitle; },
-    () => { const v = weightsView(ctx); panels.weights.update(v.data); $('sub-weights').textContent = v.subtitle; },
+    () => { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); setText($('sub-spectrum'), v.subtitle); },
+    () => { const v = weightsView(ctx); panels.weights.update(v.data); setText($('sub-weights'), v.subtitle); },
     () => panels.readout.update(readoutView(ctx).data),
   ];
   const my = gen;
@@ -662,27 +668,28 @@ function renderAll(force = false) {
   if (show('softmax')) {
     const v = softmaxView(ctx);
     panels.softmax.update(v.data);
-    $('sub-softmax').textContent = v.subtitle;
+    setText($('sub-softmax'), v.subtitle);
   }
-  if (show('current')) {
+  const slow = force || !run.playing || now - lastSlowRender > 66;
+  if (show('current') && slow) {
     const v = currentSoftmaxView(ctx);
-    if (v) { panels.current.update(v.data); $('sub-current').textContent = v.subtitle; }
+    if (v) { panels.current.update(v.data); setText($('sub-current'), v.subtitle); }
   }
   const cv = corrView(ctx);
   if (panels.corr.__key !== cv.key) { panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); }
   if (show('corr')) panels.corr.update(cv.data);
-  $('sub-corr').textContent = cv.subtitle;
+  if (slow) setText($('sub-corr'), cv.subtitle);
   if (show('norms')) {
     const v = normsView(ctx);
     panels.norms.update(v.norms);
     lossChart.update(v.loss);
-    $('sub-norms').textContent = v.subtitle;
+    setText($('sub-norms'), v.subtitle);
   }
   // spectrum, weights and readout: at most ~15 Hz while playing
-  if (force || !run.playing || now - lastSlowRender > 66) {
+  if (slow) {
     lastSlowRender = now;
-    if (show('spectrum')) { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); $('sub-spectrum').textContent = v.subtitle; }
-    if (show('weights')) { const v = weightsView(ctx); panels.weights.update(v.data); $('sub-weights').textContent = v.subtitle; }
+    if (show('spectrum')) { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); setText($('sub-spectrum'), v.subtitle); }
+    if (show('weights')) { const v = weightsView(ctx); panels.weights.update(v.data); setText($('sub-weights'), v.subtitle); }
     if (show('readout')) panels.readout.update(readoutView(ctx).data);
   }
   updatePlayerUI();
@@ -721,8 +728,9 @@ const ro = new ResizeObserver((entries) => {
     const [id] = resizeQueue;
     if (id === undefined) { resizeTimer = null; return; }
     resizeQueue.delete(id);
-    panels[id]?.resize?.();
-    if (id === 'norms') lossChart.resize();
+    const w = widths.get(id);
+    panels[id]?.resize?.(w);
+    if (id === 'norms') lossChart.resize(w);
     resizeTimer = setTimeout(step, 0);
   };
   resizeTimer = setTimeout(step, 0);

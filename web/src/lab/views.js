@@ -60,6 +60,16 @@ export function supportFromSolution(sol, n) {
 
 const usable = (s) => s && (s.status === 'optimal' || s.status === 'max_iterations');
 
+const pathCaches = new WeakMap();   // trace -> { ds, proj, cfg, map }
+function pathCache(trace, ds, proj, cfg) {
+  let c = pathCaches.get(trace);
+  if (!c || c.ds !== ds || c.proj !== proj || c.cfg !== cfg) {
+    c = { ds, proj, cfg, map: new WeakMap() };
+    pathCaches.set(trace, c);
+  }
+  return c.map;
+}
+
 export function planeView(ctx) {
   const { cfg, trace, refs, refSelection, report, scores } = ctx;
   const ds = ctx.dataset ?? cfg.dataset;
@@ -75,24 +85,34 @@ export function planeView(ctx) {
   const units = prompt ? [0] : (perUnit ? [...Array(n).keys()] : []);
   const seqOf = (i) => (prompt ? -1 : i);
   const snaps = trace.snapshots;
+  // per snapshot: its norm and the projected score vector of every unit (memoized: snapshots never
+  // change, and the cache is dropped when the data or the view changes)
+  const cache = pathCache(trace, ds, proj, cfg);
+  const info = (snap) => {
+    let e = cache.get(snap);
+    if (!e) {
+      e = { norm: fro(snap.W), q: units.map((i) => { const u = scoreVector(cfg, snap.W, i, ds); return u ? P(u) : null; }) };
+      cache.set(snap, e);
+    }
+    return e;
+  };
   let maxNorm = 0;
-  for (const snap of snaps) maxNorm = Math.max(maxNorm, fro(snap.W));
+  for (const snap of snaps) { const nm = info(snap).norm; if (nm > maxNorm) maxNorm = nm; }
   if (!(maxNorm > 0) || !Number.isFinite(maxNorm)) maxNorm = Infinity;
   const stride = Math.max(1, Math.ceil(snaps.length / 400));
   const pick = [];
   for (let s = 0; s < snaps.length; s += stride) pick.push(snaps[s]);
   if (snaps.length && pick.at(-1) !== snaps.at(-1)) pick.push(snaps.at(-1));
-  for (const i of units) {
+  units.forEach((i, k) => {
     const points = [];
     for (const snap of pick) {
-      const u = scoreVector(cfg, snap.W, i, ds);
-      if (!u) continue;
-      const q = P(u);
+      const q = info(snap).q[k];
+      if (!q) continue;
       const pt = [(q[0] / maxNorm) * radius, (q[1] / maxNorm) * radius];
       if (pt.every(Number.isFinite)) points.push(pt);
     }
     paths.push({ seq: seqOf(i), points });
-  }
+  });
   for (const [norm, sol] of Object.entries(refs)) {
     if (!usable(sol)) continue;
     const nW = fro(sol.W);

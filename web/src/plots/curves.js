@@ -16,6 +16,7 @@ export function createCurves(container, options) {
   let plot = null;
   let data = { x: [], ys: options.series.map(() => []) };
   let builtFor = null;
+  let knownWidth = null;
 
   function clean(values, log) {
     return Array.from(values, (v) => (Number.isFinite(v) && (!log || v > 0) ? v : null));
@@ -29,7 +30,8 @@ export function createCurves(container, options) {
   function build() {
     plot?.destroy();
     const c = themeColors();
-    const width = Math.max(200, root.clientWidth || container.clientWidth || 400);
+    knownWidth ??= root.clientWidth || container.clientWidth;
+    const width = Math.max(200, knownWidth || 400);
     const height = options.height ?? 220;
     const axis = (label, side, scale) => ({
       label, side, ...(scale ? { scale } : {}), stroke: c.fg, labelSize: 16, size: side === 2 ? 36 : 52,
@@ -70,9 +72,10 @@ export function createCurves(container, options) {
       options.series = series;
       build();
     },
-    resize() {
+    resize(w) {
+      knownWidth = w ?? (root.clientWidth || container.clientWidth);
       if (!plot) return;
-      const width = Math.max(200, root.clientWidth || container.clientWidth);
+      const width = Math.max(200, knownWidth);
       if (Math.abs(width - plot.width) > 1) plot.setSize({ width, height: plot.height });
     },
     rebuild: build,

@@ -90,10 +90,12 @@ export function createTimeHeatmap(container) {
   // Columns of the raster cover fixed iteration ranges of [0, xmax] (xmax: the run's length), so
   // an update only paints the columns reached since the last one.
   let img = null, drawn = 0, drawnFrames = 0, xmaxDrawn = null, source = null;
+  let knownWidth = null;
   function render() {
     if (!data) return;
     const c = themeColors();
-    const width = Math.max(240, container.clientWidth || 400);
+    knownWidth ??= container.clientWidth;
+    const width = Math.max(240, knownWidth || 400);
     const key = [width, data.units, data.T, c.dark, data.unitLabel.join('|')].join(';');
     const frames = data.iterations.length;
     const lastIt = frames ? data.iterations[frames - 1] : 0;
@@ -136,7 +138,7 @@ export function createTimeHeatmap(container) {
 
   return {
     update(next) { data = next; render(); },
-    resize() { render(); },
+    resize(w) { knownWidth = w ?? container.clientWidth; render(); },
     svg() {
       // the same axes with the raster embedded as an <image> (scaled without smoothing)
       const clone = svgEl.cloneNode(true);
@@ -168,11 +170,13 @@ export function createMatrices(container) {
   container.append(svgEl);
   let data = null;
   let layoutKey = null, colorKey = null;
+  let knownWidth = null;
 
   function render() {
     if (!data || !data.items.length) { select(svgEl).selectAll('*').remove(); layoutKey = null; return; }
     const c = themeColors();
-    const width = Math.max(240, container.clientWidth || 400);
+    knownWidth ??= container.clientWidth;
+    const width = Math.max(240, knownWidth || 400);
     const rows = data.items[0].M.length, cols = data.items[0].M[0]?.length ?? 1;
     const k = data.items.length;
     const barW = 46;
@@ -252,7 +256,7 @@ export function createMatrices(container) {
 
   return {
     update(next) { data = next; render(); },
-    resize() { render(); },
+    resize(w) { knownWidth = w ?? container.clientWidth; render(); },
     svg() { return svgEl; },
   };
 }

@@ -18,8 +18,12 @@ export function createReadout(container) {
   container.append(root);
   let data = null;
 
+  let lastHtmlKey = null;
   function render() {
     if (!data) return;
+    const key = JSON.stringify(data);
+    if (key === lastHtmlKey) return;          // unchanged: no DOM work
+    lastHtmlKey = key;
     const rows = data.rows.map((r) => `<tr><th scope="row">${r.label}</th><td>${r.status === 'optimal' ? fmt(r.objective) : r.status}</td>
       <td>${fmt(r.lowerBound)}</td><td>${small(r.gap)}</td><td>${small(r.maxViolation)}</td></tr>`).join('');
     const v = data.verdict;

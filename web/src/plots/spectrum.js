@@ -6,9 +6,11 @@ import { drawLineChart, newSvg } from './linechart.js';
 export function createSpectrum(container) {
   const svgEl = newSvg(container);
   let data = null;
+  let knownWidth = null;
   function render() {
     if (!data) return;
-    const width = Math.max(240, container.clientWidth || 400);
+    knownWidth ??= container.clientWidth;
+    const width = Math.max(240, knownWidth || 400);
     const r = Math.max(1, ...data.series.map((s) => s.values.length));
     drawLineChart(svgEl, {
       width, height: 220,
@@ -20,7 +22,7 @@ export function createSpectrum(container) {
   }
   return {
     update(next) { data = next; render(); },
-    resize() { render(); },
+    resize(w) { knownWidth = w ?? container.clientWidth; render(); },
     svg() { return svgEl; },
   };
 }

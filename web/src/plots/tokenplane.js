@@ -33,6 +33,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
   let dragging = null;
   let x, y;
   let lastStaticKey = null;
+  let knownWidth = null;
 
   function fitDomain(d) {
     const pts = d.tokens.flat();
@@ -51,7 +52,8 @@ export function createTokenPlane(container, { onDrag } = {}) {
   function render() {
     if (!data) return;
     const c = themeColors();
-    const width = Math.max(240, container.clientWidth || 400);
+    knownWidth ??= container.clientWidth;   // cached: reading layout every frame forces a reflow
+    const width = Math.max(240, knownWidth || 400);
     const height = Math.max(240, Math.min(width, 600));
     const legendItems = legendFor(data);
     const legendRows = layoutLegend(legendItems, width - 58);
@@ -237,7 +239,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
   return {
     svgEl,
     update(next) { data = next; render(); },
-    resize() { render(); },
+    resize(w) { knownWidth = w ?? container.clientWidth; render(); },
     refit() { domain = null; render(); },
     svg() { return svgEl; },
     tokenClientPosition(i, t) {
