@@ -11,6 +11,9 @@
 
 namespace attnsvm {
 
+// Prompt: one query Wk^T p shared by every unit; allowed with Cross and Self attention (both
+// mean one softmax per sequence; Z and the query index are ignored), an InputError with
+// SeqToSeq/Causal, whose per-position queries the prompt would ignore.
 enum class Parameterization { W, KQ, Prompt };
 enum class HeadKind { Linear, ReluMLP };
 enum class LossKind { Logistic, Exponential, Correlation };
@@ -43,6 +46,8 @@ Mat effectiveWeights(const ModelSpec& spec, const Params& params);
 // exp(logScale) * {W, K, Q, p}, and of the head exp(logScaleHead) * v. The directions are
 // normalized so that their largest contributing term has magnitude about 1; a true gradient that
 // underflows double precision keeps an accurate direction. logScale = -inf means exactly zero.
+// For (K,Q), W holds the gradient w.r.t. the effective W = K Q^T (same scale); the balancing
+// regularizer of training is not part of the model's loss (the Trainer adds it).
 struct Gradient {
   Mat W, K, Q;
   Vec p, v;

@@ -39,6 +39,10 @@ struct TrainSettings {
   double maxNorm = 1e12;
 };
 
+// Zero is literally zero, also for (K,Q), where it is a saddle that normalized GD cannot leave;
+// the scenarios give the papers' small random (K,Q) start through Given. Random draws W, or K
+// then Q, or p, each row by row from Rng(seed). Cone: the noise E is a Gaussian matrix scaled to
+// unit Frobenius norm; for (K,Q) the start is split into balanced factors by an SVD.
 enum class InitKind { Zero, Random, Given, Cone };
 struct InitSettings {
   InitKind kind = InitKind::Zero;
@@ -79,6 +83,8 @@ class Trainer {
   const std::vector<std::string>& referenceNames() const { return referenceNames_; }
 
   // Advance up to k iterations; returns how many were taken (fewer if the run stopped).
+  // Frames: iteration 0 (at the first step() or takeTrace()), every traceEvery-th iteration,
+  // and the last finite state of a run that stops. No frame ever holds NaN or Inf.
   int step(int k);
   bool stopped() const { return !stopReason_.empty(); }
   const std::string& stopReason() const { return stopReason_; }
