@@ -273,6 +273,9 @@ test('the lab\'s Embed button: snippets of the current state; the iframe snippet
     assert.match(code.iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\.html#s=mirror-descent&amp;seed=3&amp;panels=corr,weights,readout" /);
     assert.match(code.element, /<script src="http:\/\/127\.0\.0\.1:\d+\/attnsvm-figure\.js" defer><\/script>\n<attnsvm-figure scenario="mirror-descent" seed="3" panels="corr,weights,readout"><\/attnsvm-figure>/);
     assert.match(code.resizeScript, /attnsvm:resize/);
+    await page.screenshot({ path: screenshotPath('embed-lab-dialog') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: screenshotPath('embed-lab-dialog-phone') });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await page.goto(code.url);
     await page.waitForFunction(() => window.__embed?.ready, null, { timeout: 20000 });
