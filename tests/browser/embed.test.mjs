@@ -289,3 +289,24 @@ test('the lab\'s Embed button: snippets of the current state; the iframe snippet
     await context.close();
   }
 });
+
+test('<attnsvm-figure> on a page opened from disk (file://)', { timeout: 20000 }, async () => {
+  const { writeFileSync, mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { pathToFileURL } = await import('node:url');
+  const dir = mkdtempSync(resolve(tmpdir(), 'attnsvm-embed-'));
+  const html = resolve(dir, 'notes.html');
+  writeFileSync(html, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>notes</title><link rel="icon" href="data:,"></head><body>
+<attnsvm-figure scenario="paths2d" panels="corr" speed="50"></attnsvm-figure>
+<script src="${pathToFileURL(resolve(dist, 'attnsvm-figure.js')).href}"></script></body></html>`);
+  const { page, context, problems } = await openPage(browser, pathToFileURL(html).href);
+  try {
+    await page.waitForFunction(() => { const e = document.querySelector('attnsvm-figure'); return (e?.done && !e.info().busy) || e?.info()?.error; }, null, { timeout: 15000 });
+    const info = await page.evaluate(() => document.querySelector('attnsvm-figure').info());
+    assert.equal(info.error, null);
+    assert.ok(info.correlations.fro >= 0.99);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
