@@ -21,9 +21,11 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
 
 // A static server for dist/ with optional extra pages (path -> html), headers and a rewrite of
 // HTML files (to point a page at the other origin).
-function serve({ pages = {}, headers = {}, rewrite = null } = {}) {
+function serve({ pages = {}, headers = {}, rewrite = null, prefix = '/' } = {}) {
   const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    let path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    if (!path.startsWith(prefix)) { res.writeHead(404, headers); res.end('not found'); return; }
+    path = `/${path.slice(prefix.length)}`;
     try {
       let body = pages[path] ?? await readFile(resolve(dist, `.${path}`));
       if (rewrite && path.endsWith('.html')) body = rewrite(String(body));
@@ -35,7 +37,7 @@ function serve({ pages = {}, headers = {}, rewrite = null } = {}) {
     }
   });
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({
-    url: `http://127.0.0.1:${server.address().port}/`,
+    url: `http://127.0.0.1:${server.address().port}${prefix}`,
     close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(r); }),
   })));
 }
@@ -79,7 +81,7 @@ before(async () => {
     execFileSync('npx', ['vite', 'build', '-c', 'vite.element.config.js', '--outDir', dist], { cwd: repoRoot, stdio: 'inherit' });
   }
   browser = await launchBrowser();
-  figures = await serve();                    // origin B: the figures (dist/ as any static host)
+  figures = await serve({ prefix: '/static/attnsvm/' }); // origin B: the figures (dist/ on a sub-path)
   plainPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain page</title>
 <link rel="icon" href="data:,"><meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body><p>Two figures, one script tag.</p>
@@ -156,7 +158,7 @@ test('lecture notes (page and figures on two origins): three figures start in vi
 
     // The resize messages arrived from the figures' origin and the page applied them.
     const resizes = await page.evaluate(() => window.__resizes);
-    const origin = figures.url.replace(/\/$/, '');
+    const origin = new URL(figures.url).origin;
     for (const id of ['paths', 'mirror']) {
       const mine = resizes.filter((r) => r.id === id);
       assert.ok(mine.length >= 1, `no attnsvm:resize message from iframe ${id}`);
@@ -194,7 +196,7 @@ test('lecture notes (page and figures on two origins): three figures start in vi
 });
 
 test('<attnsvm-figure> with only its script tag on a plain page, strict CSP without unsafe-eval; one shared worker', { timeout: 45000 }, async (t) => {
-  const policy = `default-src 'none'; script-src ${figures.url.replace(/\/$/, '')} blob: 'wasm-unsafe-eval'; worker-src blob:; ` +
+  const policy = `default-src 'none'; script-src ${new URL(figures.url).origin} blob: 'wasm-unsafe-eval'; worker-src blob:; ` +
     "style-src 'self'; img-src data:; base-uri 'none'; object-src 'none'";
   const strict = await serve({ headers: { 'Content-Security-Policy': policy }, pages: { '/plain.html': plainPage } });
   const context = await browser.newContext({ viewport: { width: 1000, height: 1600 } });
@@ -270,8 +272,8 @@ test('the lab\'s Embed button: snippets of the current state; the iframe snippet
     await dialog.waitFor();
     await dialog.getByLabel('Certificates and verdict').check();
     const code = await page.evaluate(() => window.__embedCode.code);
-    assert.match(code.iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/embed\.html#s=mirror-descent&amp;seed=3&amp;panels=corr,weights,readout" /);
-    assert.match(code.element, /<script src="http:\/\/127\.0\.0\.1:\d+\/attnsvm-figure\.js" defer><\/script>\n<attnsvm-figure scenario="mirror-descent" seed="3" panels="corr,weights,readout"><\/attnsvm-figure>/);
+    assert.match(code.iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/static\/attnsvm\/embed\.html#s=mirror-descent&amp;seed=3&amp;panels=corr,weights,readout" /);
+    assert.match(code.element, /<script src="http:\/\/127\.0\.0\.1:\d+\/static\/attnsvm\/attnsvm-figure\.js" defer><\/script>\n<attnsvm-figure scenario="mirror-descent" seed="3" panels="corr,weights,readout"><\/attnsvm-figure>/);
     assert.match(code.resizeScript, /attnsvm:resize/);
     await page.screenshot({ path: screenshotPath('embed-lab-dialog') });
     await page.setViewportSize({ width: 390, height: 844 });
@@ -283,7 +285,7 @@ test('the lab\'s Embed button: snippets of the current state; the iframe snippet
     assert.equal(info.scenario, 'mirror-descent');
     assert.deepEqual(info.panels, ['corr', 'weights', 'readout']);
     const lab = await page.getByRole('link', { name: /Open in the lab/ }).getAttribute('href');
-    assert.match(lab, /\/index\.html#s=mirror-descent&seed=3$/);
+    assert.match(lab, /\/static\/attnsvm\/index\.html#s=mirror-descent&seed=3$/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
