@@ -164,6 +164,7 @@ test('lecture notes (page and figures on two origins): three figures start in vi
       assert.ok(mine.length >= 1, `no attnsvm:resize message from iframe ${id}`);
       assert.ok(mine.every((r) => r.origin === origin), `resize messages of ${id} from ${mine.map((r) => r.origin)}`);
       const h = mine.at(-1).height;
+      t.diagnostic(`iframe ${id}: ${mine.length} resize message(s), height ${h} px at 1280 px`);
       assert.ok(h > 250 && h < 1500, `iframe ${id} height ${h}`);
       const shown = await page.evaluate((s) => document.querySelector(s).getBoundingClientRect().height, `#fig-${id}`);
       assert.ok(Math.abs(shown - h) <= 1, `iframe ${id} is ${shown} px high, its figure ${h} px`);

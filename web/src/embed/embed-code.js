@@ -36,7 +36,8 @@ export function embedCode(state, options = {}) {
   const panels = options.panels?.length ? options.panels : (DEFAULT_PANELS[state.scenario] ?? ['plane', 'corr']);
   const title = SCENARIO_INFO[state.scenario]?.title ?? state.scenario;
   const url = new URL(`embed.html${embedHash(state, { panels, caption: options.caption, id: options.id })}`, base).href;
-  const height = options.height ?? (panels.includes('plane') || panels.length > 2 ? 560 : 400);
+  // a first guess at ~720 px wide (two panels per row); the resize messages correct it
+  const height = options.height ?? ((panels.includes('plane') ? 500 : 360) + (Math.ceil(panels.length / 2) - 1) * 320);
   const iframe = `<iframe src="${esc(url)}" title="attnsvm: ${esc(title)}" width="100%" height="${height}" ` +
     `style="border:0;max-width:100%" loading="lazy"></iframe>`;
   // The element: a plain scenario (+ seed) reads best as attributes; anything else goes in `state`.
