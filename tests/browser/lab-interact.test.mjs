@@ -207,3 +207,30 @@ test('controls are labelled and keyboard-operable; player steps deterministicall
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a control change updates the URL at once; "Copy link" copies it; the link restores the state', async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}?autoplay=0#s=paths2d`,
+    { permissions: ['clipboard-read', 'clipboard-write'] });
+  await waitReady(page);
+  await page.locator('#ctl-optimizer').selectOption('md');
+  await page.waitForFunction(() => location.hash.includes('opt=md'));
+  await waitReady(page);
+  await page.locator('#ctl-p').fill('1.5');
+  await page.locator('#ctl-p').dispatchEvent('change');
+  await page.waitForFunction(() => location.hash.includes('opt=md') && location.hash.includes('p=1.5'), null, { timeout: 10000 })
+    .catch(async (e) => { throw new Error(`${e.message}; hash ${await page.evaluate(() => location.hash)}`); });
+  await waitReady(page);
+  await page.locator('#btn-copy').click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, await page.evaluate(() => location.href));
+  const state = await page.evaluate(() => window.__lab.state);
+  await context.close();
+  const { page: p2, context: c2, problems: pr2 } = await openPage(browser, copied);
+  await waitReady(p2);
+  assert.deepEqual(await p2.evaluate(() => window.__lab.state), state);
+  assert.equal(await p2.locator('#ctl-optimizer').inputValue(), 'md');
+  assert.equal(await p2.locator('#ctl-p').inputValue(), '1.5');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(pr2, []);
+  await c2.close();
+});
