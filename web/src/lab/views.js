@@ -185,8 +185,8 @@ export function currentSoftmaxView(ctx) {
   }
   return {
     data: { items: [{ label: `k = ${last.iteration}`, M, marks }], scheme: 'seq', domain: [0, 1], showValues: true,
-      rowNames: unitLabel, rowSeq: unitSeq, colorLabel: 's_it' },
-    subtitle: 'Rows: sequences; columns: tokens t = 0…T−1. Solid box: the selected token; dashed: the optimal token.',
+      rowNames: unitLabel, rowSeq: unitSeq, colNames: Array.from({ length: T }, (_, t) => `t=${t}`), colorLabel: 's_it' },
+    subtitle: 'Rows: sequences; columns: tokens. Solid box: the selected token; dashed: the optimal token.',
   };
 }
 

@@ -193,9 +193,9 @@ export function createMatrices(container) {
     const itemW = Math.max(cols * cell, Math.min(labelPx, (avail - gap * (perRow - 1)) / perRow));
     const gridRows = Math.ceil(k / perRow);
     const top = 18;
-    const height = gridRows * (itemH + top + 10) + 8;
+    const height = gridRows * (itemH + top + 10) + 8 + (data.colNames ? 10 : 0);
     const svg = select(svgEl);
-    const key = [width, k, rows, cols, c.dark, !!data.showValues, data.scheme, (data.rowNames ?? []).join('|')].join(';');
+    const key = [width, k, rows, cols, c.dark, !!data.showValues, data.scheme, (data.rowNames ?? []).join('|'), (data.colNames ?? []).join('|')].join(';');
     if (key !== layoutKey) {
       layoutKey = key;
       colorKey = null;
@@ -209,6 +209,10 @@ export function createMatrices(container) {
         g.append('g').attr('class', 'vals');
         g.append('g').attr('class', 'marks');
         g.append('rect').attr('width', cols * cell).attr('height', itemH).attr('fill', 'none').attr('stroke', c.muted).attr('stroke-width', 0.5);
+        if (data.colNames) {
+          g.selectAll('text.cn').data(data.colNames).join('text').attr('class', 'cn').attr('x', (_, cc) => cc * cell + cell / 2).attr('y', itemH + 11)
+            .attr('text-anchor', 'middle').attr('font-size', 9).attr('fill', c.muted).text((d) => d);
+        }
         if (data.rowNames && idx % perRow === 0) {
           g.selectAll('text.rn').data(data.rowNames).join('text').attr('class', 'rn').attr('x', -4).attr('y', (_, r) => r * cell + cell / 2 + 3.5)
             .attr('text-anchor', 'end').attr('font-size', 9).attr('fill', (_, r) => seqColor(data.rowSeq?.[r] ?? r)).text((d) => d);
