@@ -137,7 +137,7 @@ export function planeView(ctx) {
     }
   }
   const last = trace.last();
-  const selected = last && last.selected.length === n ? Array.from(last.selected) : null;
+  const selected = last && last.selected.length === n ? decidedSelection(last) : null;
   const support = report?.supportTokens ?? supportFromSolution(refs.fro, n);
   const notes = ['Colours: sequences; shaded: support tokens of the Frobenius SVM.'];
   if (prompt) notes.push('Path: W_kᵀp(k), k = 0…now, divided by max_k ‖p(k)‖ (shared by all sequences); arrows: W_kᵀp^mm / ‖p^mm‖.');
@@ -151,6 +151,18 @@ export function planeView(ctx) {
     subtitle: notes.join(' '),
     message: infeasible ? `Infeasible: ${infeasible.message}` : null,
   };
+}
+
+// The softmax argmax per unit, or null where the largest probabilities tie (e.g. W = 0: uniform).
+export function decidedSelection(last) {
+  const units = last.selected.length;
+  const T = last.softmax ? last.softmax.length / units : 0;
+  return Array.from(last.selected, (a, u) => {
+    if (!T) return a;
+    let second = -Infinity;
+    for (let t = 0; t < T; t++) if (t !== a && last.softmax[u * T + t] > second) second = last.softmax[u * T + t];
+    return last.softmax[u * T + a] - second > 1e-9 ? a : null;
+  });
 }
 
 function unitMeta(cfg) {
@@ -179,8 +191,9 @@ export function currentSoftmaxView(ctx) {
   if (!last || !last.softmax) return null;
   const M = Array.from({ length: units }, (_, u) => Array.from(last.softmax.subarray(u * T, (u + 1) * T)));
   const marks = [];
+  const sel = decidedSelection(last);
   for (let u = 0; u < units; u++) {
-    marks.push({ r: u, c: last.selected[u], kind: 'selected' });
+    if (sel[u] !== null) marks.push({ r: u, c: sel[u], kind: 'selected' });
     if (!seq2 && ctx.scores?.optimal) marks.push({ r: u, c: ctx.scores.optimal[u], kind: 'optimal' });
   }
   return {
