@@ -112,6 +112,8 @@ const panels = {
   weights: createMatrices($('body-weights')),
   readout: createReadout($('body-readout')),
 };
+// Each panel's drawing is named by its heading (screen readers).
+for (const { id } of PANELS) $(`body-${id}`).querySelectorAll('svg[role="img"]').forEach((svg) => svg.setAttribute('aria-labelledby', `h-${id}`));
 const lossChart = createCurves($('body-norms'), {
   xlabel: 'iteration k', y: { label: 'loss L(W(k))' }, height: 150,
   series: [{ label: 'loss', color: themeColors().dark ? '#dddddd' : '#333333' }],
