@@ -63,8 +63,13 @@ test('solve: every norm agrees with the CLI', { skip }, () => {
     const w = engine.solve({ dataset, ...req });
     assert.equal(w.status, c.status, name);
     assert.deepEqual(w.support, c.support, `${name}: support`);
-    assertClose(w.W, c.W, `${name}: W`, TOL);
-    assertClose(w.lambda, c.lambda, `${name}: lambda`, TOL);
+    // The nuclear and l_p solvers are interior-point methods that stop at a certified gap <= ~1e-9.
+    // Against a CLI built with other flags (npm test uses the ASan -O1 build) their iterates can
+    // take one step more or less, and W, lambda are then pinned only to ~1e-8 (the objective to
+    // 1e-9). With the same arithmetic (agreement.test.mjs, -O3 driver) they agree to ~1e-11.
+    const iterative = req.norm !== 'fro';
+    assertClose(w.W, c.W, `${name}: W`, iterative ? 1e-7 : TOL);
+    assertClose(w.lambda, c.lambda, `${name}: lambda`, iterative ? 1e-7 : TOL);
     assertClose(w.objective, c.objective, `${name}: objective`, TOL);
     assertClose(w.lowerBound, c.lower_bound, `${name}: lower bound`, TOL);
     assertClose(w.maxViolation, c.max_violation, `${name}: max violation`, TOL, 1);

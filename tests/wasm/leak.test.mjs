@@ -1,6 +1,5 @@
 // No leak: 10^5 runs and solves (5 10^4 runs created, stepped and disposed, 5 10^4 solves) and
-// 2 10^4 failing calls keep the
-// wasm heap flat. Two measures: the heap's size (memory growth never shrinks, so any growth shows)
+// 2 10^4 failing calls keep the wasm heap flat. Two measures: the heap's size (memory growth never shrinks, so any growth shows)
 // and the bytes malloc has handed out (mallinfo, exact: a leak of one byte per call shows).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
