@@ -62,7 +62,7 @@ export const SCENARIO_INFO = {
   },
   'loss-function': {
     title: 'The role of the loss',
-    caption: 'With the logistic loss the prompt turns to the max-margin direction whatever the constant C in token (1, 1, C); with the correlation loss l(u) = -u it chases the token with the largest head output instead. Try loss = correlation and a large C.',
+    caption: 'Two sequences: the origin against (1, 1, C), and the origin against (1, -1, 1); the head reads the third coordinate, so C scales the first sequence\'s output while only the first two coordinates reach the scores. The theory says that with the logistic loss p tends to the max-margin direction whatever C. Compare the losses (variant: logistic or correlation -u) and several C: watch how long 1 - corr takes and how the path of W_k^T p(k) first bends toward the sequence that dominates the gradient.',
     formulas: [String.raw`\ell(u) = \log(1 + e^{-u})\ \ \text{vs}\ \ \ell(u) = -u`, PROMPT],
     refs: ['fro'],
     options: ['C', 'variant'],
