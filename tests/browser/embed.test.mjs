@@ -313,3 +313,18 @@ test('<attnsvm-figure> on a page opened from disk (file://)', { timeout: 20000 }
     await context.close();
   }
 });
+
+test('an iframe left at the default 150 px height (no listener on the host) still starts in view', { timeout: 20000 }, async () => {
+  const host = await serve({ pages: { '/bare.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare</title><link rel="icon" href="data:,"></head>
+<body><iframe id="bare" src="${figures.url}embed.html#s=paths2d&panels=corr&speed=50&id=bare" title="figure"></iframe></body></html>` } });
+  const { page, context, problems } = await openPage(browser, `${host.url}bare.html`);
+  try {
+    const f = await embedFrame(page, 'bare', 15000);
+    await f.waitForFunction(() => window.__embed.info().started, null, { timeout: 5000 });
+    assert.equal(await page.evaluate(() => document.getElementById('bare').clientHeight), 150);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    await host.close();
+  }
+});

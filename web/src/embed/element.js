@@ -53,7 +53,7 @@ function adoptStyles(shadow) {
   }
 }
 
-const visibleOf = (e) => e.isIntersecting && (e.intersectionRatio >= 0.25 || e.intersectionRect.height >= 200);
+const visibleOf = (e) => e.isIntersecting && (e.intersectionRatio >= 0.25 || e.intersectionRect.height >= Math.min(200, innerHeight / 2));
 const io = new IntersectionObserver((entries) => {
   for (const e of entries) e.target.__attnsvmSetVisible?.(visibleOf(e));
 }, { threshold: [0, 0.1, 0.25, 0.5, 1] });

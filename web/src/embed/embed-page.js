@@ -76,11 +76,12 @@ function start() {
   io.observe(root);
 }
 
-// Visible = a quarter of the figure, or 200 px of it, inside the top-level viewport (an
-// IntersectionObserver in an iframe measures against the top page's viewport).
+// Visible = a quarter of the figure, or 200 px of it (half the frame if the frame is smaller: a host
+// that never sets the iframe's height), inside the top-level viewport (an IntersectionObserver in an
+// iframe measures against the top page's viewport).
 const io = new IntersectionObserver((entries) => {
   for (const e of entries) {
-    const shown = e.isIntersecting && (e.intersectionRatio >= 0.25 || e.intersectionRect.height >= 200);
+    const shown = e.isIntersecting && (e.intersectionRatio >= 0.25 || e.intersectionRect.height >= Math.min(200, innerHeight / 2));
     figure?.setVisible(shown);
   }
 }, { threshold: [0, 0.1, 0.25, 0.5, 1] });
