@@ -207,6 +207,9 @@ export function createFigure(root, options) {
       headSvm = head;
       refSelection = selection ?? rep?.selection ?? scores?.optimal ?? null;
       report = rep;
+      const failed = Object.entries(refs).find(([, s]) => s.status === 'error' || s.status === 'infeasible');
+      if (failed) showMessage(`The ${REF_LABEL[failed[0]]} SVM has no solution for this selection: ${failed[1].message || failed[1].status}`);
+      else if (msg.textContent.startsWith('The ') && msg.textContent.includes(' SVM has no solution')) showMessage(null);
       trace.setReferences(Object.fromEntries(Object.entries(refs)
         .filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations').map(([k, s]) => [k, s.W])));
       scheduleRender();
@@ -350,7 +353,7 @@ export function createFigure(root, options) {
     }
     if (has('norms')) {
       const v = normsView(ctx);
-      panels.norms.update({ x: v.norms.x, ys: v.norms.ys.slice(0, 2) });
+      panels.norms.update({ ...v.norms, ys: v.norms.ys.slice(0, 2) });
       lossChart.update(v.loss);
       bodies.norms.note.textContent = 'The norm grows without bound; the direction converges.';
     }
