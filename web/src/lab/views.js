@@ -91,37 +91,37 @@ export function planeView(ctx) {
   const info = (snap) => {
     let e = cache.get(snap);
     if (!e) {
-      e = { norm: fro(snap.W), q: units.map((i) => { const u = scoreVector(cfg, snap.W, i, ds); return u ? P(u) : null; }) };
+      e = { q: units.map((i) => { const u = scoreVector(cfg, snap.W, i, ds); return u ? { p: P(u), n: Math.hypot(...u) } : null; }) };
       cache.set(snap, e);
     }
     return e;
   };
-  let maxNorm = 0;
-  for (const snap of snaps) { const nm = info(snap).norm; if (nm > maxNorm) maxNorm = nm; }
-  if (!(maxNorm > 0) || !Number.isFinite(maxNorm)) maxNorm = Infinity;
   const stride = Math.max(1, Math.ceil(snaps.length / 400));
   const pick = [];
   for (let s = 0; s < snaps.length; s += stride) pick.push(snaps[s]);
   if (snaps.length && pick.at(-1) !== snaps.at(-1)) pick.push(snaps.at(-1));
   units.forEach((i, k) => {
+    // one factor per path: the largest ||W(k) z_i|| so far (the path's own scale)
+    let maxNorm = 0;
+    for (const snap of snaps) { const e = info(snap).q[k]; if (e && e.n > maxNorm) maxNorm = e.n; }
+    if (!(maxNorm > 0) || !Number.isFinite(maxNorm)) maxNorm = Infinity;
     const points = [];
     for (const snap of pick) {
-      const q = info(snap).q[k];
-      if (!q) continue;
-      const pt = [(q[0] / maxNorm) * radius, (q[1] / maxNorm) * radius];
+      const e = info(snap).q[k];
+      if (!e) continue;
+      const pt = [(e.p[0] / maxNorm) * radius, (e.p[1] / maxNorm) * radius];
       if (pt.every(Number.isFinite)) points.push(pt);
     }
     paths.push({ seq: seqOf(i), points });
   });
   for (const [norm, sol] of Object.entries(refs)) {
     if (!usable(sol)) continue;
-    const nW = fro(sol.W);
-    if (!(nW > 0)) continue;
     for (const i of units) {
       const u = scoreVector(cfg, sol.W, i, ds);
-      if (!u) continue;
+      const nu = u ? Math.hypot(...u) : 0;
+      if (!(nu > 0)) continue;
       const q = P(u);
-      arrows.push({ seq: seqOf(i), ref: norm, to: [(q[0] / nW) * radius, (q[1] / nW) * radius] });
+      arrows.push({ seq: seqOf(i), ref: norm, to: [(q[0] / nu) * radius, (q[1] / nu) * radius] });
     }
   }
   // margin lines of the Frobenius SVM: {x : x.u = x_alpha.u - 1}, exact when u lies in the view plane
@@ -140,8 +140,10 @@ export function planeView(ctx) {
   const selected = last && last.selected.length === n ? decidedSelection(last) : null;
   const support = report?.supportTokens ?? supportFromSolution(refs.fro, n);
   const notes = ['Colours: sequences; shaded: support tokens of the Frobenius SVM.'];
-  if (prompt) notes.push('Path: W_kᵀp(k), k = 0…now, divided by max_k ‖p(k)‖ (shared by all sequences); arrows: W_kᵀp^mm / ‖p^mm‖.');
-  else if (units.length) notes.push('Paths: W(k) z_i, k = 0…now, divided by max_k ‖W(k)‖_F; arrows: W^mm z_i / ‖W^mm‖_F.');
+  const d = ds.X[0][0].length;
+  const proj2 = d > 2 ? ' Vectors out of the view plane fall short of the common length.' : '';
+  if (prompt) notes.push(`Path: u(k) = W_kᵀp(k), k = 0…now, divided by max_k ‖u(k)‖ (shared by all sequences); arrow: W_kᵀp^mm, unit length.${proj2}`);
+  else if (units.length) notes.push(`Paths: W(k) z_i, k = 0…now, each divided by its largest ‖W(k) z_i‖; arrows: W^mm z_i, unit length (both × one display factor).${proj2}`);
   else notes.push('Every position is a query here, so no per-sequence paths are drawn.');
   if (proj.note) notes.push(proj.note);
   const infeasible = Object.values(refs).find((s) => s.status === 'infeasible');
