@@ -1,7 +1,7 @@
 // Shared helpers of the wasm API tests: load the built module in node, build and run the native
 // reference driver (tests/wasm/native), and compare results numerically.
 import { createRequire } from 'node:module';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import assert from 'node:assert/strict';
@@ -26,10 +26,24 @@ export function nativeRef() {
   if (process.env.ATTNSVM_NATIVE_REF) return (nativePath = process.env.ATTNSVM_NATIVE_REF);
   const dir = resolve(repoRoot, 'build/wasm-native-ref');
   const opts = { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] };
-  if (!existsSync(resolve(dir, 'build.ninja'))) {
-    execFileSync('cmake', ['-S', 'tests/wasm/native', '-B', dir, '-G', 'Ninja', '-DCMAKE_BUILD_TYPE=Release'], opts);
+  // node --test runs test files in parallel processes: one builds at a time (a lock directory).
+  const lock = `${dir}.lock`;
+  mkdirSync(resolve(repoRoot, 'build'), { recursive: true });
+  for (;;) {
+    try { mkdirSync(lock); break; } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      if (Date.now() - statSync(lock).mtimeMs > 30 * 60 * 1000) rmSync(lock, { recursive: true, force: true }); // stale
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
   }
-  execFileSync('cmake', ['--build', dir, '--target', 'native_ref'], opts);
+  try {
+    if (!existsSync(resolve(dir, 'build.ninja'))) {
+      execFileSync('cmake', ['-S', 'tests/wasm/native', '-B', dir, '-G', 'Ninja', '-DCMAKE_BUILD_TYPE=Release'], opts);
+    }
+    execFileSync('cmake', ['--build', dir, '--target', 'native_ref'], opts);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
   nativePath = resolve(dir, 'native_ref');
   return nativePath;
 }
