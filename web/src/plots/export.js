@@ -8,6 +8,7 @@ export function svgString(svg, { title } = {}) {
   const clone = svg.cloneNode(true);
   const { width, height } = svgSize(svg);
   const c = themeColors();
+  clone.removeAttribute('style');   // page-only positioning (e.g. off-screen while exporting)
   clone.setAttribute('xmlns', SVG_NS);
   clone.setAttribute('xmlns:xlink', 'http://www.w3.org/1999/xlink');
   clone.setAttribute('width', width);

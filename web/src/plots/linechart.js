@@ -15,7 +15,7 @@ export function drawLineChart(svgEl, spec) {
   const c = themeColors();
   const width = spec.width, height = spec.height;
   const legendRows = Math.ceil(spec.series.length / Math.max(1, Math.floor((width - 50) / 150)));
-  const m = { top: 16 + legendRows * 16, right: 12, bottom: 36, left: 54 };
+  const m = { top: 16 + legendRows * 16, right: 22, bottom: 36, left: 54 };
   const svg = select(svgEl).attr('width', width).attr('height', height)
     .attr('viewBox', `0 0 ${width} ${height}`).attr('role', 'img');
   svg.selectAll('*').remove();

@@ -55,7 +55,19 @@ export function createReadout(container) {
       if (data?.verdict) lines.push(`${data.verdict.label}${data.verdict.explanation ? ' — ' + data.verdict.explanation : ''}`);
       for (const r of data?.rows ?? []) lines.push(`${r.label}: objective ${fmt(r.objective)}, lower bound ${fmt(r.lowerBound)}, gap ${fmt(r.gap, 2)}, violation ${fmt(r.maxViolation, 2)}`);
       (data?.selection ?? []).forEach((a, i) => lines.push(`seq ${i}: selects ${a}; support {${(data.support?.[i] ?? []).join(', ')}}`));
-      const width = 640, height = 20 + lines.length * 18;
+      // wrap long lines at about 100 characters
+      const wrapped = lines.flatMap((l) => {
+        const out = [];
+        let cur = '';
+        for (const w of l.split(' ')) {
+          if ((cur + ' ' + w).length > 100 && cur) { out.push(cur); cur = '   ' + w; } else cur = cur ? `${cur} ${w}` : w;
+        }
+        if (cur) out.push(cur);
+        return out;
+      });
+      lines.length = 0;
+      lines.push(...wrapped);
+      const width = 700, height = 20 + lines.length * 18;
       const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
       svg.setAttribute('width', width); svg.setAttribute('height', height);
       lines.forEach((l, k) => {
