@@ -120,15 +120,23 @@ test('PNG and SVG exports of every panel are non-empty and valid; trace and data
       const blob = await (await fetch(png)).blob();
       const bmp = await createImageBitmap(blob);
       const head = new Uint8Array(await blob.slice(0, 8).arrayBuffer());
+      // drawn content: pixels that differ from the background (a blank image has none)
+      const cv = new OffscreenCanvas(bmp.width, bmp.height);
+      const cx = cv.getContext('2d');
+      cx.drawImage(bmp, 0, 0);
+      const px = cx.getImageData(0, 0, bmp.width, bmp.height).data;
+      let inked = 0;
+      for (let k = 0; k < px.length; k += 4) if (Math.abs(px[k] - px[0]) + Math.abs(px[k + 1] - px[1]) + Math.abs(px[k + 2] - px[2]) > 60) inked++;
       return { svgLen: svg.length, rootName: root.nodeName, parseError: doc.querySelector('parsererror') !== null,
         width: Number(root.getAttribute('width')), children: root.childElementCount, pngBytes: blob.size, pngW: bmp.width, pngH: bmp.height,
-        magic: Array.from(head) };
+        magic: Array.from(head), inked };
     }, id);
     assert.equal(res.rootName, 'svg', `${id}: SVG root`);
     assert.equal(res.parseError, false, `${id}: SVG parses`);
     assert.ok(res.width > 0 && res.children > 1, `${id}: SVG has size and content`);
     assert.deepEqual(res.magic, [137, 80, 78, 71, 13, 10, 26, 10], `${id}: PNG signature`);
     assert.ok(res.pngBytes > 1000 && res.pngW > 100 && res.pngH > 50, `${id}: PNG decodes (${res.pngW}x${res.pngH}, ${res.pngBytes} B)`);
+    assert.ok(res.inked > 500, `${id}: PNG has drawn content (${res.inked} inked pixels)`);
   }
   // downloads
   const grab = async (button) => {
