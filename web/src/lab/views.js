@@ -183,7 +183,7 @@ export function softmaxView(ctx) {
   const sm = ctx.trace.softmaxSeries();
   return {
     data: { iterations: sm.iterations, T, units, unitSeq, unitLabel, values: sm.values, xmax: ctx.cfg.iterations, source: ctx.trace },
-    subtitle: 'Colour: softmax probability s_it of each token (rows, grouped by sequence; left strip = sequence colour). Selection shows as one bright row per sequence.',
+    subtitle: 'Colour: softmax probability s_it of each token: one band per sequence (left strip: its colour), tokens t = 0…T−1 top to bottom. Selection shows as one bright row per band.',
   };
 }
 
