@@ -170,7 +170,8 @@ async function restart(options = {}) {
 }
 async function restartInner({ autoplay = false } = {}) {
   const my = ++gen;
-  const wasPlaying = run.playing || autoplay;
+  const wasPlaying = run.playing || autoplay || resumeAfterDrag;
+  resumeAfterDrag = false;
   stopPlayer();
   if (run.id !== null) client.cancel(run.id);
   run.id = null; run.done = false;
@@ -398,6 +399,7 @@ $('ctl-speed').onchange = (e) => setState({ speed: Number(e.target.value) });
 
 // ---------- dragging tokens ----------
 let dragData = null;
+let resumeAfterDrag = false;   // a drag pauses the player; the restarted run plays on
 let dragSolveBusy = false;
 function onDrag(i, t, xy, phase) {
   if (!cfg || !planeInfo.projection) return;
@@ -411,7 +413,7 @@ function onDrag(i, t, xy, phase) {
   delete base.alpha;
   dragData = base;
   if (phase === 'move') {
-    if (run.playing) stopPlayer();
+    if (run.playing) { resumeAfterDrag = true; stopPlayer(); }
     renderPlane();
     if (!dragSolveBusy) {
       dragSolveBusy = true;
