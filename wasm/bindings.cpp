@@ -236,6 +236,69 @@ val analyzeW(const val& req) {
   });
 }
 
+// All feasible and locally optimal selections (enumeration; capped by maxSelections).
+val enumerateW(const val& req) {
+  return guarded([&] {
+    const Dataset d = wire::dataset(req["dataset"]);
+    const AttentionKind kind =
+        wire::attentionKind(wire::string(req, "attention", d.Z.size() > 0 ? "cross" : "self"));
+    validate(d, kind);
+    const double cap = wire::number(req, "maxSelections", 200000);
+    val reports = val::array();
+    for (const SelectionReport& r : enumerateLocallyOptimal(d, kind, static_cast<long long>(cap)))
+      reports.call<void>("push", wire::selectionReport(r, attentionSvmProblem(d, kind, r.selection)));
+    val o = val::object();
+    o.set("reports", reports);
+    return o;
+  });
+}
+
+// Generalized SVM of a softmax (nonlinear heads): selected sets, W_dir, W_fin, and R for a W.
+val generalizedW(const val& req) {
+  return guarded([&] {
+    const Dataset d = wire::dataset(req["dataset"]);
+    validate(d, AttentionKind::SeqToSeq);  // sizes and finiteness; the softmax carries the queries
+    const GeneralizedSvm g = generalizedSvm(d, wire::matrix(req["softmax"], "softmax"),
+                                            wire::number(req, "threshold", 1e-3), solverSettings(req));
+    val o = val::object();
+    o.set("selectedSets", wire::ragged(g.selectedSets));
+    o.set("direction", wire::solution(g.direction, MarginProblem{}));
+    o.set("finite", wire::matrix(g.finite));
+    if (wire::has(req, "W")) o.set("radius", fitRadius(g, wire::matrix(req["W"], "W")));
+    return o;
+  });
+}
+
+// Regularization path W(R) for increasing radii; the matrices are stacked in one array.
+val pathW(const val& req) {
+  return guarded([&] {
+    const Model model(wire::dataset(req["dataset"]), wire::modelSpec(req["model"]));
+    PathSettings ps;
+    const std::string norm = wire::string(req, "norm", "fro");
+    ps.norm = norm == "nuclear" ? BallNorm::Nuclear : norm == "lp" ? BallNorm::Lp : BallNorm::Frobenius;
+    if (norm != "fro" && norm != "nuclear" && norm != "lp")
+      throw InputError("unknown norm '" + norm + "' (expected fro, nuclear or lp)");
+    ps.p = wire::number(req, "p", ps.p);
+    ps.iterationsPerRadius = wire::integer(req, "iterationsPerRadius", ps.iterationsPerRadius);
+    if (!wire::has(req, "radii")) throw InputError("radii (increasing ball radii) are missing");
+    const std::vector<Mat> path = regularizationPath(model, wire::doubles(req["radii"]), ps);
+    std::vector<double> data;
+    int rows = 0, cols = 0;
+    for (const Mat& w : path) {
+      rows = static_cast<int>(w.rows());
+      cols = static_cast<int>(w.cols());
+      for (Index i = 0; i < w.rows(); ++i)
+        for (Index j = 0; j < w.cols(); ++j) data.push_back(w(i, j));  // row-major, as the wire
+    }
+    val o = val::object();
+    o.set("count", static_cast<int>(path.size()));
+    o.set("rows", rows);
+    o.set("cols", cols);
+    o.set("data", wire::f64(data));
+    return o;
+  });
+}
+
 // A training run owned by JS: created empty (constructors cannot report errors), then init().
 // JS must call delete() (Run.dispose() in the wrapper).
 class RunHandle {
@@ -346,6 +409,9 @@ EMSCRIPTEN_BINDINGS(attnsvm) {
   function("forward", &forwardW);
   function("solve", &solveW);
   function("analyze", &analyzeW);
+  function("enumerate", &enumerateW);
+  function("generalized", &generalizedW);
+  function("path", &pathW);
   class_<RunHandle>("Run")
       .constructor<>()
       .function("init", &RunHandle::init)

@@ -354,6 +354,7 @@ val solution(const MarginSolution& s, const MarginProblem& problem) {
   o.set("gap", s.gap);
   o.set("maxViolation", s.maxViolation);
   o.set("support", i32(pairs));
+  o.set("supportIndex", i32(s.support));  // constraint indices (the only labels of generalized SVMs)
   o.set("supportQuery", i32(queries));
   o.set("iterations", s.iterations);
   o.set("seconds", s.seconds);

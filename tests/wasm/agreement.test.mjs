@@ -189,3 +189,39 @@ test('analysis and forward passes agree with native', () => {
     for (const f of ['softmax', 'output', 'selectedProbability', 'loss']) assertClose(w[f], n[f], `forward ${k}: ${f}`, TOL);
   });
 });
+
+test('enumeration, generalized SVM and regularization path agree with native', () => {
+  const small = engine.sphere(3, 3, 3, 5);
+  const relu = engine.scenario('multitoken', { seed: 2 });
+  const run = engine.train({ dataset: relu.dataset, model: relu.model, train: relu.train, init: relu.init });
+  run.step(300);
+  const W = run.weights();
+  const softmax = engine.forward(relu.dataset, relu.model, run.params()).softmax;
+  run.dispose();
+  const d = engine.sphere(4, 4, 3, 6);
+  const radii = [0.5, 1, 2, 4];
+  const pathReqs = [['fro', {}], ['nuclear', {}], ['lp', { p: 3 }]]
+    .map(([norm, extra]) => ({ dataset: d, model: linearW, radii, norm, iterationsPerRadius: 200, ...extra }));
+  const nat = nativeAll([
+    { cmd: 'enumerate', dataset: small },
+    { cmd: 'generalized', dataset: relu.dataset, softmax, threshold: 1e-3, W },
+    ...pathReqs.map((r) => ({ cmd: 'path', ...r })),
+  ]);
+  const reports = engine.enumerate({ dataset: small });
+  assert.equal(reports.length, nat[0].length);
+  reports.forEach((r, k) => {
+    assert.deepEqual(r.selection, nat[0][k].selection);
+    assert.deepEqual(r.supportTokens, nat[0][k].supportTokens);
+    assertClose(r.svm.W, nat[0][k].svm.W, `enumerate ${k}: W`, TOL);
+  });
+  const g = engine.generalized({ dataset: relu.dataset, softmax, threshold: 1e-3, W });
+  assert.deepEqual(g.selectedSets, nat[1].selectedSets);
+  assertClose(g.direction.W, nat[1].directionW, 'generalized: W_dir', TOL);
+  assertClose(g.finite, nat[1].finite, 'generalized: W_fin', TOL);
+  assertClose(g.radius, nat[1].radius, 'generalized: R', TOL);
+  pathReqs.forEach((req, k) => {
+    const p = engine.path(req);
+    assert.equal(p.length, radii.length);
+    assertClose(p, nat[2 + k], `path ${req.norm}`, TOL);
+  });
+});

@@ -296,6 +296,37 @@ json run(const json& job) {
             {"verdict", v}, {"supportTokens", r.supportTokens}, {"explanation", r.explanation},
             {"svm", fromSolution(r.svm, attentionSvmProblem(d, kind, r.selection))}};
   }
+  if (cmd == "enumerate") {
+    const Dataset d = toDataset(job["dataset"]);
+    const AttentionKind kind = attention(job.value("attention", d.Z.size() > 0 ? "cross" : "self"));
+    validate(d, kind);
+    json out = json::array();
+    for (const SelectionReport& r : enumerateLocallyOptimal(d, kind, job.value("maxSelections", 200000ll)))
+      out.push_back({{"selection", r.selection}, {"feasible", r.feasible}, {"supportTokens", r.supportTokens},
+                     {"svm", fromSolution(r.svm, attentionSvmProblem(d, kind, r.selection))}});
+    return out;
+  }
+  if (cmd == "generalized") {
+    const Dataset d = toDataset(job["dataset"]);
+    validate(d, AttentionKind::SeqToSeq);
+    const GeneralizedSvm g = generalizedSvm(d, toMat(job["softmax"]), job.value("threshold", 1e-3), toSolver(job));
+    json o{{"selectedSets", g.selectedSets}, {"directionW", fromMat(g.direction.W)},
+           {"objective", g.direction.objective}, {"status", g.direction.status == SolveStatus::Optimal ? "optimal" : "other"},
+           {"finite", fromMat(g.finite)}};
+    if (job.contains("W")) o["radius"] = fitRadius(g, toMat(job["W"]));
+    return o;
+  }
+  if (cmd == "path") {
+    const Model model(toDataset(job["dataset"]), toSpec(job["model"]));
+    PathSettings ps;
+    const std::string n = job.value("norm", "fro");
+    ps.norm = n == "nuclear" ? BallNorm::Nuclear : n == "lp" ? BallNorm::Lp : BallNorm::Frobenius;
+    ps.p = job.value("p", ps.p);
+    ps.iterationsPerRadius = job.value("iterationsPerRadius", ps.iterationsPerRadius);
+    json out = json::array();
+    for (const Mat& w : regularizationPath(model, job["radii"].get<std::vector<double>>(), ps)) out.push_back(fromMat(w));
+    return out;
+  }
   throw InputError("unknown cmd " + cmd);
 }
 

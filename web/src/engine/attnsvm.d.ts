@@ -101,6 +101,7 @@ export interface Solution {
   seconds: number;
   message: string;               // infeasibility explanation when infeasible
   supportQuery: number[];        // query position k of each support pair (seq2seq/causal), else -1
+  supportIndex: number[];        // indices of the active constraints (into lambda)
   constraints: number;           // number of constraints (length of lambda)
   farkas?: number[];             // infeasible: the Farkas certificate (one entry per constraint)
 }
@@ -177,6 +178,14 @@ export interface Engine {
   analyze(request: { dataset: DatasetJSON; attention?: AttentionKind; selection?: number[]; W?: Matrix }): SelectionReport;
   train(config: RunConfig): Run;
   scores(dataset: DatasetJSON): { gamma: Matrix; optimal: number[]; ties: number[][] };  // token scores Y_i v^T x_it
+  // Every feasible, locally optimal selection (the possible limits of GD); throws above maxSelections.
+  enumerate(request: { dataset: DatasetJSON; attention?: AttentionKind; maxSelections?: number }): SelectionReport[];
+  // Generalized SVM of a final softmax (nonlinear heads, several tokens kept; SPEC section 3).
+  generalized(request: { dataset: DatasetJSON; softmax: Matrix; threshold?: number; norm?: NormKind; p?: number; W?: Matrix }):
+    { selectedSets: number[][]; direction: Solution; finite: Matrix; radius?: number };  // radius: fitted R for W
+  // Regularization path W(R) = argmin_{||W|| <= R} L(W) (Frank-Wolfe, warm-started), one matrix per radius.
+  path(request: { dataset: DatasetJSON; model: ModelJSON; radii: number[]; norm: NormKind; p?: number;
+    iterationsPerRadius?: number }): Matrix[];
   heapBytes(): number;                   // wasm heap size (leak tests)
   heapUsed(): number;                    // bytes currently malloc'd in the wasm heap (exact leak probe)
 }
@@ -215,6 +224,9 @@ export interface WorkerEngine {
   forward: Async<Engine['forward']>;
   solve: Async<Engine['solve']>;
   analyze: Async<Engine['analyze']>;
+  enumerate: Async<Engine['enumerate']>;
+  generalized: Async<Engine['generalized']>;
+  path: Async<Engine['path']>;
   heapBytes: Async<Engine['heapBytes']>;
   heapUsed: Async<Engine['heapUsed']>;
   readonly worker: Worker;

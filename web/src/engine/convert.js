@@ -190,6 +190,7 @@ export function fromWireSolution(s) {
     maxViolation: s.maxViolation,
     support: fromPairs(s.support),
     supportQuery: Array.from(s.supportQuery),
+    supportIndex: Array.from(s.supportIndex),
     iterations: s.iterations,
     seconds: s.seconds,
     message: s.message,

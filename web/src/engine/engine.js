@@ -6,7 +6,7 @@
 import {
   AttnsvmError, toWireDataset, fromWireDataset, toWireModel, fromWireModel, toWireParams,
   fromWireParams, toWireInit, toWireMatrix, fromWireMatrix, fromWireSolution, fromWireReport,
-  fromRagged, toI32,
+  fromRagged, toI32, toF64,
 } from './convert.js';
 
 export { AttnsvmError } from './convert.js';
@@ -174,6 +174,32 @@ export function wrapModule(M) {
     },
     analyze(request) {
       return fromWireReport(unwrap(M.analyze(toWireRequest(request))));
+    },
+    // Every feasible, locally optimal selection (the possible limits of GD), small problems only.
+    enumerate(request) {
+      return unwrap(M.enumerate(toWireRequest(request))).reports.map(fromWireReport);
+    },
+    // Generalized SVM of a final softmax (several tokens kept): {selectedSets, direction, finite, radius?}.
+    generalized(request) {
+      const wire = toWireRequest(request);
+      wire.softmax = toWireMatrix(request.softmax, 'softmax');
+      const r = unwrap(M.generalized(wire));
+      return {
+        selectedSets: fromRagged(r.selectedSets),
+        direction: fromWireSolution(r.direction),
+        finite: fromWireMatrix(r.finite),
+        ...(r.radius !== undefined ? { radius: r.radius } : {}),
+      };
+    },
+    // Regularization path W(R) = argmin_{||W|| <= R} L(W), one matrix per radius.
+    path(request) {
+      if (!request || typeof request !== 'object') throw new AttnsvmError('request must be an object');
+      const wire = { ...request, dataset: toWireDataset(request.dataset), model: toWireModel(request.model),
+        radii: toF64(request.radii ?? [], 'radii') };
+      const r = unwrap(M.path(wire));
+      const size = r.rows * r.cols;
+      return Array.from({ length: r.count }, (_, k) =>
+        fromWireMatrix({ rows: r.rows, cols: r.cols, data: r.data.subarray(k * size, (k + 1) * size) }));
     },
     train(config) {
       if (!config || typeof config !== 'object') throw new AttnsvmError('train(config): config must be an object');

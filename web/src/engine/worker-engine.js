@@ -8,7 +8,7 @@
 import { AttnsvmError } from './convert.js';
 
 const ENGINE_METHODS = ['version', 'scenarioNames', 'scenario', 'sphere', 'validate', 'scores',
-  'forward', 'solve', 'analyze', 'heapBytes', 'heapUsed'];
+  'forward', 'solve', 'analyze', 'enumerate', 'generalized', 'path', 'heapBytes', 'heapUsed'];
 
 const raf = (f) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(f) : setTimeout(f, 16));
 
