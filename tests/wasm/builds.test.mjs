@@ -32,7 +32,7 @@ test('no eval or new Function in the generated JavaScript (strict CSP)', () => {
 
 // The target is 150 KB gzipped; the module is well above it (docs/BENCHMARKS.md,
 // "WebAssembly", says where the bytes go). This test reports the sizes and guards against growth.
-const SIZE_BOUND = 300 * 1024;
+const SIZE_BOUND = 360 * 1024;
 test('module + wrapper gzipped size (reported; bound against regressions)', (t) => {
   const gz = (p) => gzipSync(readFileSync(p), { level: 9 }).length;
   const wasm = gz(resolve(wasmDir, 'attnsvm.wasm'));
