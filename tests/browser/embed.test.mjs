@@ -85,8 +85,8 @@ before(async () => {
   plainPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>plain page</title>
 <link rel="icon" href="data:,"><meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body><p>Two figures, one script tag.</p>
-<attnsvm-figure id="f1" scenario="local-convergence" panels="corr,softmax" speed="10"></attnsvm-figure>
-<attnsvm-figure id="f2" scenario="paths2d" panels="plane,readout" speed="10" caption="scenario"></attnsvm-figure>
+<attnsvm-figure id="f1" scenario="local-convergence" panels="corr,softmax" speed="25"></attnsvm-figure>
+<attnsvm-figure id="f2" scenario="paths2d" panels="plane,readout" speed="25" caption="scenario"></attnsvm-figure>
 <script src="${figures.url}attnsvm-figure.js"></script></body></html>`;
   pages = await serve({                        // origin A: the course site
     rewrite: (html) => html.replaceAll('src="../embed.html', `src="${figures.url}embed.html`)
