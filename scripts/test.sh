@@ -29,7 +29,7 @@ native_build() {
   cmake --build --preset native-debug
 }
 wasm_build() { bash scripts/build-wasm.sh --tests; }
-site_build() { npx vite build --logLevel warn; }
+site_build() { npx vite build --logLevel warn && npx vite build -c vite.element.config.js --logLevel warn; }
 
 if stage "native build (ASan+UBSan)" native_build; then
   stage "native tests (ctest)" ctest --preset native-debug
