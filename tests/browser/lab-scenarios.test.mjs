@@ -70,3 +70,14 @@ test('paths2d with the (K, Q) parameterization converges to the nuclear-norm SVM
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('multitoken (ReLU head): the generalized-SVM prediction explains W better than the one-token SVM', async () => {
+  const { page, context, problems } = await openLab(browser, site.url, 's=multitoken&speed=1000');
+  await runToEnd(page);
+  await page.waitForFunction(() => window.__lab.correlations().gen != null && !window.__lab.busy, null, { timeout: 20000 });
+  const c = await page.evaluate(() => window.__lab.correlations());
+  assert.ok(c.gen > c.fro, `corr with the generalized prediction ${c.gen} vs the one-token SVM ${c.fro}`);
+  assert.ok(await page.evaluate(() => window.__lab.plotted().finite));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -131,6 +131,7 @@ let refs = {};                // norm -> Solution (current reference selection)
 let refSelection = null;      // the selection the references were solved for
 let report = null;            // analysis of refSelection (verdict, support tokens)
 let headSvm = null;
+let generalizedRef = null;    // ReLU heads: the generalized SVM's prediction W_fin + R W_dir (as a reference)
 let refGen = 0;
 let solving = 0;
 let firstFrameAt = null;
@@ -176,7 +177,7 @@ async function restartInner({ autoplay = false } = {}) {
   if (run.id !== null) client.cancel(run.id);
   run.id = null; run.done = false;
   trace = new TraceStore();
-  refs = {}; report = null; refSelection = null; headSvm = null;
+  refs = {}; report = null; refSelection = null; headSvm = null; generalizedRef = null;
   followWanted = null; followBusy = false;
   setMessage('data', null); setMessage('engine-run', null);
   syncControls();
@@ -317,10 +318,44 @@ async function refreshReferences(selection = currentSelection() ?? defaultSelect
     refs = jobs;
     refSelection = selection ?? rep?.selection ?? scores?.optimal ?? null;
     report = rep;
-    trace.setReferences(Object.fromEntries(Object.entries(refs).filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations').map(([k, s]) => [k, s.W])));
+    applyTraceReferences();
     const bad = Object.entries(refs).find(([, s]) => s.status === 'infeasible' || s.status === 'error');
     setMessage('svm', bad ? `The ${REF_LABEL[bad[0]]} SVM has no solution for this selection: ${bad[1].message || bad[1].status}` : null);
     scheduleRender();
+  } finally {
+    solving--;
+  }
+}
+
+function allRefs() { return generalizedRef ? { ...refs, gen: generalizedRef } : refs; }
+function applyTraceReferences() {
+  trace.setReferences(Object.fromEntries(Object.entries(allRefs())
+    .filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations').map(([k, s]) => [k, s.W])));
+}
+
+// ReLU heads keep several tokens: the generalized SVM (SPEC section 3) of the current softmax,
+// with W_fin + R W_dir (R fitted to the current W) as an extra reference. Solved when the run
+// pauses or ends (the kept sets are only meaningful once the softmax has settled).
+async function refreshGeneralized() {
+  if (!cfg || cfg.model.head !== 'relu' || cfg.model.param === 'prompt' || !['cross', 'self'].includes(cfg.model.attention)) return;
+  const last = trace.last();
+  const W = trace.currentWeights();
+  if (!last?.softmax || !W || trace.iterationNow() === 0) return;
+  const my = gen;
+  const T = cfg.dataset.X[0].length;
+  const softmax = Array.from({ length: last.selected.length }, (_, u) => Array.from(last.softmax.subarray(u * T, (u + 1) * T)));
+  solving++;
+  try {
+    const g = await client.generalized({ dataset: cfg.dataset, attention: cfg.model.attention, softmax, threshold: 1e-3, norm: 'fro', W });
+    if (my !== gen) return;
+    if (g.direction.status !== 'optimal') { generalizedRef = null; return; }
+    const R = g.radius ?? 0;
+    const P = g.finite.map((row, a) => row.map((x, b) => x + R * g.direction.W[a][b]));
+    generalizedRef = { ...g.direction, W: P, sets: g.selectedSets, radius: R };
+    applyTraceReferences();
+    scheduleRender();
+  } catch (e) {
+    if (my === gen) generalizedRef = null;
   } finally {
     solving--;
   }
@@ -374,6 +409,7 @@ async function advance(k) {
     // the references follow the run's selection once it is decided
     const sel = currentSelection();
     if (sel) followSelection(sel);
+    if (!run.playing) refreshGeneralized();
     scheduleRender();
   } catch (e) {
     if (my === gen) { setMessage('engine-run', `Training failed: ${e.message}`); stopPlayer(); }
@@ -392,7 +428,9 @@ function updatePlayerUI() {
   setText($('iter-out'), `k = ${trace.iterationNow()} / ${cfg?.iterations ?? '—'}`);
 }
 
-$('btn-play').onclick = () => (run.playing ? stopPlayer() : play());
+$('btn-play').onclick = () => {
+  if (run.playing) { stopPlayer(); refreshGeneralized(); } else play();
+};
 $('btn-step').onclick = () => advance(state.speed);
 $('btn-reset').onclick = () => restart();
 $('ctl-speed').onchange = (e) => setState({ speed: Number(e.target.value) });
@@ -626,7 +664,7 @@ function scheduleRender() {
 }
 
 function viewContext() {
-  return { cfg, trace, refs, refSelection, report, scores, headSvm, projection: planeInfo.projection,
+  return { cfg, trace, refs: allRefs(), refSelection, report, scores, headSvm, projection: planeInfo.projection,
     dataset: dragData ?? cfg.dataset, refList: effectiveRefs(), lpP: lpP(), followSelection: state.selection === 'auto' };
 }
 
@@ -771,7 +809,10 @@ window.__lab = {
   redraw: () => renderAll(true),
   _panels: panels,
   correlations: () => trace.correlations(),
-  solution: (norm = 'fro') => refs[norm] && structuredClone({ status: refs[norm].status, W: refs[norm].W, objective: refs[norm].objective, gap: refs[norm].gap, support: refs[norm].support, message: refs[norm].message }),
+  solution: (norm = 'fro') => {
+    const s = allRefs()[norm];
+    return s && structuredClone({ status: s.status, W: s.W, objective: s.objective, gap: s.gap, support: s.support, message: s.message });
+  },
   referenceSelection: () => refSelection && [...refSelection],
   verdict: () => report?.verdict ?? (cfg?.model.param === 'prompt' && refs.fro && scores && refSelection ? promptVerdict(viewContext()).kind : null),
   scenarioNames: () => [...SCENARIO_IDS],

@@ -17,6 +17,7 @@ export async function createEngineClient(options) {
     forward: (dataset, model, params) => call('forward', dataset, model, params),
     solve: (request) => call('solve', request),
     analyze: (request) => call('analyze', request),
+    generalized: (request) => call('generalized', request),
     // Runs: the lab drives the player itself with exact step counts (deterministic frames).
     startRun: (config, maxIterations) => we.startRun(config, { maxIterations }),
     step: (runId, k) => we.step(runId, k),

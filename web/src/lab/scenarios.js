@@ -47,7 +47,7 @@ export const SCENARIO_INFO = {
   },
   multitoken: {
     title: 'Several tokens kept (ReLU head)',
-    caption: 'With a nonlinear head the optimum may keep several tokens with finite softmax weights, so the softmax heatmap does not collapse to one token per sequence. The one-token SVM then explains W only partly: 1 - corr stays away from zero; the generalized SVM of SPEC section 3 is the right reference.',
+    caption: 'With a nonlinear head the optimum may keep several tokens with finite softmax weights, so the softmax heatmap does not collapse to one token per sequence. The one-token SVM then explains W only partly: 1 - corr stays away from zero. The generalized SVM (solved when the run pauses or ends, from the tokens kept) predicts W(k) as W_fin + R W_dir: compare its curve.',
     formulas: [String.raw`f_i = v^\top \operatorname{relu}(V X_i^\top s_i)`, String.raw`W(k) \approx W^{\mathrm{fin}} + R\, W^{\mathrm{dir}}`],
     refs: ['fro'],
     options: ['seed', 'T', 'd'],
@@ -101,4 +101,4 @@ export const SCENARIO_INFO = {
 
 export const SCENARIO_ORDER = Object.keys(SCENARIO_INFO);
 
-export const REF_LABEL = { fro: 'Frobenius', nuclear: 'nuclear', lp: 'l_p' };
+export const REF_LABEL = { fro: 'Frobenius', nuclear: 'nuclear', lp: 'l_p', gen: 'generalized SVM (W_dir)' };

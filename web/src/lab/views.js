@@ -237,7 +237,7 @@ export function spectrumView(ctx, fg) {
   const Wn = Wk ? normalized(Wk) : null;
   const series = [];
   if (Wn) series.push({ label: 'W(k)', color: fg, values: singularValues(Wn), width: 1.5 });
-  for (const r of ['fro', 'nuclear', 'lp']) {
+  for (const r of ['fro', 'nuclear', 'lp', 'gen']) {
     const s = ctx.refs[r];
     if (!s || s.status !== 'optimal') continue;
     const n = normalized(s.W);
@@ -255,11 +255,11 @@ export function weightsView(ctx) {
   const Wn = Wk ? normalized(Wk) : null;
   const items = [];
   if (Wn) items.push({ label: `W(k), k = ${ctx.trace.iterationNow()}`, M: Wn });
-  for (const r of ['fro', 'nuclear', 'lp']) {
+  for (const r of ['fro', 'nuclear', 'lp', 'gen']) {
     const s = ctx.refs[r];
     if (!s || s.status !== 'optimal') continue;
     const n = normalized(s.W);
-    if (n) items.push({ label: { fro: 'Frobenius', nuclear: 'nuclear', lp: `l_p, p = ${fmt(ctx.lpP, 3)}` }[r], M: n });
+    if (n) items.push({ label: { fro: 'Frobenius', nuclear: 'nuclear', lp: `l_p, p = ${fmt(ctx.lpP, 3)}`, gen: 'generalized' }[r], M: n });
   }
   const prompt = ctx.cfg.model.param === 'prompt';
   return {
@@ -284,6 +284,10 @@ export function promptVerdict(ctx) {
 
 export function verdictOf(ctx) {
   const { report, refs, cfg, scores, refSelection } = ctx;
+  if (cfg.model.head === 'relu') {
+    return { label: 'Nonlinear head', kind: 'none',
+      explanation: 'optimal tokens and local optimality are defined through the linear token scores γ = Y v·x; with the ReLU head the limit can keep a set of tokens per sequence (see the generalized SVM below).' };
+  }
   if (cfg.train.trainHead) {
     return { label: 'Joint training', kind: 'none',
       explanation: 'the head v trains too, so the token scores γ = Y v·x move with it; p tends to the (relaxed) prompt SVM of the selection and v to the head SVM of the selected tokens.' };
@@ -317,7 +321,9 @@ export function readoutView(ctx) {
       support: meta.seq2 ? null : (report?.supportTokens ?? supportFromSolution(refs.fro, n)),
       ...(meta.seq2 ? { unitLabel: meta.unitLabel, unitSeq: meta.unitSeq } : {}),
       selectionLabel: refSelection ? `the selection (${refSelection.join(', ')})` : null,
-      note: cfg.model.head === 'relu' ? 'ReLU head: several tokens can keep weight; the one-token SVM above is only a partial reference (the generalized SVM is not exposed by the engine API yet).' : null,
+      note: cfg.model.head !== 'relu' ? null : refs.gen
+        ? `ReLU head: generalized SVM of the kept tokens O_i = ${refs.gen.sets.map((o) => `{${o.join(', ')}}`).join(' ')} (softmax > 1e-3); prediction W_fin + R W_dir with R = ${fmt(refs.gen.radius, 4)}. The row "generalized" certifies W_dir.`
+        : 'ReLU head: several tokens can keep weight; the one-token SVM above is only a partial reference. The generalized SVM is solved when the run pauses or ends.',
     },
   };
 }

@@ -21,6 +21,7 @@ export const REF_STYLE = {
   fro: { color: OKABE_ITO.blue, dash: '7 4', label: 'Frobenius W^mm' },
   nuclear: { color: OKABE_ITO.vermillion, dash: '2 3', label: 'nuclear W^mm_*' },
   lp: { color: OKABE_ITO.green, dash: '8 3 2 3', label: 'l_p W^mm_p' },
+  gen: { color: OKABE_ITO.purple, dash: '12 4', label: 'generalized W_fin + R W_dir' },
 };
 
 export function isDark() {

@@ -205,7 +205,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
     if (d.support?.some((s) => s?.length)) items.push({ kind: 'halo', label: 'support' });
     if (d.paths?.some((p) => p.points.length)) items.push({ kind: 'line', dash: null, label: 'W(k) path' });
     const refs = [...new Set((d.arrows ?? []).map((a) => a.ref))];
-    for (const r of refs) items.push({ kind: 'line', dash: REF_STYLE[r]?.dash, label: { fro: 'Frobenius', nuclear: 'nuclear', lp: 'l_p' }[r] ?? r, arrow: true });
+    for (const r of refs) items.push({ kind: 'line', dash: REF_STYLE[r]?.dash, label: { fro: 'Frobenius', nuclear: 'nuclear', lp: 'l_p', gen: 'generalized' }[r] ?? r, arrow: true });
     if (d.lines?.length) items.push({ kind: 'line', dash: '4 4', thin: true, label: 'margin' });
     return items;
   }
