@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "attnsvm/errors.hpp"
+
 namespace attnsvm::cli {
 
 std::optional<Mat> svmDirection(const Dataset& data, const ModelSpec& spec,
@@ -14,7 +16,13 @@ std::optional<Mat> svmDirection(const Dataset& data, const ModelSpec& spec,
   const MarginProblem problem = spec.param == Parameterization::Prompt
                                     ? promptSvmProblem(data, spec.Wk, selection)
                                     : attentionSvmProblem(data, spec.attention, selection);
-  MarginSolution sol = solveMargin(problem, settings);
+  MarginSolution sol;
+  try {
+    sol = solveMargin(problem, settings);
+  } catch (const NumericalError& e) {
+    sol.status = SolveStatus::MaxIterations;
+    sol.message = e.what();
+  }
   const bool ok = sol.status == SolveStatus::Optimal;
   std::optional<Mat> result;
   if (ok) result = sol.W;

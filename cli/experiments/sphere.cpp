@@ -315,7 +315,12 @@ ExperimentResult multitokenExperiment(const ExperimentOptions& o) {
     Item& it = out[idx];
     it.iteration = rec.iteration;
     SolverSettings settings;
-    const GeneralizedSvm g = generalizedSvm(sc.data, rec.finalSoftmax, 1e-3, settings);
+    GeneralizedSvm g;
+    try {
+      g = generalizedSvm(sc.data, rec.finalSoftmax, 1e-3, settings);
+    } catch (const NumericalError&) {
+      g.direction.status = SolveStatus::MaxIterations;  // counted as not solved
+    }
     it.sets = g.selectedSets;
     double size = 0.0;
     for (const auto& s : g.selectedSets) size += static_cast<double>(s.size());
