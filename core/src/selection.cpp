@@ -153,16 +153,17 @@ std::vector<SelectionReport> enumerateLocallyOptimal(const Dataset& data, Attent
   if (data.n <= 0 || data.T <= 0)
     throw InputError("enumeration needs n > 0 and T > 0 (got n = " + std::to_string(data.n) +
                      ", T = " + std::to_string(data.T) + ")");
+  // T^n, exact while it fits in 62 bits (only used for the message beyond that).
   long long count = 1;
-  bool over = false;
-  for (int i = 0; i < data.n && !over; ++i) {
-    if (count > maxSelections / data.T) over = true;
-    count *= data.T;
+  bool huge = false;
+  for (int i = 0; i < data.n && !huge; ++i) {
+    if (count > (1LL << 62) / data.T) huge = true;
+    else count *= data.T;
   }
-  if (over || count > maxSelections) {
+  if (huge || count > maxSelections) {
     std::ostringstream os;
     os << "enumerating all selections needs T^n = " << data.T << "^" << data.n;
-    if (!over) os << " = " << count;
+    if (!huge) os << " = " << count;
     os << " selections, above the cap of " << maxSelections
        << "; use fewer sequences or tokens (or raise the cap)";
     throw InputError(os.str());
