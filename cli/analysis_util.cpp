@@ -43,7 +43,7 @@ std::string verdictName(const Dataset& data, const ModelSpec& spec, const std::v
       for (int t : opt.ties[i]) tied = tied || t == selection[i];
       global = global && tied;
     }
-    return global ? "globally-optimal" : "not-global";
+    return global ? toString(Verdict::GloballyOptimal) : "not_globally_optimal";
   }
   return "unknown";
 }

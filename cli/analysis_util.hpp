@@ -18,8 +18,8 @@ std::optional<Mat> svmDirection(const Dataset& data, const ModelSpec& spec,
                                 MarginSolution* out = nullptr);
 
 // Verdict of a selection: the core's verdict for W / (K,Q) (cross or self attention); for prompts
-// "globally-optimal" when every sequence selects its optimal token, else the feasibility/local
-// optimality of the prompt SVM is not analysed ("not-global").
+// "globally_optimal" when every sequence selects its optimal token, else "not_globally_optimal" (the feasibility/local
+// optimality of the prompt SVM is not analysed).
 std::string verdictName(const Dataset& data, const ModelSpec& spec, const std::vector<int>& selection);
 
 // Mean over the entries of v.
