@@ -47,6 +47,13 @@ class ActiveSet {
   // Append constraint p with its effective Gram column, the row l = L^{-1} G_Ap and pivot delta.
   void add(int p, const Vec& column, const Vec& l, double delta, double multiplier) {
     const Index k = size();
+    if (k >= L_.rows()) {
+      // A nearly dependent constraint accepted as independent can exceed rows*cols: grow.
+      const Index cap = 2 * L_.rows() + 1;
+      L_.conservativeResize(cap, cap);
+      Gact_.conservativeResize(Eigen::NoChange, cap);
+      u_.conservativeResize(cap);
+    }
     L_.row(k).head(k) = l.head(k).transpose();
     L_(k, k) = delta;
     Gact_.col(k) = column;
@@ -206,6 +213,11 @@ MarginSolution solveFrobenius(const MarginProblem& pb, const SolverSettings& st)
     while (!added) {
       ++iterations;
       const Index k = as.size();
+      if (g.size() < k + 1) {
+        g.conservativeResize(2 * k + 2);
+        l.conservativeResize(2 * k + 2);
+        rr.conservativeResize(2 * k + 2);
+      }
       for (Index i = 0; i < k; ++i) {
         const int a = as.indices()[static_cast<std::size_t>(i)];
         g(i) = sign[static_cast<std::size_t>(a)] * col(a);
