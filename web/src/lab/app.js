@@ -676,7 +676,11 @@ function renderPlane(ctx = viewContext()) {
   panelMessage('plane', v.message);
 }
 
-let lastSlowRender = 0;
+// While playing, panels are redrawn at the rate they need: the token plane and the softmax
+// heatmap (canvases, drawn incrementally) every frame; the uPlot curves at ~30 Hz (each redraw
+// re-renders axes and text); the matrices, spectrum, readout and subtitles at ~8 Hz.
+const CURVES_MS = 30, SLOW_MS = 120;
+let lastSlowRender = 0, lastCurvesRender = 0;
 let renders = 0;
 let staggered = false;
 // The first drawing of a run is spread over several tasks (one per panel), so that no main-thread
@@ -719,22 +723,25 @@ function renderAll(force = false) {
     panels.softmax.update(v.data);
     setText($('sub-softmax'), v.subtitle);
   }
-  const slow = force || !run.playing || now - lastSlowRender > 66;
+  const slow = force || !run.playing || now - lastSlowRender > SLOW_MS;
+  const curves = force || !run.playing || now - lastCurvesRender > CURVES_MS;
   if (show('current') && slow) {
     const v = currentSoftmaxView(ctx);
     if (v) { panels.current.update(v.data); setText($('sub-current'), v.subtitle); }
   }
-  const cv = corrView(ctx);
-  if (panels.corr.__key !== cv.key) { panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); }
-  if (show('corr')) panels.corr.update(cv.data);
-  if (slow) setText($('sub-corr'), cv.subtitle);
-  if (show('norms')) {
-    const v = normsView(ctx);
-    panels.norms.update(v.norms);
-    lossChart.update(v.loss);
-    setText($('sub-norms'), v.subtitle);
+  if (curves) {
+    lastCurvesRender = now;
+    const cv = corrView(ctx);
+    if (panels.corr.__key !== cv.key) { panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); }
+    if (show('corr')) panels.corr.update(cv.data);
+    if (slow) setText($('sub-corr'), cv.subtitle);
+    if (show('norms')) {
+      const v = normsView(ctx);
+      panels.norms.update(v.norms);
+      lossChart.update(v.loss);
+      if (slow) setText($('sub-norms'), v.subtitle);
+    }
   }
-  // spectrum, weights and readout: at most ~15 Hz while playing
   if (slow) {
     lastSlowRender = now;
     if (show('spectrum')) { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); setText($('sub-spectrum'), v.subtitle); }

@@ -22,9 +22,19 @@ export function createCurves(container, options) {
     return Array.from(values, (v) => (Number.isFinite(v) && (!log || v > 0) ? v : null));
   }
 
+  // At most MAX_POINTS points per series go to uPlot (every stride-th, the last always): the
+  // streamed history of a long run grows to 20000 iterations, and copying and drawing all of it
+  // on every redraw costs time without adding pixels (the chart is < 1000 px wide).
+  const MAX_POINTS = 1000;
   function aligned() {
     const seriesScale = (s) => (s.scale === 'y2' ? options.y2 : options.y);
-    return [Array.from(data.x), ...options.series.map((s, k) => clean(data.ys[k] ?? [], seriesScale(s)?.log))];
+    const n = data.x.length;
+    const stride = Math.max(1, Math.ceil(n / MAX_POINTS));
+    const idx = [];
+    for (let i = 0; i < n; i += stride) idx.push(i);
+    if (n && idx.at(-1) !== n - 1) idx.push(n - 1);
+    const pick = (arr) => (stride === 1 ? arr : idx.map((i) => arr[i]));
+    return [Array.from(pick(data.x)), ...options.series.map((s, k) => clean(pick(data.ys[k] ?? []), seriesScale(s)?.log))];
   }
 
   function build() {
