@@ -11,14 +11,14 @@ import { dot, allFinite } from './linalg.js';
 import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
   effectiveRefs as configEffectiveRefs } from './config.js';
 import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView, normsView, spectrumView, weightsView,
-  readoutView, promptVerdict, unitsOf } from './views.js';
+  readoutView, promptVerdict, unitsOf, NORM_SERIES } from './views.js';
 import { TraceStore } from './trace.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
 import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
 import { createCurves } from '../plots/curves.js';
 import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
-import { REF_STYLE, OKABE_ITO, themeColors } from '../plots/theme.js';
+import { REF_STYLE, themeColors } from '../plots/theme.js';
 import { svgString, svgSize, svgToPng, download } from '../plots/export.js';
 
 const t0 = performance.now();
@@ -100,14 +100,7 @@ const panels = {
   softmax: createTimeHeatmap($('body-softmax')),
   current: createMatrices($('body-current')),
   corr: createCurves($('body-corr'), { xlabel: 'iteration k', y: { label: '1 − corr', log: true }, series: [], height: 220 }),
-  norms: createCurves($('body-norms'), {
-    xlabel: 'iteration k', y: { label: 'norm of W(k)' }, height: 170,
-    series: [
-      { label: '‖W‖_F', color: OKABE_ITO.blue },
-      { label: '‖W‖_*', color: OKABE_ITO.vermillion, dash: [2, 3] },
-      { label: '‖W‖_p', color: OKABE_ITO.green, dash: [8, 3, 2, 3] },
-    ],
-  }),
+  norms: createCurves($('body-norms'), { xlabel: 'iteration k', y: { label: 'norm' }, height: 170, series: NORM_SERIES }),
   spectrum: createSpectrum($('body-spectrum')),
   weights: createMatrices($('body-weights')),
   readout: createReadout($('body-readout')),
@@ -330,7 +323,12 @@ async function refreshReferences(selection = currentSelection() ?? defaultSelect
 function allRefs() { return generalizedRef ? { ...refs, gen: generalizedRef } : refs; }
 function applyTraceReferences() {
   trace.setReferences(Object.fromEntries(Object.entries(allRefs())
-    .filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations').map(([k, s]) => [k, s.W])));
+    .filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations').map(([k, s]) => [k, s.W])), headVector(headSvm));
+}
+// The head SVM's solution as a vector (its W is d x 1), or null.
+function headVector(h) {
+  if (!h || !(h.status === 'optimal' || h.status === 'max_iterations') || !h.W) return null;
+  return h.W.flat();
 }
 
 // ReLU heads keep several tokens: the generalized SVM (SPEC section 3) of the current softmax,
@@ -620,7 +618,7 @@ async function applyJson() {
 function flash(btn, text) { const old = btn.textContent; btn.textContent = text; setTimeout(() => { btn.textContent = old; }, 1200); }
 
 // ---------- exports ----------
-function refNames() { return Object.keys(trace.refs); }
+function refNames() { return Object.keys(trace.corrSeries().series); }
 function traceJSON() {
   return { state, scenario: state.scenario, config: cfg && { model: cfg.model, train: cfg.train, iterations: cfg.iterations },
     dataset: cfg?.dataset, references: Object.fromEntries(Object.entries(refs).map(([k, s]) => [k, { status: s.status, W: s.W, objective: s.objective, gap: s.gap, support: s.support }])),
@@ -692,7 +690,7 @@ function renderStaggered(done) {
     () => { const v = softmaxView(ctx); panels.softmax.update(v.data); setText($('sub-softmax'), v.subtitle); },
     () => { const v = currentSoftmaxView(ctx); if (v) { panels.current.update(v.data); setText($('sub-current'), v.subtitle); } },
     () => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); setText($('sub-corr'), cv.subtitle); },
-    () => { const v = normsView(ctx); panels.norms.update(v.norms); setText($('sub-norms'), v.subtitle); },
+    () => { const v = normsView(ctx); panels.norms.__key = v.key; panels.norms.setSeries(v.series); panels.norms.update(v.norms); setText($('sub-norms'), v.subtitle); },
     () => lossChart.update(normsView(ctx).loss),
     () => { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); setText($('sub-spectrum'), v.subtitle); },
     () => { const v = weightsView(ctx); panels.weights.update(v.data); setText($('sub-weights'), v.subtitle); },
@@ -737,6 +735,7 @@ function renderAll(force = false) {
     if (slow) setText($('sub-corr'), cv.subtitle);
     if (show('norms')) {
       const v = normsView(ctx);
+      if (panels.norms.__key !== v.key) { panels.norms.__key = v.key; panels.norms.setSeries(v.series); }
       panels.norms.update(v.norms);
       lossChart.update(v.loss);
       if (slow) setText($('sub-norms'), v.subtitle);
@@ -842,8 +841,11 @@ window.__lab = {
 function plottedData() {
   const tr = trace.series();
   const cs = trace.corrSeries();
+  const hn = trace.headNorms();
   return {
     loss: Array.from(tr.loss), normFro: Array.from(tr.normFro), normNuc: Array.from(tr.normNuc), normLp: Array.from(tr.normLp),
+    headNorm: hn ? hn.y.filter((v) => v !== null) : null,
+    legends: Object.fromEntries(['corr', 'norms'].map((id) => [id, [...document.querySelectorAll(`#body-${id} .u-legend .u-series .u-label`)].map((e) => e.textContent)])),
     corr: Object.fromEntries(Object.entries(cs.series).map(([k, v]) => [k, v.filter((c) => c !== null)])),
     softmax: Array.from(trace.softmaxSeries().values),
     weights: trace.currentWeights(),

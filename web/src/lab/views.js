@@ -7,7 +7,7 @@
 //           refList: string[], lpP: number, followSelection: bool }
 import { fro, dot, matVec, transpose, singularValues, principalPlane } from './linalg.js';
 import { REF_LABEL } from './scenarios.js';
-import { REF_STYLE } from '../plots/theme.js';
+import { REF_STYLE, OKABE_ITO } from '../plots/theme.js';
 
 export const fmt = (v, digits = 4) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
 const sub = (k) => String(k).split('').map((ch) => '₀₁₂₃₄₅₆₇₈₉'[ch]).join('');
@@ -205,28 +205,62 @@ export function currentSoftmaxView(ctx) {
   };
 }
 
+const dashArray = (d) => (d ? d.split(' ').map(Number) : undefined);
+
 export function corrView(ctx) {
   const { trace, refSelection } = ctx;
-  const names = Object.keys(trace.refs);
   const cs = trace.corrSeries();
+  const names = Object.keys(cs.series);   // the W references, then 'head' under joint training
   const cNow = trace.correlations();
   return {
-    series: names.map((r) => ({ label: `vs ${REF_STYLE[r].label}`, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash.split(' ').map(Number) })),
+    series: names.map((r) => ({ label: r === 'head' ? REF_STYLE.head.label : `vs ${REF_STYLE[r].label}`, color: REF_STYLE[r].color, dash: dashArray(REF_STYLE[r].dash) })),
     key: names.join(','),
     data: { x: cs.x, ys: names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))), xmax: ctx.cfg.iterations },
     subtitle: names.length
       ? `Log scale; 0 means W(k) points exactly along the SVM direction. Now: ${names.map((r) => `${REF_LABEL[r]} corr = ${fmt(cNow[r], 5)}`).join(', ')}.` +
-        (refSelection ? ` SVMs of the selection (${refSelection.join(', ')})${ctx.followSelection ? ', followed as the run decides' : ''}.` : '')
+        (refSelection ? ` SVMs of the selection (${refSelection.join(', ')})${ctx.followSelection ? ', followed as the run decides' : ''}.` : '') +
+        (names.includes('head') ? ' Orange (joint training): 1 − corr(v(k), v^mm), the head against the head SVM of the selected tokens.' : '')
       : 'No reference SVM (none selected, or infeasible).',
   };
 }
 
+export const NORM_SERIES = [
+  { label: '‖W‖_F', color: OKABE_ITO.blue },
+  { label: '‖W‖_*', color: OKABE_ITO.vermillion, dash: [2, 3] },
+  { label: '‖W‖_p', color: OKABE_ITO.green, dash: [8, 3, 2, 3] },
+];
+const HEAD_NORM_SERIES = { label: '‖v‖ (head)', color: OKABE_ITO.orange };
+
+// ||v(k)|| is known at the snapshots (one per received chunk); between two it is interpolated
+// linearly onto the trace's iterations, so that all curves share one x array (uPlot).
+function headNormOnTrace(iterations, hn) {
+  const out = new Float64Array(iterations.length).fill(NaN);
+  let s = 0;
+  for (let f = 0; f < iterations.length; f++) {
+    const it = iterations[f];
+    while (s + 1 < hn.x.length && hn.x[s + 1] <= it) s++;
+    if (hn.x[s] > it || hn.y[s] == null) continue;
+    if (hn.x[s] === it || s + 1 >= hn.x.length) { if (hn.x[s] === it) out[f] = hn.y[s]; continue; }
+    const t = (it - hn.x[s]) / (hn.x[s + 1] - hn.x[s]);
+    out[f] = hn.y[s] + t * ((hn.y[s + 1] ?? hn.y[s]) - hn.y[s]);
+  }
+  return out;
+}
+
 export function normsView(ctx) {
   const tr = ctx.trace.series();
+  const hn = ctx.trace.headNorms?.() ?? null;
+  const ys = [tr.normFro, tr.normNuc, tr.normLp];
+  if (hn) ys.push(headNormOnTrace(tr.iteration, hn));
+  const prompt = ctx.cfg.model.param === 'prompt';
+  const base = prompt ? NORM_SERIES.map((s) => ({ ...s, label: s.label.replace('W', 'p') })) : NORM_SERIES;
   return {
-    norms: { x: tr.iteration, ys: [tr.normFro, tr.normNuc, tr.normLp], xmax: ctx.cfg.iterations },
+    series: hn ? [...base, HEAD_NORM_SERIES] : base,
+    key: `${prompt ? 'p' : 'W'}${hn ? '+head' : ''}`,
+    norms: { x: tr.iteration, ys, xmax: ctx.cfg.iterations },
     loss: { x: tr.iteration, ys: [tr.loss], xmax: ctx.cfg.iterations },
-    subtitle: `‖W(k)‖ grows without bound (the direction is what converges); p = ${fmt(ctx.cfg.train.traceP, 3)} for ‖·‖_p. The loss decreases toward its infimum.`,
+    subtitle: `‖${prompt ? 'p' : 'W'}(k)‖ grows without bound (the direction is what converges); p = ${fmt(ctx.cfg.train.traceP, 3)} for ‖·‖_p.` +
+      `${hn ? ' Joint training: the head norm ‖v(k)‖ grows too (orange).' : ''} The loss decreases toward its infimum.`,
   };
 }
 
