@@ -11,8 +11,9 @@ import { dot, allFinite } from './linalg.js';
 import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
   effectiveRefs as configEffectiveRefs } from './config.js';
 import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView, normsView, spectrumView, weightsView,
-  readoutView, promptVerdict, unitsOf, NORM_SERIES } from './views.js';
+  readoutView, verdictOf, unitsOf, NORM_SERIES } from './views.js';
 import { TraceStore } from './trace.js';
+import { currentSelection, defaultSelection, solveReferences, createFollower } from './reference-follower.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
 import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
 import { createCurves } from '../plots/curves.js';
@@ -109,7 +110,7 @@ const panels = {
 for (const { id } of PANELS) $(`body-${id}`).querySelectorAll('svg[role="img"]').forEach((svg) => svg.setAttribute('aria-labelledby', `h-${id}`));
 const lossChart = createCurves($('body-norms'), {
   xlabel: 'iteration k', y: { label: 'loss L(W(k))' }, height: 150,
-  series: [{ label: 'loss', color: themeColors().dark ? '#dddddd' : '#333333' }],
+  series: [{ label: 'loss', color: 'fg' }],
 });
 
 // ---------- run state ----------
@@ -171,7 +172,7 @@ async function restartInner({ autoplay = false } = {}) {
   run.id = null; run.done = false;
   trace = new TraceStore();
   refs = {}; report = null; refSelection = null; headSvm = null; generalizedRef = null;
-  followWanted = null; followBusy = false;
+  follower.reset();
   setMessage('data', null); setMessage('engine-run', null);
   syncControls();
   writeHash();
@@ -261,56 +262,18 @@ async function restartInner({ autoplay = false } = {}) {
   if (wasPlaying) play();
 }
 
-// ---------- reference SVMs ----------
-function currentSelection() {
-  const units = cfg ? unitsOf(cfg) : 0;
-  const last = trace.last();
-  if (!last || state.selection === 'optimal') return null;
-  const decided = last.selectedProbability.every((p) => p >= 0.5);
-  return decided && last.selected.length === units ? Array.from(last.selected) : null;
-}
-function defaultSelection() {
-  if (!cfg) return null;
-  if (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal') return null;
-  return cfg.dataset.alpha ?? scores?.optimal ?? null;
-}
-
-async function refreshReferences(selection = currentSelection() ?? defaultSelection(), dataset = cfg?.dataset) {
+// ---------- reference SVMs (reference-follower.js, shared with the embedded figures) ----------
+async function refreshReferences(selection = currentSelection(cfg, trace, state.selection) ?? defaultSelection(cfg, scores), dataset = cfg?.dataset) {
   if (!cfg || !dataset) return;
   const my = gen, mine = ++refGen;
-  const list = effectiveRefs();
-  const prompt = cfg.model.param === 'prompt';
-  const common = { dataset, attention: cfg.model.attention, ...(selection ? { selection } : {}) };
   solving++;
   try {
-    const jobs = {};
-    let headSupport = null;
-    if (prompt && cfg.train.trainHead) {
-      try {
-        const h = await client.solve({ dataset, problem: 'head', norm: 'fro', ...(selection ? { selection } : {}) });
-        jobs.head = h;
-        if (h.status === 'optimal') headSupport = [...new Set(h.support.map(([i]) => i))];
-      } catch (e) { jobs.head = { status: 'error', message: e.message }; }
-    }
-    await Promise.all(list.map(async (norm) => {
-      const req = { ...common, norm: norm === 'nuclear' ? 'nuclear' : norm, ...(norm === 'lp' ? { p: lpP() } : {}) };
-      if (prompt) {
-        req.problem = headSupport ? 'relaxed-prompt' : 'prompt';
-        req.Wk = cfg.model.Wk;
-        if (headSupport) req.headSupport = headSupport;
-      }
-      try { jobs[norm] = await client.solve(req); } catch (e) { jobs[norm] = { status: 'error', message: e.message }; }
-    }));
-    let rep = null;
-    if (!prompt && (cfg.model.attention === 'cross' || cfg.model.attention === 'self')) {
-      try { rep = await client.analyze(common); } catch (e) { rep = { error: e.message }; }
-    }
+    const out = await solveReferences(client, { cfg, dataset, selection, refList: effectiveRefs(), lpP: lpP() });
     if (my !== gen || mine !== refGen) return;
-    headSvm = jobs.head ?? null;
-    delete jobs.head;
-    refs = jobs;
-    refSelection = selection ?? rep?.selection ?? scores?.optimal ?? null;
-    report = rep;
+    headSvm = out.headSvm;
+    refs = out.refs;
+    refSelection = selection ?? out.report?.selection ?? scores?.optimal ?? null;
+    report = out.report;
     applyTraceReferences();
     const bad = Object.entries(refs).find(([, s]) => s.status === 'infeasible' || s.status === 'error');
     setMessage('svm', bad ? `The ${REF_LABEL[bad[0]]} SVM has no solution for this selection: ${bad[1].message || bad[1].status}` : null);
@@ -359,24 +322,7 @@ async function refreshGeneralized() {
   }
 }
 
-// At most one re-solve for the run's selection in flight; the latest wanted selection wins.
-let followWanted = null, followBusy = false;
-function followSelection(sel) {
-  const key = sel.join(',');
-  if (refSelection && refSelection.join(',') === key && !followBusy) return;
-  followWanted = sel;
-  if (followBusy) return;
-  const my = gen;
-  const next = () => {
-    if (my !== gen || !followWanted) { followBusy = false; return; }
-    const want = followWanted;
-    followWanted = null;
-    if (refSelection && refSelection.join(',') === want.join(',')) { next(); return; }
-    followBusy = true;
-    refreshReferences(want).finally(next);
-  };
-  next();
-}
+const follower = createFollower({ refresh: (sel) => refreshReferences(sel), solvedFor: () => refSelection, generation: () => gen });
 
 // ---------- player ----------
 function play() {
@@ -405,8 +351,8 @@ async function advance(k) {
       stopPlayer();
     }
     // the references follow the run's selection once it is decided
-    const sel = currentSelection();
-    if (sel) followSelection(sel);
+    const sel = currentSelection(cfg, trace, state.selection);
+    if (sel) follower.follow(sel);
     if (!run.playing) refreshGeneralized();
     scheduleRender();
   } catch (e) {
@@ -820,7 +766,9 @@ window.__lab = {
     return s && structuredClone({ status: s.status, W: s.W, objective: s.objective, gap: s.gap, support: s.support, message: s.message });
   },
   referenceSelection: () => refSelection && [...refSelection],
-  verdict: () => report?.verdict ?? (cfg?.model.param === 'prompt' && refs.fro && scores && refSelection ? promptVerdict(viewContext()).kind : null),
+  verdict: () => (report && !report.error ? report.verdict : null),
+  verdictView: () => (cfg ? verdictOf(viewContext()) : null),
+  report: () => report && structuredClone(report),
   scenarioNames: () => [...SCENARIO_IDS],
   messages: () => [...messages.values()],
   set: (patch) => setState(patch),
