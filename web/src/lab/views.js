@@ -138,7 +138,7 @@ export function planeView(ctx) {
   }
   const last = trace.last();
   const selected = last && last.selected.length === n ? decidedSelection(last) : null;
-  const support = report?.supportTokens ?? supportFromSolution(refs.fro, n);
+  const support = supportPerSequence(report, refs.fro, n);
   const notes = ['Colours: sequences; shaded: support tokens of the Frobenius SVM.'];
   const d = ds.X[0][0].length;
   const proj2 = d > 2 ? ' Vectors out of the view plane fall short of the common length.' : '';
@@ -302,22 +302,11 @@ export function weightsView(ctx) {
   };
 }
 
-// Verdict for prompts (the engine's analysis is for attention): global if every sequence selects its
-// optimal token; local if every support token of the prompt SVM scores lower than the selected one.
-export function promptVerdict(ctx) {
-  const { refs, scores, refSelection } = ctx;
-  const sol = refs.fro;
-  if (sol.status === 'infeasible') return { label: 'Infeasible selection', kind: 'infeasible', explanation: sol.message };
-  const opt = scores.optimal;
-  if (refSelection.every((a, i) => a === opt[i])) return { label: 'Globally optimal selection', kind: 'global', explanation: 'every sequence selects its highest-scoring token.' };
-  const sup = supportFromSolution(sol, refSelection.length) ?? [];
-  const ok = refSelection.every((a, i) => (sup[i] ?? []).every((t) => scores.gamma[i][a] > scores.gamma[i][t]));
-  return ok ? { label: 'Locally optimal selection', kind: 'local', explanation: 'every support token scores lower than the selected one.' }
-    : { label: 'Neither globally nor locally optimal', kind: 'neither', explanation: 'a support token scores at least as high as the selected one.' };
-}
-
+// The verdict of SPEC section 4 from the engine's analysis (report): cross and self attention,
+// sequence-to-sequence and causal attention per (sequence, query) unit, and prompts (the prompt
+// SVM). None for ReLU heads and joint training, where the token scores are not the linear ones.
 export function verdictOf(ctx) {
-  const { report, refs, cfg, scores, refSelection } = ctx;
+  const { report, cfg } = ctx;
   if (cfg.model.head === 'relu') {
     return { label: 'Nonlinear head', kind: 'none',
       explanation: 'optimal tokens and local optimality are defined through the linear token scores γ = Y v·x; with the ReLU head the limit can keep a set of tokens per sequence (see the generalized SVM below).' };
@@ -331,28 +320,39 @@ export function verdictOf(ctx) {
     const kind = { globally_optimal: 'global', locally_optimal: 'local', neither: 'neither', infeasible: 'infeasible' }[report.verdict];
     return { label: labels[report.verdict] ?? report.verdict, kind, explanation: report.explanation };
   }
-  if (refs.fro && cfg.model.param === 'prompt' && scores && refSelection) return promptVerdict(ctx);
   if (report?.error) return { label: 'No verdict', kind: 'none', explanation: report.error };
-  if (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal') {
-    return { label: 'No verdict', kind: 'none', explanation: 'the global/local optimality analysis covers one query per sequence (cross or self attention); the certificates below are for the sequence-to-sequence SVM.' };
+  if (cfg.model.param !== 'prompt' && (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal')) {
+    return { label: 'No verdict yet', kind: 'none', explanation: 'every (sequence, query) unit selects its own token; the verdict follows once each unit has decided (its selected token has softmax probability ≥ 0.5).' };
   }
   return null;
+}
+
+// Support tokens per sequence (the plane): the analysis' support tokens, merged over the queries of
+// a sequence for sequence-to-sequence / causal attention, else those of the Frobenius solution.
+function supportPerSequence(report, sol, n) {
+  const st = report && !report.error ? report.supportTokens : null;
+  if (st && st.length === n) return st;
+  if (st && st.length % n === 0) {
+    const T = st.length / n;
+    return Array.from({ length: n }, (_, i) => [...new Set(st.slice(i * T, (i + 1) * T).flat())].sort((a, b) => a - b));
+  }
+  return supportFromSolution(sol, n);
 }
 
 export function readoutView(ctx) {
   const { refs, headSvm, cfg, trace, refSelection, report, scores } = ctx;
   const prompt = cfg.model.param === 'prompt';
   const name = (k) => (prompt ? `${headSvm ? 'relaxed prompt' : 'prompt'} p^mm${k === 'lp' ? '' : ' (l2)'}` : REF_LABEL[k]);
-  const rows = Object.entries(refs).map(([k, s]) => ({ label: name(k) + (k === 'lp' ? ` (l_p, p = ${fmt(ctx.lpP, 3)})` : ''), ...s }));
+  const rows = Object.entries(refs).map(([k, s]) => ({ label: name(k) + (k === 'lp' ? (prompt ? ` (l_p, p = ${fmt(ctx.lpP, 3)})` : ` (p = ${fmt(ctx.lpP, 3)})`) : ''), ...s }));
   if (headSvm) rows.push({ label: 'head v^mm', ...headSvm });
   const n = cfg.dataset.X.length;
   const last = trace.last();
   const meta = unitMeta(cfg);
   return {
     data: {
-      rows, verdict: verdictOf(ctx), optimal: scores?.optimal,
+      rows, verdict: verdictOf(ctx), optimal: (report && !report.error ? report.optimal : null) ?? (meta.seq2 ? null : scores?.optimal),
       selection: refSelection ?? (last ? Array.from(last.selected) : []),
-      support: meta.seq2 ? null : (report?.supportTokens ?? supportFromSolution(refs.fro, n)),
+      support: report && !report.error ? report.supportTokens : (meta.seq2 ? null : supportFromSolution(refs.fro, n)),
       ...(meta.seq2 ? { unitLabel: meta.unitLabel, unitSeq: meta.unitSeq } : {}),
       selectionLabel: refSelection ? `the selection (${refSelection.join(', ')})` : null,
       note: cfg.model.head !== 'relu' ? null : refs.gen
