@@ -30,12 +30,6 @@ Mat scores(const Dataset& data) {
   return g;
 }
 
-std::string list(const std::vector<int>& v) {
-  std::ostringstream os;
-  for (std::size_t k = 0; k < v.size(); ++k) os << (k ? ", " : "") << v[k];
-  return os.str();
-}
-
 // The units a selection picks one token for: sequences (cross, self, prompt), or (sequence,
 // query) pairs i-major for sequence-to-sequence and causal attention, where query k of a causal
 // unit can only pick t <= k.

@@ -16,6 +16,11 @@ const KIND = { globally_optimal: 'global', locally_optimal: 'local', neither: 'n
 async function finalVerdict(hash) {
   const { page, context, problems } = await openLab(browser, site.url, hash);
   await runToEnd(page);
+  // panels off screen are not redrawn: bring the readout into view as a reader would
+  await page.locator('#panel-readout').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('#body-readout .verdict')?.dataset.verdict === ({
+    globally_optimal: 'global', locally_optimal: 'local', neither: 'neither', infeasible: 'infeasible' })[window.__lab.verdict()], null, { timeout: 5000 })
+    .catch(() => {});   // the assertions below report a mismatch
   const r = await page.evaluate(() => ({
     verdict: window.__lab.verdict(), view: window.__lab.verdictView(), report: window.__lab.report(),
     selection: window.__lab.referenceSelection(), lastSelected: window.__lab.lastFrame.selected,
@@ -44,7 +49,7 @@ test('prompt: global from one start, local (with its support token) from another
   checkConsistent(g);
   assert.equal(g.verdict, 'globally_optimal', g.view.explanation);
   assert.deepEqual(g.selection, [0]);
-  const l = await finalVerdict('s=prompt-global-local&localCase=1&start=4&speed=1000');
+  const l = await finalVerdict('s=prompt-global-local&local=1&start=4&speed=1000');
   checkConsistent(l);
   assert.deepEqual(l.selection, [1]);
   assert.equal(l.verdict, 'locally_optimal', l.view.explanation);
@@ -54,7 +59,7 @@ test('prompt: global from one start, local (with its support token) from another
 
 for (const attention of ['seq2seq', 'causal']) {
   test(`${attention} attention: one verdict over every (sequence, query) unit, with support tokens per unit`, async () => {
-    const r = await finalVerdict(`s=paths2d&attention=${attention}&speed=1000`);
+    const r = await finalVerdict(`s=paths2d&att=${attention}&speed=1000`);
     checkConsistent(r);
     const { X } = r.dataset;
     const units = X.length * X[0].length;
