@@ -350,6 +350,7 @@ export function readoutView(ctx) {
   const meta = unitMeta(cfg);
   return {
     data: {
+      certTitle: prompt ? `${headSvm ? 'Relaxed prompt' : 'Prompt'} SVM certificates` : meta.seq2 ? `${cfg.model.attention === 'causal' ? 'Causal' : 'Sequence-to-sequence'} SVM certificates` : 'Att-SVM certificates',
       rows, verdict: verdictOf(ctx), optimal: (report && !report.error ? report.optimal : null) ?? (meta.seq2 ? null : scores?.optimal),
       selection: refSelection ?? (last ? Array.from(last.selected) : []),
       support: report && !report.error ? report.supportTokens : (meta.seq2 ? null : supportFromSolution(refs.fro, n)),

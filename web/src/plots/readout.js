@@ -36,7 +36,7 @@ export function createReadout(container) {
     }).join('');
     root.innerHTML = `
       <p class="verdict verdict-${v?.kind ?? 'none'}" data-verdict="${v?.kind ?? ''}"><strong>${v?.label ?? '…'}</strong>${v?.explanation ? ` — ${escapeHtml(v.explanation)}` : ''}</p>
-      <table class="cert"><caption>Att-SVM certificates${data.selectionLabel ? ` for ${escapeHtml(data.selectionLabel)}` : ''}</caption>
+      <table class="cert"><caption>${escapeHtml(data.certTitle ?? 'Att-SVM certificates')}${data.selectionLabel ? ` for ${escapeHtml(data.selectionLabel)}` : ''}</caption>
         <thead><tr><th scope="col">norm</th><th scope="col">objective ‖W<sup>mm</sup>‖</th><th scope="col">lower bound</th><th scope="col">rel. gap</th><th scope="col">max violation</th></tr></thead>
         <tbody>${rows}</tbody></table>
       <ul class="seqs">${seqs}</ul>
