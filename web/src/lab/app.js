@@ -362,13 +362,17 @@ async function advance(k) {
   }
 }
 
+// Called on every frame: attributes are written only when they change (a write of the same
+// value still invalidates style).
+function setAttr(el, name, value) { if (el.getAttribute(name) !== value) el.setAttribute(name, value); }
+function setDisabled(el, off) { if (el.disabled !== off) el.disabled = off; }
 function updatePlayerUI() {
   const b = $('btn-play');
   setText(b, run.playing ? '❚❚ Pause' : (run.done ? '▶ Done' : '▶ Play'));
-  b.setAttribute('aria-label', run.playing ? 'Pause' : 'Play');
-  b.setAttribute('aria-pressed', String(run.playing));
-  b.disabled = !run.id || (run.done && !run.playing);
-  $('btn-step').disabled = !run.id || run.done || run.playing;
+  setAttr(b, 'aria-label', run.playing ? 'Pause' : 'Play');
+  setAttr(b, 'aria-pressed', String(run.playing));
+  setDisabled(b, !run.id || (run.done && !run.playing));
+  setDisabled($('btn-step'), !run.id || run.done || run.playing);
   setText($('iter-out'), `k = ${trace.iterationNow()} / ${cfg?.iterations ?? '—'}`);
 }
 
@@ -645,7 +649,9 @@ function renderStaggered(done) {
   const my = gen;
   staggered = true;
   const next = () => {
-    if (my !== gen) { staggered = false; return; }
+    // a newer run took over: still resolve, or the superseded restart would wait forever (and the
+    // page would stay "busy")
+    if (my !== gen) { staggered = false; done?.(); return; }
     const job = jobs.shift();
     if (!job) { staggered = false; updatePlayerUI(); done?.(); return; }
     job();
