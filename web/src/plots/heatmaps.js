@@ -40,7 +40,8 @@ function colorbar(svg, { x0, y0, h, scale, domain, c, label, id }) {
       .attr('fill', scale(t0 + 0.5 / steps));
   }
   const s = scaleLinear().domain(domain).range([y0 + h, y0]);
-  const ax = g.append('g').attr('transform', `translate(${x0 + 10},0)`).call(axisRight(s).ticks(4));
+  // one tick per ~28 px (six labels in a 58 px bar overlapped each other and the title)
+  const ax = g.append('g').attr('transform', `translate(${x0 + 10},0)`).call(axisRight(s).ticks(Math.max(2, Math.min(5, Math.floor(h / 28)))));
   styleAxis(ax, c);
   if (label) g.append('text').attr('x', x0).attr('y', y0 - 4).attr('fill', c.fg).attr('font-size', 10).text(label);
   return g;
@@ -71,7 +72,8 @@ export function createTimeHeatmap(container) {
 
   function layout(c, width) {
     const rows = data.units * data.T;
-    const rowPx = Math.max(2, Math.min(24, Math.floor(240 / Math.max(rows, 1))));
+    // rows of at most 40 px: a one-sequence prompt (3 rows) still gets a readable band and colour bar
+    const rowPx = Math.max(2, Math.min(40, Math.floor(240 / Math.max(rows, 1))));
     const m = { top: 8, right: 58, bottom: 36, left: 58 };
     const ph = rows * rowPx, pw = width - m.left - m.right;
     const height = ph + m.top + m.bottom;
