@@ -148,7 +148,7 @@ export function planeView(ctx) {
   if (proj.note) notes.push(proj.note);
   const infeasible = Object.values(refs).find((s) => s.status === 'infeasible');
   return {
-    data: { tokens, selected, optimal: scores?.optimal ?? null, support, paths, arrows, lines,
+    data: { tokens, selected, optimal: scores?.optimal ?? null, support, paths, arrows, lines, pathLabel: prompt ? 'u(k) path' : 'W(k) z_i paths',
       xlabel: proj.labels[0], ylabel: proj.labels[1] },
     subtitle: notes.join(' '),
     message: infeasible ? `Infeasible: ${infeasible.message}` : null,

@@ -163,7 +163,8 @@ export function createTokenPlane(container, { onDrag } = {}) {
       defs.append('clipPath').attr('id', `${id}-clip`).append('rect');
     }
     defs.select('rect').attr('x', m.left).attr('y', m.top).attr('width', pw).attr('height', ph);
-    const markers = defs.selectAll('marker').data(data.tokens.map((_, i) => i), (i) => i);
+    // one arrowhead per sequence colour, and -1 for a prompt's arrow (shared by all sequences)
+    const markers = defs.selectAll('marker').data([...data.tokens.map((_, i) => i), -1], (i) => i);
     markers.join((enter) => {
       const mk = enter.append('marker').attr('viewBox', '0 0 10 10').attr('refX', 9).attr('refY', 5)
         .attr('markerWidth', 7).attr('markerHeight', 7).attr('orient', 'auto-start-reverse');
@@ -267,7 +268,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
   function legendFor(d) {
     const items = [{ kind: 'star', label: 'selected' }, { kind: 'ring', label: 'optimal' }];
     if (d.support?.some((s) => s?.length)) items.push({ kind: 'halo', label: 'support' });
-    if (d.paths?.some((p) => p.points.length)) items.push({ kind: 'line', dash: null, label: 'W(k) path' });
+    if (d.paths?.some((p) => p.points.length)) items.push({ kind: 'line', dash: null, label: d.pathLabel ?? 'W(k) path' });
     const refs = [...new Set((d.arrows ?? []).map((a) => a.ref))];
     for (const r of refs) items.push({ kind: 'line', dash: REF_STYLE[r]?.dash, label: { fro: 'Frobenius', nuclear: 'nuclear', lp: 'l_p', gen: 'generalized' }[r] ?? r, arrow: true });
     if (d.lines?.length) items.push({ kind: 'line', dash: '4 4', thin: true, label: 'margin' });
