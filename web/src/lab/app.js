@@ -625,10 +625,11 @@ function renderPlane(ctx = viewContext()) {
 }
 
 // While playing, panels are redrawn at the rate they need: the token plane and the softmax
-// heatmap (canvases, drawn incrementally) every frame; the uPlot curves at ~30 Hz (each redraw
-// re-renders axes and text); the matrices, spectrum, readout and subtitles at ~8 Hz.
-const CURVES_MS = 30, SLOW_MS = 120;
-let lastSlowRender = 0, lastCurvesRender = 0;
+// heatmap (canvases, drawn incrementally) every frame; the uPlot curves at ~30 Hz, taking turns
+// (each redraw re-renders axes and text); the current softmax, readout and subtitles at ~8 Hz; the
+// spectrum and weight heatmaps at ~4 Hz.
+const SLOW_MS = 120, SLOWEST_MS = 250;
+let lastSlowRender = 0, lastSlowestRender = 0, curveTurn = 'corr';
 let renders = 0;
 let staggered = false;
 // The first drawing of a run is spread over several tasks (one per panel), so that no main-thread
@@ -674,30 +675,37 @@ function renderAll(force = false) {
     setText($('sub-softmax'), v.subtitle);
   }
   const slow = force || !run.playing || now - lastSlowRender > SLOW_MS;
-  const curves = force || !run.playing || now - lastCurvesRender > CURVES_MS;
+  // while playing, the convergence chart and the norm/loss charts take turns (each ~30 Hz), so
+  // that no frame redraws all three uPlot charts
+  const curvesTurn = force || !run.playing ? 'both' : (curveTurn = curveTurn === 'corr' ? 'norms' : 'corr');
   if (show('current') && slow) {
     const v = currentSoftmaxView(ctx);
     if (v) { panels.current.update(v.data); setText($('sub-current'), v.subtitle); }
   }
-  if (curves) {
-    lastCurvesRender = now;
+  if (curvesTurn !== 'norms') {
     const cv = corrView(ctx);
     if (panels.corr.__key !== cv.key) { panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); }
     if (show('corr')) panels.corr.update(cv.data);
-    if (slow) setText($('sub-corr'), cv.subtitle);
+  }
+  if (curvesTurn !== 'corr') {
     if (show('norms')) {
       const v = normsView(ctx);
       if (panels.norms.__key !== v.key) { panels.norms.__key = v.key; panels.norms.setSeries(v.series); }
       panels.norms.update(v.norms);
       lossChart.update(v.loss);
-      if (slow) setText($('sub-norms'), v.subtitle);
     }
   }
   if (slow) {
     lastSlowRender = now;
+    setText($('sub-corr'), corrView(ctx).subtitle);
+    if (show('norms')) setText($('sub-norms'), normsView(ctx).subtitle);
+    if (show('readout')) panels.readout.update(readoutView(ctx).data);
+  }
+  // the spectrum (a d3 chart rebuilt per update, ~10 ms) and the weight heatmaps change slowly
+  if (force || !run.playing || now - lastSlowestRender > SLOWEST_MS) {
+    lastSlowestRender = now;
     if (show('spectrum')) { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); setText($('sub-spectrum'), v.subtitle); }
     if (show('weights')) { const v = weightsView(ctx); panels.weights.update(v.data); setText($('sub-weights'), v.subtitle); }
-    if (show('readout')) panels.readout.update(readoutView(ctx).data);
   }
   updatePlayerUI();
 }
