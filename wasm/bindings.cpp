@@ -228,6 +228,13 @@ val analyzeW(const val& req) {
     const AttentionKind kind =
         wire::attentionKind(wire::string(req, "attention", d.Z.size() > 0 ? "cross" : "self"));
     const SolverSettings settings = solverSettings(req);
+    if (wire::string(req, "problem", "attention") == "prompt") {  // prompt attention: the prompt SVM
+      validate(d, AttentionKind::SeqToSeq);
+      if (!wire::has(req, "Wk")) throw InputError("the prompt analysis needs the key matrix Wk");
+      const Mat Wk = wire::matrix(req["Wk"], "Wk");
+      const SelectionReport r = analyzePromptSelection(d, Wk, selectionOf(req, d), settings);
+      return wire::selectionReport(r, promptSvmProblem(d, Wk, r.selection));
+    }
     const SelectionReport r = wire::has(req, "W")
                                   ? analyzeWeights(d, kind, wire::matrix(req["W"], "W"), settings)
                                   : analyzeSelection(d, kind, selectionOf(req, d), settings);

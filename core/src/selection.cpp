@@ -30,10 +30,116 @@ Mat scores(const Dataset& data) {
   return g;
 }
 
-std::string list(const std::vector<int>& v) {
+// The units a selection picks one token for: sequences (cross, self, prompt), or (sequence,
+// query) pairs i-major for sequence-to-sequence and causal attention, where query k of a causal
+// unit can only pick t <= k.
+struct Units {
+  bool perQuery = false;
+  int T = 0;
+  std::vector<int> sequence, query, last;  // per unit; query -1 when one unit per sequence
+  std::size_t size() const { return sequence.size(); }
+  int of(const ConstraintLabel& l) const { return perQuery ? l.sequence * T + l.query : l.sequence; }
+  std::string name(std::size_t u) const {
+    return "sequence " + std::to_string(sequence[u]) + (perQuery ? ", query " + std::to_string(query[u]) : "");
+  }
+};
+
+Units unitsOf(const Dataset& data, AttentionKind kind, bool prompt) {
+  Units u;
+  u.T = data.T;
+  u.perQuery = !prompt && (kind == AttentionKind::SeqToSeq || kind == AttentionKind::Causal);
+  for (int i = 0; i < data.n; ++i)
+    for (int k = 0; k < (u.perQuery ? data.T : 1); ++k) {
+      u.sequence.push_back(i);
+      u.query.push_back(u.perQuery ? k : -1);
+      u.last.push_back(kind == AttentionKind::Causal && !prompt ? k : data.T - 1);
+    }
+  return u;
+}
+
+// SPEC section 4 for any unit structure: optimal tokens (and ties) from the scores, the
+// Frobenius SVM of `pb` (feasibility, support tokens per unit), then the verdict: globally
+// optimal if every unit selects its strictly best token, locally optimal if every support token
+// scores strictly lower than the selected one, else neither.
+SelectionReport analyzeUnits(const Dataset& data, const MarginProblem& pb, const Units& units,
+                             const std::vector<int>& selection, const SolverSettings& settings) {
+  const Mat gamma = scores(data);
+  const std::size_t m = units.size();
+  SelectionReport rep;
+  rep.selection = selection;
+  rep.optimal.resize(m);
+  rep.ties.resize(m);
+  bool strictOptimal = true, isOpt = true;
+  std::vector<int> notOpt;
+  for (std::size_t u = 0; u < m; ++u) {
+    const int i = units.sequence[u], last = units.last[u];
+    Index best = 0;
+    const double top = gamma.row(i).head(last + 1).maxCoeff(&best);
+    rep.optimal[u] = static_cast<int>(best);
+    const double tol = 1e-12 * std::max(1.0, std::abs(top));
+    for (int t = 0; t <= last; ++t)
+      if (std::abs(gamma(i, t) - top) <= tol) rep.ties[u].push_back(t);
+    const bool tied = rep.ties[u].size() > 1;
+    const bool atBest = std::abs(gamma(i, selection[u]) - top) <= tol;
+    if (tied) strictOptimal = false;
+    if (!atBest) isOpt = false;
+    if (tied || !atBest) notOpt.push_back(static_cast<int>(u));
+  }
+
+  SolverSettings st = settings;
+  st.norm = NormKind::Frobenius;
+  rep.svm = solveMargin(pb, st);
+  rep.feasible = rep.svm.status == SolveStatus::Optimal;
+  rep.supportTokens.assign(m, {});
+  if (!rep.feasible) {
+    rep.verdict = Verdict::Infeasible;
+    rep.explanation = "The selection cannot be separated: " + rep.svm.message;
+    return rep;
+  }
+  for (int j : rep.svm.support) {
+    const ConstraintLabel& l = pb.label[static_cast<std::size_t>(j)];
+    rep.supportTokens[static_cast<std::size_t>(units.of(l))].push_back(l.token);
+  }
+  for (std::size_t u = 0; u < m; ++u) {
+    const int i = units.sequence[u], a = selection[u];
+    // Strictly lower score required; "equal" within the tie tolerance counts as a violation.
+    for (int t : rep.supportTokens[u])
+      if (gamma(i, t) >= gamma(i, a) - 1e-12 * std::max(1.0, std::abs(gamma(i, a))))
+        rep.violators.emplace_back(static_cast<int>(u), t);
+  }
+  const char* unit = units.perQuery ? "(sequence, query) unit" : "sequence";
   std::ostringstream os;
-  for (std::size_t k = 0; k < v.size(); ++k) os << (k ? ", " : "") << v[k];
-  return os.str();
+  if (isOpt && strictOptimal) {
+    rep.verdict = Verdict::GloballyOptimal;
+    os << "Every " << unit << " selects its strictly highest-scoring token, so this is the globally "
+          "optimal selection; its SVM is feasible (margin norm "
+       << rep.svm.objective << ").";
+  } else if (rep.violators.empty()) {
+    rep.verdict = Verdict::LocallyOptimal;
+    std::vector<std::string> names;
+    for (int u : notOpt) names.push_back(units.perQuery ? "(" + std::to_string(units.sequence[static_cast<std::size_t>(u)]) + ", " +
+                                                              std::to_string(units.query[static_cast<std::size_t>(u)]) + ")"
+                                                        : std::to_string(u));
+    std::ostringstream which;
+    for (std::size_t k = 0; k < names.size(); ++k) which << (k ? ", " : "") << names[k];
+    os << "Locally optimal: the SVM is feasible and every support token scores strictly lower "
+          "than the selected token, so gradient descent started in its cone converges to this "
+          "selection; it is not globally optimal ("
+       << unit << (notOpt.size() > 1 ? "s " : " ") << which.str()
+       << (notOpt.size() > 1 ? " do" : " does") << " not select a strict best token).";
+  } else {
+    rep.verdict = Verdict::Neither;
+    const auto& v = rep.violators.front();
+    const std::size_t u = static_cast<std::size_t>(v.first);
+    const int i = units.sequence[u];
+    os << "Not locally optimal: in " << units.name(u) << " the support token " << v.second
+       << " scores at least as high as the selected token " << selection[u]
+       << " (" << gamma(i, v.second) << " vs " << gamma(i, selection[u]) << ")";
+    if (rep.violators.size() > 1) os << ", and " << rep.violators.size() - 1 << " more such support token(s)";
+    os << ".";
+  }
+  rep.explanation = os.str();
+  return rep;
 }
 
 }  // namespace
@@ -50,77 +156,14 @@ const char* toString(Verdict verdict) {
 
 SelectionReport analyzeSelection(const Dataset& data, AttentionKind kind,
                                  const std::vector<int>& selection, const SolverSettings& settings) {
-  checkKind(kind);
   const MarginProblem pb = attentionSvmProblem(data, kind, selection);  // checks X, Z, selection
-  const Mat gamma = scores(data);
-  SelectionReport rep;
-  rep.selection = selection;
-  rep.optimal.resize(static_cast<std::size_t>(data.n));
-  rep.ties.resize(static_cast<std::size_t>(data.n));
-  bool strictOptimal = true, isOpt = true;
-  for (int i = 0; i < data.n; ++i) {
-    Index best = 0;
-    const double top = gamma.row(i).maxCoeff(&best);
-    rep.optimal[static_cast<std::size_t>(i)] = static_cast<int>(best);
-    for (int t = 0; t < data.T; ++t)
-      if (std::abs(gamma(i, t) - top) <= 1e-12 * std::max(1.0, std::abs(top)))
-        rep.ties[static_cast<std::size_t>(i)].push_back(t);
-    if (rep.ties[static_cast<std::size_t>(i)].size() > 1) strictOptimal = false;
-    if (std::abs(gamma(i, selection[static_cast<std::size_t>(i)]) - top) > 1e-12 * std::max(1.0, std::abs(top)))
-      isOpt = false;
-  }
+  return analyzeUnits(data, pb, unitsOf(data, kind, false), selection, settings);
+}
 
-  SolverSettings st = settings;
-  st.norm = NormKind::Frobenius;
-  rep.svm = solveMargin(pb, st);
-  rep.feasible = rep.svm.status == SolveStatus::Optimal;
-  rep.supportTokens.assign(static_cast<std::size_t>(data.n), {});
-  if (!rep.feasible) {
-    rep.verdict = Verdict::Infeasible;
-    rep.explanation = "The selection cannot be separated: " + rep.svm.message;
-    return rep;
-  }
-  for (int j : rep.svm.support) {
-    const ConstraintLabel& l = pb.label[static_cast<std::size_t>(j)];
-    rep.supportTokens[static_cast<std::size_t>(l.sequence)].push_back(l.token);
-  }
-  for (int i = 0; i < data.n; ++i) {
-    const int a = selection[static_cast<std::size_t>(i)];
-    // Strictly lower score required; "equal" within the tie tolerance counts as a violation.
-    for (int t : rep.supportTokens[static_cast<std::size_t>(i)])
-      if (gamma(i, t) >= gamma(i, a) - 1e-12 * std::max(1.0, std::abs(gamma(i, a))))
-        rep.violators.emplace_back(i, t);
-  }
-  std::ostringstream os;
-  if (isOpt && strictOptimal) {
-    rep.verdict = Verdict::GloballyOptimal;
-    os << "Every sequence selects its strictly highest-scoring token, so this is the globally "
-          "optimal selection; its Att-SVM is feasible (margin norm "
-       << rep.svm.objective << ").";
-  } else if (rep.violators.empty()) {
-    rep.verdict = Verdict::LocallyOptimal;
-    std::vector<int> notOpt;
-    for (int i = 0; i < data.n; ++i)
-      if (gamma(i, selection[static_cast<std::size_t>(i)]) < gamma.row(i).maxCoeff() ||
-          rep.ties[static_cast<std::size_t>(i)].size() > 1)
-        notOpt.push_back(i);
-    os << "Locally optimal: the Att-SVM is feasible and every support token scores strictly lower "
-          "than the selected token, so gradient descent started in its cone converges to this "
-          "selection; it is not globally optimal (sequence"
-       << (notOpt.size() > 1 ? "s " : " ") << list(notOpt)
-       << (notOpt.size() > 1 ? " do" : " does") << " not select a strict best token).";
-  } else {
-    rep.verdict = Verdict::Neither;
-    const auto& v = rep.violators.front();
-    os << "Not locally optimal: in sequence " << v.first << " the support token " << v.second
-       << " scores at least as high as the selected token " << selection[static_cast<std::size_t>(v.first)]
-       << " (" << gamma(v.first, v.second) << " vs " << gamma(v.first, selection[static_cast<std::size_t>(v.first)])
-       << ")";
-    if (rep.violators.size() > 1) os << ", and " << rep.violators.size() - 1 << " more such support token(s)";
-    os << ".";
-  }
-  rep.explanation = os.str();
-  return rep;
+SelectionReport analyzePromptSelection(const Dataset& data, const Mat& Wk,
+                                       const std::vector<int>& selection, const SolverSettings& settings) {
+  const MarginProblem pb = promptSvmProblem(data, Wk, selection);  // checks X, Wk, selection
+  return analyzeUnits(data, pb, unitsOf(data, AttentionKind::Cross, true), selection, settings);
 }
 
 SelectionReport analyzeWeights(const Dataset& data, AttentionKind kind, const Mat& W,

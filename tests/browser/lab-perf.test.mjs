@@ -1,6 +1,10 @@
 // Performance of the lab in headless Chromium: time to the first plotted frame, plotted frames per
 // second while playing, and main-thread long tasks (PerformanceObserver 'longtask', > 50 ms).
-// Prints one JSON line per scenario (copied into docs/BENCHMARKS.md, "Web lab").
+// Prints one JSON line per case (copied into docs/BENCHMARKS.md, "Web lab") with the machine's
+// 1-minute load average next to it (a shared machine slows the browser). The bar of issue 6
+// (>= 50 fps, no task over 50 ms while playing) is asserted with LAB_PERF_STRICT=1 (an idle
+// machine); without it only that frames keep coming.
+import { loadavg } from 'node:os';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, openPage } from './harness.mjs';
@@ -12,7 +16,14 @@ after(async () => { await browser?.close(); await site?.close(); });
 
 const SECONDS = 4;
 
-for (const [name, hash] of [['paths2d', 's=paths2d&speed=2'], ['local-convergence', 's=local-convergence&speed=2']]) {
+const STRICT = process.env.LAB_PERF_STRICT === '1';
+// [name, hash, panel scrolled into view before playing (the curves are redrawn only when visible)]
+const CASES = [
+  ['paths2d', 's=paths2d&speed=2', null],
+  ['local-convergence', 's=local-convergence&speed=2', null],
+  ['local-convergence, curves in view', 's=local-convergence&speed=2', 'panel-corr'],
+];
+for (const [name, hash, scrollTo] of CASES) {
   test(`performance: ${name}`, async () => {
     const { page, context, problems } = await openPage(browser, 'about:blank');
     await page.addInitScript(() => {
@@ -32,6 +43,11 @@ for (const [name, hash] of [['paths2d', 's=paths2d&speed=2'], ['local-convergenc
       return m ? m.startTime : null;
     });
     const loadLongTasks = await page.evaluate(() => window.__longTasks.slice());
+    if (scrollTo) {
+      await page.evaluate((id) => document.getElementById(id).scrollIntoView(), scrollTo);
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+    }
+    const load0 = loadavg()[0];
     const res = await page.evaluate(async (seconds) => {
       const lab = window.__lab;
       window.__longTasks.length = 0;
@@ -52,10 +68,14 @@ for (const [name, hash] of [['paths2d', 's=paths2d&speed=2'], ['local-convergenc
     const out = { scenario: name, firstPlottedFrameMs: Math.round(nav ?? first), pageLoadToReadyMs: loadMs,
       plottedFps: Number(res.plottedFps.toFixed(1)), rafFps: Number(res.rafFps.toFixed(1)),
       iterationsPerSecond: Math.round(res.iterationsPerSecond), longTasksOver50ms: res.longTasks.length, maxLongTaskMs: Math.round(res.maxLongTask),
-      loadLongTasksMs: loadLongTasks.map(Math.round) };
+      loadLongTasksMs: loadLongTasks.map(Math.round), loadAverage1m: Number(((load0 + loadavg()[0]) / 2).toFixed(2)) };
     console.log(`LAB-PERF ${JSON.stringify(out)}`);
     // a measurement (the machine may be shared): only require that frames keep coming
     assert.ok(out.plottedFps >= 5, `plotted fps ${out.plottedFps}`);
+    if (STRICT) {
+      assert.ok(out.rafFps >= 50 && out.plottedFps >= 50, `fps ${out.rafFps} (plotted ${out.plottedFps}) < 50`);
+      assert.ok(out.maxLongTaskMs <= 50, `a main-thread task took ${out.maxLongTaskMs} ms while playing`);
+    }
     assert.deepEqual(problems, []);
     await context.close();
   });

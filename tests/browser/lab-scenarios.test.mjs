@@ -71,6 +71,33 @@ test('paths2d with the (K, Q) parameterization converges to the nuclear-norm SVM
   await context.close();
 });
 
+test('joint-pv: the head v(k) is plotted against the head SVM (convergence and norm panels, with legends)', async () => {
+  const { page, context, problems } = await openLab(browser, site.url, 's=joint-pv&speed=10');
+  await runToEnd(page);
+  const r = await page.evaluate(() => ({ corr: window.__lab.correlations(), plotted: window.__lab.plotted() }));
+  // SPEC section 5: v tends to the head SVM of the selected tokens
+  assert.ok(r.corr.head >= 0.99, `corr(v(k), v^mm) = ${r.corr.head}`);
+  assert.ok(r.plotted.corr.head.length > 10 && r.plotted.corr.head.every(Number.isFinite), 'a head curve with finite points');
+  const hn = r.plotted.headNorm;
+  assert.ok(hn.length > 10 && hn.every(Number.isFinite) && hn.at(-1) > 10 * hn[0], `||v(k)|| grows: ${hn[0]} -> ${hn.at(-1)}`);
+  assert.ok(r.plotted.legends.corr.some((l) => /head/.test(l) && /v\^mm/.test(l)), `corr legend: ${r.plotted.legends.corr}`);
+  assert.ok(r.plotted.legends.norms.includes('‖v‖ (head)'), `norms legend: ${r.plotted.legends.norms}`);
+  assert.ok(r.plotted.legends.norms.includes('‖p‖_F'), 'a prompt: the norms are of p');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('paths2d (no joint training) has no head curves', async () => {
+  const { page, context, problems } = await openLab(browser, site.url, 's=paths2d&speed=100');
+  await runToEnd(page);
+  const r = await page.evaluate(() => ({ corr: window.__lab.correlations(), plotted: window.__lab.plotted() }));
+  assert.equal(r.corr.head, undefined);
+  assert.equal(r.plotted.headNorm, null);
+  assert.ok(!r.plotted.legends.norms.some((l) => /head/.test(l)));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('multitoken (ReLU head): the generalized-SVM prediction explains W better than the one-token SVM', async () => {
   const { page, context, problems } = await openLab(browser, site.url, 's=multitoken&speed=1000');
   await runToEnd(page);

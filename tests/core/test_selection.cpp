@@ -149,3 +149,92 @@ TEST(Selection, EnumerationCapAndKinds) {
   // The global selection is feasible for generic data in d = 4 with 3 x 2 constraints.
   EXPECT_TRUE(hasGlobal);
 }
+
+namespace {
+
+// One sequence whose tokens are the standard basis of R^3 (so the queries x_k of
+// sequence-to-sequence attention are orthonormal and the SVM splits into one problem per query:
+// for a selected token a, every other token is a support token).
+Dataset basisSequence(double v0, double v1, double v2) {
+  Dataset d;
+  d.n = 1;
+  d.T = 3;
+  d.d = 3;
+  d.X = Mat::Identity(3, 3);
+  d.Y = Vec::Ones(1);
+  d.v = Vec(3);
+  d.v << v0, v1, v2;
+  return d;
+}
+
+}  // namespace
+
+TEST(Selection, SeqToSeqVerdictPerUnit) {
+  // gamma = (1, 0.5, 0): token 0 is best for every query.
+  const Dataset d = basisSequence(1.0, 0.5, 0.0);
+  const SelectionReport g = analyzeSelection(d, AttentionKind::SeqToSeq, {0, 0, 0});
+  ASSERT_TRUE(g.feasible) << g.explanation;
+  EXPECT_EQ(g.verdict, Verdict::GloballyOptimal) << g.explanation;
+  EXPECT_EQ(g.optimal, (std::vector<int>{0, 0, 0}));
+  ASSERT_EQ(g.supportTokens.size(), 3u);
+  for (const auto& s : g.supportTokens) EXPECT_EQ(s, (std::vector<int>{1, 2}));
+
+  // Query 1 selects token 1: its support token 0 scores higher (1 > 0.5) -> neither, named by unit.
+  const SelectionReport n = analyzeSelection(d, AttentionKind::SeqToSeq, {0, 1, 0});
+  ASSERT_TRUE(n.feasible);
+  EXPECT_EQ(n.verdict, Verdict::Neither) << n.explanation;
+  ASSERT_FALSE(n.violators.empty());
+  EXPECT_EQ(n.violators.front(), std::make_pair(1, 0));
+  EXPECT_NE(n.explanation.find("sequence 0, query 1"), std::string::npos) << n.explanation;
+
+  // One entry per (sequence, query): a selection with one entry per sequence is refused.
+  EXPECT_THROW(analyzeSelection(d, AttentionKind::SeqToSeq, {0}), InputError);
+}
+
+TEST(Selection, CausalUnitsChooseAmongEarlierTokens) {
+  // gamma = (0, 0.5, 1): the best token overall is 2, but causal query k only sees t <= k, so
+  // the optimal selection is (0, 1, 2) there and (2, 2, 2) for sequence-to-sequence.
+  const Dataset d = basisSequence(0.0, 0.5, 1.0);
+  const SelectionReport c = analyzeSelection(d, AttentionKind::Causal, {0, 1, 2});
+  ASSERT_TRUE(c.feasible) << c.explanation;
+  EXPECT_EQ(c.optimal, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(c.verdict, Verdict::GloballyOptimal) << c.explanation;
+  EXPECT_TRUE(c.supportTokens[0].empty());  // query 0 has a single candidate: no constraint
+  EXPECT_EQ(c.supportTokens[1], std::vector<int>{0});
+  EXPECT_EQ(c.supportTokens[2], (std::vector<int>{0, 1}));
+  const SelectionReport s = analyzeSelection(d, AttentionKind::SeqToSeq, {0, 1, 2});
+  EXPECT_EQ(s.optimal, (std::vector<int>{2, 2, 2}));
+  EXPECT_EQ(s.verdict, Verdict::Neither) << s.explanation;
+  // Causal query 0 cannot select token 1.
+  EXPECT_THROW(analyzeSelection(d, AttentionKind::Causal, {1, 1, 2}), InputError);
+}
+
+TEST(Selection, PromptGlobalLocalNeither) {
+  // SPEC "global vs local (prompt)", local case: Wk = diag(1, 1, 0), gamma = (1, 0.9, 0).
+  const Dataset d = handMade();
+  Mat Wk = Mat::Zero(3, 3);
+  Wk(0, 0) = Wk(1, 1) = 1.0;
+  const SelectionReport g = analyzePromptSelection(d, Wk, {0});
+  ASSERT_TRUE(g.feasible) << g.explanation;
+  EXPECT_EQ(g.verdict, Verdict::GloballyOptimal) << g.explanation;
+  // Selecting token 1: the prompt SVM is p = (1, 0) (only token 2 = 0 is a support token; token 0
+  // has margin 1.1), and token 2 scores lower -> locally, not globally, optimal.
+  const SelectionReport l = analyzePromptSelection(d, Wk, {1});
+  ASSERT_TRUE(l.feasible) << l.explanation;
+  EXPECT_EQ(l.supportTokens[0], std::vector<int>{2});
+  EXPECT_NEAR(l.svm.W(0, 0), 1.0, 1e-8);
+  EXPECT_NEAR(l.svm.W(1, 0), 0.0, 1e-8);
+  EXPECT_EQ(l.verdict, Verdict::LocallyOptimal) << l.explanation;
+  EXPECT_EQ(l.optimal, std::vector<int>{0});
+  // Selecting the zero token: its support tokens score higher -> neither.
+  const SelectionReport n = analyzePromptSelection(d, Wk, {2});
+  ASSERT_TRUE(n.feasible);
+  EXPECT_EQ(n.verdict, Verdict::Neither) << n.explanation;
+  EXPECT_FALSE(n.violators.empty());
+  // Without the local case's zero token, token 2 = (0, 0, 0.9) ties with token 1 in score:
+  // selecting token 1 has token 2 as support token with an equal score -> neither.
+  Dataset tie = d;
+  tie.X(2, 2) = 0.9;
+  EXPECT_EQ(analyzePromptSelection(tie, Wk, {1}).verdict, Verdict::Neither);
+  EXPECT_THROW(analyzePromptSelection(d, Mat::Zero(2, 2), {0}), InputError);
+}

@@ -22,9 +22,10 @@
 // same run.
 import { SCENARIO_INFO, REF_LABEL } from '../lab/scenarios.js';
 import { TraceStore } from '../lab/trace.js';
+import { currentSelection, defaultSelection, solveReferences, createFollower } from '../lab/reference-follower.js';
 import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
   effectiveRefs as configEffectiveRefs } from '../lab/config.js';
-import { computeProjection, unitsOf, planeView, softmaxView, currentSoftmaxView, corrView, normsView,
+import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView, normsView,
   spectrumView, weightsView, readoutView, verdictOf, fmt } from '../lab/views.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
 import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
@@ -104,7 +105,7 @@ export function createFigure(root, options) {
         { label: '‖W‖_*', color: OKABE_ITO.vermillion, dash: [2, 3] },
       ],
     });
-    lossChart = createCurves(bodies.norms.body, { xlabel: 'iteration k', y: { label: 'loss' }, height: 130, series: [{ label: 'loss', color: themeColors().dark ? '#dddddd' : '#333333' }] });
+    lossChart = createCurves(bodies.norms.body, { xlabel: 'iteration k', y: { label: 'loss' }, height: 130, series: [{ label: 'loss', color: 'fg' }] });
   }
   if (has('spectrum')) panels.spectrum = createSpectrum(bodies.spectrum.body);
   if (has('weights')) panels.weights = createMatrices(bodies.weights.body);
@@ -162,51 +163,18 @@ export function createFigure(root, options) {
     }
   }
 
-  // ---------- reference SVMs (re-solved for the run's selection once it is decided) ----------
-  function currentSelection() {
-    const last = trace.last();
-    if (!cfg || !last || state.selection === 'optimal') return null;
-    const decided = last.selectedProbability.every((p) => p >= 0.5);
-    return decided && last.selected.length === unitsOf(cfg) ? Array.from(last.selected) : null;
-  }
-  function defaultSelection() {
-    if (!cfg || cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal') return null;
-    return cfg.dataset.alpha ?? scores?.optimal ?? null;
-  }
-  async function refreshReferences(selection = currentSelection() ?? defaultSelection()) {
+  // ---------- reference SVMs (lab/reference-follower.js: the same rules as the lab) ----------
+  async function refreshReferences(selection = currentSelection(cfg, trace, state.selection) ?? defaultSelection(cfg, scores)) {
     if (!cfg) return;
     const my = gen, mine = ++refGen;
-    const dataset = cfg.dataset;
-    const prompt = cfg.model.param === 'prompt';
-    const common = { dataset, attention: cfg.model.attention, ...(selection ? { selection } : {}) };
     solving++;
     try {
-      const jobs = {};
-      let headSupport = null, head = null;
-      if (prompt && cfg.train.trainHead) {
-        try {
-          head = await client.solve({ dataset, problem: 'head', norm: 'fro', ...(selection ? { selection } : {}) });
-          if (head.status === 'optimal') headSupport = [...new Set(head.support.map(([i]) => i))];
-        } catch (e) { head = { status: 'error', message: e.message }; }
-      }
-      await Promise.all(effectiveRefs().map(async (norm) => {
-        const req = { ...common, norm, ...(norm === 'lp' ? { p: lpP() } : {}) };
-        if (prompt) {
-          req.problem = headSupport ? 'relaxed-prompt' : 'prompt';
-          req.Wk = cfg.model.Wk;
-          if (headSupport) req.headSupport = headSupport;
-        }
-        try { jobs[norm] = await client.solve(req); } catch (e) { jobs[norm] = { status: 'error', message: e.message }; }
-      }));
-      let rep = null;
-      if (!prompt && (cfg.model.attention === 'cross' || cfg.model.attention === 'self')) {
-        try { rep = await client.analyze(common); } catch (e) { rep = { error: e.message }; }
-      }
+      const out = await solveReferences(client, { cfg, selection, refList: effectiveRefs(), lpP: lpP() });
       if (my !== gen || mine !== refGen) return;
-      refs = jobs;
-      headSvm = head;
-      refSelection = selection ?? rep?.selection ?? scores?.optimal ?? null;
-      report = rep;
+      refs = out.refs;
+      headSvm = out.headSvm;
+      refSelection = selection ?? out.report?.selection ?? scores?.optimal ?? null;
+      report = out.report;
       const failed = Object.entries(refs).find(([, s]) => s.status === 'error' || s.status === 'infeasible');
       if (failed) showMessage(`The ${REF_LABEL[failed[0]]} SVM has no solution for this selection: ${failed[1].message || failed[1].status}`);
       else if (msg.textContent.startsWith('The ') && msg.textContent.includes(' SVM has no solution')) showMessage(null);
@@ -217,22 +185,7 @@ export function createFigure(root, options) {
       solving--;
     }
   }
-  let followWanted = null, followBusy = false;
-  function followSelection(sel) {
-    if (refSelection && refSelection.join(',') === sel.join(',') && !followBusy) return;
-    followWanted = sel;
-    if (followBusy) return;
-    const my = gen;
-    const next = () => {
-      if (my !== gen || !followWanted) { followBusy = false; return; }
-      const want = followWanted;
-      followWanted = null;
-      if (refSelection && refSelection.join(',') === want.join(',')) { next(); return; }
-      followBusy = true;
-      refreshReferences(want).finally(next);
-    };
-    next();
-  }
+  const follower = createFollower({ refresh: (sel) => refreshReferences(sel), solvedFor: () => refSelection, generation: () => gen });
 
   // ---------- player ----------
   function play() {
@@ -262,8 +215,8 @@ export function createFigure(root, options) {
         run.playing = false;
         if (frame.stopped && frame.stopReason) showMessage(`Stopped at k = ${trace.iterationNow()}: ${frame.stopReason}`);
       }
-      const sel = currentSelection();
-      if (sel) followSelection(sel);
+      const sel = currentSelection(cfg, trace, state.selection);
+      if (sel) follower.follow(sel);
       scheduleRender();
       if (run.done) options.onUpdate?.(api);
     } catch (e) {
@@ -285,7 +238,7 @@ export function createFigure(root, options) {
     trace = new TraceStore();
     trace.setInitial(initialWeights(cfg));
     trace.ingest(await client.step(run.id, 0));
-    refs = {}; refSelection = null; report = null; followWanted = null; followBusy = false;
+    refs = {}; refSelection = null; report = null; follower.reset();
     await refreshReferences();
     render(true);
     if (visible) play();

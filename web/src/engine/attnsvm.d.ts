@@ -175,7 +175,7 @@ export interface Engine {
   validate(dataset: DatasetJSON, attention?: AttentionKind): void;   // throws Error naming field/sequence/token
   forward(dataset: DatasetJSON, model: ModelJSON, params: ParamsJSON): ForwardResult;
   solve(request: SolveRequest): Solution;
-  analyze(request: { dataset: DatasetJSON; attention?: AttentionKind; selection?: number[]; W?: Matrix }): SelectionReport;
+  analyze(request: { dataset: DatasetJSON; attention?: AttentionKind; selection?: number[]; W?: Matrix; problem?: 'attention' | 'prompt'; Wk?: Matrix }): SelectionReport;
   train(config: RunConfig): Run;
   scores(dataset: DatasetJSON): { gamma: Matrix; optimal: number[]; ties: number[][] };  // token scores Y_i v^T x_it
   // Every feasible, locally optimal selection (the possible limits of GD); throws above maxSelections.

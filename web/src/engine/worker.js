@@ -67,7 +67,9 @@ function advance(entry, budgetMs) {
 
 function frame(entry, chunk, computeMs) {
   const done = chunk.stopped || entry.run.iteration >= entry.maxIterations;
-  return { ...chunk, runId: entry.id, stepsPerFrame: entry.stepsPerFrame, computeMs, done };
+  // joint training: the head v(k) too (the lab plots its convergence to the head SVM)
+  const head = entry.trainHead ? { head: entry.run.params().v ?? null } : {};
+  return { ...chunk, ...head, runId: entry.id, stepsPerFrame: entry.stepsPerFrame, computeMs, done };
 }
 
 const handlers = {
@@ -80,7 +82,8 @@ const handlers = {
   start(engine, { config, maxIterations }) {
     const run = engine.train(config);
     const id = nextRunId++;
-    runs.set(id, { id, run, maxIterations: maxIterations ?? Infinity, stepsPerFrame: 1, msPerStep: 0 });
+    runs.set(id, { id, run, maxIterations: maxIterations ?? Infinity, stepsPerFrame: 1, msPerStep: 0,
+      trainHead: !!config?.train?.trainHead });
     return id;
   },
   advance(engine, { runId, budgetMs }) { return advance(getRun(runId), budgetMs ?? 12); },

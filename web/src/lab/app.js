@@ -11,14 +11,15 @@ import { dot, allFinite } from './linalg.js';
 import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
   effectiveRefs as configEffectiveRefs } from './config.js';
 import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView, normsView, spectrumView, weightsView,
-  readoutView, promptVerdict, unitsOf } from './views.js';
+  readoutView, verdictOf, unitsOf, NORM_SERIES } from './views.js';
 import { TraceStore } from './trace.js';
+import { currentSelection, defaultSelection, solveReferences, createFollower } from './reference-follower.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
 import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
 import { createCurves } from '../plots/curves.js';
 import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
-import { REF_STYLE, OKABE_ITO, themeColors } from '../plots/theme.js';
+import { REF_STYLE, themeColors } from '../plots/theme.js';
 import { svgString, svgSize, svgToPng, download } from '../plots/export.js';
 
 const t0 = performance.now();
@@ -100,14 +101,7 @@ const panels = {
   softmax: createTimeHeatmap($('body-softmax')),
   current: createMatrices($('body-current')),
   corr: createCurves($('body-corr'), { xlabel: 'iteration k', y: { label: '1 − corr', log: true }, series: [], height: 220 }),
-  norms: createCurves($('body-norms'), {
-    xlabel: 'iteration k', y: { label: 'norm of W(k)' }, height: 170,
-    series: [
-      { label: '‖W‖_F', color: OKABE_ITO.blue },
-      { label: '‖W‖_*', color: OKABE_ITO.vermillion, dash: [2, 3] },
-      { label: '‖W‖_p', color: OKABE_ITO.green, dash: [8, 3, 2, 3] },
-    ],
-  }),
+  norms: createCurves($('body-norms'), { xlabel: 'iteration k', y: { label: 'norm' }, height: 170, series: NORM_SERIES }),
   spectrum: createSpectrum($('body-spectrum')),
   weights: createMatrices($('body-weights')),
   readout: createReadout($('body-readout')),
@@ -116,7 +110,7 @@ const panels = {
 for (const { id } of PANELS) $(`body-${id}`).querySelectorAll('svg[role="img"]').forEach((svg) => svg.setAttribute('aria-labelledby', `h-${id}`));
 const lossChart = createCurves($('body-norms'), {
   xlabel: 'iteration k', y: { label: 'loss L(W(k))' }, height: 150,
-  series: [{ label: 'loss', color: themeColors().dark ? '#dddddd' : '#333333' }],
+  series: [{ label: 'loss', color: 'fg' }],
 });
 
 // ---------- run state ----------
@@ -178,7 +172,7 @@ async function restartInner({ autoplay = false } = {}) {
   run.id = null; run.done = false;
   trace = new TraceStore();
   refs = {}; report = null; refSelection = null; headSvm = null; generalizedRef = null;
-  followWanted = null; followBusy = false;
+  follower.reset();
   setMessage('data', null); setMessage('engine-run', null);
   syncControls();
   writeHash();
@@ -268,56 +262,18 @@ async function restartInner({ autoplay = false } = {}) {
   if (wasPlaying) play();
 }
 
-// ---------- reference SVMs ----------
-function currentSelection() {
-  const units = cfg ? unitsOf(cfg) : 0;
-  const last = trace.last();
-  if (!last || state.selection === 'optimal') return null;
-  const decided = last.selectedProbability.every((p) => p >= 0.5);
-  return decided && last.selected.length === units ? Array.from(last.selected) : null;
-}
-function defaultSelection() {
-  if (!cfg) return null;
-  if (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal') return null;
-  return cfg.dataset.alpha ?? scores?.optimal ?? null;
-}
-
-async function refreshReferences(selection = currentSelection() ?? defaultSelection(), dataset = cfg?.dataset) {
+// ---------- reference SVMs (reference-follower.js, shared with the embedded figures) ----------
+async function refreshReferences(selection = currentSelection(cfg, trace, state.selection) ?? defaultSelection(cfg, scores), dataset = cfg?.dataset) {
   if (!cfg || !dataset) return;
   const my = gen, mine = ++refGen;
-  const list = effectiveRefs();
-  const prompt = cfg.model.param === 'prompt';
-  const common = { dataset, attention: cfg.model.attention, ...(selection ? { selection } : {}) };
   solving++;
   try {
-    const jobs = {};
-    let headSupport = null;
-    if (prompt && cfg.train.trainHead) {
-      try {
-        const h = await client.solve({ dataset, problem: 'head', norm: 'fro', ...(selection ? { selection } : {}) });
-        jobs.head = h;
-        if (h.status === 'optimal') headSupport = [...new Set(h.support.map(([i]) => i))];
-      } catch (e) { jobs.head = { status: 'error', message: e.message }; }
-    }
-    await Promise.all(list.map(async (norm) => {
-      const req = { ...common, norm: norm === 'nuclear' ? 'nuclear' : norm, ...(norm === 'lp' ? { p: lpP() } : {}) };
-      if (prompt) {
-        req.problem = headSupport ? 'relaxed-prompt' : 'prompt';
-        req.Wk = cfg.model.Wk;
-        if (headSupport) req.headSupport = headSupport;
-      }
-      try { jobs[norm] = await client.solve(req); } catch (e) { jobs[norm] = { status: 'error', message: e.message }; }
-    }));
-    let rep = null;
-    if (!prompt && (cfg.model.attention === 'cross' || cfg.model.attention === 'self')) {
-      try { rep = await client.analyze(common); } catch (e) { rep = { error: e.message }; }
-    }
+    const out = await solveReferences(client, { cfg, dataset, selection, refList: effectiveRefs(), lpP: lpP() });
     if (my !== gen || mine !== refGen) return;
-    headSvm = jobs.head ?? null;
-    delete jobs.head;
-    refs = jobs;
-    refSelection = selection ?? rep?.selection ?? scores?.optimal ?? null;
-    report = rep;
+    headSvm = out.headSvm;
+    refs = out.refs;
+    refSelection = selection ?? out.report?.selection ?? scores?.optimal ?? null;
+    report = out.report;
     applyTraceReferences();
     const bad = Object.entries(refs).find(([, s]) => s.status === 'infeasible' || s.status === 'error');
     setMessage('svm', bad ? `The ${REF_LABEL[bad[0]]} SVM has no solution for this selection: ${bad[1].message || bad[1].status}` : null);
@@ -330,7 +286,12 @@ async function refreshReferences(selection = currentSelection() ?? defaultSelect
 function allRefs() { return generalizedRef ? { ...refs, gen: generalizedRef } : refs; }
 function applyTraceReferences() {
   trace.setReferences(Object.fromEntries(Object.entries(allRefs())
-    .filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations').map(([k, s]) => [k, s.W])));
+    .filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations').map(([k, s]) => [k, s.W])), headVector(headSvm));
+}
+// The head SVM's solution as a vector (its W is d x 1), or null.
+function headVector(h) {
+  if (!h || !(h.status === 'optimal' || h.status === 'max_iterations') || !h.W) return null;
+  return h.W.flat();
 }
 
 // ReLU heads keep several tokens: the generalized SVM (SPEC section 3) of the current softmax,
@@ -361,24 +322,7 @@ async function refreshGeneralized() {
   }
 }
 
-// At most one re-solve for the run's selection in flight; the latest wanted selection wins.
-let followWanted = null, followBusy = false;
-function followSelection(sel) {
-  const key = sel.join(',');
-  if (refSelection && refSelection.join(',') === key && !followBusy) return;
-  followWanted = sel;
-  if (followBusy) return;
-  const my = gen;
-  const next = () => {
-    if (my !== gen || !followWanted) { followBusy = false; return; }
-    const want = followWanted;
-    followWanted = null;
-    if (refSelection && refSelection.join(',') === want.join(',')) { next(); return; }
-    followBusy = true;
-    refreshReferences(want).finally(next);
-  };
-  next();
-}
+const follower = createFollower({ refresh: (sel) => refreshReferences(sel), solvedFor: () => refSelection, generation: () => gen });
 
 // ---------- player ----------
 function play() {
@@ -407,8 +351,8 @@ async function advance(k) {
       stopPlayer();
     }
     // the references follow the run's selection once it is decided
-    const sel = currentSelection();
-    if (sel) followSelection(sel);
+    const sel = currentSelection(cfg, trace, state.selection);
+    if (sel) follower.follow(sel);
     if (!run.playing) refreshGeneralized();
     scheduleRender();
   } catch (e) {
@@ -418,13 +362,17 @@ async function advance(k) {
   }
 }
 
+// Called on every frame: attributes are written only when they change (a write of the same
+// value still invalidates style).
+function setAttr(el, name, value) { if (el.getAttribute(name) !== value) el.setAttribute(name, value); }
+function setDisabled(el, off) { if (el.disabled !== off) el.disabled = off; }
 function updatePlayerUI() {
   const b = $('btn-play');
   setText(b, run.playing ? '❚❚ Pause' : (run.done ? '▶ Done' : '▶ Play'));
-  b.setAttribute('aria-label', run.playing ? 'Pause' : 'Play');
-  b.setAttribute('aria-pressed', String(run.playing));
-  b.disabled = !run.id || (run.done && !run.playing);
-  $('btn-step').disabled = !run.id || run.done || run.playing;
+  setAttr(b, 'aria-label', run.playing ? 'Pause' : 'Play');
+  setAttr(b, 'aria-pressed', String(run.playing));
+  setDisabled(b, !run.id || (run.done && !run.playing));
+  setDisabled($('btn-step'), !run.id || run.done || run.playing);
   setText($('iter-out'), `k = ${trace.iterationNow()} / ${cfg?.iterations ?? '—'}`);
 }
 
@@ -620,7 +568,7 @@ async function applyJson() {
 function flash(btn, text) { const old = btn.textContent; btn.textContent = text; setTimeout(() => { btn.textContent = old; }, 1200); }
 
 // ---------- exports ----------
-function refNames() { return Object.keys(trace.refs); }
+function refNames() { return Object.keys(trace.corrSeries().series); }
 function traceJSON() {
   return { state, scenario: state.scenario, config: cfg && { model: cfg.model, train: cfg.train, iterations: cfg.iterations },
     dataset: cfg?.dataset, references: Object.fromEntries(Object.entries(refs).map(([k, s]) => [k, { status: s.status, W: s.W, objective: s.objective, gap: s.gap, support: s.support }])),
@@ -676,7 +624,12 @@ function renderPlane(ctx = viewContext()) {
   panelMessage('plane', v.message);
 }
 
-let lastSlowRender = 0;
+// While playing, panels are redrawn at the rate they need: the token plane and the softmax
+// heatmap (canvases, drawn incrementally) every frame; the uPlot curves at ~30 Hz, taking turns
+// (each redraw re-renders axes and text); the current softmax, readout and subtitles at ~8 Hz; the
+// spectrum and weight heatmaps at ~4 Hz.
+const SLOW_MS = 120, SLOWEST_MS = 250;
+let lastSlowRender = 0, lastSlowestRender = 0, curveTurn = 'corr';
 let renders = 0;
 let staggered = false;
 // The first drawing of a run is spread over several tasks (one per panel), so that no main-thread
@@ -688,7 +641,7 @@ function renderStaggered(done) {
     () => { const v = softmaxView(ctx); panels.softmax.update(v.data); setText($('sub-softmax'), v.subtitle); },
     () => { const v = currentSoftmaxView(ctx); if (v) { panels.current.update(v.data); setText($('sub-current'), v.subtitle); } },
     () => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); setText($('sub-corr'), cv.subtitle); },
-    () => { const v = normsView(ctx); panels.norms.update(v.norms); setText($('sub-norms'), v.subtitle); },
+    () => { const v = normsView(ctx); panels.norms.__key = v.key; panels.norms.setSeries(v.series); panels.norms.update(v.norms); setText($('sub-norms'), v.subtitle); },
     () => lossChart.update(normsView(ctx).loss),
     () => { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); setText($('sub-spectrum'), v.subtitle); },
     () => { const v = weightsView(ctx); panels.weights.update(v.data); setText($('sub-weights'), v.subtitle); },
@@ -697,7 +650,9 @@ function renderStaggered(done) {
   const my = gen;
   staggered = true;
   const next = () => {
-    if (my !== gen) { staggered = false; return; }
+    // a newer run took over: still resolve, or the superseded restart would wait forever (and the
+    // page would stay "busy")
+    if (my !== gen) { staggered = false; done?.(); return; }
     const job = jobs.shift();
     if (!job) { staggered = false; updatePlayerUI(); done?.(); return; }
     job();
@@ -719,27 +674,38 @@ function renderAll(force = false) {
     panels.softmax.update(v.data);
     setText($('sub-softmax'), v.subtitle);
   }
-  const slow = force || !run.playing || now - lastSlowRender > 66;
+  const slow = force || !run.playing || now - lastSlowRender > SLOW_MS;
+  // while playing, the convergence chart and the norm/loss charts take turns (each ~30 Hz), so
+  // that no frame redraws all three uPlot charts
+  const curvesTurn = force || !run.playing ? 'both' : (curveTurn = curveTurn === 'corr' ? 'norms' : 'corr');
   if (show('current') && slow) {
     const v = currentSoftmaxView(ctx);
     if (v) { panels.current.update(v.data); setText($('sub-current'), v.subtitle); }
   }
-  const cv = corrView(ctx);
-  if (panels.corr.__key !== cv.key) { panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); }
-  if (show('corr')) panels.corr.update(cv.data);
-  if (slow) setText($('sub-corr'), cv.subtitle);
-  if (show('norms')) {
-    const v = normsView(ctx);
-    panels.norms.update(v.norms);
-    lossChart.update(v.loss);
-    setText($('sub-norms'), v.subtitle);
+  if (curvesTurn !== 'norms') {
+    const cv = corrView(ctx);
+    if (panels.corr.__key !== cv.key) { panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); }
+    if (show('corr')) panels.corr.update(cv.data);
   }
-  // spectrum, weights and readout: at most ~15 Hz while playing
+  if (curvesTurn !== 'corr') {
+    if (show('norms')) {
+      const v = normsView(ctx);
+      if (panels.norms.__key !== v.key) { panels.norms.__key = v.key; panels.norms.setSeries(v.series); }
+      panels.norms.update(v.norms);
+      lossChart.update(v.loss);
+    }
+  }
   if (slow) {
     lastSlowRender = now;
+    setText($('sub-corr'), corrView(ctx).subtitle);
+    if (show('norms')) setText($('sub-norms'), normsView(ctx).subtitle);
+    if (show('readout')) panels.readout.update(readoutView(ctx).data);
+  }
+  // the spectrum (a d3 chart rebuilt per update, ~10 ms) and the weight heatmaps change slowly
+  if (force || !run.playing || now - lastSlowestRender > SLOWEST_MS) {
+    lastSlowestRender = now;
     if (show('spectrum')) { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); setText($('sub-spectrum'), v.subtitle); }
     if (show('weights')) { const v = weightsView(ctx); panels.weights.update(v.data); setText($('sub-weights'), v.subtitle); }
-    if (show('readout')) panels.readout.update(readoutView(ctx).data);
   }
   updatePlayerUI();
 }
@@ -814,7 +780,9 @@ window.__lab = {
     return s && structuredClone({ status: s.status, W: s.W, objective: s.objective, gap: s.gap, support: s.support, message: s.message });
   },
   referenceSelection: () => refSelection && [...refSelection],
-  verdict: () => report?.verdict ?? (cfg?.model.param === 'prompt' && refs.fro && scores && refSelection ? promptVerdict(viewContext()).kind : null),
+  verdict: () => (report && !report.error ? report.verdict : null),
+  verdictView: () => (cfg ? verdictOf(viewContext()) : null),
+  report: () => report && structuredClone(report),
   scenarioNames: () => [...SCENARIO_IDS],
   messages: () => [...messages.values()],
   set: (patch) => setState(patch),
@@ -835,8 +803,11 @@ window.__lab = {
 function plottedData() {
   const tr = trace.series();
   const cs = trace.corrSeries();
+  const hn = trace.headNorms();
   return {
     loss: Array.from(tr.loss), normFro: Array.from(tr.normFro), normNuc: Array.from(tr.normNuc), normLp: Array.from(tr.normLp),
+    headNorm: hn ? hn.y.filter((v) => v !== null) : null,
+    legends: Object.fromEntries(['corr', 'norms'].map((id) => [id, [...document.querySelectorAll(`#body-${id} .u-legend .u-series .u-label`)].map((e) => e.textContent)])),
     corr: Object.fromEntries(Object.entries(cs.series).map(([k, v]) => [k, v.filter((c) => c !== null)])),
     softmax: Array.from(trace.softmaxSeries().values),
     weights: trace.currentWeights(),

@@ -101,4 +101,4 @@ export const SCENARIO_INFO = {
 
 export const SCENARIO_ORDER = Object.keys(SCENARIO_INFO);
 
-export const REF_LABEL = { fro: 'Frobenius', nuclear: 'nuclear', lp: 'l_p', gen: 'generalized SVM (W_dir)' };
+export const REF_LABEL = { fro: 'Frobenius', nuclear: 'nuclear', lp: 'l_p', gen: 'generalized SVM (W_dir)', head: 'head SVM (v)' };

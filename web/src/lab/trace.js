@@ -4,6 +4,8 @@
 // selection, a dragged token) and the whole curve is recomputed.
 import { corr } from './linalg.js';
 
+const headCorr = (snap, v) => (snap.v ? corr([Array.from(snap.v)], [v]) : null);
+
 class Growable {
   constructor(Type) { this.Type = Type; this.buf = new Type(256); this.length = 0; }
   push(src) {
@@ -32,8 +34,9 @@ export class TraceStore {
     this.selected = new Growable(Int32Array);
     this.selectedProbability = new Growable(Float64Array);
     this.softmax = new Growable(Float64Array);
-    this.snapshots = [];   // [{ iteration, W }]
+    this.snapshots = [];   // [{ iteration, W, v? }] (v: the head under joint training)
     this.refs = {};        // name -> matrix
+    this.headRef = null;   // the head SVM's v^mm (joint training), compared with the snapshots' v
     this.corrCache = {};   // name -> number|null per snapshot
     this.currentIteration = 0;
     this.initialW = null;
@@ -56,8 +59,10 @@ export class TraceStore {
     const it = frame.iterationNow ?? (frame.frames ? frame.iteration[frame.frames - 1] : this.currentIteration);
     this.currentIteration = it;
     if (frame.weights && (!this.snapshots.length || this.snapshots.at(-1).iteration !== it)) {
-      this.snapshots.push({ iteration: it, W: frame.weights });
+      const snap = { iteration: it, W: frame.weights, ...(frame.head ? { v: frame.head } : {}) };
+      this.snapshots.push(snap);
       for (const [name, R] of Object.entries(this.refs)) this.corrCache[name].push(corr(frame.weights, R));
+      if (this.headRef) this.corrCache.head.push(headCorr(snap, this.headRef));
       if (this.snapshots.length > MAX_SNAPSHOTS) this.thin();
     }
   }
@@ -69,10 +74,20 @@ export class TraceStore {
     for (const name of Object.keys(this.corrCache)) this.corrCache[name] = this.corrCache[name].filter(keep);
   }
 
-  setReferences(refs) {
+  // refs: name -> matrix (compared with W(k)); headRef: v^mm of the head SVM or null (compared
+  // with v(k) under joint training, as the series "head").
+  setReferences(refs, headRef = null) {
     this.refs = refs;
+    this.headRef = headRef ?? null;
     this.corrCache = {};
     for (const [name, R] of Object.entries(refs)) this.corrCache[name] = this.snapshots.map((s) => corr(s.W, R));
+    if (this.headRef) this.corrCache.head = this.snapshots.map((s) => headCorr(s, this.headRef));
+  }
+
+  // ||v(k)|| at the snapshots (joint training), or null.
+  headNorms() {
+    if (!this.snapshots.some((s) => s.v)) return null;
+    return { x: this.snapshots.map((s) => s.iteration), y: this.snapshots.map((s) => (s.v ? Math.hypot(...s.v) : null)) };
   }
 
   frames() { return this.iteration.length; }
@@ -113,7 +128,7 @@ export class TraceStore {
     return out;
   }
 
-  toCSV(refNames = Object.keys(this.refs)) {
+  toCSV(refNames = Object.keys(this.corrCache)) {
     const u = this.units;
     const head = ['iteration', 'loss', 'norm_fro', 'norm_nuclear', 'norm_lp',
       ...Array.from({ length: u }, (_, k) => `selected_${k}`), ...Array.from({ length: u }, (_, k) => `p_selected_${k}`),

@@ -7,7 +7,7 @@
 //           refList: string[], lpP: number, followSelection: bool }
 import { fro, dot, matVec, transpose, singularValues, principalPlane } from './linalg.js';
 import { REF_LABEL } from './scenarios.js';
-import { REF_STYLE } from '../plots/theme.js';
+import { REF_STYLE, OKABE_ITO } from '../plots/theme.js';
 
 export const fmt = (v, digits = 4) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
 const sub = (k) => String(k).split('').map((ch) => '₀₁₂₃₄₅₆₇₈₉'[ch]).join('');
@@ -138,7 +138,7 @@ export function planeView(ctx) {
   }
   const last = trace.last();
   const selected = last && last.selected.length === n ? decidedSelection(last) : null;
-  const support = report?.supportTokens ?? supportFromSolution(refs.fro, n);
+  const support = supportPerSequence(report, refs.fro, n);
   const notes = ['Colours: sequences; shaded: support tokens of the Frobenius SVM.'];
   const d = ds.X[0][0].length;
   const proj2 = d > 2 ? ' Vectors out of the view plane fall short of the common length.' : '';
@@ -148,7 +148,7 @@ export function planeView(ctx) {
   if (proj.note) notes.push(proj.note);
   const infeasible = Object.values(refs).find((s) => s.status === 'infeasible');
   return {
-    data: { tokens, selected, optimal: scores?.optimal ?? null, support, paths, arrows, lines,
+    data: { tokens, selected, optimal: scores?.optimal ?? null, support, paths, arrows, lines, pathLabel: prompt ? 'u(k) path' : 'W(k) z_i paths',
       xlabel: proj.labels[0], ylabel: proj.labels[1] },
     subtitle: notes.join(' '),
     message: infeasible ? `Infeasible: ${infeasible.message}` : null,
@@ -205,28 +205,62 @@ export function currentSoftmaxView(ctx) {
   };
 }
 
+const dashArray = (d) => (d ? d.split(' ').map(Number) : undefined);
+
 export function corrView(ctx) {
   const { trace, refSelection } = ctx;
-  const names = Object.keys(trace.refs);
   const cs = trace.corrSeries();
+  const names = Object.keys(cs.series);   // the W references, then 'head' under joint training
   const cNow = trace.correlations();
   return {
-    series: names.map((r) => ({ label: `vs ${REF_STYLE[r].label}`, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash.split(' ').map(Number) })),
+    series: names.map((r) => ({ label: r === 'head' ? REF_STYLE.head.label : `vs ${REF_STYLE[r].label}`, color: REF_STYLE[r].color, dash: dashArray(REF_STYLE[r].dash) })),
     key: names.join(','),
     data: { x: cs.x, ys: names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))), xmax: ctx.cfg.iterations },
     subtitle: names.length
       ? `Log scale; 0 means W(k) points exactly along the SVM direction. Now: ${names.map((r) => `${REF_LABEL[r]} corr = ${fmt(cNow[r], 5)}`).join(', ')}.` +
-        (refSelection ? ` SVMs of the selection (${refSelection.join(', ')})${ctx.followSelection ? ', followed as the run decides' : ''}.` : '')
+        (refSelection ? ` SVMs of the selection (${refSelection.join(', ')})${ctx.followSelection ? ', followed as the run decides' : ''}.` : '') +
+        (names.includes('head') ? ' Orange (joint training): 1 − corr(v(k), v^mm), the head against the head SVM of the selected tokens.' : '')
       : 'No reference SVM (none selected, or infeasible).',
   };
 }
 
+export const NORM_SERIES = [
+  { label: '‖W‖_F', color: OKABE_ITO.blue },
+  { label: '‖W‖_*', color: OKABE_ITO.vermillion, dash: [2, 3] },
+  { label: '‖W‖_p', color: OKABE_ITO.green, dash: [8, 3, 2, 3] },
+];
+const HEAD_NORM_SERIES = { label: '‖v‖ (head)', color: OKABE_ITO.orange };
+
+// ||v(k)|| is known at the snapshots (one per received chunk); between two it is interpolated
+// linearly onto the trace's iterations, so that all curves share one x array (uPlot).
+function headNormOnTrace(iterations, hn) {
+  const out = new Float64Array(iterations.length).fill(NaN);
+  let s = 0;
+  for (let f = 0; f < iterations.length; f++) {
+    const it = iterations[f];
+    while (s + 1 < hn.x.length && hn.x[s + 1] <= it) s++;
+    if (hn.x[s] > it || hn.y[s] == null) continue;
+    if (hn.x[s] === it || s + 1 >= hn.x.length) { if (hn.x[s] === it) out[f] = hn.y[s]; continue; }
+    const t = (it - hn.x[s]) / (hn.x[s + 1] - hn.x[s]);
+    out[f] = hn.y[s] + t * ((hn.y[s + 1] ?? hn.y[s]) - hn.y[s]);
+  }
+  return out;
+}
+
 export function normsView(ctx) {
   const tr = ctx.trace.series();
+  const hn = ctx.trace.headNorms?.() ?? null;
+  const ys = [tr.normFro, tr.normNuc, tr.normLp];
+  if (hn) ys.push(headNormOnTrace(tr.iteration, hn));
+  const prompt = ctx.cfg.model.param === 'prompt';
+  const base = prompt ? NORM_SERIES.map((s) => ({ ...s, label: s.label.replace('W', 'p') })) : NORM_SERIES;
   return {
-    norms: { x: tr.iteration, ys: [tr.normFro, tr.normNuc, tr.normLp], xmax: ctx.cfg.iterations },
+    series: hn ? [...base, HEAD_NORM_SERIES] : base,
+    key: `${prompt ? 'p' : 'W'}${hn ? '+head' : ''}`,
+    norms: { x: tr.iteration, ys, xmax: ctx.cfg.iterations },
     loss: { x: tr.iteration, ys: [tr.loss], xmax: ctx.cfg.iterations },
-    subtitle: `‖W(k)‖ grows without bound (the direction is what converges); p = ${fmt(ctx.cfg.train.traceP, 3)} for ‖·‖_p. The loss decreases toward its infimum.`,
+    subtitle: `‖${prompt ? 'p' : 'W'}(k)‖ grows without bound (the direction is what converges); p = ${fmt(ctx.cfg.train.traceP, 3)} for ‖·‖_p.` +
+      `${hn ? ' Joint training: the head norm ‖v(k)‖ grows too (orange).' : ''} The loss decreases toward its infimum.`,
   };
 }
 
@@ -268,22 +302,11 @@ export function weightsView(ctx) {
   };
 }
 
-// Verdict for prompts (the engine's analysis is for attention): global if every sequence selects its
-// optimal token; local if every support token of the prompt SVM scores lower than the selected one.
-export function promptVerdict(ctx) {
-  const { refs, scores, refSelection } = ctx;
-  const sol = refs.fro;
-  if (sol.status === 'infeasible') return { label: 'Infeasible selection', kind: 'infeasible', explanation: sol.message };
-  const opt = scores.optimal;
-  if (refSelection.every((a, i) => a === opt[i])) return { label: 'Globally optimal selection', kind: 'global', explanation: 'every sequence selects its highest-scoring token.' };
-  const sup = supportFromSolution(sol, refSelection.length) ?? [];
-  const ok = refSelection.every((a, i) => (sup[i] ?? []).every((t) => scores.gamma[i][a] > scores.gamma[i][t]));
-  return ok ? { label: 'Locally optimal selection', kind: 'local', explanation: 'every support token scores lower than the selected one.' }
-    : { label: 'Neither globally nor locally optimal', kind: 'neither', explanation: 'a support token scores at least as high as the selected one.' };
-}
-
+// The verdict of SPEC section 4 from the engine's analysis (report): cross and self attention,
+// sequence-to-sequence and causal attention per (sequence, query) unit, and prompts (the prompt
+// SVM). None for ReLU heads and joint training, where the token scores are not the linear ones.
 export function verdictOf(ctx) {
-  const { report, refs, cfg, scores, refSelection } = ctx;
+  const { report, cfg } = ctx;
   if (cfg.model.head === 'relu') {
     return { label: 'Nonlinear head', kind: 'none',
       explanation: 'optimal tokens and local optimality are defined through the linear token scores γ = Y v·x; with the ReLU head the limit can keep a set of tokens per sequence (see the generalized SVM below).' };
@@ -297,28 +320,40 @@ export function verdictOf(ctx) {
     const kind = { globally_optimal: 'global', locally_optimal: 'local', neither: 'neither', infeasible: 'infeasible' }[report.verdict];
     return { label: labels[report.verdict] ?? report.verdict, kind, explanation: report.explanation };
   }
-  if (refs.fro && cfg.model.param === 'prompt' && scores && refSelection) return promptVerdict(ctx);
   if (report?.error) return { label: 'No verdict', kind: 'none', explanation: report.error };
-  if (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal') {
-    return { label: 'No verdict', kind: 'none', explanation: 'the global/local optimality analysis covers one query per sequence (cross or self attention); the certificates below are for the sequence-to-sequence SVM.' };
+  if (cfg.model.param !== 'prompt' && (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal')) {
+    return { label: 'No verdict yet', kind: 'none', explanation: 'every (sequence, query) unit selects its own token; the verdict follows once each unit has decided (its selected token has softmax probability ≥ 0.5).' };
   }
   return null;
+}
+
+// Support tokens per sequence (the plane): the analysis' support tokens, merged over the queries of
+// a sequence for sequence-to-sequence / causal attention, else those of the Frobenius solution.
+function supportPerSequence(report, sol, n) {
+  const st = report && !report.error ? report.supportTokens : null;
+  if (st && st.length === n) return st;
+  if (st && st.length % n === 0) {
+    const T = st.length / n;
+    return Array.from({ length: n }, (_, i) => [...new Set(st.slice(i * T, (i + 1) * T).flat())].sort((a, b) => a - b));
+  }
+  return supportFromSolution(sol, n);
 }
 
 export function readoutView(ctx) {
   const { refs, headSvm, cfg, trace, refSelection, report, scores } = ctx;
   const prompt = cfg.model.param === 'prompt';
   const name = (k) => (prompt ? `${headSvm ? 'relaxed prompt' : 'prompt'} p^mm${k === 'lp' ? '' : ' (l2)'}` : REF_LABEL[k]);
-  const rows = Object.entries(refs).map(([k, s]) => ({ label: name(k) + (k === 'lp' ? ` (l_p, p = ${fmt(ctx.lpP, 3)})` : ''), ...s }));
+  const rows = Object.entries(refs).map(([k, s]) => ({ label: name(k) + (k === 'lp' ? (prompt ? ` (l_p, p = ${fmt(ctx.lpP, 3)})` : ` (p = ${fmt(ctx.lpP, 3)})`) : ''), ...s }));
   if (headSvm) rows.push({ label: 'head v^mm', ...headSvm });
   const n = cfg.dataset.X.length;
   const last = trace.last();
   const meta = unitMeta(cfg);
   return {
     data: {
-      rows, verdict: verdictOf(ctx), optimal: scores?.optimal,
+      certTitle: prompt ? `${headSvm ? 'Relaxed prompt' : 'Prompt'} SVM certificates` : meta.seq2 ? `${cfg.model.attention === 'causal' ? 'Causal' : 'Sequence-to-sequence'} SVM certificates` : 'Att-SVM certificates',
+      rows, verdict: verdictOf(ctx), optimal: (report && !report.error ? report.optimal : null) ?? (meta.seq2 ? null : scores?.optimal),
       selection: refSelection ?? (last ? Array.from(last.selected) : []),
-      support: meta.seq2 ? null : (report?.supportTokens ?? supportFromSolution(refs.fro, n)),
+      support: report && !report.error ? report.supportTokens : (meta.seq2 ? null : supportFromSolution(refs.fro, n)),
       ...(meta.seq2 ? { unitLabel: meta.unitLabel, unitSeq: meta.unitSeq } : {}),
       selectionLabel: refSelection ? `the selection (${refSelection.join(', ')})` : null,
       note: cfg.model.head !== 'relu' ? null : refs.gen

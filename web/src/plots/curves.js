@@ -1,6 +1,6 @@
 // Streaming curves with uPlot (fast canvas; axes, legend and log scales by the library).
 // createCurves(container, options) -> { update(data), resize(), svg(), destroy() }
-//   options: { xlabel, series: [{ label, color, dash: [a,b], scale: 'y' | 'y2' }],
+//   options: { xlabel, series: [{ label, color ('fg': the theme's text colour), dash: [a,b], scale: 'y' | 'y2' }],
 //              y: { label, log }, y2?: { label, log }, height }
 //   data:    { x: number[], ys: number[][] } (one array per series; non-finite or, on a log
 //            scale, non-positive values are left out, never plotted as NaN)
@@ -22,9 +22,19 @@ export function createCurves(container, options) {
     return Array.from(values, (v) => (Number.isFinite(v) && (!log || v > 0) ? v : null));
   }
 
+  // At most MAX_POINTS points per series go to uPlot (every stride-th, the last always): the
+  // streamed history of a long run grows to 20000 iterations, and copying and drawing all of it
+  // on every redraw costs time without adding pixels (the chart is < 1000 px wide).
+  const MAX_POINTS = 1000;
   function aligned() {
     const seriesScale = (s) => (s.scale === 'y2' ? options.y2 : options.y);
-    return [Array.from(data.x), ...options.series.map((s, k) => clean(data.ys[k] ?? [], seriesScale(s)?.log))];
+    const n = data.x.length;
+    const stride = Math.max(1, Math.ceil(n / MAX_POINTS));
+    const idx = [];
+    for (let i = 0; i < n; i += stride) idx.push(i);
+    if (n && idx.at(-1) !== n - 1) idx.push(n - 1);
+    const pick = (arr) => (stride === 1 ? arr : idx.map((i) => arr[i]));
+    return [Array.from(pick(data.x)), ...options.series.map((s, k) => clean(pick(data.ys[k] ?? []), seriesScale(s)?.log))];
   }
 
   function build() {
@@ -33,8 +43,11 @@ export function createCurves(container, options) {
     knownWidth ??= root.clientWidth || container.clientWidth;
     const width = Math.max(200, knownWidth || 400);
     const height = options.height ?? 220;
+    // y axes as wide as their longest tick label (a fixed width let "20,000" run into the axis
+    // label); 7 px per character of the 12 px font, plus the label and tick gaps
+    const ySize = (u, values) => Math.max(44, 26 + 7 * Math.max(0, ...(values ?? []).map((v) => String(v ?? '').length)));
     const axis = (label, side, scale) => ({
-      label, side, ...(scale ? { scale } : {}), stroke: c.fg, labelSize: 16, size: side === 2 ? 36 : 52,
+      label, side, ...(scale ? { scale } : {}), stroke: c.fg, labelSize: 16, size: side === 2 ? 36 : ySize,
       grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1 },
       font: c.font, labelFont: c.font,
       ...(scale && (scale === 'y2' ? options.y2 : options.y)?.log ? { values: (u, vals) => vals.map((v) => (v == null ? '' : fmtLog(v))) } : {}),
@@ -53,7 +66,7 @@ export function createCurves(container, options) {
       series: [
         { label: options.xlabel },
         ...options.series.map((s) => ({
-          label: s.label, stroke: s.color, width: 2, dash: s.dash, scale: s.scale ?? 'y',
+          label: s.label, stroke: colorOf(s, c), width: 2, dash: s.dash, scale: s.scale ?? 'y',
           points: { show: false }, spanGaps: true,
         })),
       ],
@@ -86,7 +99,7 @@ export function createCurves(container, options) {
       const main = options.series.map((s, k) => ({ s, k })).filter(({ s }) => s.scale !== 'y2');
       drawLineChart(svgEl, {
         width, height, x: Array.from(data.x), xdomain: data.xmax ? [0, data.xmax] : undefined, xlabel: options.xlabel, ylabel: options.y.label, ylog: options.y.log,
-        series: main.map(({ s, k }) => ({ label: s.label, color: s.color, dash: s.dash?.join(' '), values: Array.from(data.ys[k] ?? []) })),
+        series: main.map(({ s, k }) => ({ label: s.label, color: colorOf(s, themeColors()), dash: s.dash?.join(' '), values: Array.from(data.ys[k] ?? []) })),
       });
       return svgEl;
     },
@@ -94,6 +107,9 @@ export function createCurves(container, options) {
     get plot() { return plot; },
   };
 }
+
+// color 'fg': the theme's text colour, resolved at each build (a theme switch rebuilds the chart)
+const colorOf = (s, c) => (s.color === 'fg' ? c.fg : s.color);
 
 function fmtLog(v) {
   const e = Math.round(Math.log10(v));

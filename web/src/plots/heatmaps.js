@@ -17,6 +17,15 @@ export function parseColor(col) {
   return col.match(/\d+/g).slice(0, 3).map(Number);
 }
 
+// Sets an attribute (or the text, name 'text') only when its value differs: a write of the same
+// value still invalidates style and layout.
+function setIf(node, name, value) {
+  if (name === 'text') { if (node.textContent !== value) node.textContent = value; return; }
+  const v = value === null || value === undefined ? null : String(value);
+  if (node.getAttribute(name) === v) return;
+  if (v === null) node.removeAttribute(name); else node.setAttribute(name, v);
+}
+
 function styleAxis(g, c) {
   g.selectAll('path,line').attr('stroke', c.muted);
   g.selectAll('text').attr('fill', c.fg);
@@ -31,7 +40,8 @@ function colorbar(svg, { x0, y0, h, scale, domain, c, label, id }) {
       .attr('fill', scale(t0 + 0.5 / steps));
   }
   const s = scaleLinear().domain(domain).range([y0 + h, y0]);
-  const ax = g.append('g').attr('transform', `translate(${x0 + 10},0)`).call(axisRight(s).ticks(4));
+  // one tick per ~28 px (six labels in a 58 px bar overlapped each other and the title)
+  const ax = g.append('g').attr('transform', `translate(${x0 + 10},0)`).call(axisRight(s).ticks(Math.max(2, Math.min(5, Math.floor(h / 28)))));
   styleAxis(ax, c);
   if (label) g.append('text').attr('x', x0).attr('y', y0 - 4).attr('fill', c.fg).attr('font-size', 10).text(label);
   return g;
@@ -62,7 +72,8 @@ export function createTimeHeatmap(container) {
 
   function layout(c, width) {
     const rows = data.units * data.T;
-    const rowPx = Math.max(2, Math.min(24, Math.floor(240 / Math.max(rows, 1))));
+    // rows of at most 40 px: a one-sequence prompt (3 rows) still gets a readable band and colour bar
+    const rowPx = Math.max(2, Math.min(40, Math.floor(240 / Math.max(rows, 1))));
     const m = { top: 8, right: 58, bottom: 36, left: 58 };
     const ph = rows * rowPx, pw = width - m.left - m.right;
     const height = ph + m.top + m.bottom;
@@ -195,7 +206,7 @@ export function createMatrices(container) {
     const top = 18;
     const height = gridRows * (itemH + top + 10) + 8 + (data.colNames ? 10 : 0);
     const svg = select(svgEl);
-    const key = [width, k, rows, cols, c.dark, !!data.showValues, data.scheme, (data.rowNames ?? []).join('|'), (data.colNames ?? []).join('|')].join(';');
+    const key = [width, k, rows, cols, c.dark, !!data.showValues, data.scheme, (data.rowNames ?? []).join('|'), (data.colNames ?? []).join('|'), cell, perRow, itemW].join(';');
     if (key !== layoutKey) {
       layoutKey = key;
       colorKey = null;
@@ -231,23 +242,35 @@ export function createMatrices(container) {
     const scale = data.scheme === 'div' ? divScale : seqScale;
     const toT = (v) => (hi > lo ? (v - lo) / (hi - lo) : 0.5);
     const groups = svg.selectAll('g.item').nodes();
+    // Per update only what changed is written: cell geometry on a layout change, fills and value
+    // texts when their value moved (the current softmax updates many times a second while playing;
+    // rewriting every attribute made Chromium re-layout the SVG each time).
     data.items.forEach((it, idx) => {
       const g = select(groups[idx]);
-      g.select('text.label').text(it.label);
+      setIf(g.select('text.label').node(), 'text', it.label);
       const cells = [];
       it.M.forEach((row, r) => row.forEach((v, cc) => cells.push({ r, c: cc, v })));
-      g.select('g.cells').selectAll('rect').data(cells).join('rect')
-        .attr('x', (d) => d.c * cell).attr('y', (d) => d.r * cell).attr('width', cell).attr('height', cell)
-        .attr('fill', (d) => (Number.isFinite(d.v) ? scale(Math.max(0, Math.min(1, toT(d.v)))) : c.grid));
+      g.select('g.cells').selectAll('rect').data(cells).join((enter) => enter.append('rect')
+        .attr('x', (d) => d.c * cell).attr('y', (d) => d.r * cell).attr('width', cell).attr('height', cell))
+        .each(function (d) { setIf(this, 'fill', Number.isFinite(d.v) ? scale(Math.max(0, Math.min(1, toT(d.v)))) : c.grid); });
       if (data.showValues && cell >= 22) {
-        g.select('g.vals').selectAll('text').data(cells).join('text')
+        g.select('g.vals').selectAll('text').data(cells).join((enter) => enter.append('text')
           .attr('x', (d) => d.c * cell + cell / 2).attr('y', (d) => d.r * cell + cell / 2 + 3.5).attr('text-anchor', 'middle')
-          .attr('font-size', 9).attr('fill', (d) => (toT(d.v) > 0.6 ? '#111' : '#fff')).text((d) => (Number.isFinite(d.v) ? d.v.toFixed(2).replace(/^0\./, '.') : ''));
+          .attr('font-size', 9))
+          .each(function (d) {
+            setIf(this, 'fill', toT(d.v) > 0.6 ? '#111' : '#fff');
+            setIf(this, 'text', Number.isFinite(d.v) ? d.v.toFixed(2).replace(/^0\./, '.') : '');
+          });
       }
-      g.select('g.marks').selectAll('rect').data(it.marks ?? []).join('rect')
-        .attr('x', (d) => d.c * cell + 1).attr('y', (d) => d.r * cell + 1).attr('width', cell - 2).attr('height', cell - 2)
-        .attr('fill', 'none').attr('stroke', (d) => (d.kind === 'selected' ? c.fg : c.muted))
-        .attr('stroke-width', (d) => (d.kind === 'selected' ? 2 : 1.2)).attr('stroke-dasharray', (d) => (d.kind === 'optimal' ? '2 2' : null));
+      g.select('g.marks').selectAll('rect').data(it.marks ?? []).join((enter) => enter.append('rect')
+        .attr('fill', 'none'))
+        .each(function (d) {
+          setIf(this, 'x', d.c * cell + 1); setIf(this, 'y', d.r * cell + 1);
+          setIf(this, 'width', cell - 2); setIf(this, 'height', cell - 2);
+          setIf(this, 'stroke', d.kind === 'selected' ? c.fg : c.muted);
+          setIf(this, 'stroke-width', d.kind === 'selected' ? 2 : 1.2);
+          setIf(this, 'stroke-dasharray', d.kind === 'optimal' ? '2 2' : null);
+        });
     });
     const ck = `${lo};${hi}`;
     if (ck !== colorKey) {

@@ -14,7 +14,20 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 export function drawLineChart(svgEl, spec) {
   const c = themeColors();
   const width = spec.width, height = spec.height;
-  const legendRows = Math.ceil(spec.series.length / Math.max(1, Math.floor((width - 50) / 150)));
+  // legend items flow left to right and wrap by their text's width (a fixed 150 px column clipped
+  // long labels such as "Frobenius W^mm" at phone width)
+  const legend = [];
+  {
+    let lx = 0, row = 0;
+    const avail = width - 54 - 8;
+    for (const s of spec.series) {
+      const w = 27 + s.label.length * 6.6 + 14;
+      if (lx > 0 && lx + w > avail) { lx = 0; row++; }
+      legend.push({ s, x: lx, row });
+      lx += w;
+    }
+  }
+  const legendRows = legend.length ? legend.at(-1).row + 1 : 0;
   const m = { top: 16 + legendRows * 16, right: 22, bottom: 36, left: 54 };
   const svg = select(svgEl).attr('width', width).attr('height', height)
     .attr('viewBox', `0 0 ${width} ${height}`).attr('role', 'img');
@@ -62,10 +75,9 @@ export function drawLineChart(svgEl, spec) {
     }
   });
   // legend
-  const perRow = Math.max(1, Math.floor((width - 50) / 150));
   const lg = svg.append('g').attr('class', 'legend');
-  spec.series.forEach((s, k) => {
-    const gx0 = m.left + (k % perRow) * 150, gy0 = 10 + Math.floor(k / perRow) * 16;
+  legend.forEach(({ s, x: lx, row }) => {
+    const gx0 = m.left + lx, gy0 = 10 + row * 16;
     const g = lg.append('g').attr('transform', `translate(${gx0},${gy0})`);
     g.append('line').attr('x1', 0).attr('x2', 22).attr('y1', 0).attr('y2', 0)
       .attr('stroke', s.color).attr('stroke-width', 2).attr('stroke-dasharray', s.dash ?? null);

@@ -30,13 +30,13 @@ export function createReadout(container) {
     const seqs = (data.selection ?? []).map((a, i) => {
       const sup = data.support?.[i] ?? [];
       const label = data.unitLabel?.[i] ?? `seq ${i}`;
-      const opt = data.optimal && !data.unitLabel ? ` (optimal ${data.optimal[i]})` : '';
+      const opt = data.optimal?.length === data.selection.length ? ` (optimal ${data.optimal[i]})` : '';
       return `<li><span class="swatch" data-seq="${data.unitSeq?.[i] ?? i}"></span>${label}: selects <b>${a}</b>` +
         `${opt}${data.support ? `; support tokens ${sup.length ? `{${sup.join(', ')}}` : '∅'}` : ''}</li>`;
     }).join('');
     root.innerHTML = `
       <p class="verdict verdict-${v?.kind ?? 'none'}" data-verdict="${v?.kind ?? ''}"><strong>${v?.label ?? '…'}</strong>${v?.explanation ? ` — ${escapeHtml(v.explanation)}` : ''}</p>
-      <table class="cert"><caption>Att-SVM certificates${data.selectionLabel ? ` for ${escapeHtml(data.selectionLabel)}` : ''}</caption>
+      <table class="cert"><caption>${escapeHtml(data.certTitle ?? 'Att-SVM certificates')}${data.selectionLabel ? ` for ${escapeHtml(data.selectionLabel)}` : ''}</caption>
         <thead><tr><th scope="col">norm</th><th scope="col">objective ‖W<sup>mm</sup>‖</th><th scope="col">lower bound</th><th scope="col">rel. gap</th><th scope="col">max violation</th></tr></thead>
         <tbody>${rows}</tbody></table>
       <ul class="seqs">${seqs}</ul>
@@ -54,7 +54,7 @@ export function createReadout(container) {
       const lines = [];
       if (data?.verdict) lines.push(`${data.verdict.label}${data.verdict.explanation ? ' — ' + data.verdict.explanation : ''}`);
       for (const r of data?.rows ?? []) lines.push(`${r.label}: objective ${fmt(r.objective)}, lower bound ${fmt(r.lowerBound)}, gap ${fmt(r.gap, 2)}, violation ${fmt(r.maxViolation, 2)}`);
-      (data?.selection ?? []).forEach((a, i) => lines.push(`seq ${i}: selects ${a}; support {${(data.support?.[i] ?? []).join(', ')}}`));
+      (data?.selection ?? []).forEach((a, i) => lines.push(`${data.unitLabel?.[i] ?? `seq ${i}`}: selects ${a}; support {${(data.support?.[i] ?? []).join(', ')}}`));
       // wrap long lines at about 100 characters
       const wrapped = lines.flatMap((l) => {
         const out = [];

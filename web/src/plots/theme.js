@@ -22,6 +22,8 @@ export const REF_STYLE = {
   nuclear: { color: OKABE_ITO.vermillion, dash: '2 3', label: 'nuclear W^mm_*' },
   lp: { color: OKABE_ITO.green, dash: '8 3 2 3', label: 'l_p W^mm_p' },
   gen: { color: OKABE_ITO.purple, dash: '12 4', label: 'generalized W_fin + R W_dir' },
+  // joint training: the head v(k) against the head SVM's v^mm (solid: a different quantity)
+  head: { color: OKABE_ITO.orange, dash: '', label: 'head: v(k) vs v^mm' },
 };
 
 export function isDark() {

@@ -26,7 +26,21 @@ export function createTokenPlane(container, { onDrag } = {}) {
   const svgEl = document.createElementNS(SVG_NS, 'svg');
   svgEl.setAttribute('class', 'token-plane');
   svgEl.setAttribute('role', 'img');
-  container.append(svgEl);
+  svgEl.style.position = 'relative';          // painted above the path canvas
+  // The paths of W(k) z_i change on every frame while playing: they are drawn on a canvas under
+  // the SVG (a canvas redraw only re-rasters itself, where a changed SVG path made Chromium
+  // re-layout the SVG and re-layerize the page each frame: ~8 ms of a 16 ms frame, measured).
+  const pathCanvas = document.createElement('canvas');
+  pathCanvas.className = 'token-paths';
+  pathCanvas.setAttribute('aria-hidden', 'true');
+  Object.assign(pathCanvas.style, { position: 'absolute', left: '0px', top: '0px', pointerEvents: 'none' });
+  const wrap = document.createElement('div');
+  wrap.className = 'token-plane-wrap';
+  wrap.style.position = 'relative';
+  wrap.append(pathCanvas, svgEl);
+  container.append(wrap);
+  let canvasKey = null;
+  let plotBox = null;   // { left, top, pw, ph } of the last render
   const svg = select(svgEl);
   let data = null;
   let domain = null, domainKey;
@@ -58,7 +72,6 @@ export function createTokenPlane(container, { onDrag } = {}) {
     const legendItems = legendFor(data);
     const legendRows = layoutLegend(legendItems, width - 58);
     const m = { top: 10 + legendRows.length * 18, right: 12, bottom: 36, left: 46 };
-    svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
     if (!dragging && (domain === null || data.domainKey !== domainKey)) {
       domain = fitDomain(data);
       domainKey = data.domainKey;
@@ -73,23 +86,74 @@ export function createTokenPlane(container, { onDrag } = {}) {
     x = scaleLinear().domain([x0, x1]).range([m.left, width - m.right]);
     y = scaleLinear().domain([y0, y1]).range([height - m.bottom, m.top]);
 
-    // The static layers (axes, tokens, arrows, lines) are redrawn only when they change; the paths
-    // of W(k) z_i are redrawn on every update.
+    // The SVG layers (axes, tokens, arrows, lines, legend) are rewritten only when they change; the
+    // paths of W(k) z_i are redrawn on their canvas on every update.
     const staticKey = JSON.stringify([width, height, x0, x1, y0, y1, c.dark, data.tokens, data.selected, data.optimal,
-      data.support, data.lines, data.arrows, data.draggable, data.xlabel, data.ylabel, data.queries]);
+      data.support, data.lines, data.arrows, data.draggable, data.xlabel, data.ylabel, data.queries, legendItems.map((it) => it.label)]);
     if (staticKey !== lastStaticKey) {
       lastStaticKey = staticKey;
+      svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
       renderStatic(c, { width, height, m, pw, ph, x0, x1, y0, y1 });
       renderLegend(c, legendRows, m);
     }
-    // paths of W(k) z_i
+    plotBox = { left: m.left, top: m.top, pw, ph };
+    drawPaths(c);
+  }
+
+  // The paths of W(k) z_i (and a dot at their tip) on the canvas, clipped to the plot area.
+  function drawPaths(c) {
+    const { left, top, pw, ph } = plotBox;
+    const dpr = Math.min(2, globalThis.devicePixelRatio || 1);
+    const key = `${left};${top};${pw};${ph};${dpr}`;
+    if (key !== canvasKey) {
+      canvasKey = key;
+      pathCanvas.width = Math.max(1, Math.round(pw * dpr));
+      pathCanvas.height = Math.max(1, Math.round(ph * dpr));
+      Object.assign(pathCanvas.style, { left: `${left}px`, top: `${top}px`, width: `${pw}px`, height: `${ph}px` });
+    }
+    const ctx = pathCanvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, pw, ph);
+    ctx.translate(-left, -top);
+    ctx.lineWidth = 2.2;
+    ctx.lineJoin = 'round';
+    ctx.globalAlpha = 0.9;
+    const paths = (data.paths ?? []).filter((p) => p.points.length);
+    for (const p of paths) {
+      ctx.strokeStyle = seqColor(p.seq);
+      ctx.beginPath();
+      p.points.forEach(([a, b], k) => (k ? ctx.lineTo(x(a), y(b)) : ctx.moveTo(x(a), y(b))));
+      ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = c.bg;
+    for (const p of paths) {
+      const [a, b] = p.points.at(-1);
+      ctx.fillStyle = seqColor(p.seq);
+      ctx.beginPath();
+      ctx.arc(x(a), y(b), 3.5, 0, 2 * Math.PI);
+      ctx.fill();
+      ctx.stroke();
+    }
+  }
+
+  // The same paths as SVG elements (for the vector export), inserted above the SVM arrows.
+  function pathsSvg(c) {
+    const g = document.createElementNS(SVG_NS, 'g');
+    g.setAttribute('class', 'g-paths');
     const ln = line().x((p) => x(p[0])).y((p) => y(p[1]));
-    svg.select('g.g-paths').selectAll('path.wpath').data((data.paths ?? []).filter((p) => p.points.length)).join('path').attr('class', 'wpath')
-      .attr('d', (p) => ln(p.points)).attr('fill', 'none').attr('stroke', (p) => seqColor(p.seq)).attr('stroke-width', 2.2)
-      .attr('stroke-linejoin', 'round').attr('opacity', 0.9);
-    svg.select('g.g-paths').selectAll('circle.wtip').data((data.paths ?? []).filter((p) => p.points.length)).join('circle').attr('class', 'wtip')
-      .attr('cx', (p) => x(p.points.at(-1)[0])).attr('cy', (p) => y(p.points.at(-1)[1])).attr('r', 3.5)
-      .attr('fill', (p) => seqColor(p.seq)).attr('stroke', c.bg);
+    for (const p of (data?.paths ?? []).filter((q) => q.points.length)) {
+      const path = document.createElementNS(SVG_NS, 'path');
+      const attrs = { d: ln(p.points), fill: 'none', stroke: seqColor(p.seq), 'stroke-width': 2.2, 'stroke-linejoin': 'round', opacity: 0.9 };
+      for (const [k, v] of Object.entries(attrs)) path.setAttribute(k, v);
+      const tip = document.createElementNS(SVG_NS, 'circle');
+      const [a, b] = p.points.at(-1);
+      const tattrs = { cx: x(a), cy: y(b), r: 3.5, fill: seqColor(p.seq), stroke: c.bg };
+      for (const [k, v] of Object.entries(tattrs)) tip.setAttribute(k, v);
+      g.append(path, tip);
+    }
+    return g;
   }
 
   function renderStatic(c, { width, height, m, pw, ph, x0, x1, y0, y1 }) {
@@ -99,7 +163,8 @@ export function createTokenPlane(container, { onDrag } = {}) {
       defs.append('clipPath').attr('id', `${id}-clip`).append('rect');
     }
     defs.select('rect').attr('x', m.left).attr('y', m.top).attr('width', pw).attr('height', ph);
-    const markers = defs.selectAll('marker').data(data.tokens.map((_, i) => i), (i) => i);
+    // one arrowhead per sequence colour, and -1 for a prompt's arrow (shared by all sequences)
+    const markers = defs.selectAll('marker').data([...data.tokens.map((_, i) => i), -1], (i) => i);
     markers.join((enter) => {
       const mk = enter.append('marker').attr('viewBox', '0 0 10 10').attr('refX', 9).attr('refY', 5)
         .attr('markerWidth', 7).attr('markerHeight', 7).attr('orient', 'auto-start-reverse');
@@ -123,7 +188,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
 
     const plot = layer('plot').attr('clip-path', `url(#${id}-clip)`);
     if (plot.select('g.g-tokens').empty()) {
-      for (const name of ['g-origin', 'g-margin', 'g-arrows', 'g-paths', 'g-queries', 'g-halo', 'g-opt', 'g-labels', 'g-tokens']) plot.append('g').attr('class', name);
+      for (const name of ['g-origin', 'g-margin', 'g-arrows', 'g-queries', 'g-halo', 'g-opt', 'g-labels', 'g-tokens']) plot.append('g').attr('class', name);
     }
     const grp = (name) => plot.select(`g.${name}`);
     // origin cross
@@ -203,7 +268,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
   function legendFor(d) {
     const items = [{ kind: 'star', label: 'selected' }, { kind: 'ring', label: 'optimal' }];
     if (d.support?.some((s) => s?.length)) items.push({ kind: 'halo', label: 'support' });
-    if (d.paths?.some((p) => p.points.length)) items.push({ kind: 'line', dash: null, label: 'W(k) path' });
+    if (d.paths?.some((p) => p.points.length)) items.push({ kind: 'line', dash: null, label: d.pathLabel ?? 'W(k) path' });
     const refs = [...new Set((d.arrows ?? []).map((a) => a.ref))];
     for (const r of refs) items.push({ kind: 'line', dash: REF_STYLE[r]?.dash, label: { fro: 'Frobenius', nuclear: 'nuclear', lp: 'l_p', gen: 'generalized' }[r] ?? r, arrow: true });
     if (d.lines?.length) items.push({ kind: 'line', dash: '4 4', thin: true, label: 'margin' });
@@ -241,7 +306,12 @@ export function createTokenPlane(container, { onDrag } = {}) {
     update(next) { data = next; render(); },
     resize(w) { knownWidth = w ?? container.clientWidth; render(); },
     refit() { domain = null; render(); },
-    svg() { return svgEl; },
+    svg() {
+      const clone = svgEl.cloneNode(true);
+      clone.style.position = '';
+      clone.querySelector('g.g-queries')?.before(pathsSvg(themeColors()));
+      return clone;
+    },
     tokenClientPosition(i, t) {
       const node = svgEl.querySelector(`path.token[data-seq="${i}"][data-token="${t}"]`);
       if (!node) return null;

@@ -1,0 +1,87 @@
+// The reference SVMs of a run and the verdict on its selection, shared by the lab (app.js) and the
+// embedded figures (embed/figure.js): which selection to solve for, the solves themselves (in the
+// worker), and following the run's selection as it decides without piling up solves.
+import { unitsOf } from './views.js';
+
+const perQuery = (cfg) => cfg.model.param !== 'prompt' && (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal');
+
+// The run's selection once every unit has decided (its selected token has softmax >= 0.5), else
+// null; null too when the state asks for the optimal tokens instead.
+export function currentSelection(cfg, trace, mode) {
+  const last = trace.last();
+  if (!cfg || !last || mode === 'optimal') return null;
+  const decided = last.selectedProbability.every((p) => p >= 0.5);
+  return decided && last.selected.length === unitsOf(cfg) ? Array.from(last.selected) : null;
+}
+
+// Before the run decides: the data's own selection or the optimal tokens (one per sequence); none
+// for sequence-to-sequence / causal attention (one token per (sequence, query) unit).
+export function defaultSelection(cfg, scores) {
+  if (!cfg || perQuery(cfg)) return null;
+  return cfg.dataset.alpha ?? scores?.optimal ?? null;
+}
+
+// Solves the chosen reference SVMs of `selection` and analyzes the selection (SPEC section 4).
+//   ctx: { cfg, dataset (default cfg.dataset), selection (null: the engine's default), refList,
+//          lpP }
+//   -> { refs: norm -> Solution | {status:'error'}, headSvm: Solution | null, report: SelectionReport
+//        | { error } | null }
+// Prompts under joint training: the head SVM first, then the relaxed prompt SVM with its support.
+// The verdict: the attention SVM's analysis (cross, self; seq2seq and causal per (sequence,
+// query) unit, once a selection is known) or the prompt SVM's; none under joint training (the
+// token scores move with the head).
+export async function solveReferences(client, { cfg, dataset = cfg.dataset, selection, refList, lpP }) {
+  const prompt = cfg.model.param === 'prompt';
+  const sel = selection ? { selection } : {};
+  const common = { dataset, attention: cfg.model.attention, ...sel };
+  let headSvm = null, headSupport = null;
+  if (prompt && cfg.train.trainHead) {
+    try {
+      headSvm = await client.solve({ dataset, problem: 'head', norm: 'fro', ...sel });
+      if (headSvm.status === 'optimal') headSupport = [...new Set(headSvm.support.map(([i]) => i))];
+    } catch (e) { headSvm = { status: 'error', message: e.message }; }
+  }
+  const refs = {};
+  await Promise.all(refList.map(async (norm) => {
+    const req = { ...common, norm, ...(norm === 'lp' ? { p: lpP } : {}) };
+    if (prompt) {
+      req.problem = headSupport ? 'relaxed-prompt' : 'prompt';
+      req.Wk = cfg.model.Wk;
+      if (headSupport) req.headSupport = headSupport;
+    }
+    try { refs[norm] = await client.solve(req); } catch (e) { refs[norm] = { status: 'error', message: e.message }; }
+  }));
+  let report = null;
+  const request = prompt ? (cfg.train.trainHead ? null : { dataset, problem: 'prompt', Wk: cfg.model.Wk, ...sel })
+    : (perQuery(cfg) && !selection ? null : common);
+  if (request) {
+    try { report = await client.analyze(request); } catch (e) { report = { error: e.message }; }
+  }
+  return { refs, headSvm, report };
+}
+
+// At most one re-solve for the run's selection in flight; the latest wanted selection wins.
+//   createFollower({ refresh(selection) -> Promise, solvedFor() -> number[] | null,
+//                    generation() -> any (a change drops the pending selection) })
+export function createFollower({ refresh, solvedFor, generation }) {
+  let wanted = null, busy = false;
+  const same = (a, b) => !!a && !!b && a.join(',') === b.join(',');
+  return {
+    follow(sel) {
+      if (same(solvedFor(), sel) && !busy) return;
+      wanted = sel;
+      if (busy) return;
+      const my = generation();
+      const next = () => {
+        if (my !== generation() || !wanted) { busy = false; return; }
+        const want = wanted;
+        wanted = null;
+        if (same(solvedFor(), want)) { next(); return; }
+        busy = true;
+        refresh(want).finally(next);
+      };
+      next();
+    },
+    reset() { wanted = null; busy = false; },
+  };
+}
