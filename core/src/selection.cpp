@@ -2,7 +2,7 @@
 // and local optimality of a selection, the verdict on a trained W, and the enumeration of all
 // feasible and locally optimal selections (the possible directional limits of gradient descent).
 #include <cmath>
-#include <sstream>
+#include "text.hpp"
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/selection.hpp"
@@ -31,7 +31,7 @@ Mat scores(const Dataset& data) {
 }
 
 std::string list(const std::vector<int>& v) {
-  std::ostringstream os;
+  detail::Text os;
   for (std::size_t k = 0; k < v.size(); ++k) os << (k ? ", " : "") << v[k];
   return os.str();
 }
@@ -91,7 +91,7 @@ SelectionReport analyzeSelection(const Dataset& data, AttentionKind kind,
       if (gamma(i, t) >= gamma(i, a) - 1e-12 * std::max(1.0, std::abs(gamma(i, a))))
         rep.violators.emplace_back(i, t);
   }
-  std::ostringstream os;
+  detail::Text os;
   if (isOpt && strictOptimal) {
     rep.verdict = Verdict::GloballyOptimal;
     os << "Every sequence selects its strictly highest-scoring token, so this is the globally "
@@ -161,7 +161,7 @@ std::vector<SelectionReport> enumerateLocallyOptimal(const Dataset& data, Attent
     else count *= data.T;
   }
   if (huge || count > maxSelections) {
-    std::ostringstream os;
+    detail::Text os;
     os << "enumerating all selections needs T^n = " << data.T << "^" << data.n;
     if (!huge) os << " = " << count;
     os << " selections, above the cap of " << maxSelections
