@@ -12,6 +12,7 @@ import { defineConfig } from 'vite';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
+import { pureD3Schemes, D3_SCHEME_HELPERS } from './vite.config.js';
 
 const root = resolve(import.meta.dirname, 'web');
 const wasmDir = resolve(process.env.ATTNSVM_WASM_DIR ?? resolve(root, 'public/wasm'));
@@ -88,7 +89,7 @@ export default defineConfig({
   base: './',
   publicDir: false,
   logLevel: 'warn',
-  plugins: [moduleSource(), noUrlWorker(), inlineCss()],
+  plugins: [pureD3Schemes(), moduleSource(), noUrlWorker(), inlineCss()],
   define: { 'process.env.NODE_ENV': '"production"' },
   build: {
     outDir: resolve(import.meta.dirname, 'dist'),
@@ -101,6 +102,7 @@ export default defineConfig({
       formats: ['iife'],
       fileName: () => 'attnsvm-figure.js',
     },
+    rollupOptions: { treeshake: { manualPureFunctions: D3_SCHEME_HELPERS } },
   },
   worker: { format: 'iife' },
 });

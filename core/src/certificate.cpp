@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <sstream>
+#include "text.hpp"
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
@@ -142,7 +142,7 @@ std::string explainInfeasibility(const MarginProblem& pb, const Vec& mu) {
     scaleAll = std::max(scaleAll, pb.U.row(j).norm() * pb.Wq.row(j).norm());
   if (std::abs(mu(top)) >= 0.999 * total && aTop <= 1e-12 * std::max(1.0, scaleAll)) {
     const ConstraintLabel l = lab(top);
-    std::ostringstream os;
+    detail::Text os;
     if (pb.U.row(top).norm() <= 1e-12 * std::max(1.0, scaleAll)) {
       if (l.selected >= 0 && l.selected == l.token)
         os << unitName(l) << ": the selected token " << l.token
@@ -171,7 +171,7 @@ std::string explainInfeasibility(const MarginProblem& pb, const Vec& mu) {
     const ConstraintLabel l = lab(j);
     byUnit[{l.sequence, l.query}].push_back(l.token);
   }
-  std::ostringstream os;
+  detail::Text os;
   os << "No W satisfies all margin constraints: the constraints of ";
   bool first = true;
   for (const auto& kv : byUnit) {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
+#include "text.hpp"
 #include <string>
 
 #include "attnsvm/errors.hpp"
@@ -22,7 +22,7 @@ void checkSizes(const Dataset& data) {
   if (data.d < 1) fail("d = " + std::to_string(data.d) + ": need dimension d >= 1");
   const Index rows = static_cast<Index>(data.n) * data.T;
   if (data.X.rows() != rows || data.X.cols() != data.d) {
-    std::ostringstream os;
+    detail::Text os;
     os << "X is " << data.X.rows() << " x " << data.X.cols() << ", expected (n*T) x d = " << rows
        << " x " << data.d;
     fail(os.str());
@@ -39,7 +39,7 @@ void checkTokens(const Dataset& data) {
       for (int k = 0; k < data.d; ++k) {
         const double x = data.X(static_cast<Index>(i) * data.T + t, k);
         if (!std::isfinite(x)) {
-          std::ostringstream os;
+          detail::Text os;
           os << "X[" << i << "][" << t << "][" << k << "] (sequence " << i << ", token " << t
              << ", coordinate " << k << ") is " << describeNonFinite(x);
           fail(os.str());
@@ -62,7 +62,7 @@ void checkLabelsAndHead(const Dataset& data) {
 
 void checkCrossQueries(const Dataset& data) {
   if (data.Z.rows() != data.n || data.Z.cols() != data.d) {
-    std::ostringstream os;
+    detail::Text os;
     os << "Z is " << data.Z.rows() << " x " << data.Z.cols() << ", expected n x d = " << data.n
        << " x " << data.d << " (one cross-attention query per sequence)";
     fail(os.str());
@@ -70,7 +70,7 @@ void checkCrossQueries(const Dataset& data) {
   for (int i = 0; i < data.n; ++i) {
     for (int k = 0; k < data.d; ++k)
       if (!std::isfinite(data.Z(i, k))) {
-        std::ostringstream os;
+        detail::Text os;
         os << "Z[" << i << "][" << k << "] (query of sequence " << i << ", coordinate " << k
            << ") is " << describeNonFinite(data.Z(i, k));
         fail(os.str());

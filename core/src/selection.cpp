@@ -2,7 +2,7 @@
 // and local optimality of a selection, the verdict on a trained W, and the enumeration of all
 // feasible and locally optimal selections (the possible directional limits of gradient descent).
 #include <cmath>
-#include <sstream>
+#include "text.hpp"
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/selection.hpp"
@@ -108,7 +108,7 @@ SelectionReport analyzeUnits(const Dataset& data, const MarginProblem& pb, const
         rep.violators.emplace_back(static_cast<int>(u), t);
   }
   const char* unit = units.perQuery ? "(sequence, query) unit" : "sequence";
-  std::ostringstream os;
+  detail::Text os;
   if (isOpt && strictOptimal) {
     rep.verdict = Verdict::GloballyOptimal;
     os << "Every " << unit << " selects its strictly highest-scoring token, so this is the globally "
@@ -120,7 +120,7 @@ SelectionReport analyzeUnits(const Dataset& data, const MarginProblem& pb, const
     for (int u : notOpt) names.push_back(units.perQuery ? "(" + std::to_string(units.sequence[static_cast<std::size_t>(u)]) + ", " +
                                                               std::to_string(units.query[static_cast<std::size_t>(u)]) + ")"
                                                         : std::to_string(u));
-    std::ostringstream which;
+    detail::Text which;
     for (std::size_t k = 0; k < names.size(); ++k) which << (k ? ", " : "") << names[k];
     os << "Locally optimal: the SVM is feasible and every support token scores strictly lower "
           "than the selected token, so gradient descent started in its cone converges to this "
@@ -204,7 +204,7 @@ std::vector<SelectionReport> enumerateLocallyOptimal(const Dataset& data, Attent
     else count *= data.T;
   }
   if (huge || count > maxSelections) {
-    std::ostringstream os;
+    detail::Text os;
     os << "enumerating all selections needs T^n = " << data.T << "^" << data.n;
     if (!huge) os << " = " << count;
     os << " selections, above the cap of " << maxSelections

@@ -9,7 +9,7 @@
 #include "attnsvm/train.hpp"
 
 #include <cmath>
-#include <sstream>
+#include "text.hpp"
 #include <utility>
 
 #include "attnsvm/errors.hpp"
@@ -228,7 +228,7 @@ int Trainer::step(int k) {
     effective();
     const double norm = safeNorm(weff_);
     if (!std::isfinite(norm) || norm > settings_.maxNorm) {
-      std::ostringstream why;
+      detail::Text why;
       why << "||W||_F = " << norm << " exceeds maxNorm = " << settings_.maxNorm << " at iteration "
           << iteration_;
       stopReason_ = why.str();

@@ -30,9 +30,11 @@ test('no eval or new Function in the generated JavaScript (strict CSP)', () => {
   }
 });
 
-// The target is 150 KB gzipped; the module is well above it (docs/BENCHMARKS.md,
-// "WebAssembly", says where the bytes go). This test reports the sizes and guards against growth.
-const SIZE_BOUND = 360 * 1024;
+// The target is 150 KB gzipped; the module is above it (227.1 KB with -fwasm-exceptions, emmalloc, no
+// iostreams and the esbuild-minified glue; docs/BENCHMARKS.md, "WebAssembly", says where the bytes
+// go and why the rest cannot go without losing the speed target). This test reports the sizes and
+// guards against growth (the bound allows the unminified glue, +4 KB, when esbuild is missing).
+const SIZE_BOUND = 240 * 1024;
 test('module + wrapper gzipped size (reported; bound against regressions)', (t) => {
   const gz = (p) => gzipSync(readFileSync(p), { level: 9 }).length;
   const wasm = gz(resolve(wasmDir, 'attnsvm.wasm'));
