@@ -6,6 +6,8 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <cmath>
+
 #include <memory>
 #include <string>
 #include <utility>
@@ -13,6 +15,7 @@
 
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/errors.hpp"
+#include "attnsvm/experiment.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/scenarios.hpp"
@@ -299,6 +302,39 @@ val pathW(const val& req) {
   });
 }
 
+// Seeds seedStart .. seedStart + seedCount - 1 of one setting of a seeded experiment (the core's
+// runExperimentSeed, the same code as the native CLI); a pool of workers splits the seeds.
+val experimentSeedsW(const std::string& name, const val& req) {
+  return guarded([&] {
+    SeedOptions so;
+    so.iters = wire::integer(req, "iters", -1);
+    so.every = wire::integer(req, "every", -1);
+    so.d = wire::integer(req, "d", -1);
+    so.p = wire::number(req, "p", 0.0);
+    so.method = wire::string(req, "method", "");
+    const double start = wire::number(req, "seedStart", 0);
+    if (!(start >= 0) || start != std::floor(start) || start > 9007199254740991.0)
+      throw InputError("seedStart must be an integer in 0..2^53-1");
+    const int count = wire::integer(req, "seedCount", 1);
+    if (count < 1 || count > 100000) throw InputError("seedCount = " + std::to_string(count) + " is out of range 1..100000");
+    std::vector<SeedResult> results;
+    results.reserve(count);
+    for (int k = 0; k < count; ++k)
+      results.push_back(runExperimentSeed(name, static_cast<std::uint64_t>(start) + k, so));
+    return wire::seedResults(results);
+  });
+}
+
+val experimentNamesW() {
+  return guarded([] {
+    val names = val::array();
+    for (const std::string& n : seedExperimentNames()) names.call<void>("push", n);
+    val o = val::object();
+    o.set("names", names);
+    return o;
+  });
+}
+
 // A training run owned by JS: created empty (constructors cannot report errors), then init().
 // JS must call delete() (Run.dispose() in the wrapper).
 class RunHandle {
@@ -412,6 +448,8 @@ EMSCRIPTEN_BINDINGS(attnsvm) {
   function("enumerate", &enumerateW);
   function("generalized", &generalizedW);
   function("path", &pathW);
+  function("experimentSeeds", &experimentSeedsW);
+  function("experimentNames", &experimentNamesW);
   class_<RunHandle>("Run")
       .constructor<>()
       .function("init", &RunHandle::init)
