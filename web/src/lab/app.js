@@ -20,6 +20,7 @@ import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
 import { REF_STYLE, OKABE_ITO, themeColors } from '../plots/theme.js';
 import { svgString, svgSize, svgToPng, download } from '../plots/export.js';
+import { mountExperimentPanel } from '../experiments/panel.js';
 
 const t0 = performance.now();
 const { $ } = buildLayout(document.getElementById('app'));
@@ -848,3 +849,4 @@ if (innerWidth < 760) $('controls-details').open = false;
 bindControls();
 syncControls();
 boot();
+mountExperimentPanel(document.getElementById('experiment-panel')); // full experiments (web/src/experiments)
