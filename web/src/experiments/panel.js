@@ -3,7 +3,7 @@
 // bands over iterations (bands.js) and tabulates the final per-seed values (mean ± std over seeds).
 // Test hook: window.__attnsvmExperiment {run(spec), cancel(), state()}.
 import { EXPERIMENTS } from './catalog.js';
-import { runExperiment, Cancelled } from './runner.js';
+import { runExperiment, Cancelled, warmPool } from './runner.js';
 import { drawBands } from './bands.js';
 import './panel.css';
 
@@ -133,6 +133,7 @@ export function mountExperimentPanel(container, options = {}) {
   }
 
   const cancel = () => controller?.abort();
+  details.addEventListener('toggle', () => { if (details.open) warmPool(); });
   runBtn.addEventListener('click', () => { details.open = true; run().catch(() => {}); });
   cancelBtn.addEventListener('click', cancel);
   const api = { run, cancel, state: () => ({ ...state }) };

@@ -16,8 +16,16 @@ function poolSize() {
 }
 
 function getPool(size, options) {
-  pool ??= Promise.all(Array.from({ length: size }, () => createWorkerEngine(options)));
+  // A failed start is not cached: the next run tries again.
+  pool ??= Promise.all(Array.from({ length: size }, () => createWorkerEngine(options)))
+    .catch((e) => { pool = null; throw e; });
   return pool;
+}
+
+// Starts the workers ahead of a run (each loads and compiles the module: about a second per worker
+// on a busy 2-core machine), e.g. when the panel is opened.
+export function warmPool(engineOptions) {
+  return getPool(poolSize(), engineOptions).then(() => true, () => false);
 }
 
 // Ends the pool's workers (cancel: a chunk in flight cannot be interrupted otherwise).
