@@ -16,6 +16,7 @@
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
+#include "attnsvm/experiment_basin.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/scenarios.hpp"
@@ -325,6 +326,62 @@ val experimentSeedsW(const std::string& name, const val& req) {
   });
 }
 
+std::uint64_t seedOf(const val& req) {
+  const double seed = wire::number(req, "seed", 0);
+  if (!(seed >= 0) || seed != std::floor(seed) || seed > 9007199254740991.0)
+    throw InputError("seed must be an integer in 0..2^53-1");
+  return static_cast<std::uint64_t>(seed);
+}
+
+// Rows rowStart .. rowStart + rowCount - 1 of the basin map (core basinMapRow, as the CLI): the
+// selected token of every start, row-major.
+val basinMapW(const val& req) {
+  return guarded([&] {
+    const int grid = wire::integer(req, "grid", 200);
+    const int rowStart = wire::integer(req, "rowStart", 0);
+    const int rowCount = wire::integer(req, "rowCount", 1);
+    const int iters = wire::integer(req, "iters", -1);
+    if (iters != -1 && (iters < 1 || iters > 10000000)) throw InputError("iters = " + std::to_string(iters) + " is out of range 1..10000000");
+    if (rowCount < 1 || rowStart < 0 || rowStart + rowCount > grid)
+      throw InputError("rows " + std::to_string(rowStart) + " + " + std::to_string(rowCount) + " exceed the grid of " +
+                       std::to_string(grid));
+    std::vector<int> selection;
+    selection.reserve(static_cast<std::size_t>(rowCount) * grid);
+    const std::uint64_t seed = seedOf(req);
+    for (int r = rowStart; r < rowStart + rowCount; ++r) {
+      const BasinRow row = basinMapRow(seed, grid, r, iters);
+      selection.insert(selection.end(), row.selection.begin(), row.selection.end());
+    }
+    val o = val::object();
+    o.set("grid", grid);
+    o.set("rowStart", rowStart);
+    o.set("rowCount", rowCount);
+    o.set("selection", wire::i32(selection));
+    return o;
+  });
+}
+
+// The possible limits of the basin map: for each token, whether it is the global optimum and its
+// prompt SVM direction (null if infeasible).
+val basinLimitsW(const val& req) {
+  return guarded([&] {
+    const std::uint64_t seed = seedOf(req);
+    val tokens = val::array();
+    for (int t = 0; t < 3; ++t) {
+      val x = val::object();
+      x.set("token", t);
+      x.set("global", basinTokenIsGlobal(seed, t));
+      const std::optional<Mat> dir = basinSvmDirection(seed, t);
+      x.set("direction", dir ? wire::f64(Vec(Eigen::Map<const Vec>(dir->data(), dir->size()))) : val::null());
+      tokens.call<void>("push", x);
+    }
+    val o = val::object();
+    o.set("tokens", tokens);
+    o.set("range", wire::f64(std::vector<double>{kBasinLo, kBasinHi}));
+    return o;
+  });
+}
+
 val experimentNamesW() {
   return guarded([] {
     val names = val::array();
@@ -450,6 +507,8 @@ EMSCRIPTEN_BINDINGS(attnsvm) {
   function("path", &pathW);
   function("experimentSeeds", &experimentSeedsW);
   function("experimentNames", &experimentNamesW);
+  function("basinMap", &basinMapW);
+  function("basinLimits", &basinLimitsW);
   class_<RunHandle>("Run")
       .constructor<>()
       .function("init", &RunHandle::init)

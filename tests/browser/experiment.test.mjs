@@ -1,7 +1,8 @@
 // "Run the full experiment" in headless Chromium (web/src/experiments, hook
 // window.__attnsvmExperiment): a reduced local-convergence run over the worker pool has finite
 // mean ± std bands, reaches 100 % progress and agrees with the native CLI for the same seeds
-// (<= 1e-9); cancel stops a run and the next one works; the full experiment's time is printed
+// (<= 1e-9); cancel stops a run and the next one works; the basin map has a global and a local
+// limit and equals the CLI's; the full experiment's time is printed
 // (docs/BENCHMARKS.md, "CLI and experiments").
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -97,6 +98,24 @@ test('cancel stops a run; the next run works', async () => {
   const again = await runInPage({ name: 'rates', seeds: 2, iters: 100, settings: [{ label: 'ngd', options: { method: 'ngd' } }] });
   assert.equal(again.progress, 1);
   assert.ok(again.series.one_minus_corr.mean.every(Number.isFinite));
+});
+
+test('basin map: both limits present, same map as the CLI', async () => {
+  const grid = 40;
+  const r = await page.evaluate(async (g) => {
+    const res = await window.__attnsvmExperiment.basin({ grid: g });
+    return { selection: Array.from(res.selection), counts: res.counts, progress: window.__attnsvmExperiment.state().progress,
+      tokens: res.limits.tokens.map((t) => ({ token: t.token, global: t.global })),
+      canvas: !!document.querySelector('.exp-basin-canvas') };
+  }, grid);
+  assert.equal(r.progress, 1);
+  assert.ok(r.canvas);
+  const kinds = new Set(Object.keys(r.counts).map((s) => r.tokens.find((t) => t.token === Number(s))?.global));
+  assert.ok(kinds.has(true) && kinds.has(false), `both a global and a local limit: ${JSON.stringify(r.counts)}`);
+  if (cli) {
+    const c = JSON.parse(execFileSync(cli, ['experiment', 'basin-map', '--grid', `${grid}`, '--quiet'], { maxBuffer: 1 << 28 }).toString());
+    assert.deepEqual(r.selection, c.selection.flat());
+  }
 });
 
 test('full local-convergence experiment (100 seeds x 2000 iterations): time', async () => {

@@ -7,6 +7,7 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
+#include "attnsvm/experiment_basin.hpp"
 
 namespace attnsvm {
 namespace {
@@ -86,6 +87,25 @@ TEST(ExperimentSeed, BadInputNamesTheField) {
             std::string::npos);
   EXPECT_NE(message([] { SeedOptions o; o.every = 0; runExperimentSeed("local-convergence", 0, o); }).find("every = 0"),
             std::string::npos);
+}
+
+TEST(ExperimentBasin, RowsReachBothLimitsAndCheckTheirInput) {
+  // On the local-case data both the global token and a local one attract some starts.
+  bool global = false, local = false;
+  for (int row = 0; row < 8; row += 7) {
+    const BasinRow r = basinMapRow(0, 8, row, 300);
+    ASSERT_EQ(r.selection.size(), 8u);
+    ASSERT_EQ(r.finalP.size(), 8u);
+    for (int s : r.selection) {
+      ASSERT_GE(s, 0);
+      (basinTokenIsGlobal(0, s) ? global : local) = true;
+    }
+  }
+  EXPECT_TRUE(global);
+  EXPECT_TRUE(local);
+  EXPECT_DOUBLE_EQ(basinCoord(0, 8), -1.75);
+  EXPECT_THROW(basinMapRow(0, 1, 0, 10), InputError);
+  EXPECT_THROW(basinMapRow(0, 8, 8, 10), InputError);
 }
 
 }  // namespace

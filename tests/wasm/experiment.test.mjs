@@ -84,3 +84,20 @@ test('experimentSeeds: a seed gives the same numbers alone or inside a range', (
   assert.deepEqual(Array.from(one.series), Array.from(range.series.subarray(S * I, 2 * S * I)));
   assert.deepEqual(Array.from(one.values), Array.from(range.values.subarray(V, 2 * V)));
 });
+
+test('basinMap: the same limits as the CLI basin-map, row for row', { skip }, () => {
+  const grid = 20;
+  const c = experiment(['basin-map', '--grid', `${grid}`]);
+  const top = engine.basinMap({ grid, rowStart: 0, rowCount: 12 });
+  const rest = engine.basinMap({ grid, rowStart: 12, rowCount: 8 });
+  const sel = [...top.selection, ...rest.selection];
+  assert.deepEqual(sel, c.selection.flat());
+  const limits = engine.basinLimits({});
+  for (const l of c.limits) {
+    const t = limits.tokens.find((x) => x.token === l.selection);
+    assert.equal(t.global, l.kind === 'global', `token ${l.selection} kind`);
+    assertClose(t.direction, l.svm_direction, `basin SVM direction of token ${l.selection}`, TOL);
+  }
+  assert.throws(() => engine.basinMap({ grid, rowStart: 19, rowCount: 2 }), /exceed the grid of 20/);
+  assert.throws(() => engine.basinMap({ grid: 1 }), /grid = 1 is out of range|exceed the grid/);
+});

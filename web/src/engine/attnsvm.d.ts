@@ -218,6 +218,11 @@ export interface Engine {
   experimentNames(): SeedExperimentName[];
   // Seeds of a seeded experiment, computed by the same core code as the native CLI.
   experimentSeeds(name: SeedExperimentName, options?: ExperimentSeedOptions): ExperimentSeeds;
+  // Basin map (prompt-global-local, local case; starts p = (x, y, 0) at the cell centres of [-2, 2]^2).
+  basinMap(options?: { grid?: number; rowStart?: number; rowCount?: number; iters?: number; seed?: number }):
+    { grid: number; rowStart: number; rowCount: number; selection: Int32Array };  // row-major, row = y index
+  basinLimits(options?: { seed?: number }):
+    { tokens: { token: number; global: boolean; direction: Float64Array | null }[]; range: number[] };
 }
 
 // Every failure is thrown as an AttnsvmError (an Error) whose message is the core's, unchanged.
@@ -261,6 +266,8 @@ export interface WorkerEngine {
   heapUsed: Async<Engine['heapUsed']>;
   experimentNames: Async<Engine['experimentNames']>;
   experimentSeeds: Async<Engine['experimentSeeds']>;
+  basinMap: Async<Engine['basinMap']>;
+  basinLimits: Async<Engine['basinLimits']>;
   readonly worker: Worker;
   // Player: one active run per id, advanced in the worker; frames arrive at display rate, with the
   // number of steps per frame adapted to keep each under ~16 ms of compute.

@@ -219,6 +219,14 @@ export function wrapModule(M) {
         selections: Array.from({ length: r.count }, (_, k) => sel.slice(k * S, (k + 1) * S)),
       };
     },
+    // Rows of the basin map (prompt-global-local, local case): {grid, rowStart, rowCount, selection:
+    // Int32Array (rowCount x grid, row-major; row = y index)}.
+    basinMap(options = {}) { return unwrap(M.basinMap(options ?? {})); },
+    // Its possible limits: [{token, global, direction: Float64Array | null}] and the slice's range.
+    basinLimits(options = {}) {
+      const r = unwrap(M.basinLimits(options ?? {}));
+      return { tokens: r.tokens, range: Array.from(r.range) };
+    },
     train(config) {
       if (!config || typeof config !== 'object') throw new AttnsvmError('train(config): config must be an object');
       const wire = {

@@ -9,7 +9,7 @@ import { AttnsvmError } from './convert.js';
 
 const ENGINE_METHODS = ['version', 'scenarioNames', 'scenario', 'sphere', 'validate', 'scores',
   'forward', 'solve', 'analyze', 'enumerate', 'generalized', 'path', 'heapBytes', 'heapUsed',
-  'experimentNames', 'experimentSeeds'];
+  'experimentNames', 'experimentSeeds', 'basinMap', 'basinLimits'];
 
 const raf = (f) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(f) : setTimeout(f, 16));
 

@@ -1,9 +1,11 @@
 // "Run the full experiment": a panel that runs one of the seeded experiments at the papers' full
 // settings across the worker pool (runner.js), with progress, ETA and cancel, then plots mean ± std
 // bands over iterations (bands.js) and tabulates the final per-seed values (mean ± std over seeds).
-// Test hook: window.__attnsvmExperiment {run(spec), cancel(), state()}.
+// Also the basin map (beyond the papers) on the same pool, drawn by basin.js.
+// Test hook: window.__attnsvmExperiment {run(spec), basin(spec), cancel(), state()}.
 import { EXPERIMENTS } from './catalog.js';
-import { runExperiment, Cancelled, warmPool } from './runner.js';
+import { runExperiment, runBasinMap, Cancelled, warmPool } from './runner.js';
+import { drawBasinMap } from './basin.js';
 import { drawBands } from './bands.js';
 import './panel.css';
 
@@ -28,12 +30,15 @@ export function mountExperimentPanel(container, options = {}) {
   const title = el('p', { className: 'exp-title' });
   const plots = el('div', { className: 'exp-plots' });
   const table = el('div', { className: 'exp-table' });
+  const gridIn = el('input', { id: 'exp-grid', type: 'number', min: 2, max: 2000, step: 1, value: 200 });
+  const basinBtn = el('button', { id: 'exp-basin', type: 'button', textContent: 'Basin map' });
+  const basinBox = el('div', { className: 'exp-basin' });
   const details = el('details', { className: 'exp-panel', open: !!options.open },
     el('summary', { textContent: 'Full experiments (all seeds, in the browser)' }),
     el('div', { className: 'exp-controls' },
       el('label', {}, 'experiment ', select), el('label', {}, ' seeds ', seedsIn), el('label', {}, ' iterations ', itersIn),
-      runBtn, cancelBtn, bar, status),
-    title, plots, table);
+      runBtn, el('label', {}, ' grid ', gridIn), basinBtn, cancelBtn, bar, status),
+    title, plots, table, basinBox);
   container.append(details);
 
   const syncDefaults = () => {
@@ -82,8 +87,40 @@ export function mountExperimentPanel(container, options = {}) {
       el('p', { textContent: `${res.settings.length} setting(s) × ${first.seeds.length} seeds, ${res.workers} workers, ${fmtMs(res.ms)}` }));
   }
 
-  async function run(spec = {}) {
+  // Runs job(signal, onProgress) with the shared progress bar, ETA, cancel button and state.
+  async function track(total, job) {
     if (state.running) throw new Error('an experiment is already running');
+    Object.assign(state, { running: true, progress: 0, done: 0, total, etaMs: NaN, result: null, error: null, cancelled: false });
+    controller = new AbortController();
+    runBtn.disabled = basinBtn.disabled = true;
+    cancelBtn.disabled = false;
+    status.textContent = 'starting workers…';
+    try {
+      const res = await job(controller.signal, (p) => {
+        Object.assign(state, { progress: p.fraction, done: p.done, total: p.total, etaMs: p.etaMs });
+        bar.value = p.fraction;
+        status.textContent = `${p.done} / ${p.total} runs · ${Math.round(100 * p.fraction)} % · ETA ${fmtMs(p.etaMs)}`;
+      });
+      state.result = res;
+      status.textContent = `done: ${state.total} runs in ${fmtMs(res.ms)}`;
+      return res;
+    } catch (err) {
+      if (err instanceof Cancelled) {
+        state.cancelled = true;
+        status.textContent = 'cancelled';
+      } else {
+        state.error = err.message;
+        status.textContent = `error: ${err.message}`;
+      }
+      throw err;
+    } finally {
+      state.running = false;
+      runBtn.disabled = basinBtn.disabled = false;
+      cancelBtn.disabled = true;
+    }
+  }
+
+  async function run(spec = {}) {
     const name = spec.name ?? select.value;
     const e = EXPERIMENTS[name];
     if (!e) throw new Error(`unknown experiment '${name}'`);
@@ -98,45 +135,26 @@ export function mountExperimentPanel(container, options = {}) {
       settings: spec.settings ?? e.settings,
       workers: spec.workers,
     };
-    Object.assign(state, { running: true, progress: 0, done: 0, total: full.seeds * full.settings.length, result: null, error: null, cancelled: false });
-    controller = new AbortController();
-    runBtn.disabled = true;
-    cancelBtn.disabled = false;
-    status.textContent = 'starting workers…';
-    try {
-      const res = await runExperiment(full, {
-        signal: controller.signal,
-        onProgress: (p) => {
-          Object.assign(state, { progress: p.fraction, done: p.done, total: p.total, etaMs: p.etaMs });
-          bar.value = p.fraction;
-          status.textContent = `${p.done} / ${p.total} runs · ${Math.round(100 * p.fraction)} % · ETA ${fmtMs(p.etaMs)}`;
-        },
-      });
-      state.result = res;
-      status.textContent = `done: ${state.total} runs in ${fmtMs(res.ms)}`;
-      render(res);
-      return res;
-    } catch (err) {
-      if (err instanceof Cancelled) {
-        state.cancelled = true;
-        status.textContent = 'cancelled';
-      } else {
-        state.error = err.message;
-        status.textContent = `error: ${err.message}`;
-      }
-      throw err;
-    } finally {
-      state.running = false;
-      runBtn.disabled = false;
-      cancelBtn.disabled = true;
-    }
+    const res = await track(full.seeds * full.settings.length,
+      (signal, onProgress) => runExperiment(full, { signal, onProgress }));
+    render(res);
+    return res;
+  }
+
+  // Basin map: {grid?, iters?, seed?}; resolves to {grid, selection, limits, counts, workers, ms}.
+  async function basin(spec = {}) {
+    const grid = spec.grid ?? (Number(gridIn.value) || 200);
+    const res = await track(grid * grid, (signal, onProgress) => runBasinMap({ ...spec, grid }, { signal, onProgress }));
+    res.counts = drawBasinMap(basinBox, res);
+    return res;
   }
 
   const cancel = () => controller?.abort();
   details.addEventListener('toggle', () => { if (details.open) warmPool(); });
   runBtn.addEventListener('click', () => { details.open = true; run().catch(() => {}); });
+  basinBtn.addEventListener('click', () => { details.open = true; basin().catch(() => {}); });
   cancelBtn.addEventListener('click', cancel);
-  const api = { run, cancel, state: () => ({ ...state }) };
+  const api = { run, basin, cancel, state: () => ({ ...state }) };
   if (typeof window !== 'undefined') window.__attnsvmExperiment = api;
   return api;
 }

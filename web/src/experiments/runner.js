@@ -35,6 +35,37 @@ export async function terminatePool() {
   if (p) for (const w of await p.catch(() => [])) w.terminate();
 }
 
+// Runs work(worker, item) for every item (item.count units of progress) on `size` pooled workers;
+// work returns a function that stores the result (skipped once cancelled). Cancel (signal) ends the
+// pool's workers, the only way to stop a chunk in flight.
+async function onPool(items, size, work, { total, onProgress, signal, engineOptions, t0 }) {
+  const workers = (await getPool(poolSize(), engineOptions)).slice(0, size);
+  let next = 0, done = 0, cancelled = false;
+  const onAbort = () => { cancelled = true; terminatePool(); };
+  if (signal?.aborted) { onAbort(); throw new Cancelled(); }
+  signal?.addEventListener('abort', onAbort, { once: true });
+  onProgress({ done: 0, total, fraction: 0, elapsedMs: 0, etaMs: NaN });
+  try {
+    await Promise.all(workers.map(async (w) => {
+      while (next < items.length && !cancelled) {
+        const it = items[next++];
+        const store = await work(w, it);
+        if (cancelled) return;
+        store();
+        done += it.count;
+        const elapsedMs = performance.now() - t0;
+        onProgress({ done, total, fraction: done / total, elapsedMs, etaMs: elapsedMs / done * (total - done) });
+      }
+    }));
+  } catch (e) {
+    if (cancelled) throw new Cancelled();
+    throw e;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  if (cancelled) throw new Cancelled();
+}
+
 // spec: {name, seeds, seedBase?, iters?, every?, settings: [{label, options}], workers?, chunk?}
 // onProgress({done, total, fraction, elapsedMs, etaMs}); signal: an AbortSignal (cancel).
 // -> {name, settings: [{label, options, result: aggregate(...)}], workers, ms}
@@ -50,41 +81,39 @@ export async function runExperiment(spec, { onProgress = () => {}, signal, engin
     for (let k = 0; k < seeds; k += chunk) items.push({ si, start: base + k, count: Math.min(chunk, seeds - k) });
   });
   const t0 = performance.now();
-  const workers = (await getPool(poolSize(), engineOptions)).slice(0, size);
   const chunks = spec.settings.map(() => []);
-  let next = 0, done = 0;
-  const total = seeds * spec.settings.length;
-  let cancelled = false;
-  const onAbort = () => { cancelled = true; terminatePool(); };
-  if (signal?.aborted) { onAbort(); throw new Cancelled(); }
-  signal?.addEventListener('abort', onAbort, { once: true });
-  onProgress({ done: 0, total, fraction: 0, elapsedMs: 0, etaMs: NaN });
-  try {
-    await Promise.all(workers.map(async (w) => {
-      while (next < items.length && !cancelled) {
-        const it = items[next++];
-        const options = { ...spec.settings[it.si].options, seedStart: it.start, seedCount: it.count };
-        if (spec.iters != null) options.iters = spec.iters;
-        if (spec.every != null) options.every = spec.every;
-        const r = await w.experimentSeeds(spec.name, options);
-        if (cancelled) return;
-        chunks[it.si].push(r);
-        done += it.count;
-        const elapsedMs = performance.now() - t0;
-        onProgress({ done, total, fraction: done / total, elapsedMs, etaMs: elapsedMs / done * (total - done) });
-      }
-    }));
-  } catch (e) {
-    if (cancelled) throw new Cancelled();
-    throw e;
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-  }
-  if (cancelled) throw new Cancelled();
+  await onPool(items, size, async (w, it) => {
+    const options = { ...spec.settings[it.si].options, seedStart: it.start, seedCount: it.count };
+    if (spec.iters != null) options.iters = spec.iters;
+    if (spec.every != null) options.every = spec.every;
+    const r = await w.experimentSeeds(spec.name, options);
+    return () => chunks[it.si].push(r);
+  }, { total: seeds * spec.settings.length, onProgress, signal, engineOptions, t0 });
   return {
     name: spec.name,
     settings: spec.settings.map((s, si) => ({ ...s, result: aggregate(chunks[si]) })),
     workers: size,
     ms: performance.now() - t0,
   };
+}
+
+// Basin map: rows of a grid x grid map split over the pool. spec: {grid, iters?, seed?, workers?}
+// -> {grid, selection: Int32Array (row-major, row = y index), limits: basinLimits(), workers, ms}
+export async function runBasinMap(spec, { onProgress = () => {}, signal, engineOptions } = {}) {
+  const grid = spec.grid ?? 200;
+  if (!Number.isInteger(grid) || grid < 2 || grid > 2000) throw new Error(`grid = ${grid} must be an integer in 2..2000`);
+  const size = Math.min(spec.workers ?? poolSize(), grid);
+  const rows = Math.max(1, Math.min(10, Math.floor(grid / (4 * size)) || 1));
+  const items = [];
+  for (let r = 0; r < grid; r += rows) items.push({ rowStart: r, rowCount: Math.min(rows, grid - r), count: Math.min(rows, grid - r) * grid });
+  const t0 = performance.now();
+  const selection = new Int32Array(grid * grid);
+  const base = { grid, seed: spec.seed ?? 0, ...(spec.iters != null ? { iters: spec.iters } : {}) };
+  await onPool(items, size, async (w, it) => {
+    const r = await w.basinMap({ ...base, rowStart: it.rowStart, rowCount: it.rowCount });
+    return () => selection.set(r.selection, it.rowStart * grid);
+  }, { total: grid * grid, onProgress, signal, engineOptions, t0 });
+  const [w0] = await getPool(poolSize(), engineOptions);
+  const limits = await w0.basinLimits({ seed: base.seed });
+  return { grid, selection, limits, workers: size, ms: performance.now() - t0 };
 }
