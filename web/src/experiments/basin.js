@@ -44,7 +44,9 @@ export function drawBasinMap(container, map, size = 400) {
     ctx.lineTo(x1 - 12 * Math.cos(a + 0.4), y1 - 12 * Math.sin(a + 0.4));
     ctx.fill();
     ctx.font = c.font;
-    ctx.fillText(`p^mm(token ${t.token})`, x1 + 4, y1 - 4);
+    const label = `p^mm(token ${t.token})`;
+    const w = ctx.measureText(label).width;  // keep the label inside the canvas
+    ctx.fillText(label, x1 + 4 + w > size ? x1 - w - 8 : x1 + 4, y1 < 16 ? y1 + 16 : y1 - 6);
   }
   const legend = document.createElement('ul');
   legend.className = 'exp-basin-legend';
