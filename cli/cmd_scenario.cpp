@@ -7,6 +7,7 @@
 #include "attnsvm/scenarios.hpp"
 #include "commands.hpp"
 #include "json_io.hpp"
+#include "options.hpp"
 
 namespace attnsvm::cli {
 
@@ -60,13 +61,7 @@ Command addScenarioCommand(CLI::App& app) {
   sub->add_option("NAME", o->name, "scenario name (--list shows them)");
   sub->add_flag("--list", o->list, "list the scenario names");
   sub->add_option("--seed", o->seed, "seed of random data")->capture_default_str();
-  sub->add_option("--n", o->n, "number of sequences (default: the scenario's)");
-  sub->add_option("--T", o->T, "tokens per sequence");
-  sub->add_option("--d", o->d, "dimension");
-  sub->add_option("--C", o->C, "loss-function scenario: C");
-  sub->add_option("--start", o->start, "prompt scenarios: initial prompt 0..5");
-  sub->add_flag("--local", o->localCase, "prompt-global-local: local-case data");
-  sub->add_option("--variant", o->variant, "joint-pv: 0 or 1");
+  addScenarioOptions(sub, *o);
   sub->add_flag("--pretty", o->pretty, "indent the JSON output");
   Command c;
   c.app = sub;

@@ -69,13 +69,7 @@ Command addTrainCommand(CLI::App& app) {
   sub->add_option("--attention", o->attention, "cross, self, seq2seq or causal (default: from the file)");
   sub->add_option("--trace", o->trace, "write a CSV trace (iteration, loss, norms, softmax, corr) to this file");
   sub->add_option("--trace-every", o->traceEvery, "trace every k-th iteration")->capture_default_str();
-  sub->add_option("--n", o->n, "scenario: number of sequences");
-  sub->add_option("--T", o->T, "scenario: tokens per sequence");
-  sub->add_option("--d", o->d, "scenario: dimension");
-  sub->add_option("--C", o->C, "loss-function scenario: C");
-  sub->add_option("--start", o->start, "prompt scenarios: initial prompt 0..5");
-  sub->add_flag("--local", o->localCase, "prompt-global-local: the local-case data");
-  sub->add_option("--variant", o->variant, "joint-pv: 0 or 1");
+  addScenarioOptions(sub, *o);
   sub->add_flag("--pretty", o->pretty, "indent the JSON output");
   Command c;
   c.app = sub;

@@ -1,5 +1,6 @@
 // Shared option parsing helpers of the subcommands.
 #pragma once
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <string>
 
@@ -44,6 +45,19 @@ inline AttentionKind parseAttentionKind(const std::string& s) {
   if (s == "seq2seq") return AttentionKind::SeqToSeq;
   if (s == "causal") return AttentionKind::Causal;
   throw InputError("--attention " + s + " is unknown; expected cross, self, seq2seq or causal");
+}
+
+// The scenario options shared by `scenario` and `train` (fields n, T, d, C, start, localCase,
+// variant of the command's option struct); registered here once so the two cannot drift apart.
+template <class Options>
+void addScenarioOptions(CLI::App* sub, Options& o) {
+  sub->add_option("--n", o.n, "scenario: number of sequences (default: the scenario's)");
+  sub->add_option("--T", o.T, "scenario: tokens per sequence");
+  sub->add_option("--d", o.d, "scenario: dimension");
+  sub->add_option("--C", o.C, "loss-function scenario: C");
+  sub->add_option("--start", o.start, "prompt scenarios: initial prompt 0..5");
+  sub->add_flag("--local", o.localCase, "prompt-global-local: the local-case data");
+  sub->add_option("--variant", o.variant, "joint-pv: 0 or 1");
 }
 
 }  // namespace attnsvm::cli

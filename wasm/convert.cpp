@@ -403,4 +403,43 @@ val forward(const Forward& f) {
   return o;
 }
 
+val seedResults(const std::vector<SeedResult>& rs) {
+  val o = val::object();
+  const auto strings = [](const std::vector<std::string>& v) {
+    val a = val::array();
+    for (const std::string& x : v) a.call<void>("push", x);
+    return a;
+  };
+  std::vector<double> seeds, series, values;
+  std::vector<std::vector<int>> selections;
+  val labels = val::array();
+  for (const SeedResult& r : rs) {
+    seeds.push_back(static_cast<double>(r.seed));
+    for (const auto& s : r.series) series.insert(series.end(), s.begin(), s.end());
+    values.insert(values.end(), r.values.begin(), r.values.end());
+    selections.insert(selections.end(), r.selections.begin(), r.selections.end());
+    labels.call<void>("push", strings(r.labels));
+  }
+  const SeedResult empty;
+  const SeedResult& first = rs.empty() ? empty : rs.front();
+  o.set("experiment", first.experiment);
+  o.set("count", static_cast<int>(rs.size()));
+  o.set("n", first.n);
+  o.set("T", first.T);
+  o.set("d", first.d);
+  o.set("iters", first.iters);
+  o.set("every", first.every);
+  o.set("seeds", f64(seeds));
+  o.set("iteration", i32(first.iteration));
+  o.set("seriesNames", strings(first.seriesNames));
+  o.set("series", f64(series));
+  o.set("valueNames", strings(first.valueNames));
+  o.set("values", f64(values));
+  o.set("labelNames", strings(first.labelNames));
+  o.set("labels", labels);
+  o.set("selectionNames", strings(first.selectionNames));
+  o.set("selections", ragged(selections));
+  return o;
+}
+
 }  // namespace attnsvm::wire

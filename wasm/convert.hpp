@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "attnsvm/dataset.hpp"
+#include "attnsvm/experiment.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/scenarios.hpp"
@@ -59,5 +60,8 @@ val params(const Params& p);
 val solution(const MarginSolution& s, const MarginProblem& problem);
 val selectionReport(const SelectionReport& r, const MarginProblem& problem);
 val forward(const Forward& f);
+// Seeds of one experiment setting, stacked: series [seed][name][snapshot], values [seed][name],
+// labels [seed][name] (strings), selections as CSR over [seed][name].
+val seedResults(const std::vector<SeedResult>& results);
 
 }  // namespace attnsvm::wire

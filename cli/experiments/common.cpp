@@ -47,66 +47,6 @@ void parallelFor(int count, int threads, Progress& progress, const std::function
     if (e) std::rethrow_exception(e);
 }
 
-RunRecord runTraining(const Dataset& data, const ModelSpec& spec, const TrainSettings& settingsIn,
-                      const Params& init, int iters, int every, bool recordHead,
-                      const std::vector<int>* schedule) {
-  TrainSettings settings = settingsIn;
-  settings.traceEvery = std::max(1, iters);  // we take our own snapshots
-  settings.traceSoftmax = false;
-  Trainer trainer(Model(data, spec), settings, init);
-  RunRecord rec;
-  const int units = trainer.model().units();
-  std::vector<int> sel(units);
-  Vec prob(units);
-  auto snap = [&]() {
-    trainer.model().selection(trainer.params(), sel, prob);
-    rec.iteration.push_back(trainer.iteration());
-    rec.weights.push_back(trainer.weights());
-    if (recordHead) rec.heads.push_back(trainer.params().v);
-    rec.meanProb.push_back(prob.mean());
-    rec.minProb.push_back(prob.minCoeff());
-  };
-  every = std::max(1, every);
-  std::size_t nextSched = 0;
-  if (every < iters || schedule) snap();
-  while (trainer.iteration() < iters && !trainer.stopped()) {
-    int target;
-    if (schedule) {
-      while (nextSched < schedule->size() && (*schedule)[nextSched] <= trainer.iteration()) ++nextSched;
-      target = nextSched < schedule->size() ? std::min((*schedule)[nextSched], iters) : iters;
-    } else {
-      target = std::min(iters, trainer.iteration() + every);
-    }
-    const int want = target - trainer.iteration();
-    const int took = trainer.step(want);
-    if (took < want && trainer.stopped()) break;
-    if (schedule || every < iters) snap();
-  }
-  if (!(schedule || every < iters)) snap();  // a single snapshot at the end
-  if (rec.iteration.back() != trainer.iteration()) snap();
-  const Forward fw = trainer.model().forward(trainer.params());
-  rec.finalSelection = fw.selected;
-  rec.finalProb = fw.selectedProbability;
-  rec.finalSoftmax = fw.softmax;
-  rec.finalLoss = fw.loss;
-  rec.finalParams = trainer.params();
-  rec.stopReason = trainer.stopReason();
-  return rec;
-}
-
-std::vector<int> logSchedule(int iters, int perDecade) {
-  std::vector<int> out{0};
-  double x = 1.0;
-  const double f = std::pow(10.0, 1.0 / perDecade);
-  while (x < iters) {
-    const int k = static_cast<int>(std::lround(x));
-    if (k > out.back()) out.push_back(k);
-    x *= f;
-  }
-  if (out.back() != iters) out.push_back(iters);
-  return out;
-}
-
 std::string csvNum(double x) {
   if (!std::isfinite(x)) return "";
   std::ostringstream os;
@@ -148,11 +88,6 @@ void checkRange(int value, int lo, int hi, const std::string& option) {
 }
 
 int pick(int value, int fallback) { return value == -1 ? fallback : value; }
-
-int defaultEvery(int iters, int every) {
-  if (every > 0) return every;
-  return std::max(1, iters / 200);
-}
 
 json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds, int iters, int threads) {
   json s;

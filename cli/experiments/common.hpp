@@ -1,5 +1,5 @@
-// Internals shared by the experiment files: the thread pool loop, one training run with
-// snapshots, CSV formatting.
+// Internals shared by the experiment files: the thread pool loop, aggregation over seeds, CSV
+// formatting.
 #pragma once
 #include <algorithm>
 #include <limits>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "attnsvm/experiment.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/train.hpp"
 #include "experiments.hpp"
@@ -22,28 +23,11 @@ using nlohmann::json;
 void parallelFor(int count, int threads, Progress& progress, const std::function<void(int)>& fn);
 int resolveThreads(int threads);
 
-// One training run with snapshots of the effective weights every `every` iterations (and at
-// the end). `iters` iterations unless the run stops early.
-struct RunRecord {
-  std::vector<int> iteration;
-  std::vector<Mat> weights;
-  std::vector<Vec> heads;          // head v at each snapshot (only when recordHead)
-  std::vector<double> meanProb;    // mean over units of the selected softmax probability
-  std::vector<double> minProb;
-  std::vector<double> loss;
-  std::vector<int> finalSelection;
-  Vec finalProb;
-  Mat finalSoftmax;
-  Params finalParams;
-  double finalLoss = 0.0;
-  std::string stopReason;
-};
-RunRecord runTraining(const Dataset& data, const ModelSpec& spec, const TrainSettings& settings,
-                      const Params& init, int iters, int every, bool recordHead = false,
-                      const std::vector<int>* logSchedule = nullptr);
-
-// Iterations 0, 1, 2, ..., roughly `perDecade` per decade, up to iters (always includes iters).
-std::vector<int> logSchedule(int iters, int perDecade = 20);
+// Training with snapshots lives in the core (attnsvm/experiment.hpp) so that wasm runs it too.
+using attnsvm::RunRecord;
+using attnsvm::runTraining;
+using attnsvm::logSchedule;
+using attnsvm::defaultEvery;
 
 std::string csvNum(double x);
 // CSV of a series block: iteration, then <name>_mean, <name>_std for each metric.
@@ -55,7 +39,6 @@ json seriesJson(const std::vector<double>& mean, const std::vector<double>& stde
 
 void checkRange(int value, int lo, int hi, const std::string& option);
 int pick(int value, int fallback);  // value if set (>= 0 and not -1), else fallback
-int defaultEvery(int iters, int every);
 
 json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds, int iters, int threads);
 
@@ -79,6 +62,11 @@ struct Stats {
   int count = 0;
 };
 Stats stats(const std::vector<double>& values);
+
+// Mean/std over `count` consecutive seed results (seed order) of each of their series.
+SeriesBlock aggregateSeries(const SeedResult* first, int count);
+// One final value of `count` consecutive seed results (NaN where absent).
+std::vector<double> valueColumn(const SeedResult* first, int count, const std::string& name);
 json statsJson(const Stats& s);
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();

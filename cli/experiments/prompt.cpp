@@ -6,6 +6,7 @@
 
 #include "analysis_util.hpp"
 #include "attnsvm/errors.hpp"
+#include "attnsvm/experiment_basin.hpp"
 #include "attnsvm/rng.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
@@ -206,23 +207,16 @@ ExperimentResult basinMapExperiment(const ExperimentOptions& o) {
   base.localCase = true;
   const Scenario sc = makeScenario("prompt-global-local", base);
   const int iters = pick(o.iters, sc.iterations);
-  const double lo = -2.0, hi = 2.0;  // the slice p = (x, y, 0); Wk = diag(1,1,0) ignores p_2
-  auto coord = [&](int k) { return lo + (hi - lo) * (k + 0.5) / grid; };
+  const double lo = kBasinLo, hi = kBasinHi;  // the slice p = (x, y, 0); Wk = diag(1,1,0) ignores p_2
+  auto coord = [&](int k) { return basinCoord(k, grid); };
   std::vector<std::vector<int>> selection(grid, std::vector<int>(grid, -1));
   std::vector<std::vector<double>> corrOwn(grid, std::vector<double>(grid, kNaN));
   std::vector<std::vector<Vec>> finals(grid, std::vector<Vec>(grid));
   Progress progress("basin-map", grid, o.progress);
   parallelFor(grid, threads, progress, [&](int row) {
-    for (int col = 0; col < grid; ++col) {
-      Params init = sc.init;
-      init.p = Vec::Zero(sc.data.d);
-      init.p[0] = coord(col);
-      if (sc.data.d > 1) init.p[1] = coord(row);
-      const RunRecord rec = runTraining(sc.data, sc.model, sc.train, init, iters, iters);
-      selection[row][col] = rec.finalSelection.empty() ? -1 : rec.finalSelection[0];
-      const Mat& w = rec.weights.back();
-      finals[row][col] = Eigen::Map<const Vec>(w.data(), w.size());
-    }
+    BasinRow r = basinMapRow(o.seedBase, grid, row, iters);  // the core's, as in the lab's workers
+    selection[row] = std::move(r.selection);
+    finals[row] = std::move(r.finalP);
   });
   progress.finish();
   // Distinct limits (selections), in order of first appearance in row-major order.

@@ -167,6 +167,33 @@ export interface Run {
   dispose(): void;                       // frees the wasm object; the Run is unusable afterwards
 }
 
+// One setting of a seeded experiment (as `attnsvm experiment`): defaults are the paper's.
+export type SeedExperimentName = 'local-convergence' | 'overparam' | 'rates' | 'mirror-descent' | 'multitoken';
+export interface ExperimentSeedOptions {
+  seedStart?: number;   // first seed (integer, default 0)
+  seedCount?: number;   // number of consecutive seeds (1..100000, default 1)
+  iters?: number;       // iterations per run (default: the experiment's)
+  every?: number;       // snapshot stride (default iters / 200)
+  d?: number;           // overparam, multitoken
+  p?: number;           // mirror-descent (in (1, 1000])
+  method?: 'gd' | 'ngd' | 'md_p1.75' | 'md_p3';  // rates
+}
+export interface ExperimentSeeds {
+  experiment: string;
+  count: number;                  // seeds in this result
+  n: number; T: number; d: number; iters: number; every: number;
+  seeds: number[];
+  iteration: Int32Array;          // snapshot schedule (I entries)
+  seriesNames: string[];          // S names
+  series: Float64Array;           // [(seed * S + name) * I + snapshot]; NaN where undefined
+  valueNames: string[];           // V names of the final per-seed values
+  values: Float64Array;           // [seed * V + name]
+  labelNames: string[];           // verdicts, stop reasons
+  labels: string[][];             // [seed][label]
+  selectionNames: string[];
+  selections: number[][][];       // [seed][name] final argmax selection
+}
+
 export interface Engine {
   version(): string;
   scenarioNames(): string[];
@@ -188,6 +215,14 @@ export interface Engine {
     iterationsPerRadius?: number }): Matrix[];
   heapBytes(): number;                   // wasm heap size (leak tests)
   heapUsed(): number;                    // bytes currently malloc'd in the wasm heap (exact leak probe)
+  experimentNames(): SeedExperimentName[];
+  // Seeds of a seeded experiment, computed by the same core code as the native CLI.
+  experimentSeeds(name: SeedExperimentName, options?: ExperimentSeedOptions): ExperimentSeeds;
+  // Basin map (prompt-global-local, local case; starts p = (x, y, 0) at the cell centres of [-2, 2]^2).
+  basinMap(options?: { grid?: number; rowStart?: number; rowCount?: number; iters?: number; seed?: number }):
+    { grid: number; rowStart: number; rowCount: number; selection: Int32Array };  // row-major, row = y index
+  basinLimits(options?: { seed?: number }):
+    { tokens: { token: number; global: boolean; direction: Float64Array | null }[]; range: number[] };
 }
 
 // Every failure is thrown as an AttnsvmError (an Error) whose message is the core's, unchanged.
@@ -229,6 +264,10 @@ export interface WorkerEngine {
   path: Async<Engine['path']>;
   heapBytes: Async<Engine['heapBytes']>;
   heapUsed: Async<Engine['heapUsed']>;
+  experimentNames: Async<Engine['experimentNames']>;
+  experimentSeeds: Async<Engine['experimentSeeds']>;
+  basinMap: Async<Engine['basinMap']>;
+  basinLimits: Async<Engine['basinLimits']>;
   readonly worker: Worker;
   // Player: one active run per id, advanced in the worker; frames arrive at display rate, with the
   // number of steps per frame adapted to keep each under ~16 ms of compute.

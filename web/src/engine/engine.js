@@ -201,6 +201,32 @@ export function wrapModule(M) {
       return Array.from({ length: r.count }, (_, k) =>
         fromWireMatrix({ rows: r.rows, cols: r.cols, data: r.data.subarray(k * size, (k + 1) * size) }));
     },
+    // Names experimentSeeds accepts (the seeded experiments of the CLI).
+    experimentNames: () => unwrap(M.experimentNames()).names,
+    // Seeds seedStart .. seedStart + seedCount - 1 of one setting of a seeded experiment, exactly as
+    // the native `attnsvm experiment` computes them. Stacked arrays: series[(seed * S + name) * I +
+    // snapshot], values[seed * V + name]; labels[seed][name]; selections[seed][name] (arrays).
+    experimentSeeds(name, options = {}) {
+      if (!options || typeof options !== 'object') throw new AttnsvmError('experimentSeeds: options must be an object');
+      const r = unwrap(M.experimentSeeds(String(name), options));
+      const sel = fromRagged(r.selections);
+      const S = r.selectionNames.length;
+      return {
+        experiment: r.experiment, count: r.count, n: r.n, T: r.T, d: r.d, iters: r.iters, every: r.every,
+        seeds: Array.from(r.seeds), iteration: r.iteration, seriesNames: r.seriesNames, series: r.series,
+        valueNames: r.valueNames, values: r.values, labelNames: r.labelNames, labels: r.labels,
+        selectionNames: r.selectionNames,
+        selections: Array.from({ length: r.count }, (_, k) => sel.slice(k * S, (k + 1) * S)),
+      };
+    },
+    // Rows of the basin map (prompt-global-local, local case): {grid, rowStart, rowCount, selection:
+    // Int32Array (rowCount x grid, row-major; row = y index)}.
+    basinMap(options = {}) { return unwrap(M.basinMap(options ?? {})); },
+    // Its possible limits: [{token, global, direction: Float64Array | null}] and the slice's range.
+    basinLimits(options = {}) {
+      const r = unwrap(M.basinLimits(options ?? {}));
+      return { tokens: r.tokens, range: Array.from(r.range) };
+    },
     train(config) {
       if (!config || typeof config !== 'object') throw new AttnsvmError('train(config): config must be an object');
       const wire = {

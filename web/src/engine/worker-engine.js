@@ -8,7 +8,8 @@
 import { AttnsvmError } from './convert.js';
 
 const ENGINE_METHODS = ['version', 'scenarioNames', 'scenario', 'sphere', 'validate', 'scores',
-  'forward', 'solve', 'analyze', 'enumerate', 'generalized', 'path', 'heapBytes', 'heapUsed'];
+  'forward', 'solve', 'analyze', 'enumerate', 'generalized', 'path', 'heapBytes', 'heapUsed',
+  'experimentNames', 'experimentSeeds', 'basinMap', 'basinLimits'];
 
 const raf = (f) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(f) : setTimeout(f, 16));
 
@@ -121,5 +122,7 @@ export async function createWorkerEngine(options = {}) {
     },
   };
   for (const m of ENGINE_METHODS) api[m] = (...args) => call(m, ...args);
+  // The worker's own experiment message (same result as call('experimentSeeds', ...)).
+  api.experimentSeeds = (name, options = {}) => request('experiment', { name, options });
   return api;
 }

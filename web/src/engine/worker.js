@@ -11,6 +11,8 @@
 //   step    {runId, k}                 exactly k steps (or fewer if the run stops / hits the cap)
 //   reset   {runId}                    back to the initial parameters
 //   cancel  {runId}                    dispose the run
+//   experiment {name, options}         seeds of a seeded experiment (Engine.experimentSeeds); the
+//                                      lab's experiment runner splits the seeds over a worker pool
 import { createEngine } from './engine.js';
 
 let enginePromise = null;
@@ -93,6 +95,7 @@ const handlers = {
     const chunk = entry.run.step(Math.max(0, Math.min(k, entry.maxIterations - entry.run.iteration)));
     return frame(entry, chunk, performance.now() - t0);
   },
+  experiment(engine, { name, options }) { return engine.experimentSeeds(name, options); },
   reset(engine, { runId }) { getRun(runId).run.reset(); return null; },
   cancel(engine, { runId }) {
     const entry = runs.get(runId);

@@ -21,6 +21,7 @@ import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
 import { REF_STYLE, themeColors } from '../plots/theme.js';
 import { svgString, svgSize, svgToPng, download } from '../plots/export.js';
+import { mountExperimentPanel } from '../experiments/panel.js';
 
 const t0 = performance.now();
 const { $ } = buildLayout(document.getElementById('app'));
@@ -819,3 +820,4 @@ if (innerWidth < 760) $('controls-details').open = false;
 bindControls();
 syncControls();
 boot();
+mountExperimentPanel(document.getElementById('experiment-panel')); // full experiments (web/src/experiments)

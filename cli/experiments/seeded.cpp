@@ -1,0 +1,361 @@
+// The seeded sphere experiments: local convergence, multi-token, mirror descent,
+// overparameterization, rates. The per-seed work is the core's runExperimentSeed (the wasm module
+// runs the same); here only the threads, the mean/std over seeds and the JSON/CSV.
+#include <chrono>
+#include <cmath>
+
+#include "attnsvm/experiment.hpp"
+#include "attnsvm/scenarios.hpp"
+#include "common.hpp"
+#include "json_io.hpp"
+
+namespace attnsvm::cli {
+
+namespace {
+
+double seconds(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Item s * seeds + k is seed seedBase + k of setting s; written to its own slot.
+std::vector<SeedResult> runSeeds(const std::string& name, const ExperimentOptions& o, int seeds,
+                                 const std::vector<SeedOptions>& settings, int threads) {
+  const int items = seeds * static_cast<int>(settings.size());
+  std::vector<SeedResult> out(items);
+  Progress progress(name, items, o.progress);
+  parallelFor(items, threads, progress, [&](int idx) {
+    const int s = idx / seeds, k = idx % seeds;
+    out[idx] = runExperimentSeed(name, o.seedBase + static_cast<std::uint64_t>(k), settings[s]);
+  });
+  progress.finish();
+  return out;
+}
+
+SeedOptions baseOptions(const ExperimentOptions& o) {
+  SeedOptions so;
+  so.iters = o.iters;
+  so.every = o.every;
+  return so;
+}
+
+}  // namespace
+
+SeriesBlock aggregateSeries(const SeedResult* first, int count) {
+  SeriesBlock block;
+  block.iteration = first->iteration;
+  for (std::size_t m = 0; m < first->seriesNames.size(); ++m) {
+    std::vector<std::vector<double>> perSeed;
+    perSeed.reserve(count);
+    for (int k = 0; k < count; ++k) perSeed.push_back(first[k].series[m]);
+    block.add(first->seriesNames[m], perSeed);
+  }
+  return block;
+}
+
+std::vector<double> valueColumn(const SeedResult* first, int count, const std::string& name) {
+  std::vector<double> v;
+  v.reserve(count);
+  for (int k = 0; k < count; ++k) v.push_back(first[k].value(name));
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+ExperimentResult localConvergenceExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int seeds = pick(o.seeds, 100);
+  const int threads = resolveThreads(o.threads);
+  const char* names[2] = {"W", "KQ"};
+  const std::vector<SeedResult> out = runSeeds("local-convergence", o, seeds, {baseOptions(o)}, threads);
+
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson("local-convergence", o, seeds, out[0].iters, threads);
+  j["settings"]["every"] = out[0].every;
+  j["settings"]["scenario"] = "local-convergence";
+  j["settings"]["n"] = out[0].n;
+  j["settings"]["T"] = out[0].T;
+  j["settings"]["d"] = out[0].d;
+  j["settings"]["init"] = "the scenario's: W = 0; K, Q with i.i.d. N(0, 0.1^2) entries";
+  const SeriesBlock block = aggregateSeries(out.data(), seeds);
+  json summary, runs = json::array();
+  for (const std::string n : names) {
+    auto col = [&](const char* f) { return valueColumn(out.data(), seeds, n + f); };
+    double global = 0, local = 0;
+    for (double g : col("_global")) global += g;
+    for (double l : col("_local")) local += l;
+    summary[n] = {{"softmax_selected", statsJson(stats(col("_softmax_selected")))},
+                  {"corr_fro", statsJson(stats(col("_corr_fro")))},
+                  {"corr_nuclear", statsJson(stats(col("_corr_nuclear")))},
+                  {"fraction_globally_optimal", global / seeds},
+                  {"fraction_locally_optimal", local / seeds}};
+  }
+  for (int k = 0; k < seeds; ++k) {
+    const SeedResult& s = out[k];
+    json r;
+    r["seed"] = o.seedBase + k;
+    for (int p = 0; p < 2; ++p) {
+      const std::string n = names[p];
+      r[n] = {{"selection", s.selections[p]},
+              {"verdict", s.label(n + "_verdict")},
+              {"softmax_selected", s.value(n + "_softmax_selected")},
+              {"corr_fro", s.value(n + "_corr_fro")},
+              {"corr_nuclear", s.value(n + "_corr_nuclear")},
+              {"loss", s.value(n + "_loss")}};
+      if (!s.label(n + "_stop_reason").empty()) r[n]["stop_reason"] = s.label(n + "_stop_reason");
+    }
+    runs.push_back(std::move(r));
+  }
+  j["summary"] = std::move(summary);
+  j["series"] = block.toJson();
+  j["runs"] = std::move(runs);
+  j["seconds"] = seconds(t0);
+  res.csv = block.csv();
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+ExperimentResult multitokenExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int instances = pick(o.seeds, 500);
+  const std::vector<int> dims = o.dims.empty() ? std::vector<int>{4, 6, 8, 10} : o.dims;
+  const int threads = resolveThreads(o.threads);
+  std::vector<SeedOptions> settings;
+  for (int d : dims) {
+    SeedOptions so = baseOptions(o);
+    so.d = d;
+    settings.push_back(so);
+  }
+  const std::vector<SeedResult> out = runSeeds("multitoken", o, instances, settings, threads);
+
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson("multitoken", o, instances, out[0].iters, threads);
+  j["settings"]["instances"] = instances;
+  j["settings"]["dims"] = dims;
+  j["settings"]["every"] = out[0].every;
+  j["settings"]["threshold"] = 1e-3;
+  j["settings"]["scenario"] = "multitoken";
+  j["settings"]["references"] = {
+      {"generalized", "W_fin + R W_dir of the generalized SVM of the final softmax (threshold 1e-3), R fitted by least squares"},
+      {"wmm", "Frobenius Att-SVM of the data's optimal tokens (alpha)"},
+      {"one_token", "Frobenius Att-SVM of the final argmax selection"}};
+  json perD = json::array();
+  std::string csv;
+  for (std::size_t di = 0; di < dims.size(); ++di) {
+    const SeedResult* first = out.data() + di * instances;
+    const SeriesBlock block = aggregateSeries(first, instances);
+    const std::vector<double> fg = valueColumn(first, instances, "one_minus_corr_generalized");
+    int dirOk = 0;
+    for (double x : valueColumn(first, instances, "direction_solved")) dirOk += x > 0 ? 1 : 0;
+    json r;
+    r["d"] = dims[di];
+    r["final"] = {{"one_minus_corr_generalized", statsJson(stats(fg))},
+                  {"one_minus_corr_wmm", statsJson(stats(valueColumn(first, instances, "one_minus_corr_wmm")))},
+                  {"one_minus_corr_one_token", statsJson(stats(valueColumn(first, instances, "one_minus_corr_one_token")))}};
+    std::vector<double> sfg = fg;
+    std::sort(sfg.begin(), sfg.end(), [](double a, double b) {
+      if (!std::isfinite(a)) return false;
+      if (!std::isfinite(b)) return true;
+      return a < b;
+    });
+    const int finite = stats(fg).count;
+    r["median_one_minus_corr_generalized"] = finite ? sfg[finite / 2] : kNaN;
+    r["mean_selected_set_size"] = statsJson(stats(valueColumn(first, instances, "mean_selected_set_size")));
+    r["generalized_direction_solved"] = dirOk;
+    r["series"] = block.toJson();
+    json finals = json::array();
+    for (int k = 0; k < instances; ++k) {
+      const SeedResult& it = first[k];
+      finals.push_back({{"seed", o.seedBase + k},
+                        {"one_minus_corr_generalized", it.value("one_minus_corr_generalized")},
+                        {"one_minus_corr_wmm", it.value("one_minus_corr_wmm")},
+                        {"one_minus_corr_one_token", it.value("one_minus_corr_one_token")},
+                        {"R", it.value("R")},
+                        {"selected_sets", it.selectedSets}});
+    }
+    r["runs"] = std::move(finals);
+    perD.push_back(std::move(r));
+    csv += block.csv("d", std::to_string(dims[di]), di == 0);
+  }
+  j["per_d"] = std::move(perD);
+  j["seconds"] = seconds(t0);
+  res.csv = csv;
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+ExperimentResult mirrorDescentExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int seeds = pick(o.seeds, 20);
+  const std::vector<double> ps = o.ps.empty() ? std::vector<double>{1.75, 2.0, 3.0} : o.ps;
+  const int threads = resolveThreads(o.threads);
+  ScenarioOptions probeOptions;
+  probeOptions.seed = o.seedBase;
+  const Scenario probe = makeScenario("mirror-descent", probeOptions);
+  std::vector<SeedOptions> settings;
+  for (double p : ps) {
+    SeedOptions so = baseOptions(o);
+    so.p = p;
+    settings.push_back(so);
+  }
+  const std::vector<SeedResult> out = runSeeds("mirror-descent", o, seeds, settings, threads);
+
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson("mirror-descent", o, seeds, out[0].iters, threads);
+  j["settings"]["ps"] = ps;
+  j["settings"]["every"] = out[0].every;
+  j["settings"]["lr"] = probe.train.lr;
+  j["settings"]["scenario"] = "mirror-descent";
+  j["settings"]["n"] = probe.data.n;
+  j["settings"]["T"] = probe.data.T;
+  j["settings"]["d"] = probe.data.d;
+  j["settings"]["sparsity"] = "fraction of entries with |W_jk| <= 0.01 max |W|";
+  json perP = json::array();
+  std::string csv;
+  for (std::size_t pi = 0; pi < ps.size(); ++pi) {
+    const SeedResult* first = out.data() + pi * seeds;
+    const SeriesBlock block = aggregateSeries(first, seeds);
+    json runs = json::array();
+    for (int k = 0; k < seeds; ++k) {
+      const SeedResult& it = first[k];
+      runs.push_back({{"seed", o.seedBase + k},
+                      {"selection", it.selections[0]},
+                      {"verdict", it.label("verdict")},
+                      {"corr_lp", it.value("corr_lp")},
+                      {"corr_fro", it.value("corr_fro")},
+                      {"sparsity", it.value("sparsity")}});
+    }
+    auto col = [&](const char* f) { return statsJson(stats(valueColumn(first, seeds, f))); };
+    json r;
+    r["p"] = ps[pi];
+    r["final"] = {{"corr_lp", col("corr_lp")},
+                  {"corr_fro", col("corr_fro")},
+                  {"sparsity", col("sparsity")},
+                  {"sparsity_svm", col("sparsity_svm")}};
+    const Mat& W = first->matrices[0];
+    const Mat& Wmm = first->matrices[1];
+    r["heatmap_seed0"] = {{"W", toJson(W.size() ? Mat(W / W.norm()) : W)},
+                          {"Wmm_p", toJson(Wmm.size() ? Mat(Wmm / Wmm.norm()) : Wmm)}};
+    r["series"] = block.toJson();
+    r["runs"] = std::move(runs);
+    perP.push_back(std::move(r));
+    csv += block.csv("p", csvNum(ps[pi]), pi == 0);
+  }
+  j["per_p"] = std::move(perP);
+  j["seconds"] = seconds(t0);
+  res.csv = csv;
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+ExperimentResult overparamExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int seeds = pick(o.seeds, 200);
+  const std::vector<int> dims = o.dims.empty() ? std::vector<int>{2, 4, 6, 8, 10, 16, 32} : o.dims;
+  const int threads = resolveThreads(o.threads);
+  std::vector<SeedOptions> settings;
+  for (int d : dims) {
+    SeedOptions so;
+    so.iters = o.iters;
+    so.d = d;
+    settings.push_back(so);
+  }
+  const std::vector<SeedResult> out = runSeeds("overparam", o, seeds, settings, threads);
+
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson("overparam", o, seeds, out[0].iters, threads);
+  j["settings"]["dims"] = dims;
+  j["settings"]["n"] = out[0].n;
+  j["settings"]["T"] = out[0].T;
+  j["settings"]["init"] = "W0 = 0";
+  j["settings"]["scenario"] = "overparam";
+  j["reference_independent_implementation"] = {{"4", 0.35}, {"6", 0.5}, {"10", 0.68}, {"16", 0.81}, {"32", 0.9}};
+  json rows = json::array();
+  std::ostringstream csv;
+  csv << "d,seeds,fraction_global,fraction_local,fraction_other,min_softmax_mean\n";
+  for (std::size_t di = 0; di < dims.size(); ++di) {
+    const SeedResult* first = out.data() + di * seeds;
+    int global = 0, local = 0;
+    std::vector<int> flags;
+    for (int k = 0; k < seeds; ++k) {
+      const bool g = first[k].value("global") > 0;
+      global += g ? 1 : 0;
+      local += (!g && first[k].label("verdict") == std::string(toString(Verdict::LocallyOptimal))) ? 1 : 0;
+      flags.push_back(g ? 1 : 0);
+    }
+    const std::vector<double> probs = valueColumn(first, seeds, "min_softmax");
+    const double fg = static_cast<double>(global) / seeds, fl = static_cast<double>(local) / seeds;
+    const double se = std::sqrt(fg * (1 - fg) / seeds);
+    rows.push_back({{"d", dims[di]},
+                    {"fraction_global", fg},
+                    {"fraction_global_stderr", se},
+                    {"fraction_local", fl},
+                    {"fraction_other", 1.0 - fg - fl},
+                    {"min_softmax", statsJson(stats(probs))},
+                    {"global_per_seed", flags}});
+    csv << dims[di] << "," << seeds << "," << csvNum(fg) << "," << csvNum(fl) << "," << csvNum(1.0 - fg - fl) << ","
+        << csvNum(stats(probs).mean) << "\n";
+  }
+  j["per_d"] = std::move(rows);
+  j["seconds"] = seconds(t0);
+  res.csv = csv.str();
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+ExperimentResult ratesExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int seeds = pick(o.seeds, 20);
+  const int threads = resolveThreads(o.threads);
+  const std::vector<RateMethod>& methods = rateMethods();
+  std::vector<SeedOptions> settings;
+  for (const RateMethod& m : methods) {
+    SeedOptions so;
+    so.iters = o.iters;
+    so.method = m.name;
+    settings.push_back(so);
+  }
+  const std::vector<SeedResult> out = runSeeds("rates", o, seeds, settings, threads);
+
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson("rates", o, seeds, out[0].iters, threads);
+  j["settings"]["scenario"] = "local-convergence";
+  j["settings"]["reference"] = "SVM of the final selection in the method's norm (Frobenius for gd/ngd, l_p for md)";
+  json perM = json::array();
+  std::string csv;
+  for (std::size_t mi = 0; mi < methods.size(); ++mi) {
+    const SeedResult* first = out.data() + mi * seeds;
+    const SeriesBlock block = aggregateSeries(first, seeds);
+    const std::vector<double> finals = valueColumn(first, seeds, "one_minus_corr");
+    // log-log slope of the mean over the last decade of iterations
+    double slope = kNaN;
+    const auto& it = block.iteration;
+    const auto& mean = block.means[0];
+    if (it.size() > 2) {
+      const std::size_t last = it.size() - 1;
+      std::size_t firstK = last;
+      while (firstK > 0 && it[firstK - 1] * 10 >= it[last] && it[firstK - 1] > 0) --firstK;
+      if (firstK < last && mean[firstK] > 0 && mean[last] > 0)
+        slope = (std::log(mean[last]) - std::log(mean[firstK])) / (std::log(it[last]) - std::log(it[firstK]));
+    }
+    perM.push_back({{"method", methods[mi].name},
+                    {"optimizer", methods[mi].optimizer == Optimizer::GD    ? "gd"
+                                  : methods[mi].optimizer == Optimizer::NGD ? "ngd"
+                                                                            : "md"},
+                    {"lr", methods[mi].lr},
+                    {"p", methods[mi].p},
+                    {"final_one_minus_corr", statsJson(stats(finals))},
+                    {"loglog_slope_last_decade", slope},
+                    {"series", block.toJson()}});
+    csv += block.csv("method", methods[mi].name, mi == 0);
+  }
+  j["methods"] = std::move(perM);
+  j["seconds"] = seconds(t0);
+  res.csv = csv;
+  return res;
+}
+
+}  // namespace attnsvm::cli

@@ -1,0 +1,99 @@
+// The per-seed work of the papers' seeded experiments (SPEC section 5): one seed of one setting
+// (d, p or method) in, plain numbers out. The native CLI spreads seeds over threads and the web
+// lab over workers; both aggregate (mean/std over seeds) themselves, so the numbers of a seed are
+// the same wherever it runs. No JSON here.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attnsvm/margin.hpp"
+#include "attnsvm/model.hpp"
+#include "attnsvm/selection.hpp"
+#include "attnsvm/train.hpp"
+
+namespace attnsvm {
+
+// One training run with snapshots of the effective weights every `every` iterations (and at the
+// end), or on `schedule` (sorted iterations) when given. `iters` iterations unless it stops early.
+struct RunRecord {
+  std::vector<int> iteration;
+  std::vector<Mat> weights;
+  std::vector<Vec> heads;        // head v at each snapshot (only when recordHead)
+  std::vector<double> meanProb;  // mean over units of the selected softmax probability
+  std::vector<double> minProb;
+  std::vector<int> finalSelection;
+  Vec finalProb;
+  Mat finalSoftmax;
+  Params finalParams;
+  double finalLoss = 0.0;
+  std::string stopReason;
+};
+RunRecord runTraining(const Dataset& data, const ModelSpec& spec, const TrainSettings& settings,
+                      const Params& init, int iters, int every, bool recordHead = false,
+                      const std::vector<int>* schedule = nullptr);
+
+// Iterations 0, 1, 2, ..., roughly `perDecade` per decade, up to iters (always includes iters).
+std::vector<int> logSchedule(int iters, int perDecade = 20);
+// Snapshot stride when none is asked for: iters / 200, at least 1.
+int defaultEvery(int iters, int every);
+
+// The SVM solution (W^mm for the norm) of a selection for the model's parameterization:
+// Att-SVM for W / (K,Q) (attention kind of the spec), prompt SVM (with spec.Wk) for prompts.
+// nullopt when the problem is infeasible or the solver did not converge.
+std::optional<Mat> svmDirection(const Dataset& data, const ModelSpec& spec, const std::vector<int>& selection,
+                                NormKind norm, double p = 2.0, MarginSolution* out = nullptr);
+// The core's verdict for W / (K,Q) (cross or self attention); for prompts "globally_optimal" when
+// every sequence selects an optimal token, else "not_globally_optimal".
+std::string verdictName(const Dataset& data, const ModelSpec& spec, const std::vector<int>& selection);
+// Every sequence selects one of its optimal tokens (ties allowed).
+bool isGloballyOptimal(const Dataset& data, const std::vector<int>& selection);
+
+// The optimizers compared by the rates experiment; the reference is the SVM in the method's norm.
+struct RateMethod {
+  const char* name;
+  Optimizer optimizer;
+  double lr, p;
+  NormKind norm;
+};
+const std::vector<RateMethod>& rateMethods();
+
+// Settings of one seed. -1 / 0 / empty mean the experiment's default.
+struct SeedOptions {
+  int iters = -1;
+  int every = -1;      // snapshot stride (local-convergence, multitoken, mirror-descent)
+  int d = -1;          // overparam, multitoken
+  double p = 0.0;      // mirror-descent
+  std::string method;  // rates: a rateMethods() name
+};
+
+// Everything one seed produces, as named columns so that aggregation is one loop.
+struct SeedResult {
+  std::string experiment;
+  std::uint64_t seed = 0;
+  int n = 0, T = 0, d = 0, iters = 0, every = 0;
+  std::vector<int> iteration;                 // the snapshot schedule
+  std::vector<std::string> seriesNames;       // per-iteration series, in output order
+  std::vector<std::vector<double>> series;    // [name][snapshot]; NaN where undefined
+  std::vector<std::string> valueNames;        // final per-seed numbers
+  std::vector<double> values;
+  std::vector<std::string> labelNames;        // verdicts, stop reasons
+  std::vector<std::string> labels;
+  std::vector<std::string> selectionNames;    // final argmax selection of each run
+  std::vector<std::vector<int>> selections;
+  std::vector<std::vector<int>> selectedSets;  // multitoken: the generalized SVM's sets O_i
+  std::vector<std::string> matrixNames;       // mirror-descent: W and the l_p SVM (empty if none)
+  std::vector<Mat> matrices;
+
+  double value(const std::string& name) const;        // NaN if absent
+  const std::string& label(const std::string& name) const;  // "" if absent
+  const std::vector<double>& seriesOf(const std::string& name) const;  // throws if absent
+};
+
+// Names runExperimentSeed accepts: local-convergence, overparam, rates, mirror-descent, multitoken.
+std::vector<std::string> seedExperimentNames();
+// Throws InputError for an unknown name or bad options (naming the field).
+SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& options);
+
+}  // namespace attnsvm

@@ -1,0 +1,280 @@
+// One seed of each seeded experiment (see experiment.hpp). Moved here from the CLI so that the
+// native tool and the wasm module run the same code; the arithmetic is unchanged.
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "attnsvm/errors.hpp"
+#include "attnsvm/experiment.hpp"
+#include "attnsvm/scenarios.hpp"
+
+namespace attnsvm {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kMaxIters = 10000000;
+constexpr int kMaxDim = 1024;
+
+// Correlation of every snapshot with ref (or 1 - correlation); NaN everywhere without a ref.
+std::vector<double> corrSeries(const RunRecord& r, const Mat* ref, bool oneMinus = false) {
+  std::vector<double> s(r.weights.size(), kNaN);
+  if (!ref) return s;
+  for (std::size_t k = 0; k < r.weights.size(); ++k) {
+    const double c = correlation(r.weights[k], *ref);
+    s[k] = oneMinus ? 1.0 - c : c;
+  }
+  return s;
+}
+
+void addSeries(SeedResult& r, const std::string& name, std::vector<double> s) {
+  r.seriesNames.push_back(name);
+  r.series.push_back(std::move(s));
+}
+void addValue(SeedResult& r, const std::string& name, double v) {
+  r.valueNames.push_back(name);
+  r.values.push_back(v);
+}
+void addLabel(SeedResult& r, const std::string& name, const std::string& v) {
+  r.labelNames.push_back(name);
+  r.labels.push_back(v);
+}
+
+ScenarioOptions scenarioOptions(std::uint64_t seed, int d) {
+  ScenarioOptions so;
+  so.seed = seed;
+  if (d > 0) so.d = d;
+  return so;
+}
+
+void describe(SeedResult& r, const Scenario& sc, int iters, int every) {
+  r.n = sc.data.n;
+  r.T = sc.data.T;
+  r.d = sc.data.d;
+  r.iters = iters;
+  r.every = every;
+}
+
+// Normalized GD on W and on (K,Q) from the scenario's start; correlation of the snapshots with the
+// Frobenius and nuclear SVMs of each run's final selection.
+SeedResult localConvergence(std::uint64_t seed, const SeedOptions& o) {
+  const Scenario sc = makeScenario("local-convergence", scenarioOptions(seed, -1));
+  const int iters = o.iters == -1 ? 2000 : o.iters;
+  const int every = defaultEvery(iters, o.every);
+  SeedResult r;
+  describe(r, sc, iters, every);
+  const Parameterization params[2] = {Parameterization::W, Parameterization::KQ};
+  const char* names[2] = {"W", "KQ"};
+  struct Refs {
+    std::optional<Mat> fro, nuc;
+    std::string verdict;
+  };
+  std::map<std::vector<int>, Refs> refs;  // both runs often end at the same selection: solve once
+  std::vector<double> finals[2];
+  for (int p = 0; p < 2; ++p) {
+    ModelSpec spec = sc.model;
+    spec.param = params[p];
+    RunRecord rec = runTraining(sc.data, spec, sc.train, sc.init, iters, every);
+    const std::vector<int>& sel = rec.finalSelection;
+    auto found = refs.find(sel);
+    if (found == refs.end()) {
+      const SelectionReport rep = analyzeSelection(sc.data, spec.attention, sel);
+      Refs ref;
+      if (rep.svm.status == SolveStatus::Optimal) ref.fro = rep.svm.W;
+      if (rep.feasible) ref.nuc = svmDirection(sc.data, spec, sel, NormKind::Nuclear);
+      ref.verdict = toString(rep.verdict);
+      found = refs.emplace(sel, std::move(ref)).first;
+    }
+    const Refs& ref = found->second;
+    const std::string n = names[p];
+    if (p == 0) r.iteration = rec.iteration;
+    std::vector<double> cf = corrSeries(rec, ref.fro ? &*ref.fro : nullptr);
+    std::vector<double> cn = corrSeries(rec, ref.nuc ? &*ref.nuc : nullptr);
+    finals[p] = {rec.meanProb.back(), cf.back(), cn.back(), rec.finalLoss,
+                 isGloballyOptimal(sc.data, sel) ? 1.0 : 0.0,
+                 ref.verdict == toString(Verdict::LocallyOptimal) ? 1.0 : 0.0};
+    addSeries(r, n + "_softmax", rec.meanProb);
+    addSeries(r, n + "_corr_fro", std::move(cf));
+    addSeries(r, n + "_corr_nuclear", std::move(cn));
+    addLabel(r, n + "_verdict", ref.verdict);
+    addLabel(r, n + "_stop_reason", rec.stopReason);
+    r.selectionNames.push_back(n);
+    r.selections.push_back(sel);
+  }
+  for (int p = 0; p < 2; ++p) {
+    const std::string n = names[p];
+    const char* fields[6] = {"_softmax_selected", "_corr_fro", "_corr_nuclear", "_loss", "_global", "_local"};
+    for (int f = 0; f < 6; ++f) addValue(r, n + fields[f], finals[p][f]);
+  }
+  return r;
+}
+
+// Normalized GD on W from W0 = 0 at dimension d: does it reach the globally optimal selection?
+SeedResult overparam(std::uint64_t seed, const SeedOptions& o) {
+  const Scenario sc = makeScenario("overparam", scenarioOptions(seed, o.d));
+  const int iters = o.iters == -1 ? 2000 : o.iters;
+  SeedResult r;
+  describe(r, sc, iters, iters);
+  const RunRecord rec = runTraining(sc.data, sc.model, sc.train, sc.init, iters, iters);
+  const bool global = isGloballyOptimal(sc.data, rec.finalSelection);
+  addValue(r, "global", global ? 1.0 : 0.0);
+  addValue(r, "min_softmax", rec.finalProb.size() ? rec.finalProb.minCoeff() : kNaN);
+  addLabel(r, "verdict", global ? toString(Verdict::GloballyOptimal) : verdictName(sc.data, sc.model, rec.finalSelection));
+  r.selectionNames.push_back("W");
+  r.selections.push_back(rec.finalSelection);
+  return r;
+}
+
+// 1 - corr with the SVM (method's norm) of the final selection on a log-spaced schedule.
+SeedResult rates(std::uint64_t seed, const SeedOptions& o) {
+  const RateMethod* m = nullptr;
+  for (const RateMethod& x : rateMethods())
+    if (o.method == x.name) m = &x;
+  if (!m) {
+    std::string list;
+    for (const RateMethod& x : rateMethods()) list += std::string(list.empty() ? "" : ", ") + x.name;
+    throw InputError("rates: method '" + o.method + "' is unknown; expected one of: " + list);
+  }
+  const int iters = o.iters == -1 ? 2000 : o.iters;
+  const Scenario sc = makeScenario("local-convergence", scenarioOptions(seed, -1));
+  SeedResult r;
+  describe(r, sc, iters, 1);
+  TrainSettings ts = sc.train;
+  ts.optimizer = m->optimizer;
+  ts.lr = m->lr;
+  ts.p = m->p;
+  const std::vector<int> schedule = logSchedule(iters);
+  const RunRecord rec = runTraining(sc.data, sc.model, ts, sc.init, iters, 1, false, &schedule);
+  const std::optional<Mat> ref = svmDirection(sc.data, sc.model, rec.finalSelection, m->norm, m->p);
+  r.iteration = rec.iteration;
+  std::vector<double> s = corrSeries(rec, ref ? &*ref : nullptr, true);
+  addValue(r, "one_minus_corr", s.back());
+  addSeries(r, "one_minus_corr", std::move(s));
+  r.selectionNames.push_back("W");
+  r.selections.push_back(rec.finalSelection);
+  return r;
+}
+
+double sparsity(const Mat& W) {
+  const double m = W.cwiseAbs().maxCoeff();
+  if (!(m > 0)) return kNaN;
+  return static_cast<double>((W.cwiseAbs().array() <= 1e-2 * m).count()) / static_cast<double>(W.size());
+}
+
+// l_p mirror descent (p from the options); correlation with the l_p and Frobenius SVMs.
+SeedResult mirrorDescent(std::uint64_t seed, const SeedOptions& o) {
+  const Scenario sc = makeScenario("mirror-descent", scenarioOptions(seed, -1));
+  const double p = o.p == 0.0 ? sc.train.p : o.p;
+  if (!(p > 1.0) || !std::isfinite(p) || p > 1e3) throw InputError("p must be in (1, 1000]");
+  const int iters = o.iters == -1 ? sc.iterations : o.iters;
+  const int every = defaultEvery(iters, o.every);
+  SeedResult r;
+  describe(r, sc, iters, every);
+  TrainSettings ts = sc.train;
+  if (ts.optimizer != Optimizer::MD && ts.optimizer != Optimizer::NMD) ts.optimizer = Optimizer::MD;
+  ts.p = p;
+  const RunRecord rec = runTraining(sc.data, sc.model, ts, sc.init, iters, every);
+  r.iteration = rec.iteration;
+  const std::optional<Mat> lp = svmDirection(sc.data, sc.model, rec.finalSelection, NormKind::Lp, p);
+  const std::optional<Mat> fro = svmDirection(sc.data, sc.model, rec.finalSelection, NormKind::Frobenius);
+  std::vector<double> cl = corrSeries(rec, lp ? &*lp : nullptr), cf = corrSeries(rec, fro ? &*fro : nullptr);
+  const Mat& W = rec.weights.back();
+  addValue(r, "corr_lp", cl.back());
+  addValue(r, "corr_fro", cf.back());
+  addValue(r, "sparsity", sparsity(W));
+  addValue(r, "sparsity_svm", lp ? sparsity(*lp) : kNaN);
+  addSeries(r, "corr_lp", std::move(cl));
+  addSeries(r, "corr_fro", std::move(cf));
+  addLabel(r, "verdict", verdictName(sc.data, sc.model, rec.finalSelection));
+  r.selectionNames.push_back("W");
+  r.selections.push_back(rec.finalSelection);
+  r.matrixNames = {"W", "Wmm_p"};
+  r.matrices = {W, lp ? *lp : Mat()};
+  return r;
+}
+
+// Relu head: 1 - corr with the generalized SVM prediction W_fin + R W_dir, the W^mm of the
+// optimal tokens and the one-token SVM of the final selection.
+SeedResult multitoken(std::uint64_t seed, const SeedOptions& o) {
+  const Scenario sc = makeScenario("multitoken", scenarioOptions(seed, o.d));
+  const int iters = o.iters == -1 ? 2001 : o.iters;
+  const int every = defaultEvery(iters, o.every);
+  SeedResult r;
+  describe(r, sc, iters, every);
+  const RunRecord rec = runTraining(sc.data, sc.model, sc.train, sc.init, iters, every);
+  r.iteration = rec.iteration;
+  SolverSettings settings;
+  GeneralizedSvm g;
+  try {
+    g = generalizedSvm(sc.data, rec.finalSoftmax, 1e-3, settings);
+  } catch (const NumericalError&) {
+    g.direction.status = SolveStatus::MaxIterations;  // counted as not solved
+  }
+  r.selectedSets = g.selectedSets;
+  double size = 0.0;
+  for (const auto& s : g.selectedSets) size += static_cast<double>(s.size());
+  const double meanSetSize = g.selectedSets.empty() ? kNaN : size / g.selectedSets.size();
+  std::optional<Mat> pred;
+  double R = kNaN;
+  const bool dirOk = g.direction.status == SolveStatus::Optimal;
+  if (dirOk) {
+    R = fitRadius(g, rec.weights.back());
+    pred = g.finite + R * g.direction.W;
+  }
+  const std::optional<Mat> mm = svmDirection(sc.data, sc.model, sc.data.alpha, NormKind::Frobenius);
+  const std::optional<Mat> one = svmDirection(sc.data, sc.model, rec.finalSelection, NormKind::Frobenius);
+  std::vector<double> gen = corrSeries(rec, pred ? &*pred : nullptr, true);
+  std::vector<double> wmm = corrSeries(rec, mm ? &*mm : nullptr, true);
+  std::vector<double> ot = corrSeries(rec, one ? &*one : nullptr, true);
+  addValue(r, "one_minus_corr_generalized", gen.back());
+  addValue(r, "one_minus_corr_wmm", wmm.back());
+  addValue(r, "one_minus_corr_one_token", ot.back());
+  addValue(r, "R", R);
+  addValue(r, "mean_selected_set_size", meanSetSize);
+  addValue(r, "direction_solved", dirOk ? 1.0 : 0.0);
+  addSeries(r, "one_minus_corr_generalized", std::move(gen));
+  addSeries(r, "one_minus_corr_wmm", std::move(wmm));
+  addSeries(r, "one_minus_corr_one_token", std::move(ot));
+  r.selectionNames.push_back("W");
+  r.selections.push_back(rec.finalSelection);
+  return r;
+}
+
+}  // namespace
+
+const std::vector<RateMethod>& rateMethods() {
+  static const std::vector<RateMethod> methods = {{"gd", Optimizer::GD, 1.0, 2.0, NormKind::Frobenius},
+                                                  {"ngd", Optimizer::NGD, 0.1, 2.0, NormKind::Frobenius},
+                                                  {"md_p1.75", Optimizer::MD, 1.0, 1.75, NormKind::Lp},
+                                                  {"md_p3", Optimizer::MD, 1.0, 3.0, NormKind::Lp}};
+  return methods;
+}
+
+std::vector<std::string> seedExperimentNames() {
+  return {"local-convergence", "overparam", "rates", "mirror-descent", "multitoken"};
+}
+
+SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& o) {
+  if (o.iters != -1 && (o.iters < 1 || o.iters > kMaxIters))
+    throw InputError("iters = " + std::to_string(o.iters) + " is out of range 1.." + std::to_string(kMaxIters));
+  if (o.every != -1 && (o.every < 1 || o.every > kMaxIters))
+    throw InputError("every = " + std::to_string(o.every) + " is out of range 1.." + std::to_string(kMaxIters));
+  if (o.d != -1 && (o.d < 1 || o.d > kMaxDim))
+    throw InputError("d = " + std::to_string(o.d) + " is out of range 1.." + std::to_string(kMaxDim));
+  SeedResult r;
+  if (name == "local-convergence") r = localConvergence(seed, o);
+  else if (name == "overparam") r = overparam(seed, o);
+  else if (name == "rates") r = rates(seed, o);
+  else if (name == "mirror-descent") r = mirrorDescent(seed, o);
+  else if (name == "multitoken") r = multitoken(seed, o);
+  else {
+    std::string list;
+    for (const auto& n : seedExperimentNames()) list += (list.empty() ? "" : ", ") + n;
+    throw InputError("experiment '" + name + "' has no per-seed form; expected one of: " + list);
+  }
+  r.experiment = name;
+  r.seed = seed;
+  return r;
+}
+
+}  // namespace attnsvm

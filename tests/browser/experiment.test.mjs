@@ -1,0 +1,128 @@
+// "Run the full experiment" in headless Chromium (web/src/experiments, hook
+// window.__attnsvmExperiment): a reduced local-convergence run over the worker pool has finite
+// mean ± std bands, reaches 100 % progress and agrees with the native CLI for the same seeds
+// (<= 1e-9); cancel stops a run and the next one works; the basin map has a global and a local
+// limit and equals the CLI's; the full experiment's time is printed
+// (docs/BENCHMARKS.md, "CLI and experiments").
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { launchBrowser, repoRoot } from './harness.mjs';
+import { serveLab, openLab } from './lab-helpers.mjs';
+
+const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
+  .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+
+let site, browser, page, problems;
+before(async () => {
+  site = await serveLab();
+  browser = await launchBrowser();
+  ({ page, problems } = await openLab(browser, site.url));
+  await page.waitForFunction(() => window.__attnsvmExperiment, null, { timeout: 10000 });
+});
+after(async () => { await browser?.close(); await site?.close(); });
+
+const relDiff = (a, b) => {
+  let num = 0, den = 1e-300;
+  for (let i = 0; i < a.length; i++) {
+    if (Number.isNaN(a[i]) && (b[i] === null || Number.isNaN(b[i]))) continue;
+    num = Math.max(num, Math.abs(a[i] - b[i]));
+    den = Math.max(den, Math.abs(a[i]), Math.abs(b[i]));
+  }
+  return num / den;
+};
+
+// Runs an experiment in the page; returns plain arrays (mean/std per series, finals) and progress seen.
+async function runInPage(spec) {
+  return page.evaluate(async (s) => {
+    const hook = window.__attnsvmExperiment;
+    const seen = [];
+    const timer = setInterval(() => seen.push(hook.state().progress), 20);
+    const res = await hook.run(s);
+    clearInterval(timer);
+    const r = res.settings[0].result;
+    return {
+      ms: res.ms, workers: res.workers, iteration: r.iteration, seeds: r.seeds, progress: hook.state().progress,
+      seen,
+      series: Object.fromEntries(Object.entries(r.series).map(([k, v]) => [k, { mean: Array.from(v.mean), std: Array.from(v.std) }])),
+      values: r.values,
+    };
+  }, spec);
+}
+
+test('reduced local-convergence: finite bands, 100 % progress, agreement with the CLI', async () => {
+  const spec = { name: 'local-convergence', seeds: 6, iters: 300, seedBase: 3 };
+  const r = await runInPage(spec);
+  assert.equal(r.progress, 1);
+  assert.deepEqual(r.seeds, [3, 4, 5, 6, 7, 8]);
+  assert.ok(r.workers >= 1);
+  for (const [name, s] of Object.entries(r.series)) {
+    assert.ok(s.mean.every(Number.isFinite) && s.std.every(Number.isFinite), `${name}: non-finite band`);
+  }
+  assert.ok(r.series.W_corr_fro.mean.at(-1) > 0.9, 'W correlates with its SVM after 300 steps');
+  const plotted = await page.evaluate(() => document.querySelectorAll('.exp-plot canvas').length);
+  assert.ok(plotted >= 3, `bands plotted (${plotted} canvases: softmax, corr_fro, corr_nuclear)`);
+  if (cli) {
+    const c = JSON.parse(execFileSync(cli, ['experiment', 'local-convergence', '--seeds', '6', '--iters', '300',
+      '--seed-base', '3', '--quiet'], { maxBuffer: 1 << 28 }).toString());
+    assert.deepEqual(r.iteration, c.series.iteration);
+    for (const name of Object.keys(r.series)) {
+      const d = relDiff(r.series[name].mean, c.series[name].mean);
+      assert.ok(d <= 1e-9, `${name} mean: relative difference ${d} > 1e-9`);
+    }
+    const d = relDiff(r.values.KQ_corr_nuclear, c.runs.map((x) => x.KQ.corr_nuclear));
+    assert.ok(d <= 1e-9, `KQ corr_nuclear per seed: ${d}`);
+  } else {
+    console.log('# no native CLI built: the agreement part was skipped');
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('cancel stops a run; the next run works', async () => {
+  const out = await page.evaluate(async () => {
+    const hook = window.__attnsvmExperiment;
+    const p = hook.run({ name: 'local-convergence', seeds: 200, iters: 2000 }).then(() => 'finished', (e) => e.name);
+    await new Promise((resolve) => {
+      const t = setInterval(() => { if (hook.state().done > 0) { clearInterval(t); resolve(); } }, 10);
+    });
+    hook.cancel();
+    const how = await p;
+    return { how, state: hook.state() };
+  });
+  assert.equal(out.how, 'Cancelled');
+  assert.equal(out.state.cancelled, true);
+  assert.equal(out.state.running, false);
+  assert.ok(out.state.progress < 1);
+  const again = await runInPage({ name: 'rates', seeds: 2, iters: 100, settings: [{ label: 'ngd', options: { method: 'ngd' } }] });
+  assert.equal(again.progress, 1);
+  assert.ok(again.series.one_minus_corr.mean.every(Number.isFinite));
+});
+
+test('basin map: both limits present, same map as the CLI', async () => {
+  const grid = 40;
+  const r = await page.evaluate(async (g) => {
+    const res = await window.__attnsvmExperiment.basin({ grid: g });
+    return { selection: Array.from(res.selection), counts: res.counts, progress: window.__attnsvmExperiment.state().progress,
+      tokens: res.limits.tokens.map((t) => ({ token: t.token, global: t.global })),
+      canvas: !!document.querySelector('.exp-basin-canvas') };
+  }, grid);
+  assert.equal(r.progress, 1);
+  assert.ok(r.canvas);
+  const kinds = new Set(Object.keys(r.counts).map((s) => r.tokens.find((t) => t.token === Number(s))?.global));
+  assert.ok(kinds.has(true) && kinds.has(false), `both a global and a local limit: ${JSON.stringify(r.counts)}`);
+  if (cli) {
+    const c = JSON.parse(execFileSync(cli, ['experiment', 'basin-map', '--grid', `${grid}`, '--quiet'], { maxBuffer: 1 << 28 }).toString());
+    assert.deepEqual(r.selection, c.selection.flat());
+  }
+});
+
+test('full local-convergence experiment (100 seeds x 2000 iterations): time', async () => {
+  const r = await runInPage({ name: 'local-convergence' });
+  assert.equal(r.seeds.length, 100);
+  assert.equal(r.progress, 1);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  console.log(JSON.stringify({ experiment: 'local-convergence', seeds: 100, iters: 2000, workers: r.workers, cores,
+    seconds: +(r.ms / 1000).toFixed(2) }));
+});

@@ -1,0 +1,112 @@
+// Per-seed experiment work (attnsvm/experiment.hpp), shared by the CLI and the wasm module: shapes
+// of the result, determinism, the papers' qualitative claims at reduced size, and bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "attnsvm/errors.hpp"
+#include "attnsvm/experiment.hpp"
+#include "attnsvm/experiment_basin.hpp"
+
+namespace attnsvm {
+namespace {
+
+SeedOptions iters(int k) {
+  SeedOptions o;
+  o.iters = k;
+  return o;
+}
+
+TEST(ExperimentSeed, LocalConvergenceShapesAndCorrelation) {
+  const SeedResult r = runExperimentSeed("local-convergence", 3, iters(400));
+  EXPECT_EQ(r.experiment, "local-convergence");
+  EXPECT_EQ(r.seed, 3u);
+  EXPECT_EQ(r.n, 6);
+  EXPECT_EQ(r.T, 8);
+  EXPECT_EQ(r.d, 10);
+  EXPECT_EQ(r.every, 2);  // 400 / 200
+  ASSERT_EQ(r.iteration.size(), 201u);
+  EXPECT_EQ(r.iteration.front(), 0);
+  EXPECT_EQ(r.iteration.back(), 400);
+  const std::vector<std::string> series = {"W_softmax", "W_corr_fro", "W_corr_nuclear",
+                                           "KQ_softmax", "KQ_corr_fro", "KQ_corr_nuclear"};
+  EXPECT_EQ(r.seriesNames, series);
+  for (const auto& s : r.series) EXPECT_EQ(s.size(), r.iteration.size());
+  EXPECT_EQ(r.selectionNames, (std::vector<std::string>{"W", "KQ"}));
+  EXPECT_EQ(r.selections[0].size(), 6u);
+  // The final values are the last points of the series.
+  EXPECT_EQ(r.value("W_corr_fro"), r.seriesOf("W_corr_fro").back());
+  EXPECT_EQ(r.value("KQ_softmax_selected"), r.seriesOf("KQ_softmax").back());
+  EXPECT_GT(r.value("W_corr_fro"), 0.95);  // W tends to the Frobenius SVM of its selection
+  EXPECT_TRUE(r.value("W_global") == 0.0 || r.value("W_global") == 1.0);
+  EXPECT_FALSE(r.label("W_verdict").empty());
+  EXPECT_TRUE(std::isnan(r.value("no such value")));
+  EXPECT_THROW(r.seriesOf("no such series"), InputError);
+}
+
+TEST(ExperimentSeed, DeterministicPerSeed) {
+  const SeedResult a = runExperimentSeed("rates", 5, [] { SeedOptions o = iters(150); o.method = "md_p3"; return o; }());
+  const SeedResult b = runExperimentSeed("rates", 5, [] { SeedOptions o = iters(150); o.method = "md_p3"; return o; }());
+  EXPECT_EQ(a.series, b.series);
+  EXPECT_EQ(a.iteration, logSchedule(150));
+  const SeedResult c = runExperimentSeed("rates", 6, [] { SeedOptions o = iters(150); o.method = "md_p3"; return o; }());
+  EXPECT_NE(a.series, c.series);
+}
+
+TEST(ExperimentSeed, OverparamAndMirrorDescent) {
+  SeedOptions o = iters(200);
+  o.d = 4;
+  const SeedResult r = runExperimentSeed("overparam", 1, o);
+  EXPECT_EQ(r.d, 4);
+  EXPECT_TRUE(r.value("global") == 0.0 || r.value("global") == 1.0);
+  EXPECT_TRUE(r.series.empty());  // only the final selection matters
+  SeedOptions m = iters(300);
+  m.p = 3.0;
+  const SeedResult md = runExperimentSeed("mirror-descent", 0, m);
+  ASSERT_EQ(md.matrixNames.size(), 2u);
+  EXPECT_EQ(md.matrices[0].rows(), 10);
+  EXPECT_GT(md.value("corr_lp"), md.seriesOf("corr_lp").front());  // turns toward its l_p SVM
+}
+
+TEST(ExperimentSeed, BadInputNamesTheField) {
+  auto message = [](auto f) {
+    try {
+      f();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message([] { runExperimentSeed("nope", 0, {}); }).find("experiment 'nope' has no per-seed form"), std::string::npos);
+  EXPECT_NE(message([] { runExperimentSeed("local-convergence", 0, iters(0)); }).find("iters = 0"), std::string::npos);
+  EXPECT_NE(message([] { SeedOptions o; o.d = 0; runExperimentSeed("overparam", 0, o); }).find("d = 0"), std::string::npos);
+  EXPECT_NE(message([] { SeedOptions o; o.method = "adam"; runExperimentSeed("rates", 0, o); }).find("method 'adam'"),
+            std::string::npos);
+  EXPECT_NE(message([] { SeedOptions o; o.p = 0.5; runExperimentSeed("mirror-descent", 0, o); }).find("p must be in"),
+            std::string::npos);
+  EXPECT_NE(message([] { SeedOptions o; o.every = 0; runExperimentSeed("local-convergence", 0, o); }).find("every = 0"),
+            std::string::npos);
+}
+
+TEST(ExperimentBasin, RowsReachBothLimitsAndCheckTheirInput) {
+  // On the local-case data both the global token and a local one attract some starts.
+  bool global = false, local = false;
+  for (int row = 0; row < 8; row += 7) {
+    const BasinRow r = basinMapRow(0, 8, row, 300);
+    ASSERT_EQ(r.selection.size(), 8u);
+    ASSERT_EQ(r.finalP.size(), 8u);
+    for (int s : r.selection) {
+      ASSERT_GE(s, 0);
+      (basinTokenIsGlobal(0, s) ? global : local) = true;
+    }
+  }
+  EXPECT_TRUE(global);
+  EXPECT_TRUE(local);
+  EXPECT_DOUBLE_EQ(basinCoord(0, 8), -1.75);
+  EXPECT_THROW(basinMapRow(0, 1, 0, 10), InputError);
+  EXPECT_THROW(basinMapRow(0, 8, 8, 10), InputError);
+}
+
+}  // namespace
+}  // namespace attnsvm

@@ -1,0 +1,103 @@
+// wasm experimentSeeds vs the native CLI (`attnsvm experiment NAME --out`): the same seeds give the
+// same per-seed numbers and, aggregated by the lab's aggregate.js, the same mean/std bands
+// (relative difference <= 1e-9). Uses build/native-release/cli/attnsvm (or native-debug, or
+// ATTNSVM_CLI); the CLI comparisons are skipped when none is built.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadEngine, assertClose, repoRoot, worst } from './helpers.mjs';
+import { aggregate } from '../../web/src/experiments/aggregate.js';
+
+const TOL = 1e-9;
+const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
+  .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+const skip = cli ? false : 'no native CLI built (build/native-release or build/native-debug)';
+
+const experiment = (args) =>
+  JSON.parse(execFileSync(cli, ['experiment', ...args, '--quiet', '--threads', '2'], { maxBuffer: 1 << 28 }).toString());
+
+let engine;
+before(async () => { engine = await loadEngine(); });
+after(() => console.log(`# largest relative difference at the 1e-9 bar: ${worst.diff.toExponential(2)} (${worst.what})`));
+
+test('local-convergence: per-seed finals and mean/std bands agree with the CLI', { skip }, () => {
+  const seeds = 4, iters = 400, base = 7;
+  const c = experiment(['local-convergence', '--seeds', `${seeds}`, '--iters', `${iters}`, '--seed-base', `${base}`]);
+  // Two chunks, as two workers would compute them.
+  const chunks = [engine.experimentSeeds('local-convergence', { seedStart: base + 2, seedCount: 2, iters }),
+    engine.experimentSeeds('local-convergence', { seedStart: base, seedCount: 2, iters })];
+  const a = aggregate(chunks);
+  assert.deepEqual(a.seeds, [7, 8, 9, 10]);
+  assert.deepEqual(a.iteration, c.series.iteration);
+  for (const p of ['W', 'KQ']) {
+    for (const [field, value] of [['softmax_selected', 'softmax_selected'], ['corr_fro', 'corr_fro'],
+      ['corr_nuclear', 'corr_nuclear'], ['loss', 'loss']]) {
+      assertClose(a.values[`${p}_${value}`], c.runs.map((r) => r[p][field]), `${p} ${field} per seed`, TOL);
+    }
+    assert.deepEqual(a.selections[p], c.runs.map((r) => r[p].selection), `${p} selections`);
+    assert.deepEqual(a.labels[`${p}_verdict`], c.runs.map((r) => r[p].verdict), `${p} verdicts`);
+    for (const s of ['softmax', 'corr_fro', 'corr_nuclear']) {
+      assertClose(a.series[`${p}_${s}`].mean, c.series[`${p}_${s}`].mean, `${p}_${s} mean`, TOL);
+      // A std over seeds is a difference of values of size ~1 (probabilities, correlations): its
+      // rounding error scales with the values, not with the (small) std itself, hence floor 1.
+      assertClose(a.series[`${p}_${s}`].std, c.series[`${p}_${s}`].std, `${p}_${s} std`, TOL, 1);
+    }
+    assertClose(a.finals[`${p}_corr_fro`].mean, c.summary[p].corr_fro.mean, `${p} summary corr_fro`, TOL);
+  }
+});
+
+test('rates (ngd, md_p3) and overparam agree with the CLI', { skip }, () => {
+  const seeds = 3, iters = 300;
+  const c = experiment(['rates', '--seeds', `${seeds}`, '--iters', `${iters}`]);
+  for (const method of ['ngd', 'md_p3']) {
+    const a = aggregate([engine.experimentSeeds('rates', { method, seedStart: 0, seedCount: seeds, iters })]);
+    const m = c.methods.find((x) => x.method === method);
+    assert.deepEqual(a.iteration, m.series.iteration);
+    assertClose(a.series.one_minus_corr.mean, m.series.one_minus_corr.mean, `rates ${method} mean`, TOL);
+    assertClose(a.finals.one_minus_corr.mean, m.final_one_minus_corr.mean, `rates ${method} final`, TOL);
+  }
+  const o = experiment(['overparam', '--seeds', `${seeds}`, '--iters', `${iters}`, '--dims', '4,10']);
+  for (const [k, d] of [[0, 4], [1, 10]]) {
+    const a = aggregate([engine.experimentSeeds('overparam', { d, seedStart: 0, seedCount: seeds, iters })]);
+    assert.deepEqual(a.values.global, o.per_d[k].global_per_seed, `overparam d=${d} global per seed`);
+    assertClose(a.finals.min_softmax.mean, o.per_d[k].min_softmax.mean, `overparam d=${d} min softmax`, TOL);
+  }
+});
+
+test('experimentSeeds: bad input is a clear error naming the field', () => {
+  assert.throws(() => engine.experimentSeeds('nope', {}), /experiment 'nope' has no per-seed form.*local-convergence/);
+  assert.throws(() => engine.experimentSeeds('local-convergence', { seedCount: 0 }), /seedCount = 0 is out of range/);
+  assert.throws(() => engine.experimentSeeds('local-convergence', { seedStart: -1 }), /seedStart must be an integer/);
+  assert.throws(() => engine.experimentSeeds('local-convergence', { iters: 0 }), /iters = 0 is out of range/);
+  assert.throws(() => engine.experimentSeeds('rates', { method: 'adam' }), /method 'adam' is unknown/);
+  assert.throws(() => engine.experimentSeeds('mirror-descent', { p: 1 }), /p must be in \(1, 1000\]/);
+  assert.deepEqual(engine.experimentNames(), ['local-convergence', 'overparam', 'rates', 'mirror-descent', 'multitoken']);
+});
+
+test('experimentSeeds: a seed gives the same numbers alone or inside a range', () => {
+  const iters = 100;
+  const range = engine.experimentSeeds('local-convergence', { seedStart: 3, seedCount: 3, iters });
+  const one = engine.experimentSeeds('local-convergence', { seedStart: 4, seedCount: 1, iters });
+  const S = range.seriesNames.length, I = range.iteration.length, V = range.valueNames.length;
+  assert.deepEqual(Array.from(one.series), Array.from(range.series.subarray(S * I, 2 * S * I)));
+  assert.deepEqual(Array.from(one.values), Array.from(range.values.subarray(V, 2 * V)));
+});
+
+test('basinMap: the same limits as the CLI basin-map, row for row', { skip }, () => {
+  const grid = 20;
+  const c = experiment(['basin-map', '--grid', `${grid}`]);
+  const top = engine.basinMap({ grid, rowStart: 0, rowCount: 12 });
+  const rest = engine.basinMap({ grid, rowStart: 12, rowCount: 8 });
+  const sel = [...top.selection, ...rest.selection];
+  assert.deepEqual(sel, c.selection.flat());
+  const limits = engine.basinLimits({});
+  for (const l of c.limits) {
+    const t = limits.tokens.find((x) => x.token === l.selection);
+    assert.equal(t.global, l.kind === 'global', `token ${l.selection} kind`);
+    assertClose(t.direction, l.svm_direction, `basin SVM direction of token ${l.selection}`, TOL);
+  }
+  assert.throws(() => engine.basinMap({ grid, rowStart: 19, rowCount: 2 }), /exceed the grid of 20/);
+  assert.throws(() => engine.basinMap({ grid: 1 }), /grid = 1 is out of range|exceed the grid/);
+});

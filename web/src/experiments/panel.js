@@ -1,0 +1,160 @@
+// "Run the full experiment": a panel that runs one of the seeded experiments at the papers' full
+// settings across the worker pool (runner.js), with progress, ETA and cancel, then plots mean ± std
+// bands over iterations (bands.js) and tabulates the final per-seed values (mean ± std over seeds).
+// Also the basin map (beyond the papers) on the same pool, drawn by basin.js.
+// Test hook: window.__attnsvmExperiment {run(spec), basin(spec), cancel(), state()}.
+import { EXPERIMENTS } from './catalog.js';
+import { runExperiment, runBasinMap, Cancelled, warmPool } from './runner.js';
+import { drawBasinMap } from './basin.js';
+import { drawBands } from './bands.js';
+import './panel.css';
+
+const el = (tag, props = {}, ...children) => {
+  const e = Object.assign(document.createElement(tag), props);
+  e.append(...children);
+  return e;
+};
+
+const fmt = (x) => (Number.isFinite(x) ? (Math.abs(x) >= 1e-3 && Math.abs(x) < 1e4 ? x.toFixed(4) : x.toExponential(3)) : '–');
+const fmtMs = (ms) => (Number.isFinite(ms) ? (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`) : '…');
+
+export function mountExperimentPanel(container, options = {}) {
+  if (!container) return null;
+  const select = el('select', { id: 'exp-name' }, ...Object.keys(EXPERIMENTS).map((n) => el('option', { value: n, textContent: n })));
+  const seedsIn = el('input', { id: 'exp-seeds', type: 'number', min: 1, max: 100000, step: 1 });
+  const itersIn = el('input', { id: 'exp-iters', type: 'number', min: 1, max: 100000, step: 1 });
+  const runBtn = el('button', { id: 'exp-run', type: 'button', textContent: 'Run the full experiment' });
+  const cancelBtn = el('button', { id: 'exp-cancel', type: 'button', textContent: 'Cancel', disabled: true });
+  const bar = el('progress', { id: 'exp-progress', max: 1, value: 0 });
+  const status = el('span', { id: 'exp-status', className: 'exp-status' });
+  const title = el('p', { className: 'exp-title' });
+  const plots = el('div', { className: 'exp-plots' });
+  const table = el('div', { className: 'exp-table' });
+  const gridIn = el('input', { id: 'exp-grid', type: 'number', min: 2, max: 2000, step: 1, value: 200 });
+  const basinBtn = el('button', { id: 'exp-basin', type: 'button', textContent: 'Basin map' });
+  const basinBox = el('div', { className: 'exp-basin' });
+  const details = el('details', { className: 'exp-panel', open: !!options.open },
+    el('summary', { textContent: 'Full experiments (all seeds, in the browser)' }),
+    el('div', { className: 'exp-controls' },
+      el('label', {}, 'experiment ', select), el('label', {}, ' seeds ', seedsIn), el('label', {}, ' iterations ', itersIn),
+      runBtn, el('label', {}, ' grid ', gridIn), basinBtn, cancelBtn, bar, status),
+    title, plots, table, basinBox);
+  container.append(details);
+
+  const syncDefaults = () => {
+    const e = EXPERIMENTS[select.value];
+    seedsIn.value = e.seeds;
+    itersIn.value = e.iters;
+    title.textContent = e.title;
+  };
+  select.addEventListener('change', syncDefaults);
+  syncDefaults();
+
+  const state = { running: false, progress: 0, done: 0, total: 0, etaMs: NaN, result: null, error: null, cancelled: false };
+  let controller = null;
+
+  // One plot per metric; runs of one seed that differ by parameterization ("W_corr_fro",
+  // "KQ_corr_fro") share the plot of their metric, as in the papers' figures.
+  function groups(names) {
+    const out = new Map();
+    for (const n of names) {
+      const m = /^(W|KQ)_(.+)$/.exec(n);
+      const key = m ? m[2] : n;
+      if (!out.has(key)) out.set(key, []);
+      out.get(key).push({ name: n, label: m ? m[1] : '' });
+    }
+    return out;
+  }
+
+  function render(res) {
+    const e = EXPERIMENTS[res.name];
+    plots.replaceChildren();
+    const first = res.settings[0].result;
+    for (const [metric, members] of groups(Object.keys(first.series))) {
+      const holder = el('div');
+      plots.append(el('div', { className: 'exp-plot' }, el('h4', { textContent: metric }), holder));
+      const curves = res.settings.flatMap((s) => members.map((m) => ({
+        label: [s.label, m.label].filter(Boolean).join(' ') || metric, ...s.result.series[m.name] })));
+      drawBands(holder, first.iteration, curves, { x: e.x, y: e.y });
+    }
+    // Final values: one row per value, one column per setting (mean ± std over seeds).
+    const names = Object.keys(first.finals);
+    const head = el('tr', {}, el('th', { textContent: 'final value' }),
+      ...res.settings.map((s) => el('th', { textContent: s.label || res.name })));
+    const rows = names.map((n) => el('tr', {}, el('td', { textContent: n }),
+      ...res.settings.map((s) => el('td', { textContent: `${fmt(s.result.finals[n].mean)} ± ${fmt(s.result.finals[n].std)}` }))));
+    table.replaceChildren(el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows)),
+      el('p', { textContent: `${res.settings.length} setting(s) × ${first.seeds.length} seeds, ${res.workers} workers, ${fmtMs(res.ms)}` }));
+  }
+
+  // Runs job(signal, onProgress) with the shared progress bar, ETA, cancel button and state.
+  async function track(total, job) {
+    if (state.running) throw new Error('an experiment is already running');
+    Object.assign(state, { running: true, progress: 0, done: 0, total, etaMs: NaN, result: null, error: null, cancelled: false });
+    controller = new AbortController();
+    runBtn.disabled = basinBtn.disabled = true;
+    cancelBtn.disabled = false;
+    status.textContent = 'starting workers…';
+    try {
+      const res = await job(controller.signal, (p) => {
+        Object.assign(state, { progress: p.fraction, done: p.done, total: p.total, etaMs: p.etaMs });
+        bar.value = p.fraction;
+        status.textContent = `${p.done} / ${p.total} runs · ${Math.round(100 * p.fraction)} % · ETA ${fmtMs(p.etaMs)}`;
+      });
+      state.result = res;
+      status.textContent = `done: ${state.total} runs in ${fmtMs(res.ms)}`;
+      return res;
+    } catch (err) {
+      if (err instanceof Cancelled) {
+        state.cancelled = true;
+        status.textContent = 'cancelled';
+      } else {
+        state.error = err.message;
+        status.textContent = `error: ${err.message}`;
+      }
+      throw err;
+    } finally {
+      state.running = false;
+      runBtn.disabled = basinBtn.disabled = false;
+      cancelBtn.disabled = true;
+    }
+  }
+
+  async function run(spec = {}) {
+    const name = spec.name ?? select.value;
+    const e = EXPERIMENTS[name];
+    if (!e) throw new Error(`unknown experiment '${name}'`);
+    select.value = name;
+    title.textContent = e.title;
+    const full = {
+      name,
+      seeds: spec.seeds ?? (Number(seedsIn.value) || e.seeds),
+      iters: spec.iters ?? (Number(itersIn.value) || e.iters),
+      seedBase: spec.seedBase ?? 0,
+      every: spec.every,
+      settings: spec.settings ?? e.settings,
+      workers: spec.workers,
+    };
+    const res = await track(full.seeds * full.settings.length,
+      (signal, onProgress) => runExperiment(full, { signal, onProgress }));
+    render(res);
+    return res;
+  }
+
+  // Basin map: {grid?, iters?, seed?}; resolves to {grid, selection, limits, counts, workers, ms}.
+  async function basin(spec = {}) {
+    const grid = spec.grid ?? (Number(gridIn.value) || 200);
+    const res = await track(grid * grid, (signal, onProgress) => runBasinMap({ ...spec, grid }, { signal, onProgress }));
+    res.counts = drawBasinMap(basinBox, res);
+    return res;
+  }
+
+  const cancel = () => controller?.abort();
+  details.addEventListener('toggle', () => { if (details.open) warmPool(); });
+  runBtn.addEventListener('click', () => { details.open = true; run().catch(() => {}); });
+  basinBtn.addEventListener('click', () => { details.open = true; basin().catch(() => {}); });
+  cancelBtn.addEventListener('click', cancel);
+  const api = { run, basin, cancel, state: () => ({ ...state }) };
+  if (typeof window !== 'undefined') window.__attnsvmExperiment = api;
+  return api;
+}
