@@ -15,19 +15,21 @@
 
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/errors.hpp"
-#include "attnsvm/experiment.hpp"
-#include "attnsvm/experiment_basin.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
 #include "attnsvm/train.hpp"
 #include "convert.hpp"
+#include "guarded.hpp"
 
 using emscripten::val;
 using namespace attnsvm;
 
 namespace {
+
+using wire::failure;
+using wire::guarded;
 
 // Status of calls without a result payload (crosses as a plain JS object).
 struct Status {
@@ -36,31 +38,6 @@ struct Status {
   std::string kind;  // "input" | "numerical" | "internal"
 };
 
-val failure(const std::string& message, const char* kind) {
-  val o = val::object();
-  o.set("ok", false);
-  o.set("error", message);
-  o.set("kind", std::string(kind));
-  return o;
-}
-
-// Runs f() (which returns the result object) and converts any exception into a failure object.
-template <class F>
-val guarded(F&& f) {
-  try {
-    val out = f();
-    out.set("ok", true);
-    return out;
-  } catch (const InputError& e) {
-    return failure(e.what(), "input");
-  } catch (const NumericalError& e) {
-    return failure(e.what(), "numerical");
-  } catch (const std::exception& e) {
-    return failure(e.what(), "internal");
-  } catch (...) {
-    return failure("unknown C++ exception", "internal");
-  }
-}
 
 template <class F>
 Status guardedStatus(F&& f) {
@@ -310,94 +287,6 @@ val pathW(const val& req) {
   });
 }
 
-// Seeds seedStart .. seedStart + seedCount - 1 of one setting of a seeded experiment (the core's
-// runExperimentSeed, the same code as the native CLI); a pool of workers splits the seeds.
-val experimentSeedsW(const std::string& name, const val& req) {
-  return guarded([&] {
-    SeedOptions so;
-    so.iters = wire::integer(req, "iters", -1);
-    so.every = wire::integer(req, "every", -1);
-    so.d = wire::integer(req, "d", -1);
-    so.p = wire::number(req, "p", 0.0);
-    so.method = wire::string(req, "method", "");
-    const double start = wire::number(req, "seedStart", 0);
-    if (!(start >= 0) || start != std::floor(start) || start > 9007199254740991.0)
-      throw InputError("seedStart must be an integer in 0..2^53-1");
-    const int count = wire::integer(req, "seedCount", 1);
-    if (count < 1 || count > 100000) throw InputError("seedCount = " + std::to_string(count) + " is out of range 1..100000");
-    std::vector<SeedResult> results;
-    results.reserve(count);
-    for (int k = 0; k < count; ++k)
-      results.push_back(runExperimentSeed(name, static_cast<std::uint64_t>(start) + k, so));
-    return wire::seedResults(results);
-  });
-}
-
-std::uint64_t seedOf(const val& req) {
-  const double seed = wire::number(req, "seed", 0);
-  if (!(seed >= 0) || seed != std::floor(seed) || seed > 9007199254740991.0)
-    throw InputError("seed must be an integer in 0..2^53-1");
-  return static_cast<std::uint64_t>(seed);
-}
-
-// Rows rowStart .. rowStart + rowCount - 1 of the basin map (core basinMapRow, as the CLI): the
-// selected token of every start, row-major.
-val basinMapW(const val& req) {
-  return guarded([&] {
-    const int grid = wire::integer(req, "grid", 200);
-    const int rowStart = wire::integer(req, "rowStart", 0);
-    const int rowCount = wire::integer(req, "rowCount", 1);
-    const int iters = wire::integer(req, "iters", -1);
-    if (iters != -1 && (iters < 1 || iters > 10000000)) throw InputError("iters = " + std::to_string(iters) + " is out of range 1..10000000");
-    if (rowCount < 1 || rowStart < 0 || rowStart + rowCount > grid)
-      throw InputError("rows " + std::to_string(rowStart) + " + " + std::to_string(rowCount) + " exceed the grid of " +
-                       std::to_string(grid));
-    std::vector<int> selection;
-    selection.reserve(static_cast<std::size_t>(rowCount) * grid);
-    const std::uint64_t seed = seedOf(req);
-    for (int r = rowStart; r < rowStart + rowCount; ++r) {
-      const BasinRow row = basinMapRow(seed, grid, r, iters);
-      selection.insert(selection.end(), row.selection.begin(), row.selection.end());
-    }
-    val o = val::object();
-    o.set("grid", grid);
-    o.set("rowStart", rowStart);
-    o.set("rowCount", rowCount);
-    o.set("selection", wire::i32(selection));
-    return o;
-  });
-}
-
-// The possible limits of the basin map: for each token, whether it is the global optimum and its
-// prompt SVM direction (null if infeasible).
-val basinLimitsW(const val& req) {
-  return guarded([&] {
-    const std::uint64_t seed = seedOf(req);
-    val tokens = val::array();
-    for (int t = 0; t < 3; ++t) {
-      val x = val::object();
-      x.set("token", t);
-      x.set("global", basinTokenIsGlobal(seed, t));
-      const std::optional<Mat> dir = basinSvmDirection(seed, t);
-      x.set("direction", dir ? wire::f64(Vec(Eigen::Map<const Vec>(dir->data(), dir->size()))) : val::null());
-      tokens.call<void>("push", x);
-    }
-    val o = val::object();
-    o.set("tokens", tokens);
-    o.set("range", wire::f64(std::vector<double>{kBasinLo, kBasinHi}));
-    return o;
-  });
-}
-
-val experimentNamesW() {
-  return guarded([] {
-    val names = val::array();
-    for (const std::string& n : seedExperimentNames()) names.call<void>("push", n);
-    val o = val::object();
-    o.set("names", names);
-    return o;
-  });
-}
 
 // A training run owned by JS: created empty (constructors cannot report errors), then init().
 // JS must call delete() (Run.dispose() in the wrapper).
@@ -512,10 +401,6 @@ EMSCRIPTEN_BINDINGS(attnsvm) {
   function("enumerate", &enumerateW);
   function("generalized", &generalizedW);
   function("path", &pathW);
-  function("experimentSeeds", &experimentSeedsW);
-  function("experimentNames", &experimentNamesW);
-  function("basinMap", &basinMapW);
-  function("basinLimits", &basinLimitsW);
   class_<RunHandle>("Run")
       .constructor<>()
       .function("init", &RunHandle::init)

@@ -22,7 +22,7 @@ test('the single-file build runs without a .wasm file and agrees with the split 
 });
 
 test('no eval or new Function in the generated JavaScript (strict CSP)', () => {
-  for (const f of ['attnsvm.js', 'attnsvm.single.js']) {
+  for (const f of ['attnsvm.js', 'attnsvm.single.js', 'attnsvm-experiments.js']) {
     const src = readFileSync(resolve(wasmDir, f), 'utf8');
     assert.doesNotMatch(src, /\beval\s*\(/, `${f} calls eval`);
     assert.doesNotMatch(src, /new\s+Function\s*\(/, `${f} calls new Function`);

@@ -19,7 +19,7 @@ const experiment = (args) =>
   JSON.parse(execFileSync(cli, ['experiment', ...args, '--quiet', '--threads', '2'], { maxBuffer: 1 << 28 }).toString());
 
 let engine;
-before(async () => { engine = await loadEngine(); });
+before(async () => { engine = await loadEngine('attnsvm-experiments'); });
 after(() => console.log(`# largest relative difference at the 1e-9 bar: ${worst.diff.toExponential(2)} (${worst.what})`));
 
 test('local-convergence: per-seed finals and mean/std bands agree with the CLI', { skip }, () => {
@@ -100,4 +100,14 @@ test('basinMap: the same limits as the CLI basin-map, row for row', { skip }, ()
   }
   assert.throws(() => engine.basinMap({ grid, rowStart: 19, rowCount: 2 }), /exceed the grid of 20/);
   assert.throws(() => engine.basinMap({ grid: 1 }), /grid = 1 is out of range|exceed the grid/);
+});
+
+test('the default build (pages, embeds) has no experiment entry points and says which build has them', async () => {
+  const plain = await loadEngine();
+  assert.throws(() => plain.experimentSeeds('local-convergence', {}), /only in the attnsvm-experiments build/);
+  assert.throws(() => plain.basinMap({}), /only in the attnsvm-experiments build/);
+  // the experiments build is the default build plus those entry points: same results for the rest
+  const a = plain.sphere(6, 8, 10, 3), b = engine.sphere(6, 8, 10, 3);
+  assert.deepEqual(a, b);
+  assert.deepEqual(plain.solve({ dataset: a, norm: 'fro' }).W, engine.solve({ dataset: b, norm: 'fro' }).W);
 });

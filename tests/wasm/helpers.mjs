@@ -13,9 +13,10 @@ export const wasmDir = process.env.ATTNSVM_WASM_DIR ?? resolve(repoRoot, 'web/pu
 const require = createRequire(import.meta.url);
 
 // node 20 cannot fetch() a file path, so the split build gets its bytes through wasmBinary.
-export async function loadEngine() {
-  const factory = require(resolve(wasmDir, 'attnsvm.js'));
-  return createEngine({ factory, wasmBinary: readFileSync(resolve(wasmDir, 'attnsvm.wasm')) });
+// moduleName: 'attnsvm' (pages, embeds) or 'attnsvm-experiments' (adds the experiment entry points).
+export async function loadEngine(moduleName = 'attnsvm') {
+  const factory = require(resolve(wasmDir, `${moduleName}.js`));
+  return createEngine({ factory, wasmBinary: readFileSync(resolve(wasmDir, `${moduleName}.wasm`)) });
 }
 
 // Configures (once) and builds (incrementally) the native driver with cmake + ninja; returns its path.

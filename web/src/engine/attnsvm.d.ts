@@ -215,6 +215,8 @@ export interface Engine {
     iterationsPerRadius?: number }): Matrix[];
   heapBytes(): number;                   // wasm heap size (leak tests)
   heapUsed(): number;                    // bytes currently malloc'd in the wasm heap (exact leak probe)
+  // The four experiment methods below need the 'attnsvm-experiments' build (createEngine({moduleName}));
+  // the default build throws an AttnsvmError saying so.
   experimentNames(): SeedExperimentName[];
   // Seeds of a seeded experiment, computed by the same core code as the native CLI.
   experimentSeeds(name: SeedExperimentName, options?: ExperimentSeedOptions): ExperimentSeeds;
@@ -235,6 +237,7 @@ export function createEngine(options?: {
   wasmBinary?: ArrayBuffer | Uint8Array;                // node: the bytes of attnsvm.wasm
   locateFile?: (p: string) => string;
   baseUrl?: string;                                     // folder of attnsvm.js/.wasm (default ./wasm/ of the page)
+  moduleName?: 'attnsvm' | 'attnsvm-experiments';       // build to load from baseUrl (default 'attnsvm')
 }): Promise<Engine>;
 
 // ---- worker front end ----
@@ -286,5 +289,6 @@ export function createWorkerEngine(options?: {
   baseUrl?: string;          // folder of attnsvm.js + attnsvm.wasm (default: new URL('./wasm/', document.baseURI))
   worker?: Worker;           // a worker running worker.js made by the caller (e.g. vite '?worker&inline')
   moduleSource?: string;     // text of attnsvm.single.js: loaded in the worker from a Blob (no .wasm file)
+  moduleName?: 'attnsvm' | 'attnsvm-experiments';  // build to load from baseUrl (default 'attnsvm')
   budgetMs?: number;         // compute per player frame (default 12)
 }): Promise<WorkerEngine>;

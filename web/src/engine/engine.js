@@ -19,15 +19,16 @@ function unwrap(status) {
 const defaultAttention = (ds) => (ds && ds.Z != null ? 'cross' : 'self');
 
 // Finds the Emscripten factory (createAttnsvmModule) in this environment: already loaded, or
-// loaded now from baseUrl by importScripts (classic worker) or a <script> tag (page).
-export async function loadFactory(baseUrl) {
+// loaded now from baseUrl by importScripts (classic worker) or a <script> tag (page). moduleName
+// picks the build: 'attnsvm' (default) or 'attnsvm-experiments' (adds the experiment entry points).
+export async function loadFactory(baseUrl, moduleName = 'attnsvm') {
   if (typeof globalThis.createAttnsvmModule === 'function') return globalThis.createAttnsvmModule;
   if (typeof importScripts === 'function') {
-    importScripts(new URL('attnsvm.js', baseUrl).href);
+    importScripts(new URL(`${moduleName}.js`, baseUrl).href);
   } else if (typeof document !== 'undefined') {
     await new Promise((resolve, reject) => {
       const s = document.createElement('script');
-      s.src = new URL('attnsvm.js', baseUrl).href;
+      s.src = new URL(`${moduleName}.js`, baseUrl).href;
       s.onload = resolve;
       s.onerror = () => reject(new Error(`attnsvm: cannot load ${s.src}`));
       document.head.append(s);
@@ -38,12 +39,13 @@ export async function loadFactory(baseUrl) {
   return globalThis.createAttnsvmModule;
 }
 
-// options: {factory?, wasmBinary?, locateFile?, baseUrl?}. baseUrl is the folder of attnsvm.js and
-// attnsvm.wasm (default: ./wasm/ next to the page).
+// options: {factory?, wasmBinary?, locateFile?, baseUrl?, moduleName?}. baseUrl is the folder of
+// attnsvm.js and attnsvm.wasm (default: ./wasm/ next to the page); moduleName 'attnsvm-experiments'
+// loads the build with the experiment entry points (experimentSeeds, basinMap, ...) instead.
 export async function createEngine(options = {}) {
   const baseUrl = options.baseUrl ??
     (typeof document !== 'undefined' ? new URL('./wasm/', document.baseURI).href : undefined);
-  const factory = options.factory ?? await loadFactory(baseUrl);
+  const factory = options.factory ?? await loadFactory(baseUrl, options.moduleName);
   const moduleArgs = {};
   if (options.wasmBinary) moduleArgs.wasmBinary = options.wasmBinary;
   if (options.locateFile) moduleArgs.locateFile = options.locateFile;
@@ -134,6 +136,15 @@ class Run {
 // The Engine over an instantiated module (exported for the worker, which loads the module itself).
 export function wrapModule(M) {
   const wireDataset = (ds) => toWireDataset(ds);
+  // The experiment entry points exist only in the attnsvm-experiments build (pages and embeds do not
+  // download them); with the default build, say which build to load instead of a TypeError.
+  const experimentEntry = (name) => {
+    if (typeof M[name] !== 'function') {
+      throw new AttnsvmError(`${name} is only in the attnsvm-experiments build of the module: ` +
+        "create the engine with {moduleName: 'attnsvm-experiments'}", 'input');
+    }
+    return M[name];
+  };
   const engine = {
     module: M,
     version: () => M.version(),
@@ -202,13 +213,13 @@ export function wrapModule(M) {
         fromWireMatrix({ rows: r.rows, cols: r.cols, data: r.data.subarray(k * size, (k + 1) * size) }));
     },
     // Names experimentSeeds accepts (the seeded experiments of the CLI).
-    experimentNames: () => unwrap(M.experimentNames()).names,
+    experimentNames: () => unwrap(experimentEntry('experimentNames')()).names,
     // Seeds seedStart .. seedStart + seedCount - 1 of one setting of a seeded experiment, exactly as
     // the native `attnsvm experiment` computes them. Stacked arrays: series[(seed * S + name) * I +
     // snapshot], values[seed * V + name]; labels[seed][name]; selections[seed][name] (arrays).
     experimentSeeds(name, options = {}) {
       if (!options || typeof options !== 'object') throw new AttnsvmError('experimentSeeds: options must be an object');
-      const r = unwrap(M.experimentSeeds(String(name), options));
+      const r = unwrap(experimentEntry('experimentSeeds')(String(name), options));
       const sel = fromRagged(r.selections);
       const S = r.selectionNames.length;
       return {
@@ -221,10 +232,10 @@ export function wrapModule(M) {
     },
     // Rows of the basin map (prompt-global-local, local case): {grid, rowStart, rowCount, selection:
     // Int32Array (rowCount x grid, row-major; row = y index)}.
-    basinMap(options = {}) { return unwrap(M.basinMap(options ?? {})); },
+    basinMap(options = {}) { return unwrap(experimentEntry('basinMap')(options ?? {})); },
     // Its possible limits: [{token, global, direction: Float64Array | null}] and the slice's range.
     basinLimits(options = {}) {
-      const r = unwrap(M.basinLimits(options ?? {}));
+      const r = unwrap(experimentEntry('basinLimits')(options ?? {}));
       return { tokens: r.tokens, range: Array.from(r.range) };
     },
     train(config) {

@@ -18,6 +18,7 @@ const raf = (f) => (typeof requestAnimationFrame === 'function' ? requestAnimati
 //   worker        a Worker running worker.js, if the caller made it (e.g. vite's `?worker&inline`
 //                 for a single-script embed); default: new Worker(new URL('./worker.js', ...))
 //   moduleSource  text of attnsvm.single.js: the worker loads it from a Blob (no separate files)
+//   moduleName    which build to load from baseUrl: 'attnsvm' (default) or 'attnsvm-experiments'
 //   budgetMs      compute per player frame (default 12 ms: leaves room for messaging and drawing)
 export async function createWorkerEngine(options = {}) {
   const worker = options.worker ?? new Worker(new URL('./worker.js', import.meta.url));
@@ -54,7 +55,7 @@ export async function createWorkerEngine(options = {}) {
   }
 
   try {
-    await request('init', { baseUrl, moduleSource: options.moduleSource });
+    await request('init', { baseUrl, moduleSource: options.moduleSource, moduleName: options.moduleName });
   } catch (e) {
     if (!options.worker) worker.terminate(); // ours: do not leave a dead worker behind
     throw e;

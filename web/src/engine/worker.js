@@ -3,7 +3,8 @@
 // training and solves alike, happens here. Replies carry typed arrays as transferables.
 //
 // Protocol: requests {id, type, ...}; replies {id, ok: true, result} or {id, ok: false, error, kind}.
-//   init    {baseUrl?, moduleSource?}  load the module: importScripts(baseUrl + 'attnsvm.js'), or
+//   init    {baseUrl?, moduleSource?, moduleName?}  load the module: importScripts(baseUrl +
+//                                      moduleName + '.js', default 'attnsvm'), or
 //                                      the text of attnsvm.single.js through a Blob URL (embeds)
 //   call    {method, args}             any Engine method (solve, analyze, scenario, ...)
 //   start   {config, maxIterations?}   create a run -> runId
@@ -19,13 +20,13 @@ let enginePromise = null;
 let nextRunId = 1;
 const runs = new Map(); // runId -> {run, maxIterations, stepsPerFrame, msPerStep}
 
-async function init({ baseUrl, moduleSource }) {
+async function init({ baseUrl, moduleSource, moduleName }) {
   if (moduleSource) {
     // The single-file build defines createAttnsvmModule; a Blob URL avoids a separate file.
     const url = URL.createObjectURL(new Blob([moduleSource], { type: 'text/javascript' }));
     try { importScripts(url); } finally { URL.revokeObjectURL(url); }
   }
-  return createEngine({ baseUrl });
+  return createEngine({ baseUrl, moduleName });
 }
 
 // Every ArrayBuffer behind a typed array in a (shallow-ish) result, for zero-copy transfer.

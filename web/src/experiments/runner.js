@@ -17,7 +17,9 @@ function poolSize() {
 
 function getPool(size, options) {
   // A failed start is not cached: the next run tries again.
-  pool ??= Promise.all(Array.from({ length: size }, () => createWorkerEngine(options)))
+  // The experiment entry points live in their own build of the module (wasm/bindings_experiments.cpp).
+  const engineOptions = { moduleName: 'attnsvm-experiments', ...options };
+  pool ??= Promise.all(Array.from({ length: size }, () => createWorkerEngine(engineOptions)))
     .catch((e) => { pool = null; throw e; });
   return pool;
 }
