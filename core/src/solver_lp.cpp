@@ -298,7 +298,12 @@ MarginSolution solveLp(const MarginProblem& pb, const SolverSettings& st, const 
   if (bl > 0.0 && mq > 0.0) lambda *= std::pow(bl / mq, 1.0 / (q - 1.0));
   const double mu0 = 0.1 * std::max(pb.b.dot(lambda), 1e-12) / static_cast<double>(m);
   LpDual model(pb, st.p);
-  MarginSolution sol = dualInteriorPoint(pb, st, model, lambda, mu0, "l_p interior point");
+  // For p > 2 the interior point only has to identify the support (the active-set finish below is
+  // exact), so it stops at a certified gap of 1e-2: its tail is where the dual stalls for large p
+  // (1e-4 was tried: same accuracy after the finish, p = 3 at (15,15,20) 3x slower).
+  SolverSettings ipm = st;
+  if (st.p > 2.0) ipm.tolerance = std::max(st.tolerance, 1e-2);
+  MarginSolution sol = dualInteriorPoint(pb, ipm, model, lambda, mu0, "l_p interior point");
   if (st.p > 2.0 && (sol.status != SolveStatus::Optimal || !(sol.gap <= std::max(st.tolerance, 1e-9))))
     polishOnSupport(pb, st, warm.W, sol);
   return sol;
