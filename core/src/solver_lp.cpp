@@ -306,6 +306,11 @@ MarginSolution solveLp(const MarginProblem& pb, const SolverSettings& st, const 
   MarginSolution sol = dualInteriorPoint(pb, ipm, model, lambda, mu0, "l_p interior point");
   if (st.p > 2.0 && (sol.status != SolveStatus::Optimal || !(sol.gap <= std::max(st.tolerance, 1e-9))))
     polishOnSupport(pb, st, warm.W, sol);
+  // The status follows the caller's tolerance (the interior point may have used a looser one).
+  if (sol.status == SolveStatus::Optimal && !(sol.gap <= std::max(st.tolerance, 1e-6))) {
+    sol.status = SolveStatus::MaxIterations;
+    sol.message = "l_p: stopped at certified relative gap " + std::to_string(sol.gap);
+  }
   return sol;
 }
 
