@@ -43,6 +43,7 @@ void BM_Frobenius(benchmark::State& s) { run(s, NormKind::Frobenius, 2.0); }
 void BM_Nuclear(benchmark::State& s) { run(s, NormKind::Nuclear, 2.0); }
 void BM_Lp175(benchmark::State& s) { run(s, NormKind::Lp, 1.75); }
 void BM_Lp3(benchmark::State& s) { run(s, NormKind::Lp, 3.0); }
+void BM_Lp10(benchmark::State& s) { run(s, NormKind::Lp, 10.0); }  // exercises the primal active-set finish
 
 void sizes(benchmark::internal::Benchmark* b) {
   b->Args({6, 8, 10})->Args({15, 15, 20});
@@ -58,4 +59,5 @@ BENCHMARK(BM_Frobenius)->Apply(sizes);
 BENCHMARK(BM_Nuclear)->Apply(sizes);
 BENCHMARK(BM_Lp175)->Apply(sizes);
 BENCHMARK(BM_Lp3)->Apply(sizes);
+BENCHMARK(BM_Lp10)->Apply(sizes);
 BENCHMARK_MAIN();

@@ -14,6 +14,9 @@
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#ifdef ATTNSVM_NUC_TRACE
+#include <cstdio>
+#endif
 
 #include "solvers_internal.hpp"
 
@@ -65,7 +68,7 @@ class NuclearDual final : public DualModel {
     std::vector<Index> sup;
     for (Index j = 0; j < lambda.size(); ++j) {
       const bool eq = !pb_.equality.empty() && pb_.equality[static_cast<std::size_t>(j)];
-      if (eq || lambda(j) >= s(j)) sup.push_back(j);
+      if (eq || lambda(j) >= s(j) || lambda(j) > 1e-6 * lambda.maxCoeff()) sup.push_back(j);
     }
     if (sup.empty()) return out;
     const Index ns = static_cast<Index>(sup.size());
@@ -76,20 +79,43 @@ class NuclearDual final : public DualModel {
       Ws.row(k) = pb_.Wq.row(sup[static_cast<std::size_t>(k)]);
       bs(k) = pb_.b(sup[static_cast<std::size_t>(k)]);
     }
+#ifdef ATTNSVM_NUC_TRACE
+    std::fprintf(stderr, "mu %.3e ns %ld 1-sig:", mu, (long)ns);
+    for (Index k = 0; k < sig.size(); ++k) std::fprintf(stderr, " %.2e", 1.0 - sig(k));
+    std::fprintf(stderr, "\n");
+#endif
     for (Index r = 1; r <= sig.size(); ++r) {
       if (1.0 - sig(r - 1) > 1e-2) break;
       // Only ranks at a clear drop of 1 - sigma (or the full rank) are plausible.
       if (r < sig.size() && (1.0 - sig(r)) < 10.0 * (1.0 - sig(r - 1)) && 1.0 - sig(r) < 1e-2) continue;
       const Mat Ur = svd.matrixU().leftCols(r), Vr = svd.matrixV().leftCols(r);
-      const Mat S0 = Ur.transpose() * West * Vr;
+      // S is symmetric (positive semidefinite): W = U_r Q Sigma Q^T V_r^T with the same Q on both
+      // sides, because M maps the right singular vectors of W to its left ones. Unknowns: the
+      // r (r + 1) / 2 entries of S on and above the diagonal; usually at least as many support
+      // constraints, so the correction is then the exact least-squares solution, independent of
+      // the barrier estimate (which only fills directions the support does not determine).
+      const Mat S0a = Ur.transpose() * West * Vr;
+      const Mat S0 = 0.5 * (S0a + S0a.transpose());
       const Mat Ut = Us * Ur, Wt = Ws * Vr;  // reduced rank-one constraints on S (r x r)
       const Vec c = bs - (Ut * S0).cwiseProduct(Wt).rowwise().sum();
-      // Minimum-norm correction dS with <ut_j wt_j^T, dS> = c_j, in the r^2 unknowns of dS.
-      Mat At(ns, r * r);
-      for (Index k = 0; k < ns; ++k)
-        for (Index b = 0; b < r; ++b) At.row(k).segment(b * r, r) = Ut.row(k) * Wt(k, b);
+      const Index nu = r * (r + 1) / 2;
+      Mat At(ns, nu);
+      for (Index k = 0; k < ns; ++k) {
+        Index col = 0;
+        for (Index a = 0; a < r; ++a)
+          for (Index b = a; b < r; ++b, ++col)
+            At(k, col) = a == b ? Ut(k, a) * Wt(k, a) : Ut(k, a) * Wt(k, b) + Ut(k, b) * Wt(k, a);
+      }
       const Vec x = At.completeOrthogonalDecomposition().solve(c);
-      const Mat S = S0 + Eigen::Map<const Mat>(x.data(), r, r);
+      Mat S = S0;
+      {
+        Index col = 0;
+        for (Index a = 0; a < r; ++a)
+          for (Index b = a; b < r; ++b, ++col) {
+            S(a, b) += x(col);
+            if (a != b) S(b, a) += x(col);
+          }
+      }
       out.push_back(Ur * S * Vr.transpose());
     }
     return out;
