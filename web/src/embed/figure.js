@@ -29,7 +29,7 @@ import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView
   spectrumView, weightsView, readoutView, verdictOf, fmt } from '../lab/views.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
 import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
-import { createCurves } from '../plots/curves.js';
+import { createCurves } from '../plots/curves-svg.js'; // SVG curves: no uPlot in the embeds' budget
 import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
 import { REF_STYLE, OKABE_ITO, themeColors, seqColor } from '../plots/theme.js';
