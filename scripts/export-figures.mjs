@@ -2,7 +2,9 @@
 // Exports the figures of docs/RESULTS.md from the web lab itself, so the figures in the docs are the ones a
 // reader sees on the page: for each scenario, open the built lab (dist/) in headless Chromium at the
 // scenario's default state, play the run to its end, and save chosen panels through the lab's own
-// PNG/SVG export (window.__lab.exportPanel). Needs `npm run build` first.
+// PNG/SVG export (window.__lab.exportPanel); then run the seeded experiments at the papers' full settings in
+// the lab's experiment panel (its worker pool) and save its mean ± std band plots and the basin map as
+// screenshots of the panel. Needs `npm run build` first.
 //
 //   node scripts/export-figures.mjs [--out docs/figures] [--only local-convergence,rank]
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,9 @@ const FIGURES = [
   { scenario: 'overparam', panels: ['corr'] },
   { scenario: 'paths2d', panels: ['plane'] },
 ];
+
+// Experiments run in full in the lab's experiment panel (web/src/experiments): name -> what to save.
+const EXPERIMENT_FIGURES = ['local-convergence', 'rates', 'mirror-descent'];
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/figures' }, only: { type: 'string' } } });
 const outDir = resolve(repoRoot, values.out);
@@ -48,6 +53,33 @@ try {
     } catch (e) {
       failures++;
       console.error(`${scenario}: ${e.message}`);
+    } finally {
+      await context.close();
+    }
+  }
+  const wanted = EXPERIMENT_FIGURES.filter((n) => !only || only.has(n));
+  if (wanted.length || !only || only.has('basin-map')) {
+    const { page, problems, context } = await openLab(browser, site.url, '', { viewport: { width: 1280, height: 900 } });
+    try {
+      await page.waitForFunction(() => window.__attnsvmExperiment, null, { timeout: 30000 });
+      await page.evaluate(() => { document.querySelector('#experiment-panel details').open = true; });
+      for (const name of wanted) {
+        const summary = await page.evaluate((n) => window.__attnsvmExperiment.run({ name: n })
+          .then((r) => ({ ms: Math.round(r.ms), workers: r.workers, settings: r.settings.length })), name);
+        const file = resolve(outDir, `experiment-${name}.png`);
+        await (await page.$('#experiment-panel .exp-plots')).screenshot({ path: file });
+        console.log(`wrote ${file} (${JSON.stringify(summary)})`);
+      }
+      if (!only || only.has('basin-map')) {
+        await page.evaluate(() => window.__attnsvmExperiment.basin({ grid: 200 }));
+        const file = resolve(outDir, 'basin-map.png');
+        await (await page.$('#experiment-panel .exp-basin')).screenshot({ path: file });
+        console.log(`wrote ${file}`);
+      }
+      if (problems.length) throw new Error(problems.join('\n'));
+    } catch (e) {
+      failures++;
+      console.error(`experiments: ${e.message}`);
     } finally {
       await context.close();
     }

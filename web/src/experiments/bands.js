@@ -34,7 +34,9 @@ export function drawBands(container, x, curves, opts = {}) {
   const width = Math.max(280, container.clientWidth || 640);
   return new uPlot({
     width, height: opts.height ?? 300,
-    scales: { x: { time: false, distr: xlog ? 3 : 1 }, y: { distr: ylog ? 3 : 1 } },
+    // a log x axis ends at the last iteration (uPlot's default rounds it up to the next decade)
+    scales: { x: { time: false, distr: xlog ? 3 : 1, ...(xlog ? { range: (u, min, max) => [Math.max(min, 1), max] } : {}) },
+      y: { distr: ylog ? 3 : 1 } },
     axes: [axis('iteration'), axis(opts.y?.label ?? '')],
     series, bands,
     legend: { show: true, live: false },

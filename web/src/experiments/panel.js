@@ -53,6 +53,20 @@ export function mountExperimentPanel(container, options = {}) {
   const state = { running: false, progress: 0, done: 0, total: 0, etaMs: NaN, result: null, error: null, cancelled: false };
   let controller = null;
 
+  // Titles of the plotted metrics (the core's series names), as the papers label their panels.
+  const METRIC_TITLES = {
+    softmax: 'softmax probability of the selected token',
+    corr_fro: 'corr(W(k), W^mm): Frobenius SVM of the final selection',
+    corr_nuclear: 'corr(W(k), W^mm_*): nuclear-norm SVM of the final selection',
+    corr_lp: 'corr(W(k), W^mm_p): ℓp SVM of the final selection',
+    one_minus_corr: '1 − corr(W(k), SVM of the final selection)',
+    one_minus_corr_generalized: '1 − corr with the generalized-SVM prediction',
+    one_minus_corr_wmm: '1 − corr with W^mm (optimal tokens)',
+    one_minus_corr_one_token: '1 − corr with the one-token SVM of the final selection',
+    min_softmax: 'smallest selected softmax probability',
+    sparsity: 'sparsity of W(k)',
+  };
+
   // One plot per metric; runs of one seed that differ by parameterization ("W_corr_fro",
   // "KQ_corr_fro") share the plot of their metric, as in the papers' figures.
   function groups(names) {
@@ -72,7 +86,7 @@ export function mountExperimentPanel(container, options = {}) {
     const first = res.settings[0].result;
     for (const [metric, members] of groups(Object.keys(first.series))) {
       const holder = el('div');
-      plots.append(el('div', { className: 'exp-plot' }, el('h4', { textContent: metric }), holder));
+      plots.append(el('div', { className: 'exp-plot' }, el('h4', { textContent: METRIC_TITLES[metric] ?? metric, title: metric }), holder));
       const curves = res.settings.flatMap((s) => members.map((m) => ({
         label: [s.label, m.label].filter(Boolean).join(' ') || metric, ...s.result.series[m.name] })));
       drawBands(holder, first.iteration, curves, { x: e.x, y: e.y });
@@ -124,8 +138,8 @@ export function mountExperimentPanel(container, options = {}) {
     const name = spec.name ?? select.value;
     const e = EXPERIMENTS[name];
     if (!e) throw new Error(`unknown experiment '${name}'`);
-    select.value = name;
-    title.textContent = e.title;
+    // another experiment than the one selected: its own defaults (seeds, iterations), not the fields' values
+    if (name !== select.value) { select.value = name; syncDefaults(); }
     const full = {
       name,
       seeds: spec.seeds ?? (Number(seedsIn.value) || e.seeds),
