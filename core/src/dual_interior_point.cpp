@@ -42,6 +42,7 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
 
   Vec s(m), grad(m), gf(m), rhs(m), dl(m), ds(m), trial(m);
   Mat H(m, m), K(m, m);
+  Eigen::LLT<Mat> llt(m);  // reused by every predictor and Newton step (no m x m allocations)
 
   MarginSolution best;
   best.status = SolveStatus::MaxIterations;
@@ -125,10 +126,20 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
         if (!scalable) continue;
         const double objective = matrixNorm(scale * Wc, st.norm, st.p);
         if (!(objective > 0.0) || !((objective - lower) / objective < best.gap)) continue;
+        // The certificate of this candidate from the quantities above (objective, lower bound,
+        // violations of scale * c); solveMargin() certifies the returned solution again from
+        // scratch, so the support list is left to it.
         MarginSolution cand;
         cand.W = scale * Wc;
         cand.lambda = lam;
-        certify(pb, st, cand);
+        cand.objective = objective;
+        cand.lowerBound = lower;
+        cand.gap = (objective - lower) / objective;
+        cand.maxViolation = 0.0;
+        for (Index j = 0; j < m; ++j) {
+          const double r = pb.b(j) - scale * c(j);
+          cand.maxViolation = std::max(cand.maxViolation, isIneq(j) ? std::max(r, 0.0) : std::abs(r));
+        }
         if (cand.maxViolation <= st.feasibilityTol && cand.gap < best.gap) {
           best = std::move(cand);
           haveBest = true;
@@ -173,7 +184,8 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
           rhs(j) += 1.0 / lambda(j);
         }
       }
-      Eigen::LLT<Mat> tangent(K);
+      Eigen::LLT<Mat>& tangent = llt;
+      tangent.compute(K);
       const double r = mu / muRef;
       const double muTarget = std::max(muMin, muRef * std::min(0.1 * r, r * std::sqrt(r)));
       bool moved = false;
@@ -217,7 +229,7 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
         rhs(j) = -gf(j);
       }
     }
-    Eigen::LLT<Mat> llt(K);
+    llt.compute(K);
     double ridge = 1e-14 * std::max(1e-300, K.diagonal().cwiseAbs().maxCoeff());
     while (llt.info() != Eigen::Success && ridge < 1e300) {
       Mat Kr = K;

@@ -39,18 +39,40 @@ class NuclearDual final : public DualModel {
     phi = -2.0 * diag.array().log().sum();
     return std::isfinite(phi);
   }
+  // Hessian from the Cholesky factors, exploiting symmetry (docs/SOLVERS.md):
+  //   B = L L^T, G = L^{-1} U^T, N = L^{-1} M, R22 = I + N^T N = L2 L2^T, F = Wq L2:
+  //   U R U^T = G^T G,  Wq R22 Wq^T = F F^T  (two symmetric rank-k updates, lower half only),
+  //   Y = (U R M) Wq^T  (one general product); m x m workspaces are reused across iterations.
   void derivatives(Vec& grad, Mat& hess) override {
-    const Mat R = llt_.solve(Mat::Identity(pb_.rows, pb_.rows));
-    const Mat RM = R * M_;
-    P_ = 2.0 * RM;
+    const Index m = pb_.b.size();
+    const auto L = llt_.matrixL();
+    G_ = pb_.U.transpose();
+    L.solveInPlace(G_);                     // rows x m
+    N_ = M_;
+    L.solveInPlace(N_);                     // rows x cols
+    RM_ = N_;
+    L.transpose().solveInPlace(RM_);        // R M
+    P_ = 2.0 * RM_;
     grad = constraintValues(pb_, P_);
-    Mat R22 = M_.transpose() * RM;
-    R22.diagonal().array() += 1.0;
-    const Mat UR = pb_.U * R;
-    const Mat Q = UR * pb_.U.transpose();
-    const Mat Pw = pb_.Wq * R22 * pb_.Wq.transpose();
-    const Mat Y = (pb_.U * RM) * pb_.Wq.transpose();
-    hess = 2.0 * (Q.cwiseProduct(Pw) + Y.cwiseProduct(Y.transpose()));
+    R22_.noalias() = N_.transpose() * N_;
+    R22_.diagonal().array() += 1.0;
+    llt22_.compute(R22_);
+    F_.noalias() = pb_.Wq * llt22_.matrixL();  // m x cols
+    T1_.noalias() = pb_.U * RM_;                // m x cols
+    Q_.setZero(m, m);
+    Q_.selfadjointView<Eigen::Lower>().rankUpdate(G_.transpose());
+    Pw_.setZero(m, m);
+    Pw_.selfadjointView<Eigen::Lower>().rankUpdate(F_);
+    Y_.resize(m, m);
+    Y_.noalias() = T1_ * pb_.Wq.transpose();
+    hess.resize(m, m);
+    for (Index k = 0; k < m; ++k) {
+      for (Index j = k; j < m; ++j) {
+        const double h = 2.0 * (Q_(j, k) * Pw_(j, k) + Y_(j, k) * Y_(k, j));
+        hess(j, k) = h;
+        hess(k, j) = h;
+      }
+    }
   }
   Mat primal() override { return P_; }
   bool barrierWeighted() const override { return true; }
@@ -124,7 +146,8 @@ class NuclearDual final : public DualModel {
  private:
   const MarginProblem& pb_;
   Mat M_, P_;
-  Eigen::LLT<Mat> llt_;
+  Eigen::LLT<Mat> llt_, llt22_;
+  Mat G_, N_, RM_, R22_, F_, T1_, Q_, Pw_, Y_;  // workspaces of derivatives()
 };
 
 }  // namespace
