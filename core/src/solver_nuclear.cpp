@@ -14,6 +14,8 @@
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <vector>
 #ifdef ATTNSVM_NUC_TRACE
 #include <cstdio>
 #endif
@@ -26,7 +28,27 @@ namespace {
 
 class NuclearDual final : public DualModel {
  public:
-  explicit NuclearDual(const MarginProblem& pb) : pb_(pb) {}
+  explicit NuclearDual(const MarginProblem& pb) : pb_(pb) {
+    // Constraints sharing the same w (all tokens of one sequence in the Att-SVM) form groups; then
+    // Wq R22 Wq^T and Y = (U R M) Wq^T have only groups x groups / m x groups distinct entries.
+    const Index m = pb.b.size();
+    group_.resize(static_cast<std::size_t>(m));
+    std::map<std::vector<double>, Index> where;
+    std::vector<Index> first;
+    for (Index j = 0; j < m; ++j) {
+      std::vector<double> key(static_cast<std::size_t>(pb.cols));
+      for (Index c = 0; c < pb.cols; ++c) key[static_cast<std::size_t>(c)] = pb.Wq(j, c);
+      auto it = where.find(key);
+      if (it == where.end()) {
+        it = where.emplace(key, static_cast<Index>(first.size())).first;
+        first.push_back(j);
+      }
+      group_[static_cast<std::size_t>(j)] = it->second;
+    }
+    Zg_.resize(static_cast<Index>(first.size()), pb.cols);
+    for (std::size_t g = 0; g < first.size(); ++g) Zg_.row(static_cast<Index>(g)) = pb.Wq.row(first[g]);
+    grouped_ = 2 * Zg_.rows() <= m;
+  }
 
   bool value(const Vec& lambda, double& phi) override {
     M_ = combine(pb_, lambda);
@@ -57,15 +79,30 @@ class NuclearDual final : public DualModel {
     R22_.noalias() = N_.transpose() * N_;
     R22_.diagonal().array() += 1.0;
     llt22_.compute(R22_);
-    F_.noalias() = pb_.Wq * llt22_.matrixL();  // m x cols
     T1_.noalias() = pb_.U * RM_;                // m x cols
     Q_.setZero(m, m);
     Q_.selfadjointView<Eigen::Lower>().rankUpdate(G_.transpose());
+    hess.resize(m, m);
+    if (grouped_) {
+      F_.noalias() = Zg_ * llt22_.matrixL();
+      Pw_.noalias() = F_ * F_.transpose();   // groups x groups
+      Y_.noalias() = T1_ * Zg_.transpose();  // m x groups: Y_jk = Y_(j, group k)
+      for (Index k = 0; k < m; ++k) {
+        const Index gk = group_[static_cast<std::size_t>(k)];
+        for (Index j = k; j < m; ++j) {
+          const Index gj = group_[static_cast<std::size_t>(j)];
+          const double h = 2.0 * (Q_(j, k) * Pw_(gj, gk) + Y_(j, gk) * Y_(k, gj));
+          hess(j, k) = h;
+          hess(k, j) = h;
+        }
+      }
+      return;
+    }
+    F_.noalias() = pb_.Wq * llt22_.matrixL();  // m x cols
     Pw_.setZero(m, m);
     Pw_.selfadjointView<Eigen::Lower>().rankUpdate(F_);
     Y_.resize(m, m);
     Y_.noalias() = T1_ * pb_.Wq.transpose();
-    hess.resize(m, m);
     for (Index k = 0; k < m; ++k) {
       for (Index j = k; j < m; ++j) {
         const double h = 2.0 * (Q_(j, k) * Pw_(j, k) + Y_(j, k) * Y_(k, j));
@@ -148,6 +185,9 @@ class NuclearDual final : public DualModel {
   Mat M_, P_;
   Eigen::LLT<Mat> llt_, llt22_;
   Mat G_, N_, RM_, R22_, F_, T1_, Q_, Pw_, Y_;  // workspaces of derivatives()
+  std::vector<Index> group_;  // group of each constraint (equal w_j)
+  Mat Zg_;                    // groups x cols: the distinct w
+  bool grouped_ = false;      // at most m / 2 groups: use the grouped Hessian
 };
 
 }  // namespace
