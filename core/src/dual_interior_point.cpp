@@ -124,6 +124,11 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
           scale = std::max(scale, pb.b(j) / c(j));
         }
         if (!scalable) continue;
+        // Cheap screen before the norm (an SVD for the nuclear norm): by Hoelder,
+        // ||W|| >= <W, M>/||M||_dual with <W, M> = sum_j lam_j <A_j, W>, so the candidate's gap is at
+        // least 1 - num / (lam . scale c); skip it when even that cannot beat the best.
+        const double inner = scale * lam.dot(c);
+        if (num > 0.0 && inner > 0.0 && !(1.0 - num / inner < best.gap)) continue;
         const double objective = matrixNorm(scale * Wc, st.norm, st.p);
         if (!(objective > 0.0) || !((objective - lower) / objective < best.gap)) continue;
         // The certificate of this candidate from the quantities above (objective, lower bound,
@@ -200,9 +205,15 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
           if (dmu * dl(j) < 0.0) theta = std::min(theta, -0.9 * lambda(j) / (dmu * dl(j)));
           if (dmu * ds(j) < 0.0) theta = std::min(theta, -0.9 * s(j) / (dmu * ds(j)));
         }
+#ifdef ATTNSVM_IPM_TRACE
+        const double theta0 = theta;
+#endif
         for (int ls = 0; ls < 30 && theta > 1e-3; ++ls, theta *= 0.5) {
           trial = lambda + (theta * dmu) * dl;
           if (dl.allFinite() && model.value(trial, phi)) {
+#ifdef ATTNSVM_IPM_TRACE
+            std::fprintf(stderr, "pred theta0 %.3e theta %.3e\n", theta0, theta);
+#endif
             lambda = trial;
             s += (theta * dmu) * ds;
             mu += theta * dmu;
