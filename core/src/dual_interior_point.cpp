@@ -39,6 +39,7 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
   const bool weighted = model.barrierWeighted();
   const double bScale = std::max(1.0, pb.b.cwiseAbs().maxCoeff());
   const double kCenter = 0.01;
+  const double kPolishBelow = 1e-5;
 
   Vec s(m), grad(m), gf(m), rhs(m), dl(m), ds(m), trial(m);
   Mat H(m, m), K(m, m);
@@ -104,7 +105,7 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
     if (certifyNow) {
       std::vector<Mat> candidates;
       candidates.push_back(w * model.primal());
-      if (mu < 1e-3 * muRef) {
+      if (mu < kPolishBelow * muRef) {
         std::vector<Mat> more = model.polish(lambda, s, mu);
         for (Mat& c : more) candidates.push_back(std::move(c));
       }
