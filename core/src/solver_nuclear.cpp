@@ -7,7 +7,8 @@
 //   grad_j phi = <A_j, P>,  P = 2 R M   (the primal estimate is W = mu P, strictly feasible on
 //                                         the central path: <A_j, W> - b_j = mu / lambda_j),
 //   H_jk = 2 [ (u_j^T R u_k)(w_j^T (I + M^T R M) w_k) + Y_jk Y_kj ],   Y = U R M Wq^T,
-// i.e. three m x m products with inner dimension rows or cols per Newton step.
+// built from the Cholesky factor of B with two symmetric rank-k updates (and, when constraints share
+// w_j, only groups x groups / m x groups entries for the w-side factors); see derivatives().
 // Warm start: the Frobenius multipliers (plus a floor), scaled so that ||M||_2 = 0.9.
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
