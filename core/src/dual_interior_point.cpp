@@ -39,9 +39,11 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
   const bool weighted = model.barrierWeighted();
   const double bScale = std::max(1.0, pb.b.cwiseAbs().maxCoeff());
   const double kCenter = 0.01;
+  const double kPolishBelow = 1e-5;
 
   Vec s(m), grad(m), gf(m), rhs(m), dl(m), ds(m), trial(m);
   Mat H(m, m), K(m, m);
+  Eigen::LLT<Mat> llt(m);  // reused by every predictor and Newton step (no m x m allocations)
 
   MarginSolution best;
   best.status = SolveStatus::MaxIterations;
@@ -103,7 +105,7 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
     if (certifyNow) {
       std::vector<Mat> candidates;
       candidates.push_back(w * model.primal());
-      if (mu < 1e-3 * muRef) {
+      if (mu < kPolishBelow * muRef) {
         std::vector<Mat> more = model.polish(lambda, s, mu);
         for (Mat& c : more) candidates.push_back(std::move(c));
       }
@@ -123,12 +125,27 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
           scale = std::max(scale, pb.b(j) / c(j));
         }
         if (!scalable) continue;
+        // Cheap screen before the norm (an SVD for the nuclear norm): by Hoelder,
+        // ||W|| >= <W, M>/||M||_dual with <W, M> = sum_j lam_j <A_j, W>, so the candidate's gap is at
+        // least 1 - num / (lam . scale c); skip it when even that cannot beat the best.
+        const double inner = scale * lam.dot(c);
+        if (num > 0.0 && inner > 0.0 && !(1.0 - num / inner < best.gap)) continue;
         const double objective = matrixNorm(scale * Wc, st.norm, st.p);
         if (!(objective > 0.0) || !((objective - lower) / objective < best.gap)) continue;
+        // The certificate of this candidate from the quantities above (objective, lower bound,
+        // violations of scale * c); solveMargin() certifies the returned solution again from
+        // scratch, so the support list is left to it.
         MarginSolution cand;
         cand.W = scale * Wc;
         cand.lambda = lam;
-        certify(pb, st, cand);
+        cand.objective = objective;
+        cand.lowerBound = lower;
+        cand.gap = (objective - lower) / objective;
+        cand.maxViolation = 0.0;
+        for (Index j = 0; j < m; ++j) {
+          const double r = pb.b(j) - scale * c(j);
+          cand.maxViolation = std::max(cand.maxViolation, isIneq(j) ? std::max(r, 0.0) : std::abs(r));
+        }
         if (cand.maxViolation <= st.feasibilityTol && cand.gap < best.gap) {
           best = std::move(cand);
           haveBest = true;
@@ -173,7 +190,8 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
           rhs(j) += 1.0 / lambda(j);
         }
       }
-      Eigen::LLT<Mat> tangent(K);
+      Eigen::LLT<Mat>& tangent = llt;
+      tangent.compute(K);
       const double r = mu / muRef;
       const double muTarget = std::max(muMin, muRef * std::min(0.1 * r, r * std::sqrt(r)));
       bool moved = false;
@@ -188,9 +206,15 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
           if (dmu * dl(j) < 0.0) theta = std::min(theta, -0.9 * lambda(j) / (dmu * dl(j)));
           if (dmu * ds(j) < 0.0) theta = std::min(theta, -0.9 * s(j) / (dmu * ds(j)));
         }
+#ifdef ATTNSVM_IPM_TRACE
+        const double theta0 = theta;
+#endif
         for (int ls = 0; ls < 30 && theta > 1e-3; ++ls, theta *= 0.5) {
           trial = lambda + (theta * dmu) * dl;
           if (dl.allFinite() && model.value(trial, phi)) {
+#ifdef ATTNSVM_IPM_TRACE
+            std::fprintf(stderr, "pred theta0 %.3e theta %.3e\n", theta0, theta);
+#endif
             lambda = trial;
             s += (theta * dmu) * ds;
             mu += theta * dmu;
@@ -217,7 +241,7 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
         rhs(j) = -gf(j);
       }
     }
-    Eigen::LLT<Mat> llt(K);
+    llt.compute(K);
     double ridge = 1e-14 * std::max(1e-300, K.diagonal().cwiseAbs().maxCoeff());
     while (llt.info() != Eigen::Success && ridge < 1e300) {
       Mat Kr = K;

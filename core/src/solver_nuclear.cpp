@@ -7,13 +7,16 @@
 //   grad_j phi = <A_j, P>,  P = 2 R M   (the primal estimate is W = mu P, strictly feasible on
 //                                         the central path: <A_j, W> - b_j = mu / lambda_j),
 //   H_jk = 2 [ (u_j^T R u_k)(w_j^T (I + M^T R M) w_k) + Y_jk Y_kj ],   Y = U R M Wq^T,
-// i.e. three m x m products with inner dimension rows or cols per Newton step.
+// built from the Cholesky factor of B with two symmetric rank-k updates (and, when constraints share
+// w_j, only groups x groups / m x groups entries for the w-side factors); see derivatives().
 // Warm start: the Frobenius multipliers (plus a floor), scaled so that ||M||_2 = 0.9.
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <vector>
 #ifdef ATTNSVM_NUC_TRACE
 #include <cstdio>
 #endif
@@ -26,7 +29,27 @@ namespace {
 
 class NuclearDual final : public DualModel {
  public:
-  explicit NuclearDual(const MarginProblem& pb) : pb_(pb) {}
+  explicit NuclearDual(const MarginProblem& pb) : pb_(pb) {
+    // Constraints sharing the same w (all tokens of one sequence in the Att-SVM) form groups; then
+    // Wq R22 Wq^T and Y = (U R M) Wq^T have only groups x groups / m x groups distinct entries.
+    const Index m = pb.b.size();
+    group_.resize(static_cast<std::size_t>(m));
+    std::map<std::vector<double>, Index> where;
+    std::vector<Index> first;
+    for (Index j = 0; j < m; ++j) {
+      std::vector<double> key(static_cast<std::size_t>(pb.cols));
+      for (Index c = 0; c < pb.cols; ++c) key[static_cast<std::size_t>(c)] = pb.Wq(j, c);
+      auto it = where.find(key);
+      if (it == where.end()) {
+        it = where.emplace(key, static_cast<Index>(first.size())).first;
+        first.push_back(j);
+      }
+      group_[static_cast<std::size_t>(j)] = it->second;
+    }
+    Zg_.resize(static_cast<Index>(first.size()), pb.cols);
+    for (std::size_t g = 0; g < first.size(); ++g) Zg_.row(static_cast<Index>(g)) = pb.Wq.row(first[g]);
+    grouped_ = 2 * Zg_.rows() <= m;
+  }
 
   bool value(const Vec& lambda, double& phi) override {
     M_ = combine(pb_, lambda);
@@ -39,18 +62,55 @@ class NuclearDual final : public DualModel {
     phi = -2.0 * diag.array().log().sum();
     return std::isfinite(phi);
   }
+  // Hessian from the Cholesky factors, exploiting symmetry (docs/SOLVERS.md):
+  //   B = L L^T, G = L^{-1} U^T, N = L^{-1} M, R22 = I + N^T N = L2 L2^T, F = Wq L2:
+  //   U R U^T = G^T G,  Wq R22 Wq^T = F F^T  (two symmetric rank-k updates, lower half only),
+  //   Y = (U R M) Wq^T  (one general product); m x m workspaces are reused across iterations.
   void derivatives(Vec& grad, Mat& hess) override {
-    const Mat R = llt_.solve(Mat::Identity(pb_.rows, pb_.rows));
-    const Mat RM = R * M_;
-    P_ = 2.0 * RM;
+    const Index m = pb_.b.size();
+    const auto L = llt_.matrixL();
+    G_ = pb_.U.transpose();
+    L.solveInPlace(G_);                     // rows x m
+    N_ = M_;
+    L.solveInPlace(N_);                     // rows x cols
+    RM_ = N_;
+    L.transpose().solveInPlace(RM_);        // R M
+    P_ = 2.0 * RM_;
     grad = constraintValues(pb_, P_);
-    Mat R22 = M_.transpose() * RM;
-    R22.diagonal().array() += 1.0;
-    const Mat UR = pb_.U * R;
-    const Mat Q = UR * pb_.U.transpose();
-    const Mat Pw = pb_.Wq * R22 * pb_.Wq.transpose();
-    const Mat Y = (pb_.U * RM) * pb_.Wq.transpose();
-    hess = 2.0 * (Q.cwiseProduct(Pw) + Y.cwiseProduct(Y.transpose()));
+    R22_.noalias() = N_.transpose() * N_;
+    R22_.diagonal().array() += 1.0;
+    llt22_.compute(R22_);
+    T1_.noalias() = pb_.U * RM_;                // m x cols
+    Q_.setZero(m, m);
+    Q_.selfadjointView<Eigen::Lower>().rankUpdate(G_.transpose());
+    hess.resize(m, m);
+    if (grouped_) {
+      F_.noalias() = Zg_ * llt22_.matrixL();
+      Pw_.noalias() = F_ * F_.transpose();   // groups x groups
+      Y_.noalias() = T1_ * Zg_.transpose();  // m x groups: Y_jk = Y_(j, group k)
+      for (Index k = 0; k < m; ++k) {
+        const Index gk = group_[static_cast<std::size_t>(k)];
+        for (Index j = k; j < m; ++j) {
+          const Index gj = group_[static_cast<std::size_t>(j)];
+          const double h = 2.0 * (Q_(j, k) * Pw_(gj, gk) + Y_(j, gk) * Y_(k, gj));
+          hess(j, k) = h;
+          hess(k, j) = h;
+        }
+      }
+      return;
+    }
+    F_.noalias() = pb_.Wq * llt22_.matrixL();  // m x cols
+    Pw_.setZero(m, m);
+    Pw_.selfadjointView<Eigen::Lower>().rankUpdate(F_);
+    Y_.resize(m, m);
+    Y_.noalias() = T1_ * pb_.Wq.transpose();
+    for (Index k = 0; k < m; ++k) {
+      for (Index j = k; j < m; ++j) {
+        const double h = 2.0 * (Q_(j, k) * Pw_(j, k) + Y_(j, k) * Y_(k, j));
+        hess(j, k) = h;
+        hess(k, j) = h;
+      }
+    }
   }
   Mat primal() override { return P_; }
   bool barrierWeighted() const override { return true; }
@@ -124,7 +184,11 @@ class NuclearDual final : public DualModel {
  private:
   const MarginProblem& pb_;
   Mat M_, P_;
-  Eigen::LLT<Mat> llt_;
+  Eigen::LLT<Mat> llt_, llt22_;
+  Mat G_, N_, RM_, R22_, F_, T1_, Q_, Pw_, Y_;  // workspaces of derivatives()
+  std::vector<Index> group_;  // group of each constraint (equal w_j)
+  Mat Zg_;                    // groups x cols: the distinct w
+  bool grouped_ = false;      // at most m / 2 groups: use the grouped Hessian
 };
 
 }  // namespace
