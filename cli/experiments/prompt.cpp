@@ -6,6 +6,7 @@
 
 #include "analysis_util.hpp"
 #include "attnsvm/errors.hpp"
+#include "attnsvm/experiment.hpp"
 #include "attnsvm/experiment_basin.hpp"
 #include "attnsvm/rng.hpp"
 #include "attnsvm/scenarios.hpp"
@@ -38,16 +39,6 @@ json unit(const Mat& m) {
   if (!(n > 0)) return vectorJson(Eigen::Map<const Vec>(m.data(), m.size()));
   const Mat u = m / n;
   return vectorJson(Eigen::Map<const Vec>(u.data(), u.size()));
-}
-
-bool sameAsOptimal(const Dataset& data, const std::vector<int>& sel) {
-  const OptimalTokens opt = optimalTokens(data);
-  for (int i = 0; i < data.n; ++i) {
-    bool ok = false;
-    for (int t : opt.ties[i]) ok = ok || t == sel[i];
-    if (!ok) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -151,7 +142,7 @@ ExperimentResult promptGlobalLocalExperiment(const ExperimentOptions& o) {
     Item& it = out[idx];
     it.p0 = sc.init.p;
     it.rec = runTraining(sc.data, sc.model, sc.train, sc.init, iters, every);
-    it.global = sameAsOptimal(sc.data, it.rec.finalSelection);
+    it.global = isGloballyOptimal(sc.data, it.rec.finalSelection);
     it.own = svmDirection(sc.data, sc.model, it.rec.finalSelection, NormKind::Frobenius);
     it.best = svmDirection(sc.data, sc.model, optimalTokens(sc.data).opt, NormKind::Frobenius);
   });

@@ -234,6 +234,24 @@ Vec constraintValues(const MarginProblem& pb, const ConstMatRef& W) {
   return UW.cwiseProduct(pb.Wq).rowwise().sum();
 }
 
+MarginProblem restrictTo(const MarginProblem& pb, const std::vector<Index>& S) {
+  MarginProblem sub;
+  sub.rows = pb.rows;
+  sub.cols = pb.cols;
+  const Index k = static_cast<Index>(S.size());
+  sub.U.resize(k, pb.rows);
+  sub.Wq.resize(k, pb.cols);
+  sub.b.resize(k);
+  for (Index i = 0; i < k; ++i) {
+    const Index j = S[static_cast<std::size_t>(i)];
+    sub.U.row(i) = pb.U.row(j);
+    sub.Wq.row(i) = pb.Wq.row(j);
+    sub.b(i) = pb.b(j);
+    sub.equality.push_back(!pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)]);
+  }
+  return sub;
+}
+
 Mat combine(const MarginProblem& pb, const ConstVecRef& lambda) {
   return pb.U.transpose() * (lambda.asDiagonal() * pb.Wq);
 }

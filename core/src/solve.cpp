@@ -31,24 +31,6 @@ void checkSettings(const SolverSettings& st) {
 // the full problem. The IPM costs O(|S|^3) per step instead of O(m^3).
 using SubSolver = MarginSolution (*)(const MarginProblem&, const SolverSettings&, const MarginSolution&);
 
-MarginProblem restrictTo(const MarginProblem& pb, const std::vector<Index>& S) {
-  MarginProblem sub;
-  sub.rows = pb.rows;
-  sub.cols = pb.cols;
-  const Index k = static_cast<Index>(S.size());
-  sub.U.resize(k, pb.rows);
-  sub.Wq.resize(k, pb.cols);
-  sub.b.resize(k);
-  for (Index i = 0; i < k; ++i) {
-    const Index j = S[static_cast<std::size_t>(i)];
-    sub.U.row(i) = pb.U.row(j);
-    sub.Wq.row(i) = pb.Wq.row(j);
-    sub.b(i) = pb.b(j);
-    sub.equality.push_back(!pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)]);
-  }
-  return sub;
-}
-
 MarginSolution solveOnWorkingSet(const MarginProblem& pb, const SolverSettings& st,
                                  const MarginSolution& fro, SubSolver solver) {
   const Index m = pb.b.size();
@@ -65,7 +47,7 @@ MarginSolution solveOnWorkingSet(const MarginProblem& pb, const SolverSettings& 
     std::vector<Index> S;
     for (Index j = 0; j < m; ++j)
       if (in[static_cast<std::size_t>(j)]) S.push_back(j);
-    const MarginProblem sub = restrictTo(pb, S);
+    const MarginProblem sub = detail::restrictTo(pb, S);
     MarginSolution warm;
     warm.W = fro.W;
     warm.lambda.resize(static_cast<Index>(S.size()));

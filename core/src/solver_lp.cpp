@@ -173,24 +173,6 @@ void primalNewton(const MarginProblem& sub, double p, Mat& W, Vec& nu, int& step
   nu = gram.solve(constraintValues(sub, gradient(W)));
 }
 
-MarginProblem restrictRows(const MarginProblem& pb, const std::vector<Index>& S) {
-  MarginProblem sub;
-  sub.rows = pb.rows;
-  sub.cols = pb.cols;
-  const Index k = static_cast<Index>(S.size());
-  sub.U.resize(k, pb.rows);
-  sub.Wq.resize(k, pb.cols);
-  sub.b.resize(k);
-  for (Index i = 0; i < k; ++i) {
-    const Index j = S[static_cast<std::size_t>(i)];
-    sub.U.row(i) = pb.U.row(j);
-    sub.Wq.row(i) = pb.Wq.row(j);
-    sub.b(i) = pb.b(j);
-    sub.equality.push_back(!pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)]);
-  }
-  return sub;
-}
-
 // Final exact solve on the active set (p > 2), a primal active-set method that keeps W feasible:
 // start from the interior point's certified W (or the Frobenius W when it has none) with the
 // working set S guessed from the iterate (lambda_j / max lambda > relative slack). Each round
@@ -225,7 +207,7 @@ void polishOnSupport(const MarginProblem& pb, const SolverSettings& st, const Ma
     if (S.empty()) return;
     Mat WS = W;
     Vec nu;
-    primalNewton(restrictRows(pb, S), st.p, WS, nu, steps);
+    primalNewton(restrictTo(pb, S), st.p, WS, nu, steps);
     if (nu.size() != static_cast<Index>(S.size()) || !WS.allFinite()) return;
     const Vec cS = constraintValues(pb, WS);
     double t = 1.0;

@@ -21,6 +21,10 @@ void checkProblem(const MarginProblem& problem);
 // Constraint values c_j = u_j^T W w_j for all j.
 Vec constraintValues(const MarginProblem& problem, const ConstMatRef& W);
 
+// The sub-problem of the listed constraints (their rows of U, Wq, b and equality flags), for the
+// working-set loops of solve.cpp and the l_p active-set finish.
+MarginProblem restrictTo(const MarginProblem& problem, const std::vector<Index>& rows);
+
 // M = sum_j lambda_j u_j w_j^T.
 Mat combine(const MarginProblem& problem, const ConstVecRef& lambda);
 
