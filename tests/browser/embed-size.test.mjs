@@ -1,7 +1,7 @@
 // Transfer size of one embed (issue 7): every response Chromium receives while an embed loads and
 // runs, gzipped (-9) here, by kind (HTML, JS, wasm, CSS; fonts excepted). Reported as test
 // diagnostics and written to artifacts/embed-size.json (docs/BENCHMARKS.md, "Embeds").
-// The asserted ceilings: the 300 KB target for both forms (reached with about 14 KB to spare;
+// The asserted ceilings: the 300 KB target for both forms (reached with about 10 KB to spare;
 // docs/BENCHMARKS.md, "Embeds", lists what is left to cut if the engine grows), and a tighter
 // ceiling on the parts the embed owns (its HTML, JS and CSS).
 import { test, before, after } from 'node:test';

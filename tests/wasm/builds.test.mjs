@@ -34,7 +34,9 @@ test('no eval or new Function in the generated JavaScript (strict CSP)', () => {
 // iostreams and the esbuild-minified glue; docs/BENCHMARKS.md, "WebAssembly", says where the bytes
 // go and why the rest cannot go without losing the speed target). This test reports the sizes and
 // guards against growth (the bound allows the unminified glue, +4 KB, when esbuild is missing).
-const SIZE_BOUND = 240 * 1024;
+// 240 KB until 2026-11-30; raised to 250 KB by a deliberate trade: the nuclear solver's grouped Cholesky
+// Hessian and Gram-eigenvalue spectral norm (3x faster, docs/SOLVERS.md) added 13 KB gzipped of Eigen kernels.
+const SIZE_BOUND = 250 * 1024;
 test('module + wrapper gzipped size (reported; bound against regressions)', (t) => {
   const gz = (p) => gzipSync(readFileSync(p), { level: 9 }).length;
   const wasm = gz(resolve(wasmDir, 'attnsvm.wasm'));
