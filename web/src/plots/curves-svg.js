@@ -5,7 +5,7 @@
 // createCurves(container, options) -> { root, update(data), setSeries(series), resize(w), rebuild(), svg(), destroy() }
 //   options and data as in curves.js (y2 is not drawn: the embeds do not use a second axis).
 import { themeColors } from './theme.js';
-import { drawLineChart } from './linechart.js';
+import { drawLineChart, decimatedIndices } from './linechart.js';
 
 // At most this many points per series (every stride-th, the last always): a path of 20000 points
 // redrawn while playing costs time without adding pixels to a chart a few hundred pixels wide.
@@ -21,11 +21,7 @@ export function createCurves(container, options) {
   let knownWidth = null;
 
   function spec(maxPoints) {
-    const n = data.x.length;
-    const stride = Math.max(1, Math.ceil(n / maxPoints));
-    const idx = [];
-    for (let i = 0; i < n; i += stride) idx.push(i);
-    if (n && idx.at(-1) !== n - 1) idx.push(n - 1);
+    const idx = decimatedIndices(data.x.length, maxPoints);
     const pick = (arr) => idx.map((i) => arr[i]);
     const c = themeColors();
     knownWidth ??= root.clientWidth || container.clientWidth;

@@ -7,7 +7,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { themeColors } from './theme.js';
-import { drawLineChart } from './linechart.js';
+import { drawLineChart, decimatedIndices } from './linechart.js';
 
 export function createCurves(container, options) {
   const root = document.createElement('div');
@@ -29,11 +29,8 @@ export function createCurves(container, options) {
   function aligned() {
     const seriesScale = (s) => (s.scale === 'y2' ? options.y2 : options.y);
     const n = data.x.length;
-    const stride = Math.max(1, Math.ceil(n / MAX_POINTS));
-    const idx = [];
-    for (let i = 0; i < n; i += stride) idx.push(i);
-    if (n && idx.at(-1) !== n - 1) idx.push(n - 1);
-    const pick = (arr) => (stride === 1 ? arr : idx.map((i) => arr[i]));
+    const idx = decimatedIndices(n, MAX_POINTS);
+    const pick = (arr) => (idx.length === n ? arr : idx.map((i) => arr[i]));
     return [Array.from(pick(data.x)), ...options.series.map((s, k) => clean(pick(data.ys[k] ?? []), seriesScale(s)?.log))];
   }
 

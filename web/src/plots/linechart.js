@@ -8,6 +8,16 @@ import { themeColors } from './theme.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+// Indices of at most ~maxPoints of n streamed points: every stride-th, the last always (a long run's
+// history adds no pixels to a chart a few hundred pixels wide, but costs time on every redraw).
+export function decimatedIndices(n, maxPoints) {
+  const stride = Math.max(1, Math.ceil(n / maxPoints));
+  const idx = [];
+  for (let i = 0; i < n; i += stride) idx.push(i);
+  if (n && idx.at(-1) !== n - 1) idx.push(n - 1);
+  return idx;
+}
+
 // spec: { width, height, x: number[] | number[][] (per series), series: [{ label, color, dash,
 //   values: number[], points?: bool, line?: bool, x?: number[] }], xlabel, ylabel, ylog, xdomain,
 //   ydomain, xticks }
