@@ -9,7 +9,7 @@ export const PANELS = [
   { id: 'plane', title: 'Token plane', wide: true },
   { id: 'softmax', title: 'Token selection: softmax over iterations' },
   { id: 'current', title: 'Current softmax per sequence' },
-  { id: 'corr', title: 'Direction convergence: 1 − corr(W(k), W^mm)' },
+  { id: 'corr', title: 'Direction convergence: 1 − corr with the SVM direction' },
   { id: 'norms', title: 'Norm growth and loss' },
   { id: 'spectrum', title: 'Spectrum of W(k)/‖W(k)‖ vs the SVM solutions' },
   { id: 'weights', title: 'W(k)/‖W(k)‖ next to the SVM solutions' },

@@ -37,7 +37,7 @@ export function createReadout(container) {
     root.innerHTML = `
       <p class="verdict verdict-${v?.kind ?? 'none'}" data-verdict="${v?.kind ?? ''}"><strong>${v?.label ?? '…'}</strong>${v?.explanation ? ` — ${escapeHtml(v.explanation)}` : ''}</p>
       <table class="cert"><caption>${escapeHtml(data.certTitle ?? 'Att-SVM certificates')}${data.selectionLabel ? ` for ${escapeHtml(data.selectionLabel)}` : ''}</caption>
-        <thead><tr><th scope="col">norm</th><th scope="col">objective ‖W<sup>mm</sup>‖</th><th scope="col">lower bound</th><th scope="col">rel. gap</th><th scope="col">max violation</th></tr></thead>
+        <thead><tr><th scope="col">norm</th><th scope="col">objective (norm)</th><th scope="col">lower bound</th><th scope="col">rel. gap</th><th scope="col">max violation</th></tr></thead>
         <tbody>${rows}</tbody></table>
       <ul class="seqs">${seqs}</ul>
       ${data.note ? `<p class="note">${escapeHtml(data.note)}</p>` : ''}`;
