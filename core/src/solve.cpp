@@ -9,6 +9,7 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
 #include "solvers_internal.hpp"
+#include "text.hpp"
 
 namespace attnsvm {
 
@@ -102,6 +103,13 @@ MarginSolution solveMargin(const MarginProblem& problem, const SolverSettings& s
     }
   }
   certify(problem, settings, sol);
+  // "optimal" promises a certified solution: a solver that stops with a constraint violated far
+  // beyond its accuracy (1e3 x feasibilityTol) has not solved the problem, whatever it believed.
+  if (sol.status == SolveStatus::Optimal && sol.maxViolation > 1e3 * settings.feasibilityTol) {
+    sol.status = SolveStatus::MaxIterations;
+    sol.message = (detail::Text() << "the solver stopped with a constraint violated by " << sol.maxViolation
+                                  << " (not a solution; the problem is probably nearly infeasible)").str();
+  }
   sol.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return sol;
 }

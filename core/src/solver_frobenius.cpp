@@ -196,6 +196,30 @@ MarginSolution solveFrobenius(const MarginProblem& pb, const SolverSettings& st)
         if (isEq(j) ? std::abs(r(j)) > tol : r(j) < -tol) clean = false;
       }
       if (!clean && refinements < 6) { ++refinements; continue; }
+      if (!clean) {
+        // The running residuals said "nothing violated" but the exact ones disagree even after
+        // refinement: the active Gram matrix is too ill-conditioned to trust (nearly dependent
+        // constraints, ||W|| in the hundreds: a nearly infeasible problem). Such an iterate is
+        // not a solution. Its multipliers are then huge while sum lambda_j A_j = W stays
+        // moderate, i.e. lambda / max|lambda| is a Farkas certificate when the problem is
+        // (numerically) infeasible; otherwise the solve is reported as failed, never as optimal.
+        Vec mu = lam;
+        for (Index j = 0; j < m; ++j)
+          if (!isEq(j)) mu(j) = std::max(mu(j), 0.0);
+        const double top = mu.cwiseAbs().maxCoeff();
+        if (top > 0.0 && farkasValid(pb, mu / top)) {
+          sol.status = SolveStatus::Infeasible;
+          sol.farkas = mu / top;
+          sol.iterations = iterations;
+          return sol;
+        }
+        sol.status = SolveStatus::MaxIterations;
+        sol.message = "Frobenius active-set: nearly dependent constraints (a nearly infeasible problem); "
+                      "the iterate still violates a constraint after refinement";
+        sol.W = std::move(W);
+        sol.lambda = lam;
+        break;
+      }
       sol.status = SolveStatus::Optimal;
       sol.W = std::move(W);
       sol.lambda = lam;

@@ -6,6 +6,7 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
+#include "attnsvm/scenarios.hpp"
 #include "svm_test_data.hpp"
 
 using namespace attnsvm;
@@ -177,6 +178,56 @@ TEST(Infeasible, CombinationOfSequences) {
   expectValidFarkas(p3, s3);
   for (const char* seq : {"sequence 0", "sequence 1", "sequence 2"})
     EXPECT_NE(s3.message.find(seq), std::string::npos) << s3.message;
+}
+
+// Nearly infeasible sphere instances of the rank setting (SPEC section 5): the active set's Gram
+// matrix is so ill-conditioned that its running residuals said "nothing violated" while the exact
+// W violated constraints by 9 to 22; the solver used to call that "optimal" (gap -1e12). These
+// problems are infeasible, and the solver must prove it (or at least never claim optimality).
+TEST(Infeasible, NearlyDependentSphereInstances) {
+  struct Case { std::uint64_t seed; int n, d; };
+  for (const Case c : {Case{219, 10, 3}, Case{255, 15, 4}, Case{100, 15, 5}}) {
+    ScenarioOptions o;
+    o.seed = c.seed;
+    o.n = c.n;
+    o.T = 5;
+    o.d = c.d;
+    const Scenario sc = makeScenario("rank", o);
+    const MarginProblem pb = attentionSvmProblem(sc.data, AttentionKind::Cross, sc.data.alpha);
+    const MarginSolution sol = solveMargin(pb, SolverSettings{});
+    SCOPED_TRACE("seed " + std::to_string(c.seed));
+    expectValidFarkas(pb, sol);
+  }
+}
+
+// Whatever the instance, "optimal" comes with a certificate: over many small sphere instances
+// (many of them infeasible or nearly so), every optimal Frobenius solution is feasible to 1e-9
+// with a relative gap <= 1e-8.
+TEST(Certificate, OptimalAlwaysCertifiedOnSphereInstances) {
+  int optimal = 0, infeasible = 0;
+  for (int d : {2, 3, 4}) {
+    for (int n : {5, 10, 15}) {
+      for (std::uint64_t seed = 0; seed < 120; ++seed) {
+        ScenarioOptions o;
+        o.seed = seed;
+        o.n = n;
+        o.T = 5;
+        o.d = d;
+        const Scenario sc = makeScenario("rank", o);
+        const MarginProblem pb = attentionSvmProblem(sc.data, AttentionKind::Cross, sc.data.alpha);
+        const MarginSolution sol = solveMargin(pb, SolverSettings{});
+        if (sol.status == SolveStatus::Optimal) {
+          ++optimal;
+          EXPECT_LE(sol.maxViolation, 1e-9) << "seed " << seed << " n " << n << " d " << d;
+          EXPECT_LE(sol.gap, 1e-8) << "seed " << seed << " n " << n << " d " << d;
+        } else if (sol.status == SolveStatus::Infeasible) {
+          ++infeasible;
+        }
+      }
+    }
+  }
+  EXPECT_GT(optimal, 100);
+  EXPECT_GT(infeasible, 100);
 }
 
 TEST(BadInput, NamesFieldAndIndex) {
