@@ -6,6 +6,7 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
+#include "attnsvm/experiment_rank.hpp"
 #include "attnsvm/scenarios.hpp"
 
 namespace attnsvm {
@@ -240,6 +241,24 @@ SeedResult multitoken(std::uint64_t seed, const SeedOptions& o) {
   return r;
 }
 
+// One instance of the rank experiment as named columns, for the lab's workers (the wire format of
+// every seeded experiment). Ranks are -1 where there is none (infeasible, nuclear not solved).
+SeedResult rankSeed(std::uint64_t seed, const SeedOptions& o) {
+  const int n = o.n == -1 ? 5 : o.n, T = o.T == -1 ? 5 : o.T, d = o.d == -1 ? 5 : o.d;
+  const RankInstance ri = rankInstance(seed, n, T, d, o.rankTol == 0 ? kRankDefaultTol : o.rankTol);
+  SeedResult r;
+  r.n = n;
+  r.T = T;
+  r.d = d;
+  addValue(r, "feasible", ri.feasible ? 1.0 : 0.0);
+  addValue(r, "rank_fro", ri.rankFro);
+  addValue(r, "rank_nuclear", ri.rankNuclear);
+  addValue(r, "gap_nuclear", ri.gapNuclear);
+  addLabel(r, "status_fro", toString(ri.statusFro));
+  addLabel(r, "status_nuclear", ri.feasible ? toString(ri.statusNuclear) : "not_solved");
+  return r;
+}
+
 }  // namespace
 
 const std::vector<RateMethod>& rateMethods() {
@@ -251,7 +270,7 @@ const std::vector<RateMethod>& rateMethods() {
 }
 
 std::vector<std::string> seedExperimentNames() {
-  return {"local-convergence", "overparam", "rates", "mirror-descent", "multitoken"};
+  return {"local-convergence", "overparam", "rates", "mirror-descent", "multitoken", "rank"};
 }
 
 SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& o) {
@@ -267,6 +286,7 @@ SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const 
   else if (name == "rates") r = rates(seed, o);
   else if (name == "mirror-descent") r = mirrorDescent(seed, o);
   else if (name == "multitoken") r = multitoken(seed, o);
+  else if (name == "rank") r = rankSeed(seed, o);
   else {
     std::string list;
     for (const auto& n : seedExperimentNames()) list += (list.empty() ? "" : ", ") + n;
