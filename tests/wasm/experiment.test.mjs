@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadEngine, assertClose, repoRoot, worst } from './helpers.mjs';
 import { aggregate } from '../../web/src/experiments/aggregate.js';
+import { rankCell, rankMaxAttempts } from '../../web/src/experiments/rank.js';
 
 const TOL = 1e-9;
 const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
@@ -66,6 +67,40 @@ test('rates (ngd, md_p3) and overparam agree with the CLI', { skip }, () => {
   }
 });
 
+// Rank: the lab's cells (instances of experimentSeeds('rank') in uneven chunks, kept by rank.js's
+// rankCell) equal the CLI's: the same seeds, attempts and integer ranks; hence the same mean/std.
+test('rank: per-cell seeds, attempts and ranks equal the CLI\'s', { skip }, () => {
+  const instances = 4, base = 2, dims = [1, 2, 3, 5];
+  const c = experiment(['rank', '--seeds', `${instances}`, '--dims', dims.join(','), '--seed-base', `${base}`]);
+  const maxAttempts = rankMaxAttempts(instances);
+  assert.equal(c.settings.max_attempts, maxAttempts);
+  for (const cell of c.cells) {
+    const chunks = [];
+    // uneven chunks, later ones first (as a pool might finish them), up to the CLI's attempts + 3
+    const upTo = Math.min(maxAttempts, cell.attempts + 3);
+    for (let s = 0, k = 1; s < upTo; s += k, k = k % 3 + 1) {
+      chunks.unshift(engine.experimentSeeds('rank', { n: cell.n, T: cell.T, d: cell.d, seedStart: base + s,
+        seedCount: Math.min(k, upTo - s) }));
+    }
+    const a = rankCell(cell.n, cell.T, cell.d, chunks, instances, maxAttempts);
+    const what = `n=${cell.n} T=${cell.T} d=${cell.d}`;
+    assert.deepEqual(a.seeds, cell.seeds, `${what} seeds`);
+    assert.equal(a.attempts, cell.attempts, `${what} attempts`);
+    assert.deepEqual(a.ranks_fro, cell.ranks_fro, `${what} Frobenius ranks`);
+    assert.deepEqual(a.ranks_nuclear, cell.ranks_nuclear, `${what} nuclear ranks`);
+    assert.equal(a.nuclear_failures, cell.nuclear_failures, `${what} nuclear failures`);
+    for (const key of ['rank_fro', 'rank_nuclear']) {
+      for (const f of ['mean', 'std']) {
+        const x = a[key][f], y = cell[key][f];
+        assert.ok((Number.isNaN(x) && y === null) || x === y, `${what} ${key} ${f}: ${x} vs ${y}`);
+      }
+    }
+    for (const f of ['fraction_nuclear_lower', 'fraction_nuclear_le']) {
+      assert.ok((Number.isNaN(a[f]) && cell[f] === null) || a[f] === cell[f], `${what} ${f}`);
+    }
+  }
+});
+
 test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('nope', {}), /experiment 'nope' has no per-seed form.*local-convergence/);
   assert.throws(() => engine.experimentSeeds('local-convergence', { seedCount: 0 }), /seedCount = 0 is out of range/);
@@ -73,7 +108,9 @@ test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('local-convergence', { iters: 0 }), /iters = 0 is out of range/);
   assert.throws(() => engine.experimentSeeds('rates', { method: 'adam' }), /method 'adam' is unknown/);
   assert.throws(() => engine.experimentSeeds('mirror-descent', { p: 1 }), /p must be in \(1, 1000\]/);
-  assert.deepEqual(engine.experimentNames(), ['local-convergence', 'overparam', 'rates', 'mirror-descent', 'multitoken']);
+  assert.deepEqual(engine.experimentNames(), ['local-convergence', 'overparam', 'rates', 'mirror-descent', 'multitoken', 'rank']);
+  assert.throws(() => engine.experimentSeeds('rank', { T: 1 }), /T = 1 is out of range 2..1024/);
+  assert.throws(() => engine.experimentSeeds('rank', { rankTol: -1 }), /rank tolerance must be > 0/);
 });
 
 test('experimentSeeds: a seed gives the same numbers alone or inside a range', () => {

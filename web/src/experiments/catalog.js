@@ -1,5 +1,6 @@
 // The seeded experiments the lab can run in full (the core's runExperimentSeed; the same names and
 // defaults as `attnsvm experiment NAME`). settings: one entry per curve family / table row.
+// kind 'rank': a grid of cells, each keeping its first `seeds` feasible instances (rank.js).
 export const EXPERIMENTS = {
   'local-convergence': {
     title: 'Local convergence: normalized GD on W and (K,Q) vs the Frobenius / nuclear SVM of its selection',
@@ -23,6 +24,11 @@ export const EXPERIMENTS = {
     seeds: 20, iters: 2000,
     settings: [1.75, 2, 3].map((p) => ({ label: `p=${p}`, options: { p } })),
     y: { label: 'corr', log: false },
+  },
+  rank: {
+    kind: 'rank',
+    title: 'Rank of the Frobenius and nuclear Att-SVM solutions against d (sphere data; first 100 feasible instances per cell)',
+    seeds: 100, iters: null,
   },
   multitoken: {
     title: 'Relu head: 1 − corr with the generalized-SVM prediction, W^mm and the one-token SVM',

@@ -1,12 +1,15 @@
 // "Run the full experiment": a panel that runs one of the seeded experiments at the papers' full
 // settings across the worker pool (runner.js), with progress, ETA and cancel, then plots mean ± std
 // bands over iterations (bands.js) and tabulates the final per-seed values (mean ± std over seeds).
-// Also the basin map (beyond the papers) on the same pool, drawn by basin.js.
+// Also the basin map (beyond the papers) on the same pool, drawn by basin.js, and the rank
+// experiment (a grid of cells, rank.js / rankview.js: "seeds" is then the feasible instances per cell).
 // Test hook: window.__attnsvmExperiment {run(spec), basin(spec), cancel(), state()}.
 import { EXPERIMENTS } from './catalog.js';
 import { runExperiment, runBasinMap, Cancelled, warmPool } from './runner.js';
 import { drawBasinMap } from './basin.js';
 import { drawBands } from './bands.js';
+import { runRank } from './rank.js';
+import { drawRank } from './rankview.js';
 import './panel.css';
 
 const el = (tag, props = {}, ...children) => {
@@ -44,7 +47,8 @@ export function mountExperimentPanel(container, options = {}) {
   const syncDefaults = () => {
     const e = EXPERIMENTS[select.value];
     seedsIn.value = e.seeds;
-    itersIn.value = e.iters;
+    itersIn.value = e.iters ?? '';
+    itersIn.disabled = e.iters == null; // rank: no training
     title.textContent = e.title;
   };
   select.addEventListener('change', syncDefaults);
@@ -102,7 +106,9 @@ export function mountExperimentPanel(container, options = {}) {
   }
 
   // Runs job(signal, onProgress) with the shared progress bar, ETA, cancel button and state.
-  async function track(total, job) {
+  // unit: what progress counts ('' for rank, whose progress units are per-mille of cells).
+  async function track(total, job, unit = 'runs') {
+    const count = (done, all) => (unit ? `${done} / ${all} ${unit} · ` : '');
     if (state.running) throw new Error('an experiment is already running');
     Object.assign(state, { running: true, progress: 0, done: 0, total, etaMs: NaN, result: null, error: null, cancelled: false });
     controller = new AbortController();
@@ -113,10 +119,10 @@ export function mountExperimentPanel(container, options = {}) {
       const res = await job(controller.signal, (p) => {
         Object.assign(state, { progress: p.fraction, done: p.done, total: p.total, etaMs: p.etaMs });
         bar.value = p.fraction;
-        status.textContent = `${p.done} / ${p.total} runs · ${Math.round(100 * p.fraction)} % · ETA ${fmtMs(p.etaMs)}`;
+        status.textContent = `${count(p.done, p.total)}${Math.round(100 * p.fraction)} % · ETA ${fmtMs(p.etaMs)}`;
       });
       state.result = res;
-      status.textContent = `done: ${state.total} runs in ${fmtMs(res.ms)}`;
+      status.textContent = `done${unit ? `: ${state.total} ${unit}` : ''} in ${fmtMs(res.ms)}`;
       return res;
     } catch (err) {
       if (err instanceof Cancelled) {
@@ -140,6 +146,7 @@ export function mountExperimentPanel(container, options = {}) {
     if (!e) throw new Error(`unknown experiment '${name}'`);
     // another experiment than the one selected: its own defaults (seeds, iterations), not the fields' values
     if (name !== select.value) { select.value = name; syncDefaults(); }
+    if (e.kind === 'rank') return runRankEntry(spec);
     const full = {
       name,
       seeds: spec.seeds ?? (Number(seedsIn.value) || e.seeds),
@@ -152,6 +159,16 @@ export function mountExperimentPanel(container, options = {}) {
     const res = await track(full.seeds * full.settings.length,
       (signal, onProgress) => runExperiment(full, { signal, onProgress }));
     render(res);
+    return res;
+  }
+
+  // Rank: spec {seeds? (feasible instances per cell), dims?, configs?, seedBase?, workers?, chunk?}.
+  async function runRankEntry(spec) {
+    const instances = spec.seeds ?? (Number(seedsIn.value) || EXPERIMENTS.rank.seeds);
+    const full = { ...spec, instances };
+    const cells = (spec.configs?.length ?? 5) * (spec.dims?.length ?? 8);
+    const res = await track(cells * 1000, (signal, onProgress) => runRank(full, { signal, onProgress }), '');
+    drawRank(plots, table, res);
     return res;
   }
 
