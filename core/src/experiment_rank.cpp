@@ -18,6 +18,19 @@ std::vector<std::pair<int, int>> rankConfigs() { return {{5, 5}, {10, 5}, {15, 5
 
 int rankMaxAttempts(int instances) { return std::max(20 * instances, 200); }
 
+namespace {
+
+// A solve counts only if it is "optimal" and its W meets the margin constraints: on a few
+// near-infeasible sphere instances the Frobenius solver reports "optimal" with a constraint violated
+// by 9 to 22 and a gap of -1e12 (natively seeds 219 (n=10, d=3), 255 (n=15, d=4), 100 (n=15, d=5)
+// of the full run; in wasm also 426 (n=15, d=3), which native calls infeasible). Those are not
+// solutions, and counting them made the lab keep other instances than the CLI. The bar is far above
+// the solvers' accuracy (1e-9), so no genuine solution is dropped.
+constexpr double kViolationBar = 1e-6;
+bool solved(const MarginSolution& s) { return s.status == SolveStatus::Optimal && s.maxViolation <= kViolationBar; }
+
+}  // namespace
+
 int matrixRank(const Mat& W, double tol) {
   if (W.size() == 0) return 0;
   Eigen::JacobiSVD<Mat> svd(W);
@@ -47,14 +60,14 @@ RankInstance rankInstance(std::uint64_t seed, int n, int T, int d, double tol) {
   r.gapNuclear = std::numeric_limits<double>::quiet_NaN();
   const MarginSolution sf = solveMargin(prob, SolverSettings{});
   r.statusFro = sf.status;
-  if (sf.status != SolveStatus::Optimal) return r;
+  if (!solved(sf)) return r;
   r.feasible = true;
   r.rankFro = matrixRank(sf.W, tol);
   SolverSettings nuc;
   nuc.norm = NormKind::Nuclear;
   const MarginSolution sn = solveMargin(prob, nuc);
   r.statusNuclear = sn.status;
-  if (sn.status == SolveStatus::Optimal) {
+  if (solved(sn)) {
     r.rankNuclear = matrixRank(sn.W, tol);
     r.gapNuclear = sn.gap;
   }

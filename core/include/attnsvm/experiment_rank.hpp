@@ -25,11 +25,12 @@ int rankMaxAttempts(int instances);
 int matrixRank(const Mat& W, double tol);
 
 struct RankInstance {
-  bool feasible = false;  // the Frobenius solve is Optimal (the CLI's criterion for "feasible")
+  bool feasible = false;  // the Frobenius solve is Optimal with W meeting the constraints
   SolveStatus statusFro = SolveStatus::MaxIterations;
   SolveStatus statusNuclear = SolveStatus::MaxIterations;  // meaningful only when feasible
   int rankFro = -1;                 // -1 when not feasible
-  int rankNuclear = -1;             // -1 when not feasible or the nuclear solve failed
+  int rankNuclear = -1;             // -1 when not feasible or the nuclear solve failed (not
+                                    // Optimal, or violating the constraints)
   double gapNuclear = 0.0;          // NaN when rankNuclear is -1
 };
 // Throws InputError for n, T, d out of range (n, T in 1..1024, T >= 2; d in 1..1024) or tol <= 0.
