@@ -6,6 +6,7 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
+#include "attnsvm/experiment_prompt.hpp"
 #include "attnsvm/experiment_rank.hpp"
 #include "attnsvm/scenarios.hpp"
 
@@ -270,7 +271,8 @@ const std::vector<RateMethod>& rateMethods() {
 }
 
 std::vector<std::string> seedExperimentNames() {
-  return {"local-convergence", "overparam", "rates", "mirror-descent", "multitoken", "rank"};
+  return {"local-convergence", "overparam", "rates", "mirror-descent", "multitoken", "rank",
+          "prompt-global-local", "loss-function", "joint-pv"};
 }
 
 SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& o) {
@@ -287,6 +289,11 @@ SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const 
   else if (name == "mirror-descent") r = mirrorDescent(seed, o);
   else if (name == "multitoken") r = multitoken(seed, o);
   else if (name == "rank") r = rankSeed(seed, o);
+  // The single-run experiments: "seed" is the CLI's --seed-base (their data is fixed; it seeds
+  // only the (K,Q) start of paths2d, which is not here).
+  else if (name == "prompt-global-local") r = promptGlobalLocalSeed(seed, o.iters, o.every);
+  else if (name == "loss-function") r = lossFunctionSeed(seed, o.iters, o.every);
+  else if (name == "joint-pv") r = jointPvSeed(seed, o.iters, o.every);
   else {
     std::string list;
     for (const auto& n : seedExperimentNames()) list += (list.empty() ? "" : ", ") + n;

@@ -95,7 +95,9 @@ struct SeedResult {
 
 // Names runExperimentSeed accepts: local-convergence, overparam, rates, mirror-descent, multitoken,
 // rank (one instance, experiment_rank.hpp: values feasible, rank_fro, rank_nuclear, gap_nuclear;
-// labels status_fro, status_nuclear; the caller keeps the first feasible seeds of a cell).
+// labels status_fro, status_nuclear; the caller keeps the first feasible seeds of a cell), and the
+// single-run prompt-global-local, loss-function, joint-pv (all runs of the experiment as named
+// columns, experiment_prompt.hpp).
 std::vector<std::string> seedExperimentNames();
 // Throws InputError for an unknown name or bad options (naming the field).
 SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& options);
