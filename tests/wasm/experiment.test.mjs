@@ -101,6 +101,37 @@ test('rank: per-cell seeds, attempts and ranks equal the CLI\'s', { skip }, () =
   }
 });
 
+// The single-run experiments: the lab's columns (one "seed" = the CLI's --seed-base) equal the
+// CLI's JSON, run by run, series by series (<= 1e-9).
+test('prompt-global-local, loss-function, joint-pv: every run\'s series and finals agree with the CLI', { skip }, () => {
+  const iters = 300, base = 1;
+  const one = (name) => aggregate([engine.experimentSeeds(name, { seedStart: base, seedCount: 1, iters })]);
+  const cli = (name) => experiment([name, '--iters', `${iters}`, '--seed-base', `${base}`]);
+  const nan = (a) => a.map((x) => (x === null ? NaN : x));
+  const p = one('prompt-global-local'), pc = cli('prompt-global-local');
+  for (const c of pc.cases) {
+    for (const r of c.runs) {
+      const key = `${c.case}_${r.start}`;
+      assert.deepEqual(p.iteration, r.iteration);
+      assert.equal(p.values[`${key}_global`][0], r.converges_to === 'global' ? 1 : 0, `${key} converges to`);
+      assertClose([p.values[`${key}_corr_own_svm`][0], p.values[`${key}_corr_global_svm`][0]],
+        nan([r.corr_own_svm, r.corr_global_svm]), `${key} final corr`, TOL);
+    }
+  }
+  const l = one('loss-function'), lc = cli('loss-function');
+  for (const r of lc.runs) {
+    const key = `${r.loss}_C${r.C}_corr_pmm`;
+    assertClose(l.series[key].mean, nan(r.corr_series), `${key} series`, TOL);
+  }
+  const j = one('joint-pv'), jc = cli('joint-pv');
+  for (const v of jc.variants) {
+    assertClose(j.series[`v${v.variant}_corr_p_relaxed`].mean, nan(v.corr_p_relaxed_series), `joint-pv ${v.variant} p`, TOL);
+    assertClose(j.series[`v${v.variant}_corr_v_head`].mean, nan(v.corr_v_series), `joint-pv ${v.variant} v`, TOL);
+    assertClose([j.values[`v${v.variant}_corr_p_plain`][0], j.values[`v${v.variant}_min_logistic`][0]],
+      [v.corr_p_prompt_svm, Math.min(...v.logistic_probability)], `joint-pv ${v.variant} finals`, TOL);
+  }
+});
+
 test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('nope', {}), /experiment 'nope' has no per-seed form.*local-convergence/);
   assert.throws(() => engine.experimentSeeds('local-convergence', { seedCount: 0 }), /seedCount = 0 is out of range/);
@@ -108,7 +139,8 @@ test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('local-convergence', { iters: 0 }), /iters = 0 is out of range/);
   assert.throws(() => engine.experimentSeeds('rates', { method: 'adam' }), /method 'adam' is unknown/);
   assert.throws(() => engine.experimentSeeds('mirror-descent', { p: 1 }), /p must be in \(1, 1000\]/);
-  assert.deepEqual(engine.experimentNames(), ['local-convergence', 'overparam', 'rates', 'mirror-descent', 'multitoken', 'rank']);
+  assert.deepEqual(engine.experimentNames(), ['local-convergence', 'overparam', 'rates', 'mirror-descent', 'multitoken', 'rank',
+    'prompt-global-local', 'loss-function', 'joint-pv']);
   assert.throws(() => engine.experimentSeeds('rank', { T: 1 }), /T = 1 is out of range 2..1024/);
   assert.throws(() => engine.experimentSeeds('rank', { rankTol: -1 }), /rank tolerance must be > 0/);
 });

@@ -69,28 +69,41 @@ export function mountExperimentPanel(container, options = {}) {
     one_minus_corr_one_token: '1 − corr with the one-token SVM of the final selection',
     min_softmax: 'smallest selected softmax probability',
     sparsity: 'sparsity of W(k)',
+    corr_p_relaxed: 'corr(p(k), relaxed prompt SVM)',
+    corr_p_plain: 'corr(p(k), prompt SVM of the final selection)',
+    corr_v_head: 'corr(v(k), head SVM v^mm)',
+    mean_softmax: 'mean softmax probability of the selected tokens',
   };
 
   // One plot per metric; runs of one seed that differ by parameterization ("W_corr_fro",
   // "KQ_corr_fro") share the plot of their metric, as in the papers' figures.
-  function groups(names) {
+  // A single-run experiment's catalog entry groups its runs' series itself (e.group).
+  const byParam = (n) => {
+    const m = /^(W|KQ)_(.+)$/.exec(n);
+    return { key: m ? m[2] : n, label: m ? m[1] : '' };
+  };
+  function groups(names, group = byParam) {
     const out = new Map();
     for (const n of names) {
-      const m = /^(W|KQ)_(.+)$/.exec(n);
-      const key = m ? m[2] : n;
+      const { key, label } = group(n);
       if (!out.has(key)) out.set(key, []);
-      out.get(key).push({ name: n, label: m ? m[1] : '' });
+      out.get(key).push({ name: n, label });
     }
     return out;
   }
+  const plotBox = (heading, tip) => {
+    const holder = el('div');
+    plots.append(el('div', { className: 'exp-plot' }, el('h4', { textContent: heading, title: tip ?? heading }), holder));
+    return holder;
+  };
 
   function render(res) {
     const e = EXPERIMENTS[res.name];
     plots.replaceChildren();
     const first = res.settings[0].result;
-    for (const [metric, members] of groups(Object.keys(first.series))) {
-      const holder = el('div');
-      plots.append(el('div', { className: 'exp-plot' }, el('h4', { textContent: METRIC_TITLES[metric] ?? metric, title: metric }), holder));
+    for (const p of e.summary?.(first) ?? []) drawBands(plotBox(p.title), p.x, p.curves, p.opts);
+    for (const [metric, members] of groups(Object.keys(first.series), e.group)) {
+      const holder = plotBox(METRIC_TITLES[metric] ?? metric, metric);
       const curves = res.settings.flatMap((s) => members.map((m) => ({
         label: [s.label, m.label].filter(Boolean).join(' ') || metric, ...s.result.series[m.name] })));
       drawBands(holder, first.iteration, curves, { x: e.x, y: e.y });
@@ -100,7 +113,8 @@ export function mountExperimentPanel(container, options = {}) {
     const head = el('tr', {}, el('th', { textContent: 'final value' }),
       ...res.settings.map((s) => el('th', { textContent: s.label || res.name })));
     const rows = names.map((n) => el('tr', {}, el('td', { textContent: n }),
-      ...res.settings.map((s) => el('td', { textContent: `${fmt(s.result.finals[n].mean)} ± ${fmt(s.result.finals[n].std)}` }))));
+      ...res.settings.map((s) => el('td', { textContent: first.seeds.length === 1 ? fmt(s.result.finals[n].mean)
+        : `${fmt(s.result.finals[n].mean)} ± ${fmt(s.result.finals[n].std)}` }))));
     table.replaceChildren(el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows)),
       el('p', { textContent: `${res.settings.length} setting(s) × ${first.seeds.length} seeds, ${res.workers} workers, ${fmtMs(res.ms)}` }));
   }

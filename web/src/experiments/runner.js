@@ -96,7 +96,7 @@ export async function runExperiment(spec, { onProgress = () => {}, signal, engin
     if (spec.iters != null) options.iters = spec.iters;
     if (spec.every != null) options.every = spec.every;
     const r = await w.experimentSeeds(spec.name, options);
-    return () => chunks[it.si].push(r);
+    return () => { chunks[it.si].push(r); };
   }, { total: seeds * spec.settings.length, onProgress, signal, engineOptions, t0 });
   return {
     name: spec.name,
