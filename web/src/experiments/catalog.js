@@ -59,7 +59,8 @@ export const EXPERIMENTS = {
       return { key: `${LOSS_NAMES[loss]} · corr_pmm`, label: `C=${C}` };
     },
     summary: (r) => [{
-      title: 'final corr(p, p^mm) against C: logistic tends to p^mm for every C, −u does not',
+      // (the paper expects logistic to reach p^mm for every C and −u not to; see docs/RESULTS.md for what we find)
+      title: 'final corr(p, p^mm) against C, both losses',
       x: LOSS_CS, opts: { x: { label: 'C', log: true }, y: { label: 'corr(p, p^mm)' }, points: true },
       curves: Object.entries(LOSS_NAMES).map(([loss, label]) => ({
         label, mean: LOSS_CS.map((C) => r.finals[`${loss}_C${C}_corr_pmm`].mean), std: LOSS_CS.map(() => 0) })),

@@ -15,7 +15,7 @@ const fmt = (x, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
 export function drawRank(plots, table, res) {
   plots.replaceChildren();
   const holder = el('div');
-  plots.append(el('div', { className: 'exp-plot' },
+  plots.append(el('div', { className: 'exp-plot exp-wide' }, // one chart, 10 curves: the full width
     el('h4', { textContent: 'rank of W^mm against d (mean ± std over feasible instances): Frobenius solid, nuclear dashed' }),
     holder));
   const curves = res.configs.flatMap(([n, T], k) => {
@@ -26,7 +26,7 @@ export function drawRank(plots, table, res) {
       mean: cells.map((c) => c[key].mean), std: cells.map((c) => c[key].std),
     }));
   });
-  const u = drawBands(holder, res.dims, curves, { x: { label: 'd' }, y: { label: 'rank' }, points: true });
+  const u = drawBands(holder, res.dims, curves, { x: { label: 'd' }, y: { label: 'rank' }, points: true, height: 380 });
   const head = el('tr', {}, ...['n', 'T', 'd', 'instances', 'attempts', 'Frobenius rank', 'nuclear rank',
     'nuclear < Frobenius', 'nuclear failures'].map((t) => el('th', { textContent: t })));
   const rows = res.cells.map((c) => el('tr', {},
