@@ -49,6 +49,7 @@ export function mountExperimentPanel(container, options = {}) {
     seedsIn.value = e.seeds;
     itersIn.value = e.iters ?? '';
     itersIn.disabled = e.iters == null; // rank: no training
+    seedsIn.disabled = e.kind === 'single'; // one deterministic run set
     title.textContent = e.title;
   };
   select.addEventListener('change', syncDefaults);

@@ -10,6 +10,8 @@ const el = (tag, props = {}, ...children) => {
   return e;
 };
 const fmt = (x, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
+// mean ± std of a rank column; '–' for a cell without feasible instances (d = 1)
+const meanStd = (s) => (s.count ? `${fmt(s.mean)} ± ${fmt(s.std)}` : '–');
 
 // res: runRank's result. Returns the uPlot instance.
 export function drawRank(plots, table, res) {
@@ -31,7 +33,7 @@ export function drawRank(plots, table, res) {
     'nuclear < Frobenius', 'nuclear failures'].map((t) => el('th', { textContent: t })));
   const rows = res.cells.map((c) => el('tr', {},
     ...[c.n, c.T, c.d, c.instances, c.attempts,
-      `${fmt(c.rank_fro.mean)} ± ${fmt(c.rank_fro.std)}`, `${fmt(c.rank_nuclear.mean)} ± ${fmt(c.rank_nuclear.std)}`,
+      meanStd(c.rank_fro), meanStd(c.rank_nuclear),
       fmt(c.fraction_nuclear_lower), c.nuclear_failures].map((v) => el('td', { textContent: String(v) }))));
   table.replaceChildren(el('table', { className: 'exp-rank-table' }, el('thead', {}, head), el('tbody', {}, ...rows)),
     el('p', { textContent: `${res.cells.length} cells × first ${res.instances} feasible instances, ${res.workers} workers, ${(res.ms / 1000).toFixed(1)} s` }));
