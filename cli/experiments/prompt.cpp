@@ -53,22 +53,9 @@ ExperimentResult paths2dExperiment(const ExperimentOptions& o, bool t5) {
   const int threads = resolveThreads(o.threads);
   const Parameterization params[2] = {Parameterization::W, Parameterization::KQ};
   const char* names[2] = {"W", "KQ"};
-  RunRecord recs[2];
+  Paths2dRun runs[2];  // the core's runs (shared with the lab), with their SVM directions
   Progress progress(name, 2, o.progress);
-  parallelFor(2, threads, progress, [&](int p) {
-    ModelSpec spec = sc.model;
-    spec.param = params[p];
-    Params init = sc.init;
-    if (params[p] == Parameterization::KQ && (init.K.size() == 0 || init.Q.size() == 0)) {
-      // The paper: Q = 0, K = 0.1 N(0, 1).
-      Rng rng(o.seedBase + 1);
-      const int d = sc.data.d;
-      init.K = 0.1 * rng.normalMatrix(d, d);
-      init.Q = Mat::Zero(d, d);
-    }
-    if (params[p] == Parameterization::W && init.W.size() == 0) init.W = Mat::Zero(sc.data.d, sc.data.d);
-    recs[p] = runTraining(sc.data, spec, sc.train, init, iters, every);
-  });
+  parallelFor(2, threads, progress, [&](int p) { runs[p] = paths2dRun(o.seedBase, t5, params[p], iters, every); });
   progress.finish();
   ExperimentResult res;
   json& j = res.json;
@@ -79,9 +66,7 @@ ExperimentResult paths2dExperiment(const ExperimentOptions& o, bool t5) {
   std::ostringstream csv;
   csv << "param,iteration,sequence,x,y\n";
   for (int p = 0; p < 2; ++p) {
-    const RunRecord& r = recs[p];
-    ModelSpec spec = sc.model;
-    spec.param = params[p];
+    const RunRecord& r = runs[p].rec;
     json paths = json::array();
     for (int i = 0; i < sc.data.n; ++i) {
       json path = json::array();
@@ -94,8 +79,8 @@ ExperimentResult paths2dExperiment(const ExperimentOptions& o, bool t5) {
       }
       paths.push_back(std::move(path));
     }
-    const std::optional<Mat> fro = svmDirection(sc.data, spec, r.finalSelection, NormKind::Frobenius);
-    const std::optional<Mat> nuc = svmDirection(sc.data, spec, r.finalSelection, NormKind::Nuclear);
+    const std::optional<Mat>& fro = runs[p].fro;
+    const std::optional<Mat>& nuc = runs[p].nuc;
     json dirs = json::array();
     for (int i = 0; i < sc.data.n; ++i) {
       json di;

@@ -10,6 +10,7 @@
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
+#include "attnsvm/rng.hpp"
 #include "attnsvm/errors.hpp"
 
 namespace attnsvm {
@@ -198,6 +199,69 @@ SeedResult jointPvSeed(std::uint64_t seed, int iters, int every) {
     c.value(key + "_min_softmax", it.rec.finalProb.size() ? it.rec.finalProb.minCoeff() : kNaN);
     c.value(key + "_min_logistic", it.logistic.size() ? it.logistic.minCoeff() : kNaN);
   }
+  return c.r;
+}
+
+Paths2dRun paths2dRun(std::uint64_t seed, bool t5, Parameterization param, int iters, int every) {
+  Paths2dRun out;
+  out.sc = makeScenario(t5 ? "paths2d-t5" : "paths2d", seeded(seed));
+  const Scenario& sc = out.sc;
+  ModelSpec spec = sc.model;
+  spec.param = param;
+  Params init = sc.init;
+  if (param == Parameterization::KQ && (init.K.size() == 0 || init.Q.size() == 0)) {
+    // The paper: Q = 0, K = 0.1 N(0, 1).
+    Rng rng(seed + 1);
+    const int d = sc.data.d;
+    init.K = 0.1 * rng.normalMatrix(d, d);
+    init.Q = Mat::Zero(d, d);
+  }
+  if (param == Parameterization::W && init.W.size() == 0) init.W = Mat::Zero(sc.data.d, sc.data.d);
+  out.rec = runTraining(sc.data, spec, sc.train, init, iters, every);
+  out.fro = svmDirection(sc.data, spec, out.rec.finalSelection, NormKind::Frobenius);
+  out.nuc = svmDirection(sc.data, spec, out.rec.finalSelection, NormKind::Nuclear);
+  return out;
+}
+
+SeedResult paths2dSeed(std::uint64_t seed, bool t5, int iters, int every) {
+  const char* name = t5 ? "paths2d-t5" : "paths2d";
+  iters = itersOr(iters, name);
+  every = defaultEvery(iters, every);
+  const Parameterization params[2] = {Parameterization::W, Parameterization::KQ};
+  const char* names[2] = {"W", "KQ"};
+  Paths2dRun runs[2] = {paths2dRun(seed, t5, params[0], iters, every), paths2dRun(seed, t5, params[1], iters, every)};
+  Columns c;
+  schedule(c, {&runs[0].rec, &runs[1].rec}, iters, every);
+  const Dataset& data = runs[0].sc.data;
+  for (int p = 0; p < 2; ++p) {
+    const Paths2dRun& r = runs[p];
+    const std::string P = names[p];
+    for (int i = 0; i < data.n; ++i) {
+      const Vec z = data.Z.row(i).transpose();
+      for (Index a = 0; a < data.d; ++a) {
+        std::vector<double> s;
+        for (const Mat& W : r.rec.weights) s.push_back((W * z)[a]);
+        c.series(P + "_z" + std::to_string(i) + "_" + std::to_string(a), s);
+      }
+    }
+    c.value(P + "_corr_fro", r.fro ? correlation(r.rec.weights.back(), *r.fro) : kNaN);
+    c.value(P + "_corr_nuclear", r.nuc ? correlation(r.rec.weights.back(), *r.nuc) : kNaN);
+    const std::optional<Mat>* refs[2] = {&r.fro, &r.nuc};
+    const char* refNames[2] = {"fro", "nuclear"};
+    for (int k = 0; k < 2; ++k)
+      for (int i = 0; i < data.n; ++i) {
+        const Vec q = *refs[k] ? Vec(**refs[k] * data.Z.row(i).transpose()) : Vec::Constant(data.d, kNaN);
+        for (Index a = 0; a < data.d; ++a)
+          c.value(P + "_" + refNames[k] + "_z" + std::to_string(i) + "_" + std::to_string(a), q[a]);
+      }
+  }
+  for (int i = 0; i < data.n; ++i)
+    for (int t = 0; t < data.T; ++t)
+      for (Index a = 0; a < data.d; ++a)
+        c.value("x_" + std::to_string(i) + "_" + std::to_string(t) + "_" + std::to_string(a), data.X(i * data.T + t, a));
+  c.r.n = data.n;
+  c.r.T = data.T;
+  c.r.d = data.d;
   return c.r;
 }
 

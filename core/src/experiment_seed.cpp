@@ -272,7 +272,7 @@ const std::vector<RateMethod>& rateMethods() {
 
 std::vector<std::string> seedExperimentNames() {
   return {"local-convergence", "overparam", "rates", "mirror-descent", "multitoken", "rank",
-          "prompt-global-local", "loss-function", "joint-pv"};
+          "prompt-global-local", "loss-function", "joint-pv", "paths2d", "paths2d-t5"};
 }
 
 SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& o) {
@@ -290,10 +290,11 @@ SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const 
   else if (name == "multitoken") r = multitoken(seed, o);
   else if (name == "rank") r = rankSeed(seed, o);
   // The single-run experiments: "seed" is the CLI's --seed-base (their data is fixed; it seeds
-  // only the (K,Q) start of paths2d, which is not here).
+  // only the (K,Q) start of paths2d).
   else if (name == "prompt-global-local") r = promptGlobalLocalSeed(seed, o.iters, o.every);
   else if (name == "loss-function") r = lossFunctionSeed(seed, o.iters, o.every);
   else if (name == "joint-pv") r = jointPvSeed(seed, o.iters, o.every);
+  else if (name == "paths2d" || name == "paths2d-t5") r = paths2dSeed(seed, name == "paths2d-t5", o.iters, o.every);
   else {
     std::string list;
     for (const auto& n : seedExperimentNames()) list += (list.empty() ? "" : ", ") + n;

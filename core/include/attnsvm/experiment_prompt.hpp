@@ -43,6 +43,15 @@ struct JointPvRun {
 };
 JointPvRun jointPvRun(std::uint64_t seed, int variant, int iters, int every);
 
+// paths2d / paths2d-t5: W from 0 and (K,Q) from Q = 0, K = 0.1 N(0, 1) (Rng(seed + 1)), with the
+// Frobenius and nuclear SVMs of the run's final selection.
+struct Paths2dRun {
+  Scenario sc;
+  RunRecord rec;
+  std::optional<Mat> fro, nuc;
+};
+Paths2dRun paths2dRun(std::uint64_t seed, bool t5, Parameterization param, int iters, int every);
+
 // The scenario's iteration count (the experiments' default).
 int scenarioIterations(const char* name);
 
@@ -51,5 +60,9 @@ int scenarioIterations(const char* name);
 SeedResult promptGlobalLocalSeed(std::uint64_t seed, int iters, int every);
 SeedResult lossFunctionSeed(std::uint64_t seed, int iters, int every);
 SeedResult jointPvSeed(std::uint64_t seed, int iters, int every);
+// Series "<W|KQ>_z<i>_<0|1>": the path W(k) z_i; values "<W|KQ>_corr_fro", "_corr_nuclear",
+// "<W|KQ>_<fro|nuclear>_z<i>_<0|1>" (W^mm z_i, NaN without a solution) and the tokens
+// "x_<i>_<t>_<0|1>" for drawing the token plane.
+SeedResult paths2dSeed(std::uint64_t seed, bool t5, int iters, int every);
 
 }  // namespace attnsvm
