@@ -28,7 +28,7 @@ const FIGURES = [
 
 // Experiments run in full in the lab's experiment panel (web/src/experiments): name -> what to save.
 const EXPERIMENT_FIGURES = ['local-convergence', 'rates', 'mirror-descent', 'rank', 'prompt-global-local', 'loss-function',
-  'joint-pv'];
+  'joint-pv', 'paths2d', 'paths2d-t5'];
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/figures' }, only: { type: 'string' } } });
 const outDir = resolve(repoRoot, values.out);

@@ -173,21 +173,24 @@ test('reduced rank: the first feasible instances per cell, as the CLI keeps them
   assert.deepEqual(problems.filter((p) => !/d = 0 must be/.test(p)), []);
 });
 
-test('single-run experiments (prompt-global-local, loss-function, joint-pv): plotted, equal to the CLI', async () => {
+test('single-run experiments (prompt-global-local, loss-function, joint-pv, paths2d, paths2d-t5): plotted, equal to the CLI', async () => {
   const out = await page.evaluate(async () => {
     const hook = window.__attnsvmExperiment, r = {};
-    for (const name of ['prompt-global-local', 'loss-function', 'joint-pv']) {
+    for (const name of ['prompt-global-local', 'loss-function', 'joint-pv', 'paths2d', 'paths2d-t5']) {
       const res = await hook.run({ name, iters: 200 });
       const x = res.settings[0].result;
       r[name] = { progress: hook.state().progress, plots: document.querySelectorAll('.exp-plot canvas').length,
+        planes: document.querySelectorAll('.exp-plot svg.token-plane').length,
         finals: Object.fromEntries(Object.entries(x.finals).map(([k, v]) => [k, Number.isFinite(v.mean) ? v.mean : null])) };
     }
     return r;
   });
-  const expectPlots = { 'prompt-global-local': 4, 'loss-function': 3, 'joint-pv': 4 };
+  // uPlot canvases per entry; paths2d: two token planes (W, (K,Q)), each with its path canvas
+  const expectPlots = { 'prompt-global-local': 4, 'loss-function': 3, 'joint-pv': 4, paths2d: 2, 'paths2d-t5': 2 };
   for (const [name, r] of Object.entries(out)) {
     assert.equal(r.progress, 1, name);
     assert.equal(r.plots, expectPlots[name], `${name}: plots`);
+    assert.equal(r.planes, name.startsWith('paths2d') ? 2 : 0, `${name}: token planes`);
   }
   // (the claims themselves are discussed in docs/RESULTS.md; here: every run has a finite correlation)
   for (const [k, v] of Object.entries(out['loss-function'].finals)) assert.ok(Number.isFinite(v), `${k} finite`);

@@ -132,6 +132,26 @@ test('prompt-global-local, loss-function, joint-pv: every run\'s series and fina
   }
 });
 
+test('paths2d, paths2d-t5: the paths W(k) z_i, SVM directions and tokens agree with the CLI', { skip }, () => {
+  const iters = 300, base = 2;
+  for (const name of ['paths2d', 'paths2d-t5']) {
+    const a = aggregate([engine.experimentSeeds(name, { seedStart: base, seedCount: 1, iters })]);
+    const c = experiment([name, '--iters', `${iters}`, '--seed-base', `${base}`]);
+    for (const P of ['W', 'KQ']) {
+      assert.deepEqual(a.iteration, c[P].iteration);
+      c[P].paths_Wz.forEach((path, i) => {
+        for (const k of [0, 1]) assertClose(a.series[`${P}_z${i}_${k}`].mean, path.map((q) => q[k]), `${name} ${P} path ${i}`, TOL);
+        for (const ref of ['fro', 'nuclear']) {
+          const want = c[P].svm_directions_Wz[i][ref];
+          if (want) assertClose([0, 1].map((k) => a.values[`${P}_${ref}_z${i}_${k}`][0]), want, `${name} ${P} ${ref} ${i}`, TOL);
+        }
+      });
+      assertClose(a.values[`${P}_corr_fro`], [c[P].corr_fro], `${name} ${P} corr_fro`, TOL);
+    }
+    assert.equal(a.values.x_1_0_0[0], c.data.X[1][0][0], `${name} token (1, 0)`);
+  }
+});
+
 test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('nope', {}), /experiment 'nope' has no per-seed form.*local-convergence/);
   assert.throws(() => engine.experimentSeeds('local-convergence', { seedCount: 0 }), /seedCount = 0 is out of range/);
@@ -140,7 +160,7 @@ test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('rates', { method: 'adam' }), /method 'adam' is unknown/);
   assert.throws(() => engine.experimentSeeds('mirror-descent', { p: 1 }), /p must be in \(1, 1000\]/);
   assert.deepEqual(engine.experimentNames(), ['local-convergence', 'overparam', 'rates', 'mirror-descent', 'multitoken', 'rank',
-    'prompt-global-local', 'loss-function', 'joint-pv']);
+    'prompt-global-local', 'loss-function', 'joint-pv', 'paths2d', 'paths2d-t5']);
   assert.throws(() => engine.experimentSeeds('rank', { T: 1 }), /T = 1 is out of range 2..1024/);
   assert.throws(() => engine.experimentSeeds('rank', { rankTol: -1 }), /rank tolerance must be > 0/);
 });

@@ -3,7 +3,9 @@
 // kind 'rank': a grid of cells, each keeping its first `seeds` feasible instances (rank.js).
 // kind 'single': one deterministic run set (seed = the CLI's --seed-base), in one worker; group(name)
 // -> {key, label} puts its series (one per run) into plots; summary(res) adds plots of final values
-// against a setting (e.g. C).
+// against a setting (e.g. C); draw(box, res) draws a figure of its own (box(title) -> a holder).
+import { drawPaths2d } from './paths2d.js';
+
 const single = { kind: 'single', seeds: 1, iters: 1000, settings: [{ label: '', options: {} }], y: { label: 'corr', log: false } };
 const LOSS_CS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100];
 const LOSS_NAMES = { correlation: '−u (correlation) loss', logistic: 'logistic loss' };
@@ -73,5 +75,15 @@ export const EXPERIMENTS = {
       const [, v, metric] = /^v(\d)_(.+)$/.exec(name);
       return { key: metric, label: `variant ${v}` };
     },
+  },
+  paths2d: {
+    ...single, iters: 2000,
+    title: 'GD paths in 2-D: W(k) z_i for W and (K,Q), with the Frobenius and nuclear SVM directions',
+    draw: drawPaths2d, series: false,
+  },
+  'paths2d-t5': {
+    ...single, iters: 2000,
+    title: 'GD paths in 2-D, T = 5: W(k) z_i for W and (K,Q), with the Frobenius and nuclear SVM directions',
+    draw: drawPaths2d, series: false,
   },
 };

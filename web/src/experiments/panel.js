@@ -103,14 +103,17 @@ export function mountExperimentPanel(container, options = {}) {
     plots.replaceChildren();
     const first = res.settings[0].result;
     for (const p of e.summary?.(first) ?? []) drawBands(plotBox(p.title), p.x, p.curves, p.opts);
-    for (const [metric, members] of groups(Object.keys(first.series), e.group)) {
+    e.draw?.(plotBox, first);
+    // (paths2d: its series are path coordinates, drawn by e.draw, not curves over iterations)
+    for (const [metric, members] of e.series === false ? [] : groups(Object.keys(first.series), e.group)) {
       const holder = plotBox(METRIC_TITLES[metric] ?? metric, metric);
       const curves = res.settings.flatMap((s) => members.map((m) => ({
         label: [s.label, m.label].filter(Boolean).join(' ') || metric, ...s.result.series[m.name] })));
       drawBands(holder, first.iteration, curves, { x: e.x, y: e.y });
     }
     // Final values: one row per value, one column per setting (mean ± std over seeds).
-    const names = Object.keys(first.finals);
+    // (paths2d: its tokens and arrow coordinates are values for e.draw, not results to list)
+    const names = Object.keys(first.finals).filter((n) => !/^x_\d|_(fro|nuclear)_z\d/.test(n));
     const head = el('tr', {}, el('th', { textContent: 'final value' }),
       ...res.settings.map((s) => el('th', { textContent: s.label || res.name })));
     const rows = names.map((n) => el('tr', {}, el('td', { textContent: n }),
