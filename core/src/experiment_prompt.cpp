@@ -244,6 +244,8 @@ SeedResult paths2dSeed(std::uint64_t seed, bool t5, int iters, int every) {
         c.series(P + "_z" + std::to_string(i) + "_" + std::to_string(a), s);
       }
     }
+    c.r.selectionNames.push_back(P);  // for the margin lines x.u = x_sel.u - 1 of the lab's figure
+    c.r.selections.push_back(r.rec.finalSelection);
     c.value(P + "_corr_fro", r.fro ? correlation(r.rec.weights.back(), *r.fro) : kNaN);
     c.value(P + "_corr_nuclear", r.nuc ? correlation(r.rec.weights.back(), *r.nuc) : kNaN);
     const std::optional<Mat>* refs[2] = {&r.fro, &r.nuc};

@@ -1,6 +1,8 @@
 // The paths2d / paths2d-t5 experiments' figure: for W and for (K,Q), the token plane (plots/
 // tokenplane.js) with the path of W(k) z_i of each sequence (divided by its largest norm, as the
-// lab's scenario view does) and the Frobenius and nuclear SVM directions W^mm z_i (unit arrows).
+// lab's scenario view does), the Frobenius and nuclear SVM directions W^mm z_i (unit arrows) and
+// each sequence's margin line of the Frobenius SVM, {x : x.u = x_sel.u - 1} with u = W^mm z_i (the
+// separating hyperplanes of the papers' T = 5 figure).
 // r: the aggregated result of experimentSeeds('paths2d' | 'paths2d-t5') (one seed).
 import { createTokenPlane } from '../plots/tokenplane.js';
 
@@ -28,6 +30,13 @@ export function drawPaths2d(box, r) {
     const arrows = ['fro', 'nuclear'].flatMap((ref) => Array.from({ length: n }, (_, i) => ({
       seq: i, ref, to: unit([v(`${P}_${ref}_z${i}_0`), v(`${P}_${ref}_z${i}_1`)]) })))
       .filter((a) => a.to.every(Number.isFinite));
-    createTokenPlane(holder).update({ tokens, paths, arrows, xlabel: 'x₁', ylabel: 'x₂', draggable: false, domainKey: P });
+    const selected = r.selections[P]?.[0] ?? [];
+    const lines = [];
+    selected.forEach((t, i) => {
+      const u = [v(`${P}_fro_z${i}_0`), v(`${P}_fro_z${i}_1`)];
+      if (u.every(Number.isFinite) && t >= 0) lines.push({ seq: i, normal: u, offset: tokens[i][t][0] * u[0] + tokens[i][t][1] * u[1] - 1 });
+    });
+    createTokenPlane(holder).update({ tokens, paths, arrows, lines, selected, xlabel: 'x₁', ylabel: 'x₂', draggable: false,
+      domainKey: P });
   }
 }
