@@ -173,6 +173,23 @@ test('reduced rank: the first feasible instances per cell, as the CLI keeps them
   assert.deepEqual(problems.filter((p) => !/d = 0 must be/.test(p)), []);
 });
 
+test('rank: cancel stops the pool (workers waiting for a cell included); the next run works', async () => {
+  const out = await page.evaluate(async () => {
+    const hook = window.__attnsvmExperiment;
+    const p = hook.run({ name: 'rank' }).then(() => 'finished', (e) => e.name);
+    await new Promise((resolve) => {
+      const t = setInterval(() => { if (hook.state().done > 0) { clearInterval(t); resolve(); } }, 10);
+    });
+    hook.cancel();
+    return { how: await p, state: hook.state() };
+  });
+  assert.equal(out.how, 'Cancelled');
+  assert.equal(out.state.running, false);
+  const again = await rankInPage({ name: 'rank', seeds: 2, dims: [3] });
+  assert.equal(again.progress, 1);
+  assert.equal(again.cells.length, 5);
+});
+
 test('single-run experiments (prompt-global-local, loss-function, joint-pv, paths2d, paths2d-t5): plotted, equal to the CLI', async () => {
   const out = await page.evaluate(async () => {
     const hook = window.__attnsvmExperiment, r = {};
