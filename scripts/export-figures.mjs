@@ -27,7 +27,8 @@ const FIGURES = [
 ];
 
 // Experiments run in full in the lab's experiment panel (web/src/experiments): name -> what to save.
-const EXPERIMENT_FIGURES = ['local-convergence', 'rates', 'mirror-descent'];
+const EXPERIMENT_FIGURES = ['local-convergence', 'rates', 'mirror-descent', 'rank', 'prompt-global-local', 'loss-function',
+  'joint-pv', 'paths2d', 'paths2d-t5'];
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/figures' }, only: { type: 'string' } } });
 const outDir = resolve(repoRoot, values.out);
@@ -65,7 +66,7 @@ try {
       await page.evaluate(() => { document.querySelector('#experiment-panel details').open = true; });
       for (const name of wanted) {
         const summary = await page.evaluate((n) => window.__attnsvmExperiment.run({ name: n })
-          .then((r) => ({ ms: Math.round(r.ms), workers: r.workers, settings: r.settings.length })), name);
+          .then((r) => ({ ms: Math.round(r.ms), workers: r.workers, settings: r.settings?.length ?? r.cells.length })), name);
         const file = resolve(outDir, `experiment-${name}.png`);
         await (await page.$('#experiment-panel .exp-plots')).screenshot({ path: file });
         console.log(`wrote ${file} (${JSON.stringify(summary)})`);

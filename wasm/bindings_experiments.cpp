@@ -25,13 +25,18 @@ namespace {
 using wire::guarded;
 
 // Seeds seedStart .. seedStart + seedCount - 1 of one setting of a seeded experiment (the core's
-// runExperimentSeed, the same code as the native CLI); a pool of workers splits the seeds.
+// runExperimentSeed, the same code as the native CLI); a pool of workers splits the seeds. For
+// "rank" a seed is one instance of a grid cell (feasible or not); runner.js keeps the first
+// feasible ones in seed order, as the CLI does.
 val experimentSeedsW(const std::string& name, const val& req) {
   return guarded([&] {
     SeedOptions so;
     so.iters = wire::integer(req, "iters", -1);
     so.every = wire::integer(req, "every", -1);
     so.d = wire::integer(req, "d", -1);
+    so.n = wire::integer(req, "n", -1);  // rank: the grid cell (n, T, d)
+    so.T = wire::integer(req, "T", -1);
+    so.rankTol = wire::number(req, "rankTol", 0.0);
     so.p = wire::number(req, "p", 0.0);
     so.method = wire::string(req, "method", "");
     const double start = wire::number(req, "seedStart", 0);

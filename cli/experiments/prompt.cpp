@@ -1,5 +1,6 @@
 // Experiments on the papers' small hand-made data: GD paths in 2-D, prompt global vs local
-// convergence, the basin map, the loss function, joint (p, v) training.
+// convergence, the basin map, the loss function, joint (p, v) training. The runs of the last three
+// are the core's (attnsvm/experiment_prompt.hpp, shared with the lab); here only JSON and CSV.
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -8,6 +9,7 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
 #include "attnsvm/experiment_basin.hpp"
+#include "attnsvm/experiment_prompt.hpp"
 #include "attnsvm/rng.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
@@ -22,12 +24,8 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::vector<double> corrTo(const RunRecord& r, const std::optional<Mat>& ref) {
-  std::vector<double> s(r.weights.size(), kNaN);
-  if (!ref) return s;
-  for (std::size_t k = 0; k < r.weights.size(); ++k) s[k] = correlation(r.weights[k], *ref);
-  return s;
-}
+// The core's (the lab's experiments use it too).
+std::vector<double> corrTo(const RunRecord& r, const std::optional<Mat>& ref) { return corrToSnapshots(r, ref); }
 
 json vecOrNull(const std::optional<Mat>& m) {
   if (!m) return nullptr;
@@ -55,22 +53,9 @@ ExperimentResult paths2dExperiment(const ExperimentOptions& o, bool t5) {
   const int threads = resolveThreads(o.threads);
   const Parameterization params[2] = {Parameterization::W, Parameterization::KQ};
   const char* names[2] = {"W", "KQ"};
-  RunRecord recs[2];
+  Paths2dRun runs[2];  // the core's runs (shared with the lab), with their SVM directions
   Progress progress(name, 2, o.progress);
-  parallelFor(2, threads, progress, [&](int p) {
-    ModelSpec spec = sc.model;
-    spec.param = params[p];
-    Params init = sc.init;
-    if (params[p] == Parameterization::KQ && (init.K.size() == 0 || init.Q.size() == 0)) {
-      // The paper: Q = 0, K = 0.1 N(0, 1).
-      Rng rng(o.seedBase + 1);
-      const int d = sc.data.d;
-      init.K = 0.1 * rng.normalMatrix(d, d);
-      init.Q = Mat::Zero(d, d);
-    }
-    if (params[p] == Parameterization::W && init.W.size() == 0) init.W = Mat::Zero(sc.data.d, sc.data.d);
-    recs[p] = runTraining(sc.data, spec, sc.train, init, iters, every);
-  });
+  parallelFor(2, threads, progress, [&](int p) { runs[p] = paths2dRun(o.seedBase, t5, params[p], iters, every); });
   progress.finish();
   ExperimentResult res;
   json& j = res.json;
@@ -81,9 +66,7 @@ ExperimentResult paths2dExperiment(const ExperimentOptions& o, bool t5) {
   std::ostringstream csv;
   csv << "param,iteration,sequence,x,y\n";
   for (int p = 0; p < 2; ++p) {
-    const RunRecord& r = recs[p];
-    ModelSpec spec = sc.model;
-    spec.param = params[p];
+    const RunRecord& r = runs[p].rec;
     json paths = json::array();
     for (int i = 0; i < sc.data.n; ++i) {
       json path = json::array();
@@ -96,8 +79,8 @@ ExperimentResult paths2dExperiment(const ExperimentOptions& o, bool t5) {
       }
       paths.push_back(std::move(path));
     }
-    const std::optional<Mat> fro = svmDirection(sc.data, spec, r.finalSelection, NormKind::Frobenius);
-    const std::optional<Mat> nuc = svmDirection(sc.data, spec, r.finalSelection, NormKind::Nuclear);
+    const std::optional<Mat>& fro = runs[p].fro;
+    const std::optional<Mat>& nuc = runs[p].nuc;
     json dirs = json::array();
     for (int i = 0; i < sc.data.n; ++i) {
       json di;
@@ -121,30 +104,14 @@ ExperimentResult paths2dExperiment(const ExperimentOptions& o, bool t5) {
 ExperimentResult promptGlobalLocalExperiment(const ExperimentOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   const int threads = resolveThreads(o.threads);
-  const int starts = 6;
-  const Scenario probe = makeScenario("prompt-global-local");
-  const int iters = pick(o.iters, probe.iterations);
+  const int starts = kPromptStarts;
+  const int iters = pick(o.iters, scenarioIterations("prompt-global-local"));
   const int every = defaultEvery(iters, o.every);
-  struct Item {
-    RunRecord rec;
-    bool global = false;
-    std::optional<Mat> own, best;
-    Vec p0;
-  };
+  using Item = PromptStartRun;  // one start's run (the core's, shared with the lab)
   std::vector<Item> out(2 * starts);
   Progress progress("prompt-global-local", 2 * starts, o.progress);
   parallelFor(2 * starts, threads, progress, [&](int idx) {
-    ScenarioOptions so;
-    so.seed = o.seedBase;
-    so.localCase = idx >= starts;
-    so.start = idx % starts;
-    const Scenario sc = makeScenario("prompt-global-local", so);
-    Item& it = out[idx];
-    it.p0 = sc.init.p;
-    it.rec = runTraining(sc.data, sc.model, sc.train, sc.init, iters, every);
-    it.global = isGloballyOptimal(sc.data, it.rec.finalSelection);
-    it.own = svmDirection(sc.data, sc.model, it.rec.finalSelection, NormKind::Frobenius);
-    it.best = svmDirection(sc.data, sc.model, optimalTokens(sc.data).opt, NormKind::Frobenius);
+    out[idx] = promptGlobalLocalRun(o.seedBase, idx >= starts, idx % starts, iters, every);
   });
   progress.finish();
   ExperimentResult res;
@@ -272,29 +239,18 @@ ExperimentResult basinMapExperiment(const ExperimentOptions& o) {
 ExperimentResult lossFunctionExperiment(const ExperimentOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   const int threads = resolveThreads(o.threads);
-  const std::vector<double> Cs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100};
+  const std::vector<double>& Cs = lossFunctionCs();
   const LossKind losses[2] = {LossKind::Correlation, LossKind::Logistic};
   const char* lossNames[2] = {"correlation", "logistic"};
-  const Scenario probe = makeScenario("loss-function");
-  const int iters = pick(o.iters, probe.iterations);
+  const int iters = pick(o.iters, scenarioIterations("loss-function"));
   const int every = defaultEvery(iters, o.every);
   const int items = 2 * static_cast<int>(Cs.size());
-  struct Item {
-    RunRecord rec;
-    std::optional<Mat> mm;
-  };
+  using Item = LossRun;  // one (loss, C) run (the core's, shared with the lab)
   std::vector<Item> out(items);
   Progress progress("loss-function", items, o.progress);
   parallelFor(items, threads, progress, [&](int idx) {
     const int li = idx / static_cast<int>(Cs.size()), ci = idx % static_cast<int>(Cs.size());
-    ScenarioOptions so;
-    so.seed = o.seedBase;
-    so.C = Cs[ci];
-    const Scenario sc = makeScenario("loss-function", so);
-    ModelSpec spec = sc.model;
-    spec.loss = losses[li];
-    out[idx].rec = runTraining(sc.data, spec, sc.train, sc.init, iters, every);
-    out[idx].mm = svmDirection(sc.data, spec, optimalTokens(sc.data).opt, NormKind::Frobenius);
+    out[idx] = lossFunctionRun(o.seedBase, losses[li], Cs[ci], iters, every);
   });
   progress.finish();
   ExperimentResult res;
@@ -332,50 +288,12 @@ ExperimentResult lossFunctionExperiment(const ExperimentOptions& o) {
 ExperimentResult jointPvExperiment(const ExperimentOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   const int threads = resolveThreads(o.threads);
-  const Scenario probe = makeScenario("joint-pv");
-  const int iters = pick(o.iters, probe.iterations);
+  const int iters = pick(o.iters, scenarioIterations("joint-pv"));
   const int every = defaultEvery(iters, o.every);
-  struct Item {
-    RunRecord rec;
-    std::optional<Mat> relaxed, plain, vmm;
-    std::vector<int> headSupport;
-    Vec logistic;
-    Scenario sc;
-  };
+  using Item = JointPvRun;  // one variant's run and references (the core's, shared with the lab)
   std::vector<Item> out(2);
   Progress progress("joint-pv", 2, o.progress);
-  parallelFor(2, threads, progress, [&](int variant) {
-    ScenarioOptions so;
-    so.seed = o.seedBase;
-    so.variant = variant;
-    Item& it = out[variant];
-    it.sc = makeScenario("joint-pv", so);
-    const Scenario& sc = it.sc;
-    TrainSettings ts = sc.train;
-    ts.trainHead = true;
-    it.rec = runTraining(sc.data, sc.model, ts, sc.init, iters, every, true);
-    const std::vector<int>& sel = it.rec.finalSelection;
-    SolverSettings settings;
-    const MarginProblem hp = headSvmProblem(sc.data, sel);
-    const MarginSolution hs = solveMargin(hp, settings);
-    if (hs.status == SolveStatus::Optimal) {
-      it.vmm = hs.W;
-      for (int c : hs.support) it.headSupport.push_back(hp.label[c].sequence);
-      std::sort(it.headSupport.begin(), it.headSupport.end());
-      it.headSupport.erase(std::unique(it.headSupport.begin(), it.headSupport.end()), it.headSupport.end());
-      const MarginSolution rs = solveMargin(relaxedPromptSvmProblem(sc.data, sc.model.Wk, sel, it.headSupport), settings);
-      if (rs.status == SolveStatus::Optimal) it.relaxed = rs.W;
-    }
-    it.plain = svmDirection(sc.data, sc.model, sel, NormKind::Frobenius);
-    // Logistic probabilities 1 / (1 + exp(-Y f)) at the end.
-    Model model(sc.data, sc.model);
-    const Forward fw = model.forward(it.rec.finalParams);
-    it.logistic.resize(fw.output.size());
-    for (Index u = 0; u < fw.output.size(); ++u) {
-      const double yf = sc.data.Y[model.unitSequence(static_cast<int>(u))] * fw.output[u];
-      it.logistic[u] = 1.0 / (1.0 + std::exp(-yf));
-    }
-  });
+  parallelFor(2, threads, progress, [&](int variant) { out[variant] = jointPvRun(o.seedBase, variant, iters, every); });
   progress.finish();
   ExperimentResult res;
   json& j = res.json;

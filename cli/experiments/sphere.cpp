@@ -1,11 +1,10 @@
-// The rank experiment: ranks of the Frobenius and nuclear Att-SVM solutions against d (per grid
-// cell, not per seed; the seeded sphere experiments are in seeded.cpp).
+// The rank experiment: ranks of the Frobenius and nuclear Att-SVM solutions against d per grid cell.
+// One instance is the core's rankInstance (shared with the lab); here only the per-cell loop over
+// seeds (first `instances` feasible ones), aggregation and formatting.
 #include <chrono>
 #include <cmath>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/selection.hpp"
+#include "attnsvm/experiment_rank.hpp"
 #include "common.hpp"
 #include "json_io.hpp"
 
@@ -17,25 +16,16 @@ double seconds(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-int matrixRank(const Mat& W, double tol) {
-  if (W.size() == 0) return 0;
-  Eigen::JacobiSVD<Mat> svd(W);
-  const Vec s = svd.singularValues();
-  int r = 0;
-  for (Index k = 0; k < s.size(); ++k) r += s[k] > tol ? 1 : 0;
-  return r;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
 ExperimentResult rankExperiment(const ExperimentOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
-  const int instances = pick(o.seeds, 100);
-  const std::vector<int> dims = o.dims.empty() ? std::vector<int>{1, 2, 3, 4, 5, 10, 15, 20} : o.dims;
-  const std::vector<std::pair<int, int>> configs = {{5, 5}, {10, 5}, {15, 5}, {5, 10}, {5, 15}};
+  const int instances = pick(o.seeds, kRankDefaultInstances);
+  const std::vector<int> dims = o.dims.empty() ? rankDefaultDims() : o.dims;
+  const std::vector<std::pair<int, int>> configs = rankConfigs();
   const int threads = resolveThreads(o.threads);
-  const int maxAttempts = std::max(20 * instances, 200);
+  const int maxAttempts = rankMaxAttempts(instances);
   struct Cell {
     int n = 0, T = 0, d = 0, attempts = 0;
     std::vector<std::uint64_t> seeds;
@@ -56,31 +46,17 @@ ExperimentResult rankExperiment(const ExperimentOptions& o) {
   Progress progress("rank", static_cast<long>(cells.size()), o.progress);
   parallelFor(static_cast<int>(cells.size()), threads, progress, [&](int k) {
     Cell& c = cells[k];
-    SolverSettings fro;
-    SolverSettings nuc;
-    nuc.norm = NormKind::Nuclear;
+    // Seeds in order until `instances` are feasible (the core's rankInstance, as the lab's workers).
     for (int a = 0; a < maxAttempts && static_cast<int>(c.rankFro.size()) < instances; ++a) {
-      ScenarioOptions so;
-      so.seed = o.seedBase + static_cast<std::uint64_t>(a);
-      so.n = c.n;
-      so.T = c.T;
-      so.d = c.d;
-      const Scenario sc = makeScenario("rank", so);
+      const std::uint64_t seed = o.seedBase + static_cast<std::uint64_t>(a);
+      const RankInstance ri = rankInstance(seed, c.n, c.T, c.d, o.rankTol);
       ++c.attempts;
-      const MarginProblem prob = attentionSvmProblem(sc.data, AttentionKind::Cross, sc.data.alpha);
-      const MarginSolution sf = solveMargin(prob, fro);
-      if (sf.status != SolveStatus::Optimal) continue;
-      const MarginSolution sn = solveMargin(prob, nuc);
-      c.seeds.push_back(so.seed);
-      c.rankFro.push_back(matrixRank(sf.W, o.rankTol));
-      if (sn.status == SolveStatus::Optimal) {
-        c.rankNuc.push_back(matrixRank(sn.W, o.rankTol));
-        c.gapNuc.push_back(sn.gap);
-      } else {
-        c.rankNuc.push_back(-1);
-        c.gapNuc.push_back(kNaN);
-        ++c.nucFailures;
-      }
+      if (!ri.feasible) continue;
+      c.seeds.push_back(seed);
+      c.rankFro.push_back(ri.rankFro);
+      c.rankNuc.push_back(ri.rankNuclear);
+      c.gapNuc.push_back(ri.gapNuclear);
+      if (ri.rankNuclear < 0) ++c.nucFailures;
     }
   });
   progress.finish();

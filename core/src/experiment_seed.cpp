@@ -6,6 +6,8 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
+#include "attnsvm/experiment_prompt.hpp"
+#include "attnsvm/experiment_rank.hpp"
 #include "attnsvm/scenarios.hpp"
 
 namespace attnsvm {
@@ -240,6 +242,24 @@ SeedResult multitoken(std::uint64_t seed, const SeedOptions& o) {
   return r;
 }
 
+// One instance of the rank experiment as named columns, for the lab's workers (the wire format of
+// every seeded experiment). Ranks are -1 where there is none (infeasible, nuclear not solved).
+SeedResult rankSeed(std::uint64_t seed, const SeedOptions& o) {
+  const int n = o.n == -1 ? 5 : o.n, T = o.T == -1 ? 5 : o.T, d = o.d == -1 ? 5 : o.d;
+  const RankInstance ri = rankInstance(seed, n, T, d, o.rankTol == 0 ? kRankDefaultTol : o.rankTol);
+  SeedResult r;
+  r.n = n;
+  r.T = T;
+  r.d = d;
+  addValue(r, "feasible", ri.feasible ? 1.0 : 0.0);
+  addValue(r, "rank_fro", ri.rankFro);
+  addValue(r, "rank_nuclear", ri.rankNuclear);
+  addValue(r, "gap_nuclear", ri.gapNuclear);
+  addLabel(r, "status_fro", toString(ri.statusFro));
+  addLabel(r, "status_nuclear", ri.feasible ? toString(ri.statusNuclear) : "not_solved");
+  return r;
+}
+
 }  // namespace
 
 const std::vector<RateMethod>& rateMethods() {
@@ -251,7 +271,8 @@ const std::vector<RateMethod>& rateMethods() {
 }
 
 std::vector<std::string> seedExperimentNames() {
-  return {"local-convergence", "overparam", "rates", "mirror-descent", "multitoken"};
+  return {"local-convergence", "overparam", "rates", "mirror-descent", "multitoken", "rank",
+          "prompt-global-local", "loss-function", "joint-pv", "paths2d", "paths2d-t5"};
 }
 
 SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& o) {
@@ -267,6 +288,13 @@ SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const 
   else if (name == "rates") r = rates(seed, o);
   else if (name == "mirror-descent") r = mirrorDescent(seed, o);
   else if (name == "multitoken") r = multitoken(seed, o);
+  else if (name == "rank") r = rankSeed(seed, o);
+  // The single-run experiments: "seed" is the CLI's --seed-base (their data is fixed; it seeds
+  // only the (K,Q) start of paths2d).
+  else if (name == "prompt-global-local") r = promptGlobalLocalSeed(seed, o.iters, o.every);
+  else if (name == "loss-function") r = lossFunctionSeed(seed, o.iters, o.every);
+  else if (name == "joint-pv") r = jointPvSeed(seed, o.iters, o.every);
+  else if (name == "paths2d" || name == "paths2d-t5") r = paths2dSeed(seed, name == "paths2d-t5", o.iters, o.every);
   else {
     std::string list;
     for (const auto& n : seedExperimentNames()) list += (list.empty() ? "" : ", ") + n;

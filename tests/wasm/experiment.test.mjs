@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadEngine, assertClose, repoRoot, worst } from './helpers.mjs';
 import { aggregate } from '../../web/src/experiments/aggregate.js';
+import { rankCell, rankMaxAttempts } from '../../web/src/experiments/rank.js';
 
 const TOL = 1e-9;
 const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
@@ -66,6 +67,91 @@ test('rates (ngd, md_p3) and overparam agree with the CLI', { skip }, () => {
   }
 });
 
+// Rank: the lab's cells (instances of experimentSeeds('rank') in uneven chunks, kept by rank.js's
+// rankCell) equal the CLI's: the same seeds, attempts and integer ranks; hence the same mean/std.
+test('rank: per-cell seeds, attempts and ranks equal the CLI\'s', { skip }, () => {
+  const instances = 4, base = 2, dims = [1, 2, 3, 5];
+  const c = experiment(['rank', '--seeds', `${instances}`, '--dims', dims.join(','), '--seed-base', `${base}`]);
+  const maxAttempts = rankMaxAttempts(instances);
+  assert.equal(c.settings.max_attempts, maxAttempts);
+  for (const cell of c.cells) {
+    const chunks = [];
+    // uneven chunks, later ones first (as a pool might finish them), up to the CLI's attempts + 3
+    const upTo = Math.min(maxAttempts, cell.attempts + 3);
+    for (let s = 0, k = 1; s < upTo; s += k, k = k % 3 + 1) {
+      chunks.unshift(engine.experimentSeeds('rank', { n: cell.n, T: cell.T, d: cell.d, seedStart: base + s,
+        seedCount: Math.min(k, upTo - s) }));
+    }
+    const a = rankCell(cell.n, cell.T, cell.d, chunks, instances, maxAttempts);
+    const what = `n=${cell.n} T=${cell.T} d=${cell.d}`;
+    assert.deepEqual(a.seeds, cell.seeds, `${what} seeds`);
+    assert.equal(a.attempts, cell.attempts, `${what} attempts`);
+    assert.deepEqual(a.ranks_fro, cell.ranks_fro, `${what} Frobenius ranks`);
+    assert.deepEqual(a.ranks_nuclear, cell.ranks_nuclear, `${what} nuclear ranks`);
+    assert.equal(a.nuclear_failures, cell.nuclear_failures, `${what} nuclear failures`);
+    for (const key of ['rank_fro', 'rank_nuclear']) {
+      for (const f of ['mean', 'std']) {
+        const x = a[key][f], y = cell[key][f];
+        assert.ok((Number.isNaN(x) && y === null) || x === y, `${what} ${key} ${f}: ${x} vs ${y}`);
+      }
+    }
+    for (const f of ['fraction_nuclear_lower', 'fraction_nuclear_le']) {
+      assert.ok((Number.isNaN(a[f]) && cell[f] === null) || a[f] === cell[f], `${what} ${f}`);
+    }
+  }
+});
+
+// The single-run experiments: the lab's columns (one "seed" = the CLI's --seed-base) equal the
+// CLI's JSON, run by run, series by series (<= 1e-9).
+test('prompt-global-local, loss-function, joint-pv: every run\'s series and finals agree with the CLI', { skip }, () => {
+  const iters = 300, base = 1;
+  const one = (name) => aggregate([engine.experimentSeeds(name, { seedStart: base, seedCount: 1, iters })]);
+  const cli = (name) => experiment([name, '--iters', `${iters}`, '--seed-base', `${base}`]);
+  const nan = (a) => a.map((x) => (x === null ? NaN : x));
+  const p = one('prompt-global-local'), pc = cli('prompt-global-local');
+  for (const c of pc.cases) {
+    for (const r of c.runs) {
+      const key = `${c.case}_${r.start}`;
+      assert.deepEqual(p.iteration, r.iteration);
+      assert.equal(p.values[`${key}_global`][0], r.converges_to === 'global' ? 1 : 0, `${key} converges to`);
+      assertClose([p.values[`${key}_corr_own_svm`][0], p.values[`${key}_corr_global_svm`][0]],
+        nan([r.corr_own_svm, r.corr_global_svm]), `${key} final corr`, TOL);
+    }
+  }
+  const l = one('loss-function'), lc = cli('loss-function');
+  for (const r of lc.runs) {
+    const key = `${r.loss}_C${r.C}_corr_pmm`;
+    assertClose(l.series[key].mean, nan(r.corr_series), `${key} series`, TOL);
+  }
+  const j = one('joint-pv'), jc = cli('joint-pv');
+  for (const v of jc.variants) {
+    assertClose(j.series[`v${v.variant}_corr_p_relaxed`].mean, nan(v.corr_p_relaxed_series), `joint-pv ${v.variant} p`, TOL);
+    assertClose(j.series[`v${v.variant}_corr_v_head`].mean, nan(v.corr_v_series), `joint-pv ${v.variant} v`, TOL);
+    assertClose([j.values[`v${v.variant}_corr_p_plain`][0], j.values[`v${v.variant}_min_logistic`][0]],
+      [v.corr_p_prompt_svm, Math.min(...v.logistic_probability)], `joint-pv ${v.variant} finals`, TOL);
+  }
+});
+
+test('paths2d, paths2d-t5: the paths W(k) z_i, SVM directions and tokens agree with the CLI', { skip }, () => {
+  const iters = 300, base = 2;
+  for (const name of ['paths2d', 'paths2d-t5']) {
+    const a = aggregate([engine.experimentSeeds(name, { seedStart: base, seedCount: 1, iters })]);
+    const c = experiment([name, '--iters', `${iters}`, '--seed-base', `${base}`]);
+    for (const P of ['W', 'KQ']) {
+      assert.deepEqual(a.iteration, c[P].iteration);
+      c[P].paths_Wz.forEach((path, i) => {
+        for (const k of [0, 1]) assertClose(a.series[`${P}_z${i}_${k}`].mean, path.map((q) => q[k]), `${name} ${P} path ${i}`, TOL);
+        for (const ref of ['fro', 'nuclear']) {
+          const want = c[P].svm_directions_Wz[i][ref];
+          if (want) assertClose([0, 1].map((k) => a.values[`${P}_${ref}_z${i}_${k}`][0]), want, `${name} ${P} ${ref} ${i}`, TOL);
+        }
+      });
+      assertClose(a.values[`${P}_corr_fro`], [c[P].corr_fro], `${name} ${P} corr_fro`, TOL);
+    }
+    assert.equal(a.values.x_1_0_0[0], c.data.X[1][0][0], `${name} token (1, 0)`);
+  }
+});
+
 test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('nope', {}), /experiment 'nope' has no per-seed form.*local-convergence/);
   assert.throws(() => engine.experimentSeeds('local-convergence', { seedCount: 0 }), /seedCount = 0 is out of range/);
@@ -73,7 +159,10 @@ test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('local-convergence', { iters: 0 }), /iters = 0 is out of range/);
   assert.throws(() => engine.experimentSeeds('rates', { method: 'adam' }), /method 'adam' is unknown/);
   assert.throws(() => engine.experimentSeeds('mirror-descent', { p: 1 }), /p must be in \(1, 1000\]/);
-  assert.deepEqual(engine.experimentNames(), ['local-convergence', 'overparam', 'rates', 'mirror-descent', 'multitoken']);
+  assert.deepEqual(engine.experimentNames(), ['local-convergence', 'overparam', 'rates', 'mirror-descent', 'multitoken', 'rank',
+    'prompt-global-local', 'loss-function', 'joint-pv', 'paths2d', 'paths2d-t5']);
+  assert.throws(() => engine.experimentSeeds('rank', { T: 1 }), /T = 1 is out of range 2..1024/);
+  assert.throws(() => engine.experimentSeeds('rank', { rankTol: -1 }), /rank tolerance must be > 0/);
 });
 
 test('experimentSeeds: a seed gives the same numbers alone or inside a range', () => {

@@ -63,7 +63,9 @@ const std::vector<RateMethod>& rateMethods();
 struct SeedOptions {
   int iters = -1;
   int every = -1;      // snapshot stride (local-convergence, multitoken, mirror-descent)
-  int d = -1;          // overparam, multitoken
+  int d = -1;          // overparam, multitoken, rank
+  int n = -1, T = -1;  // rank: the grid cell's (n, T) (default 5, 5)
+  double rankTol = 0;  // rank: singular values above this count (0: 1e-7)
   double p = 0.0;      // mirror-descent
   std::string method;  // rates: a rateMethods() name
 };
@@ -91,7 +93,11 @@ struct SeedResult {
   const std::vector<double>& seriesOf(const std::string& name) const;  // throws if absent
 };
 
-// Names runExperimentSeed accepts: local-convergence, overparam, rates, mirror-descent, multitoken.
+// Names runExperimentSeed accepts: local-convergence, overparam, rates, mirror-descent, multitoken,
+// rank (one instance, experiment_rank.hpp: values feasible, rank_fro, rank_nuclear, gap_nuclear;
+// labels status_fro, status_nuclear; the caller keeps the first feasible seeds of a cell), and the
+// single-run prompt-global-local, loss-function, joint-pv (all runs of the experiment as named
+// columns, experiment_prompt.hpp).
 std::vector<std::string> seedExperimentNames();
 // Throws InputError for an unknown name or bad options (naming the field).
 SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& options);

@@ -4,7 +4,8 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { themeColors, seqColor } from '../plots/theme.js';
 
-// curves: [{label, mean: number[], std: number[]}]; x: iterations; opts: {x: {log}, y: {label, log}}
+// curves: [{label, mean: number[], std: number[], color?, dash?}]; x: iterations (or opts.x.label's
+// quantity, e.g. d for the rank experiment); opts: {x: {log, label}, y: {label, log}}
 export function drawBands(container, x, curves, opts = {}) {
   container.replaceChildren();
   const c = themeColors();
@@ -14,16 +15,18 @@ export function drawBands(container, x, curves, opts = {}) {
   const keep = xs.map((v) => v !== null);
   const cut = (a) => Array.from(a).filter((_, i) => keep[i]);
   const data = [cut(xs)];
-  const series = [{ label: 'iteration' }];
+  const xLabel = opts.x?.label ?? 'iteration';
+  const series = [{ label: xLabel }];
   const bands = [];
   curves.forEach((cv, k) => {
-    const color = seqColor(k, c.dark);
+    const color = cv.color ?? seqColor(k, c.dark);
+    const dash = cv.dash ? { dash: cv.dash } : {};
     const m = cut(cv.mean), s = cut(cv.std);
     data.push(m.map((v) => ok(v, ylog)));
     data.push(m.map((v, i) => ok(v + s[i], ylog)));
     data.push(m.map((v, i) => ok(v - s[i], ylog)));
     const base = series.length;
-    series.push({ label: cv.label, stroke: color, width: 2, points: { show: false }, spanGaps: true });
+    series.push({ label: cv.label, stroke: color, width: 2, points: { show: !!opts.points }, spanGaps: true, ...dash });
     // The band edges: thin, and left out of the legend (class hides them, see panel.css).
     series.push({ label: '+std', stroke: color, width: 0.5, points: { show: false }, spanGaps: true, class: 'exp-band-edge' });
     series.push({ label: '−std', stroke: color, width: 0.5, points: { show: false }, spanGaps: true, class: 'exp-band-edge' });
@@ -37,7 +40,7 @@ export function drawBands(container, x, curves, opts = {}) {
     // a log x axis ends at the last iteration (uPlot's default rounds it up to the next decade)
     scales: { x: { time: false, distr: xlog ? 3 : 1, ...(xlog ? { range: (u, min, max) => [Math.max(min, 1), max] } : {}) },
       y: { distr: ylog ? 3 : 1 } },
-    axes: [axis('iteration'), axis(opts.y?.label ?? '')],
+    axes: [axis(xLabel), axis(opts.y?.label ?? '')],
     series, bands,
     legend: { show: true, live: false },
     cursor: { drag: { x: true, y: false }, points: { show: false } },

@@ -1,12 +1,15 @@
 // "Run the full experiment": a panel that runs one of the seeded experiments at the papers' full
 // settings across the worker pool (runner.js), with progress, ETA and cancel, then plots mean ± std
 // bands over iterations (bands.js) and tabulates the final per-seed values (mean ± std over seeds).
-// Also the basin map (beyond the papers) on the same pool, drawn by basin.js.
+// Also the basin map (beyond the papers) on the same pool, drawn by basin.js, and the rank
+// experiment (a grid of cells, rank.js / rankview.js: "seeds" is then the feasible instances per cell).
 // Test hook: window.__attnsvmExperiment {run(spec), basin(spec), cancel(), state()}.
 import { EXPERIMENTS } from './catalog.js';
 import { runExperiment, runBasinMap, Cancelled, warmPool } from './runner.js';
 import { drawBasinMap } from './basin.js';
 import { drawBands } from './bands.js';
+import { runRank } from './rank.js';
+import { drawRank } from './rankview.js';
 import './panel.css';
 
 const el = (tag, props = {}, ...children) => {
@@ -44,7 +47,9 @@ export function mountExperimentPanel(container, options = {}) {
   const syncDefaults = () => {
     const e = EXPERIMENTS[select.value];
     seedsIn.value = e.seeds;
-    itersIn.value = e.iters;
+    itersIn.value = e.iters ?? '';
+    itersIn.disabled = e.iters == null; // rank: no training
+    seedsIn.disabled = e.kind === 'single'; // one deterministic run set
     title.textContent = e.title;
   };
   select.addEventListener('change', syncDefaults);
@@ -65,44 +70,63 @@ export function mountExperimentPanel(container, options = {}) {
     one_minus_corr_one_token: '1 − corr with the one-token SVM of the final selection',
     min_softmax: 'smallest selected softmax probability',
     sparsity: 'sparsity of W(k)',
+    corr_p_relaxed: 'corr(p(k), relaxed prompt SVM)',
+    corr_p_plain: 'corr(p(k), prompt SVM of the final selection)',
+    corr_v_head: 'corr(v(k), head SVM v^mm)',
+    mean_softmax: 'mean softmax probability of the selected tokens',
   };
 
   // One plot per metric; runs of one seed that differ by parameterization ("W_corr_fro",
   // "KQ_corr_fro") share the plot of their metric, as in the papers' figures.
-  function groups(names) {
+  // A single-run experiment's catalog entry groups its runs' series itself (e.group).
+  const byParam = (n) => {
+    const m = /^(W|KQ)_(.+)$/.exec(n);
+    return { key: m ? m[2] : n, label: m ? m[1] : '' };
+  };
+  function groups(names, group = byParam) {
     const out = new Map();
     for (const n of names) {
-      const m = /^(W|KQ)_(.+)$/.exec(n);
-      const key = m ? m[2] : n;
+      const { key, label } = group(n);
       if (!out.has(key)) out.set(key, []);
-      out.get(key).push({ name: n, label: m ? m[1] : '' });
+      out.get(key).push({ name: n, label });
     }
     return out;
   }
+  const plotBox = (heading, tip) => {
+    const holder = el('div');
+    plots.append(el('div', { className: 'exp-plot' }, el('h4', { textContent: heading, title: tip ?? heading }), holder));
+    return holder;
+  };
 
   function render(res) {
     const e = EXPERIMENTS[res.name];
     plots.replaceChildren();
     const first = res.settings[0].result;
-    for (const [metric, members] of groups(Object.keys(first.series))) {
-      const holder = el('div');
-      plots.append(el('div', { className: 'exp-plot' }, el('h4', { textContent: METRIC_TITLES[metric] ?? metric, title: metric }), holder));
+    for (const p of e.summary?.(first) ?? []) drawBands(plotBox(p.title), p.x, p.curves, p.opts);
+    e.draw?.(plotBox, first);
+    // (paths2d: its series are path coordinates, drawn by e.draw, not curves over iterations)
+    for (const [metric, members] of e.series === false ? [] : groups(Object.keys(first.series), e.group)) {
+      const holder = plotBox(METRIC_TITLES[metric] ?? metric, metric);
       const curves = res.settings.flatMap((s) => members.map((m) => ({
         label: [s.label, m.label].filter(Boolean).join(' ') || metric, ...s.result.series[m.name] })));
       drawBands(holder, first.iteration, curves, { x: e.x, y: e.y });
     }
     // Final values: one row per value, one column per setting (mean ± std over seeds).
-    const names = Object.keys(first.finals);
+    // (paths2d: its tokens and arrow coordinates are values for e.draw, not results to list)
+    const names = Object.keys(first.finals).filter((n) => !/^x_\d|_(fro|nuclear)_z\d/.test(n));
     const head = el('tr', {}, el('th', { textContent: 'final value' }),
       ...res.settings.map((s) => el('th', { textContent: s.label || res.name })));
     const rows = names.map((n) => el('tr', {}, el('td', { textContent: n }),
-      ...res.settings.map((s) => el('td', { textContent: `${fmt(s.result.finals[n].mean)} ± ${fmt(s.result.finals[n].std)}` }))));
+      ...res.settings.map((s) => el('td', { textContent: first.seeds.length === 1 ? fmt(s.result.finals[n].mean)
+        : `${fmt(s.result.finals[n].mean)} ± ${fmt(s.result.finals[n].std)}` }))));
     table.replaceChildren(el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows)),
       el('p', { textContent: `${res.settings.length} setting(s) × ${first.seeds.length} seeds, ${res.workers} workers, ${fmtMs(res.ms)}` }));
   }
 
   // Runs job(signal, onProgress) with the shared progress bar, ETA, cancel button and state.
-  async function track(total, job) {
+  // unit: what progress counts ('' for rank, whose progress units are per-mille of cells).
+  async function track(total, job, unit = 'runs') {
+    const count = (done, all) => (unit ? `${done} / ${all} ${unit} · ` : '');
     if (state.running) throw new Error('an experiment is already running');
     Object.assign(state, { running: true, progress: 0, done: 0, total, etaMs: NaN, result: null, error: null, cancelled: false });
     controller = new AbortController();
@@ -113,10 +137,10 @@ export function mountExperimentPanel(container, options = {}) {
       const res = await job(controller.signal, (p) => {
         Object.assign(state, { progress: p.fraction, done: p.done, total: p.total, etaMs: p.etaMs });
         bar.value = p.fraction;
-        status.textContent = `${p.done} / ${p.total} runs · ${Math.round(100 * p.fraction)} % · ETA ${fmtMs(p.etaMs)}`;
+        status.textContent = `${count(p.done, p.total)}${Math.round(100 * p.fraction)} % · ETA ${fmtMs(p.etaMs)}`;
       });
       state.result = res;
-      status.textContent = `done: ${state.total} runs in ${fmtMs(res.ms)}`;
+      status.textContent = `done${unit ? `: ${state.total} ${unit}` : ''} in ${fmtMs(res.ms)}`;
       return res;
     } catch (err) {
       if (err instanceof Cancelled) {
@@ -140,6 +164,7 @@ export function mountExperimentPanel(container, options = {}) {
     if (!e) throw new Error(`unknown experiment '${name}'`);
     // another experiment than the one selected: its own defaults (seeds, iterations), not the fields' values
     if (name !== select.value) { select.value = name; syncDefaults(); }
+    if (e.kind === 'rank') return runRankEntry(spec);
     const full = {
       name,
       seeds: spec.seeds ?? (Number(seedsIn.value) || e.seeds),
@@ -152,6 +177,16 @@ export function mountExperimentPanel(container, options = {}) {
     const res = await track(full.seeds * full.settings.length,
       (signal, onProgress) => runExperiment(full, { signal, onProgress }));
     render(res);
+    return res;
+  }
+
+  // Rank: spec {seeds? (feasible instances per cell), dims?, configs?, seedBase?, workers?, chunk?}.
+  async function runRankEntry(spec) {
+    const instances = spec.seeds ?? (Number(seedsIn.value) || EXPERIMENTS.rank.seeds);
+    const full = { ...spec, instances };
+    const cells = (spec.configs?.length ?? 5) * (spec.dims?.length ?? 8);
+    const res = await track(cells * 1000, (signal, onProgress) => runRank(full, { signal, onProgress }), '');
+    drawRank(plots, table, res);
     return res;
   }
 

@@ -10,7 +10,8 @@ export class Cancelled extends Error {
 
 let pool = null; // Promise<WorkerEngine[]>, kept between runs (module load costs ~100 ms a worker)
 
-function poolSize() {
+// The number of workers of the pool (navigator.hardwareConcurrency, 1..16).
+export function poolSize() {
   const hw = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : 0;
   return Math.max(1, Math.min(hw || 2, 16));
 }
@@ -37,24 +38,30 @@ export async function terminatePool() {
   if (p) for (const w of await p.catch(() => [])) w.terminate();
 }
 
-// Runs work(worker, item) for every item (item.count units of progress) on `size` pooled workers;
-// work returns a function that stores the result (skipped once cancelled). Cancel (signal) ends the
-// pool's workers, the only way to stop a chunk in flight.
-async function onPool(items, size, work, { total, onProgress, signal, engineOptions, t0 }) {
+// Runs work(worker, item) for every item on `size` pooled workers; work returns a function that
+// stores the result (skipped once cancelled) and may return the progress units it completed
+// (default item.count). items: an array, or a source {take()} for work that depends on earlier
+// results (rank.js): take() returns an item, null when there is no more work, or a Promise to await
+// before asking again (all remaining work is in flight). Cancel (signal) ends the pool's workers,
+// the only way to stop a chunk in flight.
+export async function onPool(items, size, work, { total, onProgress, signal, engineOptions, t0 }) {
   const workers = (await getPool(poolSize(), engineOptions)).slice(0, size);
   let next = 0, done = 0, cancelled = false;
+  const take = Array.isArray(items) ? () => (next < items.length ? items[next++] : null) : () => items.take();
   const onAbort = () => { cancelled = true; terminatePool(); };
   if (signal?.aborted) { onAbort(); throw new Cancelled(); }
   signal?.addEventListener('abort', onAbort, { once: true });
   onProgress({ done: 0, total, fraction: 0, elapsedMs: 0, etaMs: NaN });
   try {
     await Promise.all(workers.map(async (w) => {
-      while (next < items.length && !cancelled) {
-        const it = items[next++];
+      while (!cancelled) {
+        const it = take();
+        if (it === null) return;
+        if (it instanceof Promise) { await it; continue; }
         const store = await work(w, it);
         if (cancelled) return;
-        store();
-        done += it.count;
+        const units = store();
+        done += units ?? it.count;
         const elapsedMs = performance.now() - t0;
         onProgress({ done, total, fraction: done / total, elapsedMs, etaMs: elapsedMs / done * (total - done) });
       }
@@ -89,7 +96,7 @@ export async function runExperiment(spec, { onProgress = () => {}, signal, engin
     if (spec.iters != null) options.iters = spec.iters;
     if (spec.every != null) options.every = spec.every;
     const r = await w.experimentSeeds(spec.name, options);
-    return () => chunks[it.si].push(r);
+    return () => { chunks[it.si].push(r); };
   }, { total: seeds * spec.settings.length, onProgress, signal, engineOptions, t0 });
   return {
     name: spec.name,

@@ -1,0 +1,42 @@
+// The paths2d / paths2d-t5 experiments' figure: for W and for (K,Q), the token plane (plots/
+// tokenplane.js) with the path of W(k) z_i of each sequence (divided by its largest norm, as the
+// lab's scenario view does), the Frobenius and nuclear SVM directions W^mm z_i (unit arrows) and
+// each sequence's margin line of the Frobenius SVM, {x : x.u = x_sel.u - 1} with u = W^mm z_i (the
+// separating hyperplanes of the papers' T = 5 figure).
+// r: the aggregated result of experimentSeeds('paths2d' | 'paths2d-t5') (one seed).
+import { createTokenPlane } from '../plots/tokenplane.js';
+
+const unit = ([a, b]) => {
+  const n = Math.hypot(a, b);
+  return n > 0 ? [a / n, b / n] : [a, b];
+};
+
+export function drawPaths2d(box, r) {
+  const { n, T } = r;
+  const v = (name) => r.finals[name]?.mean ?? NaN;
+  const tokens = Array.from({ length: n }, (_, i) => Array.from({ length: T }, (_, t) => [v(`x_${i}_${t}_0`), v(`x_${i}_${t}_1`)]));
+  for (const P of ['W', 'KQ']) {
+    const holder = box(`${P === 'W' ? 'W' : '(K,Q)'}: paths of W(k) z_i / max‖W(k) z_i‖ and the SVM directions W^mm z_i ` +
+      `(corr with Frobenius ${v(`${P}_corr_fro`).toFixed(4)}, nuclear ${v(`${P}_corr_nuclear`).toFixed(4)})`);
+    const paths = Array.from({ length: n }, (_, i) => {
+      const xs = r.series[`${P}_z${i}_0`].mean, ys = r.series[`${P}_z${i}_1`].mean;
+      let max = 0;
+      for (let k = 0; k < xs.length; k++) if (Number.isFinite(xs[k])) max = Math.max(max, Math.hypot(xs[k], ys[k]));
+      const s = max > 0 ? 1 / max : 1;
+      const points = [];
+      for (let k = 0; k < xs.length; k++) if (Number.isFinite(xs[k])) points.push([xs[k] * s, ys[k] * s]);
+      return { seq: i, points };
+    });
+    const arrows = ['fro', 'nuclear'].flatMap((ref) => Array.from({ length: n }, (_, i) => ({
+      seq: i, ref, to: unit([v(`${P}_${ref}_z${i}_0`), v(`${P}_${ref}_z${i}_1`)]) })))
+      .filter((a) => a.to.every(Number.isFinite));
+    const selected = r.selections[P]?.[0] ?? [];
+    const lines = [];
+    selected.forEach((t, i) => {
+      const u = [v(`${P}_fro_z${i}_0`), v(`${P}_fro_z${i}_1`)];
+      if (u.every(Number.isFinite) && t >= 0) lines.push({ seq: i, normal: u, offset: tokens[i][t][0] * u[0] + tokens[i][t][1] * u[1] - 1 });
+    });
+    createTokenPlane(holder).update({ tokens, paths, arrows, lines, selected, xlabel: 'x₁', ylabel: 'x₂', draggable: false,
+      domainKey: P });
+  }
+}
