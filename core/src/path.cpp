@@ -8,6 +8,7 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/train.hpp"
 #include "mirror_internal.hpp"
+#include "svd.hpp"
 
 namespace attnsvm {
 
@@ -22,8 +23,10 @@ void linearMinimizer(const Mat& G, double R, const PathSettings& s, Mat& S) {
         S = (-R / G.norm()) * G;
         break;
       }
-      Eigen::JacobiSVD<Mat> svd(G, Eigen::ComputeThinU | Eigen::ComputeThinV);
-      S = -R * svd.matrixU().col(0) * svd.matrixV().col(0).transpose();
+      Vec sig;
+      Mat U, V;
+      detail::thinSvd(G, sig, &U, &V);
+      S = -R * U.col(0) * V.col(0).transpose();
       break;
     }
     case BallNorm::Lp: {

@@ -16,6 +16,7 @@
 #include "attnsvm/rng.hpp"
 #include "mirror_internal.hpp"
 #include "model_internal.hpp"
+#include "svd.hpp"
 
 namespace attnsvm {
 
@@ -355,15 +356,17 @@ Params initialParams(const Model& model, const InitSettings& init) {
       if (spec.param == Parameterization::Prompt) params.p = start.col(0);
       if (spec.param == Parameterization::KQ) {
         // Balanced factors of the best rank-m approximation: K = U sqrt(S), Q = V sqrt(S).
-        Eigen::JacobiSVD<Mat> svd(start, Eigen::ComputeThinU | Eigen::ComputeThinV);
+        Vec sig;
+        Mat U, V;
+        detail::thinSvd(start, sig, &U, &V);
         const Index m = params.K.cols();
-        const Index r = std::min<Index>(m, svd.singularValues().size());
+        const Index r = std::min<Index>(m, sig.size());
         params.K.setZero();
         params.Q.setZero();
         for (Index j = 0; j < r; ++j) {
-          const double root = std::sqrt(svd.singularValues()[j]);
-          params.K.col(j) = root * svd.matrixU().col(j);
-          params.Q.col(j) = root * svd.matrixV().col(j);
+          const double root = std::sqrt(sig[j]);
+          params.K.col(j) = root * U.col(j);
+          params.Q.col(j) = root * V.col(j);
         }
       }
       return params;
