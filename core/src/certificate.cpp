@@ -11,7 +11,9 @@
 #include "attnsvm/margin.hpp"
 #include "solvers_internal.hpp"
 #include "svd.hpp"
+#include "attnsvm/cold.hpp"
 
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
 namespace attnsvm {
 namespace {
 
@@ -203,3 +205,4 @@ std::string explainInfeasibility(const MarginProblem& pb, const Vec& mu) {
 
 }  // namespace detail
 }  // namespace attnsvm
+ATTNSVM_COLD_END

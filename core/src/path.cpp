@@ -9,7 +9,9 @@
 #include "attnsvm/train.hpp"
 #include "mirror_internal.hpp"
 #include "svd.hpp"
+#include "attnsvm/cold.hpp"
 
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
 namespace attnsvm {
 
 namespace {
@@ -100,3 +102,4 @@ std::vector<Mat> regularizationPath(const Model& model, const std::vector<double
 }
 
 }  // namespace attnsvm
+ATTNSVM_COLD_END

@@ -22,6 +22,7 @@
 
 #include "solvers_internal.hpp"
 #include "svd.hpp"
+#include "attnsvm/cold.hpp"
 
 namespace attnsvm {
 namespace detail {
@@ -120,7 +121,7 @@ class NuclearDual final : public DualModel {
   // accurate to eps / (1 - sigma^2) ~ eps / mu (cancellation in I - M M^T), so rebuild W from the
   // well-conditioned subspaces: S = S0 + correction making the support constraints exact
   // (a minimum-norm correction in the r x r space, again a rank-one Gram system).
-  std::vector<Mat> polish(const Vec& lambda, const Vec& s, double mu) override {
+  ATTNSVM_COLD_FN std::vector<Mat> polish(const Vec& lambda, const Vec& s, double mu) override {
     std::vector<Mat> out;
     Vec sig;
     Mat U, V;
@@ -194,6 +195,7 @@ class NuclearDual final : public DualModel {
 
 }  // namespace
 
+ATTNSVM_COLD_FN  // set-up only (wasm size); the iterations run in dualInteriorPoint
 MarginSolution solveNuclear(const MarginProblem& pb, const SolverSettings& st, const MarginSolution& warm) {
   const Index m = pb.b.size();
   Vec lambda = warm.lambda.cwiseMax(0.0);

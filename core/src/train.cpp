@@ -17,6 +17,7 @@
 #include "mirror_internal.hpp"
 #include "model_internal.hpp"
 #include "svd.hpp"
+#include "attnsvm/cold.hpp"
 
 namespace attnsvm {
 
@@ -96,7 +97,7 @@ double correlation(const ConstMatRef& a, const ConstMatRef& b) {
   return (a / na).cwiseProduct(b / nb).sum();
 }
 
-Trainer::Trainer(Model model, TrainSettings settings, Params init)
+ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params init)
     : model_(std::move(model)), settings_(std::move(settings)), params_(std::move(init)) {
   const TrainSettings& s = settings_;
   requirePositive(s.lr, "lr");
@@ -132,7 +133,7 @@ Trainer::Trainer(Model model, TrainSettings settings, Params init)
   evaluate();
 }
 
-void Trainer::addReference(const std::string& name, const Mat& direction) {
+ATTNSVM_COLD_FN void Trainer::addReference(const std::string& name, const Mat& direction) {
   if (lastRecorded_ >= 0)
     throw InputError("addReference(\"" + name + "\") after frames were recorded: add references first");
   if (direction.rows() != weff_.rows() || direction.cols() != weff_.cols())
@@ -307,7 +308,7 @@ Trace Trainer::takeTrace() {
 
 // ---- initializations ----
 
-Params initialParams(const Model& model, const InitSettings& init) {
+ATTNSVM_COLD_FN Params initialParams(const Model& model, const InitSettings& init) {
   const ModelSpec& spec = model.spec();
   const int d = model.data().d;
   Params params = model.zeroParams();
