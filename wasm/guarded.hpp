@@ -5,7 +5,9 @@
 #include <emscripten/val.h>
 
 #include <exception>
+#include <memory>
 #include <string>
+#include <type_traits>
 
 #include "attnsvm/errors.hpp"
 
@@ -13,30 +15,19 @@ namespace attnsvm::wire {
 
 using emscripten::val;
 
-inline val failure(const std::string& message, const char* kind) {
-  val o = val::object();
-  o.set("ok", false);
-  o.set("error", message);
-  o.set("kind", std::string(kind));
-  return o;
-}
+// {ok: false, error: message, kind}.
+val failure(const std::string& message, const char* kind);
 
-// Runs f() (which returns the result object) and converts any exception into a failure object.
+// Runs body(context) (which returns the result object) and converts any exception into a failure
+// object. Out of line (convert.cpp): one copy of the catch clauses for all the entry points.
+val guardedCall(val (*body)(void*), void* context);
+
+// Runs f() (which returns the result object) through guardedCall.
 template <class F>
 val guarded(F&& f) {
-  try {
-    val out = f();
-    out.set("ok", true);
-    return out;
-  } catch (const InputError& e) {
-    return failure(e.what(), "input");
-  } catch (const NumericalError& e) {
-    return failure(e.what(), "numerical");
-  } catch (const std::exception& e) {
-    return failure(e.what(), "internal");
-  } catch (...) {
-    return failure("unknown C++ exception", "internal");
-  }
+  using Fn = std::remove_reference_t<F>;
+  return guardedCall([](void* c) -> val { return (*static_cast<Fn*>(c))(); },
+                     const_cast<void*>(static_cast<const void*>(std::addressof(f))));
 }
 
 }  // namespace attnsvm::wire
