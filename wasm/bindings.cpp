@@ -58,10 +58,14 @@ __attribute__((noinline)) Status guardedStatusCall(void (*body)(void*), void* co
   }
 }
 
+template <class Fn>
+struct StatusBody {
+  ATTNSVM_COLD_FN static void call(void* c) { (*static_cast<Fn*>(c))(); }
+};
+
 template <class F>
 Status guardedStatus(F&& f) {
-  using Fn = std::remove_reference_t<F>;
-  return guardedStatusCall([](void* c) { (*static_cast<Fn*>(c))(); },
+  return guardedStatusCall(&StatusBody<std::remove_reference_t<F>>::call,
                            const_cast<void*>(static_cast<const void*>(std::addressof(f))));
 }
 

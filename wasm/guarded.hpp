@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 
+#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 
 namespace attnsvm::wire {
@@ -23,10 +24,16 @@ val failure(const std::string& message, const char* kind);
 val guardedCall(val (*body)(void*), void* context);
 
 // Runs f() (which returns the result object) through guardedCall.
+// The body's thunk is optimized for size (ATTNSVM_COLD_FN): the body is inlined into it, and a
+// lambda's conversion to a function pointer would not carry the attribute.
+template <class Fn>
+struct GuardedBody {
+  ATTNSVM_COLD_FN static val call(void* c) { return (*static_cast<Fn*>(c))(); }
+};
+
 template <class F>
 val guarded(F&& f) {
-  using Fn = std::remove_reference_t<F>;
-  return guardedCall([](void* c) -> val { return (*static_cast<Fn*>(c))(); },
+  return guardedCall(&GuardedBody<std::remove_reference_t<F>>::call,
                      const_cast<void*>(static_cast<const void*>(std::addressof(f))));
 }
 

@@ -1,9 +1,8 @@
 #include "svd.hpp"
 
-#include <algorithm>
+#include <utility>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <vector>
 
 namespace attnsvm::detail {
@@ -52,9 +51,15 @@ void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V) {
   }
   Vec norms(n);
   for (Index j = 0; j < n; ++j) norms(j) = x.col(j).norm();
+  // Descending order, ties in column order: an insertion sort (n is small; std::stable_sort
+  // would add 5 KB of wasm).
   std::vector<Index> order(static_cast<std::size_t>(n));
-  std::iota(order.begin(), order.end(), Index(0));
-  std::stable_sort(order.begin(), order.end(), [&](Index i, Index j) { return norms(i) > norms(j); });
+  for (Index k = 0; k < n; ++k) {
+    Index i = k;
+    for (; i > 0 && norms(k) > norms(order[static_cast<std::size_t>(i - 1)]); --i)
+      order[static_cast<std::size_t>(i)] = order[static_cast<std::size_t>(i - 1)];
+    order[static_cast<std::size_t>(i)] = k;
+  }
   if (U) U->resize(m, n);
   if (V) V->resize(n, n);
   for (Index k = 0; k < n; ++k) {
