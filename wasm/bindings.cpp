@@ -22,14 +22,16 @@
 #include "attnsvm/train.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
+#include "attnsvm/cold.hpp"
 
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
 using emscripten::val;
 using namespace attnsvm;
 
 namespace {
 
-using wire::failure;
 using wire::guarded;
+using wire::put;
 
 // Status of calls without a result payload (crosses as a plain JS object).
 struct Status {
@@ -39,10 +41,11 @@ struct Status {
 };
 
 
-template <class F>
-Status guardedStatus(F&& f) {
+// Runs body(context) and converts any exception into a failure status; out of line (one copy of
+// the catch clauses for all the Status entry points).
+__attribute__((noinline)) Status guardedStatusCall(void (*body)(void*), void* context) {
   try {
-    f();
+    body(context);
     return {};
   } catch (const InputError& e) {
     return {false, e.what(), "input"};
@@ -53,6 +56,17 @@ Status guardedStatus(F&& f) {
   } catch (...) {
     return {false, "unknown C++ exception", "internal"};
   }
+}
+
+template <class Fn>
+struct StatusBody {
+  ATTNSVM_COLD_FN static void call(void* c) { (*static_cast<Fn*>(c))(); }
+};
+
+template <class F>
+Status guardedStatus(F&& f) {
+  return guardedStatusCall(&StatusBody<std::remove_reference_t<F>>::call,
+                           const_cast<void*>(static_cast<const void*>(std::addressof(f))));
 }
 
 #define ATTNSVM_STR2(x) #x
@@ -71,7 +85,7 @@ val scenarioNamesW() {
     val names = val::array();
     for (const std::string& n : scenarioNames()) names.call<void>("push", n);
     val o = val::object();
-    o.set("names", names);
+    put(o, "names", val(names));
     return o;
   });
 }
@@ -96,16 +110,16 @@ val scenarioW(const std::string& name, const val& options) {
   return guarded([&] {
     const Scenario sc = makeScenario(name, scenarioOptions(options));
     val init = val::object();
-    init.set("kind", std::string("given"));
-    init.set("given", wire::params(sc.init));
+    put(init, "kind", val(std::string("given")));
+    put(init, "given", val(wire::params(sc.init)));
     val o = val::object();
-    o.set("name", sc.name);
-    o.set("title", sc.title);
-    o.set("dataset", wire::dataset(sc.data));
-    o.set("model", wire::modelSpec(sc.model));
-    o.set("train", wire::trainSettings(sc.train));
-    o.set("init", init);
-    o.set("iterations", sc.iterations);
+    put(o, "name", val(sc.name));
+    put(o, "title", val(sc.title));
+    put(o, "dataset", val(wire::dataset(sc.data)));
+    put(o, "model", val(wire::modelSpec(sc.model)));
+    put(o, "train", val(wire::trainSettings(sc.train)));
+    put(o, "init", val(init));
+    put(o, "iterations", val(sc.iterations));
     return o;
   });
 }
@@ -114,7 +128,7 @@ val sphereW(int n, int T, int d, double seed) {
   return guarded([&] {
     if (!(seed >= 0) || seed > 9007199254740991.0) throw InputError("seed must be an integer in 0..2^53-1");
     val o = val::object();
-    o.set("dataset", wire::dataset(sphereDataset(n, T, d, static_cast<std::uint64_t>(seed))));
+    put(o, "dataset", val(wire::dataset(sphereDataset(n, T, d, static_cast<std::uint64_t>(seed)))));
     return o;
   });
 }
@@ -129,9 +143,9 @@ val scoresW(const val& data) {
     validate(d, AttentionKind::SeqToSeq);  // sizes and finiteness only: no query is involved
     const OptimalTokens opt = optimalTokens(d);
     val o = val::object();
-    o.set("gamma", wire::matrix(tokenScores(d)));
-    o.set("optimal", wire::i32(opt.opt));
-    o.set("ties", wire::ragged(opt.ties));
+    put(o, "gamma", val(wire::matrix(tokenScores(d))));
+    put(o, "optimal", val(wire::i32(opt.opt)));
+    put(o, "ties", val(wire::ragged(opt.ties)));
     return o;
   });
 }
@@ -236,7 +250,7 @@ val enumerateW(const val& req) {
     for (const SelectionReport& r : enumerateLocallyOptimal(d, kind, static_cast<long long>(cap)))
       reports.call<void>("push", wire::selectionReport(r, attentionSvmProblem(d, kind, r.selection)));
     val o = val::object();
-    o.set("reports", reports);
+    put(o, "reports", val(reports));
     return o;
   });
 }
@@ -249,10 +263,10 @@ val generalizedW(const val& req) {
     const GeneralizedSvm g = generalizedSvm(d, wire::matrix(req["softmax"], "softmax"),
                                             wire::number(req, "threshold", 1e-3), solverSettings(req));
     val o = val::object();
-    o.set("selectedSets", wire::ragged(g.selectedSets));
-    o.set("direction", wire::solution(g.direction, MarginProblem{}));
-    o.set("finite", wire::matrix(g.finite));
-    if (wire::has(req, "W")) o.set("radius", fitRadius(g, wire::matrix(req["W"], "W")));
+    put(o, "selectedSets", val(wire::ragged(g.selectedSets)));
+    put(o, "direction", val(wire::solution(g.direction, MarginProblem{})));
+    put(o, "finite", val(wire::matrix(g.finite)));
+    if (wire::has(req, "W")) put(o, "radius", val(fitRadius(g, wire::matrix(req["W"], "W"))));
     return o;
   });
 }
@@ -279,10 +293,10 @@ val pathW(const val& req) {
         for (Index j = 0; j < w.cols(); ++j) data.push_back(w(i, j));  // row-major, as the wire
     }
     val o = val::object();
-    o.set("count", static_cast<int>(path.size()));
-    o.set("rows", rows);
-    o.set("cols", cols);
-    o.set("data", wire::f64(data));
+    put(o, "count", val(static_cast<int>(path.size())));
+    put(o, "rows", val(rows));
+    put(o, "cols", val(cols));
+    put(o, "data", val(wire::f64(data)));
     return o;
   });
 }
@@ -309,24 +323,24 @@ class RunHandle {
       const int taken = t.step(k);
       const Trace tr = t.takeTrace();
       val o = val::object();
-      o.set("taken", taken);
-      o.set("frames", tr.frames());
-      o.set("units", tr.units);
-      o.set("references", tr.references);
-      o.set("T", tr.T);
-      o.set("iteration", wire::i32(tr.iteration));
-      o.set("loss", wire::f64(tr.loss));
-      o.set("normFro", wire::f64(tr.normFro));
-      o.set("normNuc", wire::f64(tr.normNuc));
-      o.set("normLp", wire::f64(tr.normLp));
-      o.set("selected", wire::i32(tr.selected));
-      o.set("selectedProbability", wire::f64(tr.selectedProbability));
-      o.set("corr", wire::f64(tr.corr));
-      o.set("softmax", wire::f64(tr.softmax));
-      o.set("weights", wire::matrix(t.weights()));
-      o.set("stopped", t.stopped());
-      o.set("stopReason", t.stopReason());
-      o.set("iterationNow", t.iteration());
+      put(o, "taken", val(taken));
+      put(o, "frames", val(tr.frames()));
+      put(o, "units", val(tr.units));
+      put(o, "references", val(tr.references));
+      put(o, "T", val(tr.T));
+      put(o, "iteration", val(wire::i32(tr.iteration)));
+      put(o, "loss", val(wire::f64(tr.loss)));
+      put(o, "normFro", val(wire::f64(tr.normFro)));
+      put(o, "normNuc", val(wire::f64(tr.normNuc)));
+      put(o, "normLp", val(wire::f64(tr.normLp)));
+      put(o, "selected", val(wire::i32(tr.selected)));
+      put(o, "selectedProbability", val(wire::f64(tr.selectedProbability)));
+      put(o, "corr", val(wire::f64(tr.corr)));
+      put(o, "softmax", val(wire::f64(tr.softmax)));
+      put(o, "weights", val(wire::matrix(t.weights())));
+      put(o, "stopped", val(t.stopped()));
+      put(o, "stopReason", val(t.stopReason()));
+      put(o, "iterationNow", val(t.iteration()));
       return o;
     });
   }
@@ -334,7 +348,7 @@ class RunHandle {
   val params() {
     return guarded([&] {
       val o = val::object();
-      o.set("params", wire::params(trainer().params()));
+      put(o, "params", val(wire::params(trainer().params())));
       return o;
     });
   }
@@ -342,7 +356,7 @@ class RunHandle {
   val weights() {
     return guarded([&] {
       val o = val::object();
-      o.set("weights", wire::matrix(trainer().weights()));
+      put(o, "weights", val(wire::matrix(trainer().weights())));
       return o;
     });
   }
@@ -411,3 +425,4 @@ EMSCRIPTEN_BINDINGS(attnsvm) {
       .function("reset", &RunHandle::reset)
       .function("iteration", &RunHandle::iteration);
 }
+ATTNSVM_COLD_END

@@ -10,11 +10,16 @@
 #include <limits>
 
 #include "attnsvm/errors.hpp"
+#include "guarded.hpp"
+#include "attnsvm/cold.hpp"
 
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
 namespace attnsvm::wire {
 
 using emscripten::typed_memory_view;
 using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+void put(val& o, const char* key, const val& v) { o.set(key, v); }
 
 namespace {
 
@@ -255,9 +260,9 @@ val i32(const std::vector<int>& v) { return i32Ctor().new_(typed_memory_view(v.s
 val matrix(const Mat& m) {
   const RowMat r = m;  // Eigen is column-major; the wire is row-major
   val o = val::object();
-  o.set("rows", static_cast<int>(m.rows()));
-  o.set("cols", static_cast<int>(m.cols()));
-  o.set("data", f64(r.data(), static_cast<std::size_t>(r.size())));
+  put(o, "rows", val(static_cast<int>(m.rows())));
+  put(o, "cols", val(static_cast<int>(m.cols())));
+  put(o, "data", val(f64(r.data(), static_cast<std::size_t>(r.size()))));
   return o;
 }
 
@@ -268,61 +273,61 @@ val ragged(const std::vector<std::vector<int>>& lists) {
     offsets.push_back(static_cast<int>(values.size()));
   }
   val o = val::object();
-  o.set("offsets", i32(offsets));
-  o.set("values", i32(values));
+  put(o, "offsets", val(i32(offsets)));
+  put(o, "values", val(i32(values)));
   return o;
 }
 
 val dataset(const Dataset& d) {
   val o = val::object();
-  o.set("n", d.n);
-  o.set("T", d.T);
-  o.set("d", d.d);
-  o.set("X", matrix(d.X)["data"]);
-  if (d.Z.size() > 0) o.set("Z", matrix(d.Z)["data"]);
-  o.set("query", d.query);
-  o.set("Y", f64(d.Y));
-  o.set("v", f64(d.v));
-  if (!d.alpha.empty()) o.set("alpha", i32(d.alpha));
+  put(o, "n", val(d.n));
+  put(o, "T", val(d.T));
+  put(o, "d", val(d.d));
+  put(o, "X", val(matrix(d.X)["data"]));
+  if (d.Z.size() > 0) put(o, "Z", val(matrix(d.Z)["data"]));
+  put(o, "query", val(d.query));
+  put(o, "Y", val(f64(d.Y)));
+  put(o, "v", val(f64(d.v)));
+  if (!d.alpha.empty()) put(o, "alpha", val(i32(d.alpha)));
   return o;
 }
 
 val modelSpec(const ModelSpec& s) {
   val o = val::object();
-  o.set("attention", std::string(name(s.attention)));
-  o.set("param", std::string(name(s.param)));
-  o.set("head", std::string(name(s.head)));
-  o.set("loss", std::string(name(s.loss)));
-  if (s.m > 0) o.set("m", s.m);
-  if (s.Wk.size() > 0) o.set("Wk", matrix(s.Wk));
-  if (s.V.size() > 0) o.set("V", matrix(s.V));
+  put(o, "attention", val(std::string(name(s.attention))));
+  put(o, "param", val(std::string(name(s.param))));
+  put(o, "head", val(std::string(name(s.head))));
+  put(o, "loss", val(std::string(name(s.loss))));
+  if (s.m > 0) put(o, "m", val(s.m));
+  if (s.Wk.size() > 0) put(o, "Wk", val(matrix(s.Wk)));
+  if (s.V.size() > 0) put(o, "V", val(matrix(s.V)));
   return o;
 }
 
 val trainSettings(const TrainSettings& s) {
   val o = val::object();
-  o.set("optimizer", std::string(name(s.optimizer)));
-  o.set("lr", s.lr);
-  o.set("p", s.p);
-  o.set("balance", s.balance);
-  o.set("trainHead", s.trainHead);
-  o.set("headOptimizer", std::string(name(s.headOptimizer)));
-  o.set("headLr", s.headLr);
-  o.set("headP", s.headP);
-  o.set("traceEvery", s.traceEvery);
-  o.set("traceSoftmax", s.traceSoftmax);
-  o.set("traceP", s.traceP);
-  o.set("maxNorm", s.maxNorm);
+  put(o, "optimizer", val(std::string(name(s.optimizer))));
+  put(o, "lr", val(s.lr));
+  put(o, "p", val(s.p));
+  put(o, "balance", val(s.balance));
+  put(o, "trainHead", val(s.trainHead));
+  put(o, "headOptimizer", val(std::string(name(s.headOptimizer))));
+  put(o, "headLr", val(s.headLr));
+  put(o, "headP", val(s.headP));
+  put(o, "traceEvery", val(s.traceEvery));
+  put(o, "traceSoftmax", val(s.traceSoftmax));
+  put(o, "traceP", val(s.traceP));
+  put(o, "maxNorm", val(s.maxNorm));
   return o;
 }
 
 val params(const Params& p) {
   val o = val::object();
-  if (p.W.size() > 0) o.set("W", matrix(p.W));
-  if (p.K.size() > 0) o.set("K", matrix(p.K));
-  if (p.Q.size() > 0) o.set("Q", matrix(p.Q));
-  if (p.p.size() > 0) o.set("p", f64(p.p));
-  if (p.v.size() > 0) o.set("v", f64(p.v));
+  if (p.W.size() > 0) put(o, "W", val(matrix(p.W)));
+  if (p.K.size() > 0) put(o, "K", val(matrix(p.K)));
+  if (p.Q.size() > 0) put(o, "Q", val(matrix(p.Q)));
+  if (p.p.size() > 0) put(o, "p", val(f64(p.p)));
+  if (p.v.size() > 0) put(o, "v", val(f64(p.v)));
   return o;
 }
 
@@ -346,21 +351,21 @@ val solution(const MarginSolution& s, const MarginProblem& problem) {
     queries.push_back(l.query);
   }
   val o = val::object();
-  o.set("status", std::string(statusName(s.status)));
-  o.set("W", matrix(s.W));
-  o.set("lambda", f64(s.lambda));
-  o.set("objective", s.objective);
-  o.set("lowerBound", s.lowerBound);
-  o.set("gap", s.gap);
-  o.set("maxViolation", s.maxViolation);
-  o.set("support", i32(pairs));
-  o.set("supportIndex", i32(s.support));  // constraint indices (the only labels of generalized SVMs)
-  o.set("supportQuery", i32(queries));
-  o.set("iterations", s.iterations);
-  o.set("seconds", s.seconds);
-  o.set("message", s.message);
-  if (s.farkas.size() > 0) o.set("farkas", f64(s.farkas));
-  o.set("constraints", problem.constraints());
+  put(o, "status", val(std::string(statusName(s.status))));
+  put(o, "W", val(matrix(s.W)));
+  put(o, "lambda", val(f64(s.lambda)));
+  put(o, "objective", val(s.objective));
+  put(o, "lowerBound", val(s.lowerBound));
+  put(o, "gap", val(s.gap));
+  put(o, "maxViolation", val(s.maxViolation));
+  put(o, "support", val(i32(pairs)));
+  put(o, "supportIndex", val(i32(s.support)));  // constraint indices (the only labels of generalized SVMs)
+  put(o, "supportQuery", val(i32(queries)));
+  put(o, "iterations", val(s.iterations));
+  put(o, "seconds", val(s.seconds));
+  put(o, "message", val(s.message));
+  if (s.farkas.size() > 0) put(o, "farkas", val(f64(s.farkas)));
+  put(o, "constraints", val(problem.constraints()));
   return o;
 }
 
@@ -381,25 +386,25 @@ val selectionReport(const SelectionReport& r, const MarginProblem& problem) {
     violators.push_back(t);
   }
   val o = val::object();
-  o.set("selection", i32(r.selection));
-  o.set("optimal", i32(r.optimal));
-  o.set("ties", ragged(r.ties));
-  o.set("feasible", r.feasible);
-  o.set("verdict", std::string(verdictName(r.verdict)));
-  o.set("supportTokens", ragged(r.supportTokens));
-  o.set("violators", i32(violators));
-  o.set("explanation", r.explanation);
-  o.set("svm", solution(r.svm, problem));
+  put(o, "selection", val(i32(r.selection)));
+  put(o, "optimal", val(i32(r.optimal)));
+  put(o, "ties", val(ragged(r.ties)));
+  put(o, "feasible", val(r.feasible));
+  put(o, "verdict", val(std::string(verdictName(r.verdict))));
+  put(o, "supportTokens", val(ragged(r.supportTokens)));
+  put(o, "violators", val(i32(violators)));
+  put(o, "explanation", val(r.explanation));
+  put(o, "svm", val(solution(r.svm, problem)));
   return o;
 }
 
 val forward(const Forward& f) {
   val o = val::object();
-  o.set("softmax", matrix(f.softmax));
-  o.set("output", f64(f.output));
-  o.set("selected", i32(f.selected));
-  o.set("selectedProbability", f64(f.selectedProbability));
-  o.set("loss", f.loss);
+  put(o, "softmax", val(matrix(f.softmax)));
+  put(o, "output", val(f64(f.output)));
+  put(o, "selected", val(i32(f.selected)));
+  put(o, "selectedProbability", val(f64(f.selectedProbability)));
+  put(o, "loss", val(f.loss));
   return o;
 }
 
@@ -422,24 +427,49 @@ val seedResults(const std::vector<SeedResult>& rs) {
   }
   const SeedResult empty;
   const SeedResult& first = rs.empty() ? empty : rs.front();
-  o.set("experiment", first.experiment);
-  o.set("count", static_cast<int>(rs.size()));
-  o.set("n", first.n);
-  o.set("T", first.T);
-  o.set("d", first.d);
-  o.set("iters", first.iters);
-  o.set("every", first.every);
-  o.set("seeds", f64(seeds));
-  o.set("iteration", i32(first.iteration));
-  o.set("seriesNames", strings(first.seriesNames));
-  o.set("series", f64(series));
-  o.set("valueNames", strings(first.valueNames));
-  o.set("values", f64(values));
-  o.set("labelNames", strings(first.labelNames));
-  o.set("labels", labels);
-  o.set("selectionNames", strings(first.selectionNames));
-  o.set("selections", ragged(selections));
+  put(o, "experiment", val(first.experiment));
+  put(o, "count", val(static_cast<int>(rs.size())));
+  put(o, "n", val(first.n));
+  put(o, "T", val(first.T));
+  put(o, "d", val(first.d));
+  put(o, "iters", val(first.iters));
+  put(o, "every", val(first.every));
+  put(o, "seeds", val(f64(seeds)));
+  put(o, "iteration", val(i32(first.iteration)));
+  put(o, "seriesNames", val(strings(first.seriesNames)));
+  put(o, "series", val(f64(series)));
+  put(o, "valueNames", val(strings(first.valueNames)));
+  put(o, "values", val(f64(values)));
+  put(o, "labelNames", val(strings(first.labelNames)));
+  put(o, "labels", val(labels));
+  put(o, "selectionNames", val(strings(first.selectionNames)));
+  put(o, "selections", val(ragged(selections)));
   return o;
 }
 
+val failure(const std::string& message, const char* kind) {
+  val o = val::object();
+  put(o, "ok", val(false));
+  put(o, "error", val(message));
+  put(o, "kind", val(std::string(kind)));
+  return o;
+}
+
+val guardedCall(val (*body)(void*), void* context) {
+  try {
+    val out = body(context);
+    out.set("ok", true);
+    return out;
+  } catch (const InputError& e) {
+    return failure(e.what(), "input");
+  } catch (const NumericalError& e) {
+    return failure(e.what(), "numerical");
+  } catch (const std::exception& e) {
+    return failure(e.what(), "internal");
+  } catch (...) {
+    return failure("unknown C++ exception", "internal");
+  }
+}
+
 }  // namespace attnsvm::wire
+ATTNSVM_COLD_END

@@ -44,6 +44,10 @@ TrainSettings trainSettings(const val& o);
 InitSettings initSettings(const val& o);
 Params params(const val& o);
 
+// o[key] = v; out of line: one call per field instead of the inlined key string, property set
+// and reference-count releases (with their unwinding paths) of val::set.
+void put(val& o, const char* key, const val& v);
+
 // ---- writing (C++ -> JS); every array is a fresh JS-owned copy, never a view on the heap ----
 val f64(const double* data, std::size_t n);
 val f64(const std::vector<double>& v);

@@ -2,7 +2,6 @@
 //   lower = sum_j lambda_j b_j / ||sum_j lambda_j A_j||_dual   (lambda >= 0 on inequalities)
 // and the human explanation of a Farkas certificate of infeasibility.
 #include <Eigen/Eigenvalues>
-#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -11,7 +10,10 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
 #include "solvers_internal.hpp"
+#include "svd.hpp"
+#include "attnsvm/cold.hpp"
 
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
 namespace attnsvm {
 namespace {
 
@@ -28,8 +30,9 @@ double entrywiseNorm(const ConstMatRef& w, double p) {
 Vec singularValues(const ConstMatRef& w) {
   if (w.rows() == 0 || w.cols() == 0) return Vec();
   if (w.cols() == 1) return Vec::Constant(1, w.norm());
-  Eigen::JacobiSVD<Mat> svd(w);
-  return svd.singularValues();
+  Vec s;
+  detail::thinSvd(w, s, nullptr, nullptr);
+  return s;
 }
 
 // Largest singular value as the square root of the largest eigenvalue of the smaller Gram matrix
@@ -202,3 +205,4 @@ std::string explainInfeasibility(const MarginProblem& pb, const Vec& mu) {
 
 }  // namespace detail
 }  // namespace attnsvm
+ATTNSVM_COLD_END

@@ -7,7 +7,9 @@
 #include <string>
 
 #include "attnsvm/errors.hpp"
+#include "attnsvm/cold.hpp"
 
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
 namespace attnsvm {
 
 namespace {
@@ -142,3 +144,4 @@ OptimalTokens optimalTokens(const Dataset& data, double tieTol) {
 }
 
 }  // namespace attnsvm
+ATTNSVM_COLD_END

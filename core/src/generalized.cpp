@@ -11,7 +11,9 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
 #include "solvers_internal.hpp"
+#include "attnsvm/cold.hpp"
 
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
 namespace attnsvm {
 
 GeneralizedSvm generalizedSvm(const Dataset& data, const Mat& softmax, double threshold,
@@ -121,3 +123,4 @@ double fitRadius(const GeneralizedSvm& g, const Mat& W) {
 }
 
 }  // namespace attnsvm
+ATTNSVM_COLD_END

@@ -7,7 +7,9 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
 #include "solvers_internal.hpp"
+#include "attnsvm/cold.hpp"
 
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
 namespace attnsvm {
 namespace {
 
@@ -227,6 +229,8 @@ void checkProblem(const MarginProblem& pb) {
     if (!pb.Wq.row(j).allFinite()) throw InputError("problem Wq row " + str(j) + " is not finite");
   }
 }
+
+ATTNSVM_COLD_END  // constraintValues, restrictTo and combine run inside the solvers' iterations
 
 Vec constraintValues(const MarginProblem& pb, const ConstMatRef& W) {
   // c_j = u_j^T W w_j = row j of (U W) . row j of Wq.

@@ -4,6 +4,7 @@
 
 #include "attnsvm/errors.hpp"
 #include "model_internal.hpp"
+#include "attnsvm/cold.hpp"
 
 namespace attnsvm {
 
@@ -54,7 +55,7 @@ bool perQueryUnits(AttentionKind kind) {
 
 }  // namespace
 
-Model::Model(const Dataset& data, ModelSpec spec) : data_(data), spec_(std::move(spec)) {
+ATTNSVM_COLD_FN Model::Model(const Dataset& data, ModelSpec spec) : data_(data), spec_(std::move(spec)) {
   const bool prompt = spec_.param == Parameterization::Prompt;
   if (prompt && perQueryUnits(spec_.attention))
     throw InputError(

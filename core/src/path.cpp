@@ -8,7 +8,10 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/train.hpp"
 #include "mirror_internal.hpp"
+#include "svd.hpp"
+#include "attnsvm/cold.hpp"
 
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
 namespace attnsvm {
 
 namespace {
@@ -22,8 +25,10 @@ void linearMinimizer(const Mat& G, double R, const PathSettings& s, Mat& S) {
         S = (-R / G.norm()) * G;
         break;
       }
-      Eigen::JacobiSVD<Mat> svd(G, Eigen::ComputeThinU | Eigen::ComputeThinV);
-      S = -R * svd.matrixU().col(0) * svd.matrixV().col(0).transpose();
+      Vec sig;
+      Mat U, V;
+      detail::thinSvd(G, sig, &U, &V);
+      S = -R * U.col(0) * V.col(0).transpose();
       break;
     }
     case BallNorm::Lp: {
@@ -97,3 +102,4 @@ std::vector<Mat> regularizationPath(const Model& model, const std::vector<double
 }
 
 }  // namespace attnsvm
+ATTNSVM_COLD_END

@@ -7,7 +7,9 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/rng.hpp"
+#include "attnsvm/cold.hpp"
 
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
 namespace attnsvm {
 
 Dataset sphereDataset(int n, int T, int d, std::uint64_t seed) {
@@ -314,3 +316,4 @@ Scenario makeScenario(const std::string& name, const ScenarioOptions& options) {
 }
 
 }  // namespace attnsvm
+ATTNSVM_COLD_END

@@ -6,7 +6,9 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/selection.hpp"
+#include "attnsvm/cold.hpp"
 
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
 namespace attnsvm {
 namespace {
 
@@ -227,3 +229,4 @@ std::vector<SelectionReport> enumerateLocallyOptimal(const Dataset& data, Attent
 }
 
 }  // namespace attnsvm
+ATTNSVM_COLD_END

@@ -9,8 +9,10 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
 #include "solvers_internal.hpp"
+#include "attnsvm/cold.hpp"
 #include "text.hpp"
 
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
 namespace attnsvm {
 
 namespace {
@@ -115,3 +117,4 @@ MarginSolution solveMargin(const MarginProblem& problem, const SolverSettings& s
 }
 
 }  // namespace attnsvm
+ATTNSVM_COLD_END

@@ -12,7 +12,6 @@
 // Warm start: the Frobenius multipliers (plus a floor), scaled so that ||M||_2 = 0.9.
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
-#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -22,6 +21,8 @@
 #endif
 
 #include "solvers_internal.hpp"
+#include "svd.hpp"
+#include "attnsvm/cold.hpp"
 
 namespace attnsvm {
 namespace detail {
@@ -120,10 +121,11 @@ class NuclearDual final : public DualModel {
   // accurate to eps / (1 - sigma^2) ~ eps / mu (cancellation in I - M M^T), so rebuild W from the
   // well-conditioned subspaces: S = S0 + correction making the support constraints exact
   // (a minimum-norm correction in the r x r space, again a rank-one Gram system).
-  std::vector<Mat> polish(const Vec& lambda, const Vec& s, double mu) override {
+  ATTNSVM_COLD_FN std::vector<Mat> polish(const Vec& lambda, const Vec& s, double mu) override {
     std::vector<Mat> out;
-    Eigen::JacobiSVD<Mat> svd(M_, Eigen::ComputeThinU | Eigen::ComputeThinV);
-    const Vec sig = svd.singularValues();
+    Vec sig;
+    Mat U, V;
+    thinSvd(M_, sig, &U, &V);
     const Mat West = mu * P_;
     std::vector<Index> sup;
     for (Index j = 0; j < lambda.size(); ++j) {
@@ -148,7 +150,7 @@ class NuclearDual final : public DualModel {
       if (1.0 - sig(r - 1) > 1e-2) break;
       // Only ranks at a clear drop of 1 - sigma (or the full rank) are plausible.
       if (r < sig.size() && (1.0 - sig(r)) < 10.0 * (1.0 - sig(r - 1)) && 1.0 - sig(r) < 1e-2) continue;
-      const Mat Ur = svd.matrixU().leftCols(r), Vr = svd.matrixV().leftCols(r);
+      const Mat Ur = U.leftCols(r), Vr = V.leftCols(r);
       // S is symmetric (positive semidefinite): W = U_r Q Sigma Q^T V_r^T with the same Q on both
       // sides, because M maps the right singular vectors of W to its left ones. Unknowns: the
       // r (r + 1) / 2 entries of S on and above the diagonal; usually at least as many support
@@ -193,6 +195,7 @@ class NuclearDual final : public DualModel {
 
 }  // namespace
 
+ATTNSVM_COLD_FN  // set-up only (wasm size); the iterations run in dualInteriorPoint
 MarginSolution solveNuclear(const MarginProblem& pb, const SolverSettings& st, const MarginSolution& warm) {
   const Index m = pb.b.size();
   Vec lambda = warm.lambda.cwiseMax(0.0);

@@ -16,6 +16,8 @@
 #include "attnsvm/rng.hpp"
 #include "mirror_internal.hpp"
 #include "model_internal.hpp"
+#include "svd.hpp"
+#include "attnsvm/cold.hpp"
 
 namespace attnsvm {
 
@@ -95,7 +97,7 @@ double correlation(const ConstMatRef& a, const ConstMatRef& b) {
   return (a / na).cwiseProduct(b / nb).sum();
 }
 
-Trainer::Trainer(Model model, TrainSettings settings, Params init)
+ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params init)
     : model_(std::move(model)), settings_(std::move(settings)), params_(std::move(init)) {
   const TrainSettings& s = settings_;
   requirePositive(s.lr, "lr");
@@ -131,7 +133,7 @@ Trainer::Trainer(Model model, TrainSettings settings, Params init)
   evaluate();
 }
 
-void Trainer::addReference(const std::string& name, const Mat& direction) {
+ATTNSVM_COLD_FN void Trainer::addReference(const std::string& name, const Mat& direction) {
   if (lastRecorded_ >= 0)
     throw InputError("addReference(\"" + name + "\") after frames were recorded: add references first");
   if (direction.rows() != weff_.rows() || direction.cols() != weff_.cols())
@@ -306,7 +308,7 @@ Trace Trainer::takeTrace() {
 
 // ---- initializations ----
 
-Params initialParams(const Model& model, const InitSettings& init) {
+ATTNSVM_COLD_FN Params initialParams(const Model& model, const InitSettings& init) {
   const ModelSpec& spec = model.spec();
   const int d = model.data().d;
   Params params = model.zeroParams();
@@ -355,15 +357,17 @@ Params initialParams(const Model& model, const InitSettings& init) {
       if (spec.param == Parameterization::Prompt) params.p = start.col(0);
       if (spec.param == Parameterization::KQ) {
         // Balanced factors of the best rank-m approximation: K = U sqrt(S), Q = V sqrt(S).
-        Eigen::JacobiSVD<Mat> svd(start, Eigen::ComputeThinU | Eigen::ComputeThinV);
+        Vec sig;
+        Mat U, V;
+        detail::thinSvd(start, sig, &U, &V);
         const Index m = params.K.cols();
-        const Index r = std::min<Index>(m, svd.singularValues().size());
+        const Index r = std::min<Index>(m, sig.size());
         params.K.setZero();
         params.Q.setZero();
         for (Index j = 0; j < r; ++j) {
-          const double root = std::sqrt(svd.singularValues()[j]);
-          params.K.col(j) = root * svd.matrixU().col(j);
-          params.Q.col(j) = root * svd.matrixV().col(j);
+          const double root = std::sqrt(sig[j]);
+          params.K.col(j) = root * U.col(j);
+          params.Q.col(j) = root * V.col(j);
         }
       }
       return params;

@@ -1,0 +1,78 @@
+#include "svd.hpp"
+
+#include <utility>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace attnsvm::detail {
+
+void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V) {
+  const bool wide = a.rows() < a.cols();  // work on the tall one: A = U S V^T <=> A^T = V S U^T
+  Mat x = wide ? Mat(a.transpose()) : Mat(a);
+  if (wide) std::swap(U, V);
+  const Index m = x.rows(), n = x.cols();
+  s.resize(n);
+  if (n == 0 || m == 0) {
+    if (U) U->resize(m, n);
+    if (V) V->resize(n, n);
+    return;
+  }
+  const double big = x.cwiseAbs().maxCoeff();
+  if (big > 0.0 && std::isfinite(big)) x /= big;  // no overflow / underflow in the dot products
+  Mat v;
+  if (V) v.setIdentity(n, n);
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (int sweep = 0; sweep < 80; ++sweep) {
+    bool rotated = false;
+    for (Index p = 0; p + 1 < n; ++p)
+      for (Index q = p + 1; q < n; ++q) {
+        const double alpha = x.col(p).squaredNorm(), beta = x.col(q).squaredNorm();
+        const double gamma = x.col(p).dot(x.col(q));
+        if (!(std::abs(gamma) > eps * std::sqrt(alpha * beta))) continue;  // orthogonal (or zero)
+        rotated = true;
+        // The rotation zeroing the (p, q) entry of the Gram matrix (Rutishauser's formulas).
+        const double zeta = (beta - alpha) / (2.0 * gamma);
+        const double t = std::copysign(1.0, zeta) / (std::abs(zeta) + std::sqrt(1.0 + zeta * zeta));
+        const double c = 1.0 / std::sqrt(1.0 + t * t), sn = c * t;
+        for (Index i = 0; i < m; ++i) {
+          const double xp = x(i, p), xq = x(i, q);
+          x(i, p) = c * xp - sn * xq;
+          x(i, q) = sn * xp + c * xq;
+        }
+        if (V)
+          for (Index i = 0; i < n; ++i) {
+            const double vp = v(i, p), vq = v(i, q);
+            v(i, p) = c * vp - sn * vq;
+            v(i, q) = sn * vp + c * vq;
+          }
+      }
+    if (!rotated) break;
+  }
+  Vec norms(n);
+  for (Index j = 0; j < n; ++j) norms(j) = x.col(j).norm();
+  // Descending order, ties in column order: an insertion sort (n is small; std::stable_sort
+  // would add 5 KB of wasm).
+  std::vector<Index> order(static_cast<std::size_t>(n));
+  for (Index k = 0; k < n; ++k) {
+    Index i = k;
+    for (; i > 0 && norms(k) > norms(order[static_cast<std::size_t>(i - 1)]); --i)
+      order[static_cast<std::size_t>(i)] = order[static_cast<std::size_t>(i - 1)];
+    order[static_cast<std::size_t>(i)] = k;
+  }
+  if (U) U->resize(m, n);
+  if (V) V->resize(n, n);
+  for (Index k = 0; k < n; ++k) {
+    const Index j = order[static_cast<std::size_t>(k)];
+    s(k) = (big > 0.0 && std::isfinite(big) ? big : 1.0) * norms(j);
+    if (U) {
+      if (norms(j) > 0.0)
+        U->col(k) = x.col(j) / norms(j);
+      else
+        U->col(k).setZero();
+    }
+    if (V) V->col(k) = v.col(j);
+  }
+}
+
+}  // namespace attnsvm::detail
