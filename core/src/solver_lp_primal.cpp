@@ -56,7 +56,7 @@ double sumSq(const double* a, const double* b, Index n) {  // ||a - b||^2 (b may
   return r;
 }
 
-// Largest a <= 1 with lambda + a frac^{-1} dl >= 0 and s + a frac^{-1} ds >= 0 (scaled by frac).
+// Largest step a <= 1 keeping lambda + a dl >= (1 - frac) lambda and s + a ds >= (1 - frac) s.
 double toBoundary(const Vec& lambda, const Vec& s, const Vec& dl, const Vec& ds, double frac) {
   double a = 1.0;
   for (Index j = 0; j < lambda.size(); ++j) {
