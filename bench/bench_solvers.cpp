@@ -41,9 +41,13 @@ void run(benchmark::State& state, NormKind norm, double p) {
 
 void BM_Frobenius(benchmark::State& s) { run(s, NormKind::Frobenius, 2.0); }
 void BM_Nuclear(benchmark::State& s) { run(s, NormKind::Nuclear, 2.0); }
+// The six p of the tests: p < 2 dual interior point, p > 2 primal-dual interior point on the primal.
+void BM_Lp11(benchmark::State& s) { run(s, NormKind::Lp, 1.1); }
+void BM_Lp15(benchmark::State& s) { run(s, NormKind::Lp, 1.5); }
 void BM_Lp175(benchmark::State& s) { run(s, NormKind::Lp, 1.75); }
 void BM_Lp3(benchmark::State& s) { run(s, NormKind::Lp, 3.0); }
-void BM_Lp10(benchmark::State& s) { run(s, NormKind::Lp, 10.0); }  // exercises the primal active-set finish
+void BM_Lp4(benchmark::State& s) { run(s, NormKind::Lp, 4.0); }
+void BM_Lp10(benchmark::State& s) { run(s, NormKind::Lp, 10.0); }
 
 void sizes(benchmark::internal::Benchmark* b) {
   b->Args({6, 8, 10})->Args({15, 15, 20});
@@ -57,7 +61,10 @@ void sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_Frobenius)->Apply(sizes);
 BENCHMARK(BM_Nuclear)->Apply(sizes);
+BENCHMARK(BM_Lp11)->Apply(sizes);
+BENCHMARK(BM_Lp15)->Apply(sizes);
 BENCHMARK(BM_Lp175)->Apply(sizes);
 BENCHMARK(BM_Lp3)->Apply(sizes);
+BENCHMARK(BM_Lp4)->Apply(sizes);
 BENCHMARK(BM_Lp10)->Apply(sizes);
 BENCHMARK_MAIN();

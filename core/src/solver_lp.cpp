@@ -1,4 +1,6 @@
-// Entrywise l_p max-margin solver, p in (1, inf), by the dual interior-point method.
+// Entrywise l_p max-margin solver, p in (1, inf). p > 2: the primal-dual interior point on the
+// primal (solver_lp_primal.cpp), with this file's dual interior point as its fallback; p < 2: the
+// dual interior point. For p > 2 an exact primal active-set finish follows when the gap is short.
 //
 // Dual of  min (1/p)||W||_p^p  s.t. <A_j, W> >= b_j:
 //     min_{lambda >= 0}  (1/q) ||M(lambda)||_q^q - b.lambda,   M = sum_j lambda_j A_j,  1/p + 1/q = 1,
@@ -22,30 +24,21 @@
 
 namespace attnsvm {
 namespace detail {
-namespace {
-
-constexpr double kFloor = 1e-12;  // larger floors (1e-6, 1e-3) were tried: worse for p = 10
-
-struct Group {
-  Vec w;                 // the shared w (cols)
-  std::vector<Index> j;  // constraint indices
-  Mat U;                 // |g| x rows
-};
-
-std::vector<Group> groupByW(const MarginProblem& pb) {
+// (declared in solvers_internal.hpp: shared with the primal-dual method of solver_lp_primal.cpp)
+std::vector<LpGroup> groupByW(const MarginProblem& pb) {
   std::map<std::vector<double>, std::size_t> where;
-  std::vector<Group> groups;
+  std::vector<LpGroup> groups;
   for (Index j = 0; j < pb.b.size(); ++j) {
     std::vector<double> key(static_cast<std::size_t>(pb.cols));
     for (int c = 0; c < pb.cols; ++c) key[static_cast<std::size_t>(c)] = pb.Wq(j, c);
     auto it = where.find(key);
     if (it == where.end()) {
       it = where.emplace(key, groups.size()).first;
-      groups.push_back(Group{pb.Wq.row(j).transpose(), {}, Mat()});
+      groups.push_back(LpGroup{pb.Wq.row(j).transpose(), {}, Mat()});
     }
     groups[it->second].j.push_back(j);
   }
-  for (Group& g : groups) {
+  for (LpGroup& g : groups) {
     g.U.resize(static_cast<Index>(g.j.size()), pb.rows);
     for (std::size_t k = 0; k < g.j.size(); ++k) g.U.row(static_cast<Index>(k)) = pb.U.row(g.j[k]);
   }
@@ -55,11 +48,11 @@ std::vector<Group> groupByW(const MarginProblem& pb) {
 // G_jk = <A_j, D .* A_k> = u_j^T diag(D (w_j .* w_k)) u_k for all pairs of the listed groups,
 // one block per pair of groups (the dual Hessian with D = (q-1)|M|^{q-2}, or the Schur complement
 // A H^{-1} A^T of the primal Newton system with D = 1 / ((p-1)|W|^{p-2})).
-void groupedGram(const std::vector<Group>& groups, const Mat& D, Mat& G) {
+void groupedGram(const std::vector<LpGroup>& groups, const Mat& D, Mat& G) {
   for (std::size_t a = 0; a < groups.size(); ++a) {
-    const Group& ga = groups[a];
+    const LpGroup& ga = groups[a];
     for (std::size_t b = a; b < groups.size(); ++b) {
-      const Group& gb = groups[b];
+      const LpGroup& gb = groups[b];
       const Vec dab = D * ga.w.cwiseProduct(gb.w);
       const Mat block = ga.U * dab.asDiagonal() * gb.U.transpose();
       for (std::size_t x = 0; x < ga.j.size(); ++x)
@@ -70,6 +63,10 @@ void groupedGram(const std::vector<Group>& groups, const Mat& D, Mat& G) {
     }
   }
 }
+
+namespace {
+
+constexpr double kFloor = 1e-12;  // larger floors (1e-6, 1e-3) were tried: worse for p = 10
 
 class LpDual final : public DualModel {
  public:
@@ -96,7 +93,7 @@ class LpDual final : public DualModel {
  private:
   const MarginProblem& pb_;
   double q_;
-  std::vector<Group> groups_;
+  std::vector<LpGroup> groups_;
   Mat M_;
 };
 
@@ -114,7 +111,7 @@ class LpDual final : public DualModel {
 // decreasing (machine precision), or after 60 steps.
 void primalNewton(const MarginProblem& sub, double p, Mat& W, Vec& nu, int& steps) {
   const Index m = sub.b.size();
-  const std::vector<Group> groups = groupByW(sub);
+  const std::vector<LpGroup> groups = groupByW(sub);
   Mat G(m, m);
   groupedGram(groups, Mat::Ones(sub.rows, sub.cols), G);  // Frobenius Gram <A_j, A_k>
   const Eigen::CompleteOrthogonalDecomposition<Mat> gram(G);
@@ -280,13 +277,29 @@ MarginSolution solveLp(const MarginProblem& pb, const SolverSettings& st, const 
   if (bl > 0.0 && mq > 0.0) lambda *= std::pow(bl / mq, 1.0 / (q - 1.0));
   const double mu0 = 0.1 * std::max(pb.b.dot(lambda), 1e-12) / static_cast<double>(m);
   LpDual model(pb, st.p);
-  // For p > 2 the interior point only has to identify the support (the active-set finish below is
-  // exact), so it stops at a certified gap of 1e-2: its tail is where the dual stalls for large p
-  // (1e-4 was tried: same accuracy after the finish, p = 3 at (15,15,20) 3x slower).
+  // For p > 2 the dual interior point (now the fallback) only has to identify the support (the
+  // active-set finish below is exact), so it stops at a certified gap of 1e-2: its tail is where the
+  // dual stalls for large p (1e-4 was tried: same accuracy after the finish, p = 3 at (15,15,20) 3x slower).
   SolverSettings ipm = st;
   if (st.p > 2.0) ipm.tolerance = std::max(st.tolerance, 1e-2);
-  MarginSolution sol = dualInteriorPoint(pb, ipm, model, lambda, mu0, "l_p interior point");
-  if (st.p > 2.0 && (sol.status != SolveStatus::Optimal || !(sol.gap <= std::max(st.tolerance, 1e-9))))
+  MarginSolution sol;
+  // p > 2: the primal-dual method on the primal (solver_lp_primal.cpp), usually straight to the
+  // target; if it stalls above it but within 1e-2 its iterate goes to the active-set finish like the
+  // dual interior point's, and above 1e-2 the dual interior point runs as before.
+  const double target = std::max(st.tolerance, 1e-9);
+  if (st.p > 2.0 && lpPrimalDual(pb, st.p, lambda, target, sol) && sol.gap <= ipm.tolerance) {
+    sol.status = sol.gap <= std::max(st.tolerance, 1e-6) ? SolveStatus::Optimal : SolveStatus::MaxIterations;
+    const double lb = sol.lambda.dot(pb.b);
+    if (lb > 0.0) sol.lambda *= sol.objective * sol.objective / lb;  // 1/2 ||W||^2 convention
+    if (sol.status != SolveStatus::Optimal)
+      sol.message = "l_p primal-dual: stopped at certified relative gap " + std::to_string(sol.gap);
+  } else {
+#ifdef ATTNSVM_LP_TRACE
+    if (st.p > 2.0) std::fprintf(stderr, "FALLBACK to the dual interior point\n");
+#endif
+    sol = dualInteriorPoint(pb, ipm, model, lambda, mu0, "l_p interior point");
+  }
+  if (st.p > 2.0 && (sol.status != SolveStatus::Optimal || !(sol.gap <= target)))
     polishOnSupport(pb, st, warm.W, sol);
   // The status follows the caller's tolerance (the interior point may have used a looser one).
   if (sol.status == SolveStatus::Optimal && !(sol.gap <= std::max(st.tolerance, 1e-6))) {

@@ -56,6 +56,24 @@ class DualModel {
   virtual std::vector<Mat> polish(const Vec& /*lambda*/, const Vec& /*s*/, double /*mu*/) { return {}; }
 };
 
+// Constraints of the entrywise l_p solvers grouped by their shared w_j (all tokens of one sequence):
+// the matrices A diag(D) A^T they need then cost O(groups^2 rows cols + m^2 rows).
+struct LpGroup {
+  Vec w;                 // the shared w (cols)
+  std::vector<Index> j;  // constraint indices
+  Mat U;                 // |g| x rows
+};
+std::vector<LpGroup> groupByW(const MarginProblem& problem);
+// G_jk = <A_j, D .* A_k> for all constraints j, k (G must be m x m).
+void groupedGram(const std::vector<LpGroup>& groups, const Mat& D, Mat& G);
+
+// Primal-dual interior point on the l_p primal for p > 2 (solver_lp_primal.cpp). Starts from the
+// multipliers lambda0 > 0 and runs to the certified relative gap stopGap (or until it stalls).
+// True with its best certified feasible iterate in sol (W, lambda, objective, lowerBound, gap,
+// iterations); false if no iterate could be certified (sol untouched; the caller falls back).
+bool lpPrimalDual(const MarginProblem& problem, double p, const Vec& lambda0, double stopGap,
+                  MarginSolution& sol);
+
 // Primal-dual interior-point method on the dual (docs/SOLVERS.md): Newton steps on the
 // perturbed KKT conditions, a barrier merit line search, superlinear decrease of mu, and the
 // certificate evaluated at every iterate (the best feasible one is returned).
