@@ -23,6 +23,7 @@
 #include <cstdio>
 #endif
 
+#include "attnsvm/cold.hpp"
 #include "solvers_internal.hpp"
 
 namespace attnsvm {
@@ -33,13 +34,11 @@ namespace detail {
 constexpr double kGrow = 2.0;
 
 // Size: the element-wise work below is written as plain loops over the coefficients (each distinct
-// Eigen expression is its own unrolled loop in the WebAssembly module), and under clang (the
-// WebAssembly build) the functions of this file are compiled for size: the time is in groupedGram
+// Eigen expression is its own unrolled loop in the WebAssembly module), and in the WebAssembly build
+// (attnsvm/cold.hpp) the functions of this file are compiled for size: the time is in groupedGram
 // and the Cholesky factorization, which live elsewhere and keep the full optimization. The
 // expression form at -O3 cost 5.7 KB gzipped against the bounds of tests/wasm/builds.test.mjs.
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((minsize)), apply_to = function)
-#endif
+ATTNSVM_COLD_BEGIN  // attnsvm/cold.hpp
 namespace {
 
 // out = sign(x) |x|^e, entry by entry (g(W) with e = p - 1; W from M with e = q - 1).
@@ -208,9 +207,7 @@ bool lpPrimalDual(const MarginProblem& pb, double p, const Vec& lambda0, double 
   sol.iterations = it;
   return true;
 }
-#if defined(__clang__)
-#pragma clang attribute pop
-#endif
+ATTNSVM_COLD_END
 
 }  // namespace detail
 }  // namespace attnsvm
