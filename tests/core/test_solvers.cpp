@@ -100,8 +100,9 @@ TEST(Frobenius, DuplicateConstraintsAndSingularGram) {
   }
 }
 
-TEST(Frobenius, EqualityConstraints) {
-  // min ||W|| s.t. <A_0, W> = 0.5, <A_1, W> >= 1 on random rank-one constraints.
+// min ||W|| s.t. <A_0, W> = -0.5, <A_3, W> = 1, <A_j, W> >= 1 otherwise, on random rank-one
+// constraints (4 x 3 W, 6 constraints).
+static MarginProblem equalityProblem() {
   svmtest::TestRng rng(5);
   MarginProblem pb;
   pb.rows = 4;
@@ -119,6 +120,11 @@ TEST(Frobenius, EqualityConstraints) {
   pb.equality[0] = true;
   pb.equality[3] = true;
   pb.label.resize(m);
+  return pb;
+}
+
+TEST(Frobenius, EqualityConstraints) {
+  const MarginProblem pb = equalityProblem();
   const MarginSolution sol = solveMargin(pb, SolverSettings{});
   ASSERT_EQ(sol.status, SolveStatus::Optimal);
   EXPECT_LE(sol.maxViolation, 1e-10);
@@ -227,23 +233,7 @@ TEST(Lp, SingleConstraintClosedForm) {
 TEST(Lp, EqualityConstraintsTakeTheDualPath) {
   // The primal-dual method for p > 2 does not handle equalities: these solves exercise its fallback
   // (the dual interior point and the active-set finish). Same problem as Frobenius.EqualityConstraints.
-  svmtest::TestRng rng(5);
-  MarginProblem pb;
-  pb.rows = 4;
-  pb.cols = 3;
-  const int m = 6;
-  pb.U.resize(m, 4);
-  pb.Wq.resize(m, 3);
-  for (int j = 0; j < m; ++j) {
-    pb.U.row(j) = rng.unit(4).transpose();
-    pb.Wq.row(j) = rng.unit(3).transpose();
-  }
-  pb.b = Vec::Ones(m);
-  pb.b(0) = -0.5;
-  pb.equality.assign(m, false);
-  pb.equality[0] = true;
-  pb.equality[3] = true;
-  pb.label.resize(m);
+  const MarginProblem pb = equalityProblem();
   for (double p : {1.5, 3.0, 10.0}) {
     SolverSettings st;
     st.norm = NormKind::Lp;
