@@ -2,9 +2,10 @@
 // defaults as `attnsvm experiment NAME`). settings: one entry per curve family / table row.
 // kind 'rank': a grid of cells, each keeping its first `seeds` feasible instances (rank.js).
 // kind 'single': one deterministic run set (seed = the CLI's --seed-base), in one worker; group(name)
-// -> {key, label} puts its series (one per run) into plots; summary(res) adds plots of final values
+// -> {key, label, color?} puts its series (one per run) into plots; summary(res) adds plots of final values
 // against a setting (e.g. C); draw(box, res) draws a figure of its own (box(title) -> a holder).
 import { drawPaths2d } from './paths2d.js';
+import { seqScale } from '../plots/theme.js';
 
 const single = { kind: 'single', seeds: 1, iters: 1000, settings: [{ label: '', options: {} }], y: { label: 'corr', log: false } };
 const LOSS_CS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100];
@@ -58,7 +59,10 @@ export const EXPERIMENTS = {
     title: 'Loss function: corr of p(k) with p^mm (prompt SVM of the optimal tokens) for C in 1..10, 100',
     group: (name) => {
       const [, loss, C] = /^(\w+?)_C(\d+)_corr_pmm$/.exec(name);
-      return { key: `${LOSS_NAMES[loss]} · corr_pmm`, label: `C=${C}` };
+      // C is ordered: one sequential scale (viridis, without its faint yellow end) instead of the
+      // categorical palette, which has fewer colours than the 11 values of C
+      const t = LOSS_CS.indexOf(Number(C)) / (LOSS_CS.length - 1);
+      return { key: `${LOSS_NAMES[loss]} · corr_pmm`, label: `C=${C}`, color: seqScale(0.85 * t) };  // '#rrggbb' (bands.js appends an alpha)
     },
     summary: (r) => [{
       // (the paper expects logistic to reach p^mm for every C and −u not to; see docs/RESULTS.md for what we find)

@@ -86,9 +86,9 @@ export function mountExperimentPanel(container, options = {}) {
   function groups(names, group = byParam) {
     const out = new Map();
     for (const n of names) {
-      const { key, label } = group(n);
+      const { key, label, color } = group(n);
       if (!out.has(key)) out.set(key, []);
-      out.get(key).push({ name: n, label });
+      out.get(key).push({ name: n, label, color });
     }
     return out;
   }
@@ -108,7 +108,7 @@ export function mountExperimentPanel(container, options = {}) {
     for (const [metric, members] of e.series === false ? [] : groups(Object.keys(first.series), e.group)) {
       const holder = plotBox(METRIC_TITLES[metric] ?? metric, metric);
       const curves = res.settings.flatMap((s) => members.map((m) => ({
-        label: [s.label, m.label].filter(Boolean).join(' ') || metric, ...s.result.series[m.name] })));
+        label: [s.label, m.label].filter(Boolean).join(' ') || metric, color: m.color, ...s.result.series[m.name] })));
       drawBands(holder, first.iteration, curves, { x: e.x, y: e.y });
     }
     // Final values: one row per value, one column per setting (mean ± std over seeds).
