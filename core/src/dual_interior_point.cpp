@@ -96,11 +96,14 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
     gf = w * grad - pb.b;  // = <A_j, W> - b_j with W = w P(lambda)
 
     // Certificates of this iterate: the primal estimate and the model's polished candidates.
-    // Far from the solution (mu > 1e-2 mu0) only every 8th iterate is certified: the gap there
-    // is far above the target and each certificate costs singular value decompositions. The
-    // lower bound (one dual norm) is shared by the candidates; the full certify() runs only for
-    // a candidate that improves on the best.
-    const bool certifyNow = mu <= 1e-2 * muRef || it % 8 == 0 || it + 1 == maxIt;
+    // Far from the solution only every 8th iterate is certified: the gap there is far above the
+    // target and each certificate costs singular value decompositions. "Far" is mu > 1e-2 mu0, and
+    // for a barrier-weighted model (nuclear) mu > kPolishBelow mu0: before the polished candidates
+    // exist its gap stays above ~1e-4 (the barrier estimate's lower bound is off by about m mu).
+    // The lower bound (one dual norm) is shared by the candidates; the full certify() runs only
+    // for a candidate that improves on the best.
+    const double certifyAllBelow = weighted ? kPolishBelow : 1e-2;
+    const bool certifyNow = mu <= certifyAllBelow * muRef || it % 8 == 0 || it + 1 == maxIt;
     bool improved = false;
     if (certifyNow) {
       std::vector<Mat> candidates;
@@ -182,7 +185,7 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
       // Predictor along the central path: d lambda / d mu solves K lambda' = r' with
       // r' = -(w? grad phi : 0) + 1/lambda, and s' = (1 - s lambda') / lambda. Near the solution
       // the path is almost linear in mu, so long steps in mu are safe.
-      K = w * H;
+      K.triangularView<Eigen::Lower>() = w * H;  // only the lower triangle is used
       for (Index j = 0; j < m; ++j) {
         rhs(j) = weighted ? -grad(j) : 0.0;
         if (isIneq(j)) {
@@ -232,7 +235,7 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
     }
 
     // Newton system.
-    K = w * H;
+    K.triangularView<Eigen::Lower>() = w * H;
     for (Index j = 0; j < m; ++j) {
       if (isIneq(j)) {
         K(j, j) += s(j) / lambda(j);

@@ -58,7 +58,7 @@ class NuclearDual final : public DualModel {
     B.diagonal().array() += 1.0;
     llt_.compute(B);
     if (llt_.info() != Eigen::Success) return false;
-    const Vec diag = llt_.matrixL().toDenseMatrix().diagonal();
+    const auto diag = llt_.matrixLLT().diagonal();
     if (!(diag.minCoeff() > 1e-150)) return false;
     phi = -2.0 * diag.array().log().sum();
     return std::isfinite(phi);
@@ -77,11 +77,11 @@ class NuclearDual final : public DualModel {
     RM_ = N_;
     L.transpose().solveInPlace(RM_);        // R M
     P_ = 2.0 * RM_;
-    grad = constraintValues(pb_, P_);
+    T1_.noalias() = pb_.U * RM_;                // m x cols
+    grad = 2.0 * T1_.cwiseProduct(pb_.Wq).rowwise().sum();  // <A_j, P> (constraintValues(P_))
     R22_.noalias() = N_.transpose() * N_;
     R22_.diagonal().array() += 1.0;
     llt22_.compute(R22_);
-    T1_.noalias() = pb_.U * RM_;                // m x cols
     Q_.setZero(m, m);
     Q_.selfadjointView<Eigen::Lower>().rankUpdate(G_.transpose());
     hess.resize(m, m);
@@ -93,9 +93,7 @@ class NuclearDual final : public DualModel {
         const Index gk = group_[static_cast<std::size_t>(k)];
         for (Index j = k; j < m; ++j) {
           const Index gj = group_[static_cast<std::size_t>(j)];
-          const double h = 2.0 * (Q_(j, k) * Pw_(gj, gk) + Y_(j, gk) * Y_(k, gj));
-          hess(j, k) = h;
-          hess(k, j) = h;
+          hess(j, k) = 2.0 * (Q_(j, k) * Pw_(gj, gk) + Y_(j, gk) * Y_(k, gj));
         }
       }
       return;
@@ -107,9 +105,7 @@ class NuclearDual final : public DualModel {
     Y_.noalias() = T1_ * pb_.Wq.transpose();
     for (Index k = 0; k < m; ++k) {
       for (Index j = k; j < m; ++j) {
-        const double h = 2.0 * (Q_(j, k) * Pw_(j, k) + Y_(j, k) * Y_(k, j));
-        hess(j, k) = h;
-        hess(k, j) = h;
+        hess(j, k) = 2.0 * (Q_(j, k) * Pw_(j, k) + Y_(j, k) * Y_(k, j));
       }
     }
   }

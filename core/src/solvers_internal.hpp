@@ -46,7 +46,8 @@ class DualModel {
   virtual ~DualModel() = default;
   // phi at lambda; false when lambda is outside the domain of phi. Remembers the point.
   virtual bool value(const Vec& lambda, double& phi) = 0;
-  // Gradient and Hessian of phi at the last point given to value().
+  // Gradient and Hessian of phi at the last point given to value(). Only the lower triangle of
+  // hess is read (the driver's Cholesky factors are Lower); the strict upper part may be left unset.
   virtual void derivatives(Vec& grad, Mat& hess) = 0;
   // P(lambda) at the last point given to value().
   virtual Mat primal() = 0;
