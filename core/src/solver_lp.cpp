@@ -24,7 +24,7 @@
 
 namespace attnsvm {
 namespace detail {
-// (declared in solvers_internal.hpp: shared with the primal-dual method of solver_lp_primal.cpp)
+// (declared in solvers_internal.hpp: shared with solver_lp_primal.cpp and solver_nuclear.cpp)
 std::vector<LpGroup> groupByW(const MarginProblem& pb) {
   std::map<std::vector<double>, std::size_t> where;
   std::vector<LpGroup> groups;

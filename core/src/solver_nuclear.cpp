@@ -14,7 +14,6 @@
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <vector>
 #ifdef ATTNSVM_NUC_TRACE
 #include <cstdio>
@@ -33,22 +32,15 @@ class NuclearDual final : public DualModel {
   explicit NuclearDual(const MarginProblem& pb) : pb_(pb) {
     // Constraints sharing the same w (all tokens of one sequence in the Att-SVM) form groups; then
     // Wq R22 Wq^T and Y = (U R M) Wq^T have only groups x groups / m x groups distinct entries.
+    // (groupByW: the l_p solvers' grouping, groups in order of first appearance)
     const Index m = pb.b.size();
+    const std::vector<LpGroup> groups = groupByW(pb);
     group_.resize(static_cast<std::size_t>(m));
-    std::map<std::vector<double>, Index> where;
-    std::vector<Index> first;
-    for (Index j = 0; j < m; ++j) {
-      std::vector<double> key(static_cast<std::size_t>(pb.cols));
-      for (Index c = 0; c < pb.cols; ++c) key[static_cast<std::size_t>(c)] = pb.Wq(j, c);
-      auto it = where.find(key);
-      if (it == where.end()) {
-        it = where.emplace(key, static_cast<Index>(first.size())).first;
-        first.push_back(j);
-      }
-      group_[static_cast<std::size_t>(j)] = it->second;
+    Zg_.resize(static_cast<Index>(groups.size()), pb.cols);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      Zg_.row(static_cast<Index>(g)) = groups[g].w.transpose();
+      for (Index j : groups[g].j) group_[static_cast<std::size_t>(j)] = static_cast<Index>(g);
     }
-    Zg_.resize(static_cast<Index>(first.size()), pb.cols);
-    for (std::size_t g = 0; g < first.size(); ++g) Zg_.row(static_cast<Index>(g)) = pb.Wq.row(first[g]);
     grouped_ = 2 * Zg_.rows() <= m;
   }
 

@@ -57,7 +57,7 @@ class DualModel {
   virtual std::vector<Mat> polish(const Vec& /*lambda*/, const Vec& /*s*/, double /*mu*/) { return {}; }
 };
 
-// Constraints of the entrywise l_p solvers grouped by their shared w_j (all tokens of one sequence):
+// Constraints grouped by their shared w_j (all tokens of one sequence), for the l_p and nuclear solvers:
 // the matrices A diag(D) A^T they need then cost O(groups^2 rows cols + m^2 rows).
 struct LpGroup {
   Vec w;                 // the shared w (cols)
