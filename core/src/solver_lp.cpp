@@ -16,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
 #ifdef ATTNSVM_LP_TRACE
 #include <cstdio>
 #endif
@@ -170,6 +171,17 @@ void primalNewton(const MarginProblem& sub, double p, Mat& W, Vec& nu, int& step
   nu = gram.solve(constraintValues(sub, gradient(W)));
 }
 
+// A certified solution of one of the p > 2 methods: multipliers in the 1/2 ||W||^2 convention
+// (sum lambda_j b_j = ||W||^2), and optimal when the certified gap meets the caller's tolerance
+// (at most 1e-6), else max_iterations with the gap in the message naming the method.
+void finishCertified(MarginSolution& sol, const MarginProblem& pb, const SolverSettings& st, const char* method) {
+  const double lb = sol.lambda.dot(pb.b);
+  if (lb > 0.0) sol.lambda *= sol.objective * sol.objective / lb;
+  sol.status = sol.gap <= std::max(st.tolerance, 1e-6) ? SolveStatus::Optimal : SolveStatus::MaxIterations;
+  if (sol.status != SolveStatus::Optimal)
+    sol.message = std::string(method) + ": stopped at certified relative gap " + std::to_string(sol.gap);
+}
+
 // Final exact solve on the active set (p > 2), a primal active-set method that keeps W feasible:
 // start from the interior point's certified W (or the Frobenius W when it has none) with the
 // working set S guessed from the iterate (lambda_j / max lambda > relative slack). Each round
@@ -249,12 +261,8 @@ void polishOnSupport(const MarginProblem& pb, const SolverSettings& st, const Ma
   certify(pb, st, cand);
   const double oldGap = fromIpm ? sol.gap : std::numeric_limits<double>::infinity();
   if (!(cand.maxViolation <= st.feasibilityTol && cand.gap < oldGap)) return;
-  const double lb = cand.lambda.dot(pb.b);
-  if (lb > 0.0) cand.lambda *= cand.objective * cand.objective / lb;  // 1/2 ||W||^2 convention
   cand.iterations = sol.iterations + steps;
-  cand.status = cand.gap <= std::max(st.tolerance, 1e-6) ? SolveStatus::Optimal : SolveStatus::MaxIterations;
-  if (cand.status != SolveStatus::Optimal)
-    cand.message = "l_p interior point + support Newton: stopped at certified relative gap " + std::to_string(cand.gap);
+  finishCertified(cand, pb, st, "l_p interior point + support Newton");
   sol = std::move(cand);
 }
 
@@ -288,11 +296,7 @@ MarginSolution solveLp(const MarginProblem& pb, const SolverSettings& st, const 
   // dual interior point's, and above 1e-2 the dual interior point runs as before.
   const double target = std::max(st.tolerance, 1e-9);
   if (st.p > 2.0 && lpPrimalDual(pb, st.p, lambda, target, sol) && sol.gap <= ipm.tolerance) {
-    sol.status = sol.gap <= std::max(st.tolerance, 1e-6) ? SolveStatus::Optimal : SolveStatus::MaxIterations;
-    const double lb = sol.lambda.dot(pb.b);
-    if (lb > 0.0) sol.lambda *= sol.objective * sol.objective / lb;  // 1/2 ||W||^2 convention
-    if (sol.status != SolveStatus::Optimal)
-      sol.message = "l_p primal-dual: stopped at certified relative gap " + std::to_string(sol.gap);
+    finishCertified(sol, pb, st, "l_p primal-dual");
   } else {
 #ifdef ATTNSVM_LP_TRACE
     if (st.p > 2.0) std::fprintf(stderr, "FALLBACK to the dual interior point\n");
