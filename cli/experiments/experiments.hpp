@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "attnsvm/experiment_rank.hpp"
+
 namespace attnsvm::cli {
 
 struct ExperimentOptions {
@@ -21,7 +23,7 @@ struct ExperimentOptions {
   std::uint64_t seedBase = 0;  // seed of run k is seedBase + k
   std::vector<int> dims;       // rank, multitoken, overparam: override the list of d
   std::vector<double> ps;      // mirror-descent: override the list of p
-  double rankTol = 1e-7;       // rank: singular values above this count
+  double rankTol = kRankDefaultTol;  // rank: singular values above this count (1e-7)
   bool progress = true;        // progress on stderr
 };
 
