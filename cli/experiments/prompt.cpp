@@ -24,9 +24,6 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The core's (the lab's experiments use it too).
-std::vector<double> corrTo(const RunRecord& r, const std::optional<Mat>& ref) { return corrToSnapshots(r, ref); }
-
 json vecOrNull(const std::optional<Mat>& m) {
   if (!m) return nullptr;
   return vectorJson(Eigen::Map<const Vec>(m->data(), m->size()));
@@ -126,7 +123,7 @@ ExperimentResult promptGlobalLocalExperiment(const ExperimentOptions& o) {
     json runs = json::array();
     for (int s = 0; s < starts; ++s) {
       const Item& it = out[c * starts + s];
-      const std::vector<double> own = corrTo(it.rec, it.own), best = corrTo(it.rec, it.best);
+      const std::vector<double> own = corrToSnapshots(it.rec, it.own), best = corrToSnapshots(it.rec, it.best);
       json path = json::array();
       for (std::size_t k = 0; k < it.rec.weights.size(); ++k) {
         const Mat& w = it.rec.weights[k];
@@ -266,7 +263,7 @@ ExperimentResult lossFunctionExperiment(const ExperimentOptions& o) {
   for (int idx = 0; idx < items; ++idx) {
     const int li = idx / static_cast<int>(Cs.size()), ci = idx % static_cast<int>(Cs.size());
     const Item& it = out[idx];
-    const std::vector<double> c = corrTo(it.rec, it.mm);
+    const std::vector<double> c = corrToSnapshots(it.rec, it.mm);
     for (std::size_t k = 0; k < c.size(); ++k)
       csv << lossNames[li] << "," << csvNum(Cs[ci]) << "," << it.rec.iteration[k] << "," << csvNum(c[k]) << "\n";
     rows.push_back({{"loss", lossNames[li]},
@@ -305,10 +302,8 @@ ExperimentResult jointPvExperiment(const ExperimentOptions& o) {
   csv << "variant,iteration,corr_p_relaxed,corr_p_plain,corr_v_head,mean_softmax\n";
   for (int v = 0; v < 2; ++v) {
     const Item& it = out[v];
-    const std::vector<double> cr = corrTo(it.rec, it.relaxed), cp = corrTo(it.rec, it.plain);
-    std::vector<double> cv(it.rec.heads.size(), kNaN);
-    if (it.vmm)
-      for (std::size_t k = 0; k < cv.size(); ++k) cv[k] = correlation(it.rec.heads[k], *it.vmm);
+    const std::vector<double> cr = corrToSnapshots(it.rec, it.relaxed), cp = corrToSnapshots(it.rec, it.plain);
+    const std::vector<double> cv = headCorrToSnapshots(it.rec, it.vmm);
     for (std::size_t k = 0; k < cr.size(); ++k)
       csv << v << "," << it.rec.iteration[k] << "," << csvNum(cr[k]) << "," << csvNum(cp[k]) << ","
           << csvNum(cv[k]) << "," << csvNum(it.rec.meanProb[k]) << "\n";

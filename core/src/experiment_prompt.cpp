@@ -61,6 +61,13 @@ std::vector<double> corrToSnapshots(const RunRecord& r, const std::optional<Mat>
   return s;
 }
 
+std::vector<double> headCorrToSnapshots(const RunRecord& r, const std::optional<Mat>& ref) {
+  std::vector<double> s(r.heads.size(), kNaN);
+  if (!ref) return s;
+  for (std::size_t k = 0; k < r.heads.size(); ++k) s[k] = correlation(r.heads[k], *ref);
+  return s;
+}
+
 PromptStartRun promptGlobalLocalRun(std::uint64_t seed, bool localCase, int start, int iters, int every) {
   ScenarioOptions so = seeded(seed);
   so.localCase = localCase;
@@ -185,9 +192,7 @@ SeedResult jointPvSeed(std::uint64_t seed, int iters, int every) {
   for (int v = 0; v < 2; ++v) {
     const JointPvRun& it = runs[v];
     const std::string key = "v" + std::to_string(v);
-    std::vector<double> cv(it.rec.heads.size(), kNaN);
-    if (it.vmm)
-      for (std::size_t k = 0; k < cv.size(); ++k) cv[k] = correlation(it.rec.heads[k], *it.vmm);
+    const std::vector<double> cv = headCorrToSnapshots(it.rec, it.vmm);
     const std::vector<double> cr = corrToSnapshots(it.rec, it.relaxed), cp = corrToSnapshots(it.rec, it.plain);
     c.series(key + "_corr_p_relaxed", cr);
     c.series(key + "_corr_p_plain", cp);

@@ -14,6 +14,8 @@ namespace attnsvm {
 
 // Correlation of every snapshot of a run with ref; NaN everywhere without one.
 std::vector<double> corrToSnapshots(const RunRecord& r, const std::optional<Mat>& ref);
+// The same for the head v at every snapshot (joint training; RunRecord::heads).
+std::vector<double> headCorrToSnapshots(const RunRecord& r, const std::optional<Mat>& ref);
 
 // prompt-global-local: 6 starts for each case (global-case data, then local-case data).
 constexpr int kPromptStarts = 6;
