@@ -25,7 +25,7 @@ import { TraceStore } from '../lab/trace.js';
 import { currentSelection, defaultSelection, solveReferences, createFollower } from '../lab/reference-follower.js';
 import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
   effectiveRefs as configEffectiveRefs } from '../lab/config.js';
-import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView, normsView,
+import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView, normsView, refName, refLegendLabel,
   spectrumView, weightsView, readoutView, verdictOf, fmt } from '../lab/views.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
 import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
@@ -301,7 +301,7 @@ export function createFigure(root, options) {
       const cNow = trace.correlations();
       const names = Object.keys(trace.refs);
       bodies.corr.note.textContent = names.length
-        ? `Log scale; 0 = same direction. Now: ${names.map((r) => `${REF_LABEL[r]} corr = ${fmt(cNow[r], 5)}`).join(', ')}.`
+        ? `Log scale; 0 = same direction. Now: ${names.map((r) => `${refName(r, ctx)} corr = ${fmt(cNow[r], 5)}`).join(', ')}.`
         : 'No reference SVM for this selection.';
     }
     if (has('norms')) {
@@ -336,7 +336,8 @@ export function createFigure(root, options) {
     }
     // (the token plane draws its own legend of marks and line styles)
     if (!has('plane') && (has('corr') || has('spectrum'))) {
-      for (const r of effectiveRefs()) items.push({ line: REF_STYLE[r], text: REF_STYLE[r].label });
+      const ctx = viewContext();
+      for (const r of effectiveRefs()) items.push({ line: REF_STYLE[r], text: refLegendLabel(r, ctx) });
     }
     legend.replaceChildren(...items.map((it) => {
       const span = el('span', 'af-li');

@@ -19,7 +19,7 @@ export const PANEL_TITLES = {
   plane: 'Token plane',
   softmax: 'Softmax of every token over iterations',
   current: 'Softmax per sequence now',
-  corr: 'Direction: 1 − corr(W(k), W^mm)',
+  corr: 'Direction: 1 − corr with the SVM direction',
   norms: 'Norm growth and loss',
   spectrum: 'Singular values of W(k)/‖W(k)‖',
   weights: 'W(k)/‖W(k)‖ next to W^mm',

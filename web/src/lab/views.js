@@ -209,8 +209,10 @@ const dashArray = (d) => (d ? d.split(' ').map(Number) : undefined);
 // A prompt's reference is the prompt SVM's p^mm (SPEC section 3), not a matrix W^mm.
 // Under joint training it is the relaxed prompt SVM's.
 const promptRefName = (relaxed) => `${relaxed ? 'relaxed prompt' : 'prompt'} SVM p^mm`;
-const refCurveLabel = (r, prompt, relaxed) => (r === 'head' ? REF_STYLE.head.label
-  : prompt && r === 'fro' ? `vs ${promptRefName(relaxed)}` : `vs ${REF_STYLE[r].label}`);
+// The reference's name in texts ("Now: ... corr = ..."), for the lab and the embeds.
+export const refName = (r, ctx) => (ctx.cfg.model.param === 'prompt' && r === 'fro' ? promptRefName(!!ctx.headSvm) : REF_LABEL[r]);
+// The reference's legend entry (solution drawn with its dash), for the lab and the embeds.
+export const refLegendLabel = (r, ctx) => (ctx.cfg.model.param === 'prompt' && r === 'fro' ? promptRefName(!!ctx.headSvm) : REF_STYLE[r].label);
 
 export function corrView(ctx) {
   const { trace, refSelection } = ctx;
@@ -219,11 +221,11 @@ export function corrView(ctx) {
   const cNow = trace.correlations();
   const prompt = ctx.cfg.model.param === 'prompt';
   return {
-    series: names.map((r) => ({ label: refCurveLabel(r, prompt, !!ctx.headSvm), color: REF_STYLE[r].color, dash: dashArray(REF_STYLE[r].dash) })),
+    series: names.map((r) => ({ label: r === 'head' ? REF_STYLE.head.label : `vs ${refLegendLabel(r, ctx)}`, color: REF_STYLE[r].color, dash: dashArray(REF_STYLE[r].dash) })),
     key: names.join(','),
     data: { x: cs.x, ys: names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))), xmax: ctx.cfg.iterations },
     subtitle: names.length
-      ? `Log scale; 0 means ${prompt ? 'p(k)' : 'W(k)'} points exactly along the SVM direction. Now: ${names.map((r) => `${prompt && r === 'fro' ? promptRefName(!!ctx.headSvm) : REF_LABEL[r]} corr = ${fmt(cNow[r], 5)}`).join(', ')}.` +
+      ? `Log scale; 0 means ${prompt ? 'p(k)' : 'W(k)'} points exactly along the SVM direction. Now: ${names.map((r) => `${refName(r, ctx)} corr = ${fmt(cNow[r], 5)}`).join(', ')}.` +
         (refSelection ? ` SVMs of the selection (${refSelection.join(', ')})${ctx.followSelection ? ', followed as the run decides' : ''}.` : '') +
         (names.includes('head') ? ' Orange (joint training): 1 − corr(v(k), v^mm), the head against the head SVM of the selected tokens.' : '')
       : 'No reference SVM (none selected, or infeasible).',
@@ -281,7 +283,7 @@ export function spectrumView(ctx, fg) {
     const s = ctx.refs[r];
     if (!s || s.status !== 'optimal') continue;
     const n = normalized(s.W);
-    if (n) series.push({ label: REF_STYLE[r].label, color: REF_STYLE[r].color, dash: REF_STYLE[r].dash, values: singularValues(n), hollow: true });
+    if (n) series.push({ label: refLegendLabel(r, ctx), color: REF_STYLE[r].color, dash: REF_STYLE[r].dash, values: singularValues(n), hollow: true });
   }
   return {
     data: { series },
