@@ -22,10 +22,16 @@
 #include <cstdio>
 #endif
 
+#include "attnsvm/cold.hpp"
 #include "solvers_internal.hpp"
 
 namespace attnsvm {
 namespace detail {
+// WebAssembly size (attnsvm/cold.hpp): every function of this file is compiled for size. The
+// iterations spend their time in Eigen's products and factorizations, which are instantiated
+// from headers included above the region and stay at -O3; measured wasm against wasm, the
+// solves are as fast as with the whole file at -O3 (docs/BENCHMARKS.md, "WebAssembly").
+ATTNSVM_COLD_BEGIN
 
 MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& st, DualModel& model,
                                  Vec lambda, double mu, const char* name) {
@@ -316,5 +322,6 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
   return best;
 }
 
+ATTNSVM_COLD_END
 }  // namespace detail
 }  // namespace attnsvm

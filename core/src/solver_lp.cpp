@@ -21,10 +21,16 @@
 #include <cstdio>
 #endif
 
+#include "attnsvm/cold.hpp"
 #include "solvers_internal.hpp"
 
 namespace attnsvm {
 namespace detail {
+// WebAssembly size (attnsvm/cold.hpp): every function of this file is compiled for size. The
+// iterations spend their time in Eigen's products and factorizations, which are instantiated
+// from headers included above the region and stay at -O3; measured wasm against wasm, the
+// solves are as fast as with the whole file at -O3 (docs/BENCHMARKS.md, "WebAssembly").
+ATTNSVM_COLD_BEGIN
 // (declared in solvers_internal.hpp: shared with solver_lp_primal.cpp and solver_nuclear.cpp)
 std::vector<LpGroup> groupByW(const MarginProblem& pb) {
   std::map<std::vector<double>, std::size_t> where;
@@ -313,5 +319,6 @@ MarginSolution solveLp(const MarginProblem& pb, const SolverSettings& st, const 
   return sol;
 }
 
+ATTNSVM_COLD_END
 }  // namespace detail
 }  // namespace attnsvm

@@ -25,6 +25,11 @@
 
 namespace attnsvm {
 namespace detail {
+// WebAssembly size (attnsvm/cold.hpp): every function of this file is compiled for size. The
+// iterations spend their time in Eigen's products and factorizations, which are instantiated
+// from headers included above the region and stay at -O3; measured wasm against wasm, the
+// solves are as fast as with the whole file at -O3 (docs/BENCHMARKS.md, "WebAssembly").
+ATTNSVM_COLD_BEGIN
 namespace {
 
 class NuclearDual final : public DualModel {
@@ -109,7 +114,7 @@ class NuclearDual final : public DualModel {
   // accurate to eps / (1 - sigma^2) ~ eps / mu (cancellation in I - M M^T), so rebuild W from the
   // well-conditioned subspaces: S = S0 + correction making the support constraints exact
   // (a minimum-norm correction in the r x r space, again a rank-one Gram system).
-  ATTNSVM_COLD_FN std::vector<Mat> polish(const Vec& lambda, const Vec& s, double mu) override {
+  std::vector<Mat> polish(const Vec& lambda, const Vec& s, double mu) override {
     std::vector<Mat> out;
     Vec sig;
     Mat U, V;
@@ -183,7 +188,6 @@ class NuclearDual final : public DualModel {
 
 }  // namespace
 
-ATTNSVM_COLD_FN  // set-up only (wasm size); the iterations run in dualInteriorPoint
 MarginSolution solveNuclear(const MarginProblem& pb, const SolverSettings& st, const MarginSolution& warm) {
   const Index m = pb.b.size();
   Vec lambda = warm.lambda.cwiseMax(0.0);
@@ -199,5 +203,6 @@ MarginSolution solveNuclear(const MarginProblem& pb, const SolverSettings& st, c
   return dualInteriorPoint(pb, st, model, lambda, mu0, "nuclear interior point");
 }
 
+ATTNSVM_COLD_END
 }  // namespace detail
 }  // namespace attnsvm

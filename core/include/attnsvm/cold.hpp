@@ -4,7 +4,10 @@
 // no unrolling). The Eigen kernels those functions call stay out of line and compiled at -O3,
 // shared with the hot code, unlike a per-file -Oz (docs/BENCHMARKS.md, "WebAssembly").
 // ATTNSVM_COLD_FN marks a single function the same way. Only for code whose time is spent in
-// callees (conversions, drivers, problem set-up, analysis), never for the solvers' iterations.
+// callees: conversions, drivers, problem set-up, analysis, and the l_p and nuclear solvers, whose
+// iterations run in Eigen's products and factorizations (wasm against wasm: same speed). Not the
+// Frobenius active set and the training step: at minsize those were ~10% slower, and they are the
+// two workloads with a speed bar in WebAssembly (issue 5).
 // Caveat: a lambda's conversion to a function pointer (its static invoker) does not get the
 // attribute, and the lambda's body is inlined into it: use a named function (wasm/guarded.hpp).
 // Native builds are unaffected. Measured in docs/BENCHMARKS.md, "WebAssembly".

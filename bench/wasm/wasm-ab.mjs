@@ -1,0 +1,67 @@
+// Two builds of the wasm module in one node process, same workloads, timed alternately: the
+// median of the per-round B/A ratios. Use it to price a build change (flags, a kernel) without the
+// machine's load drift, which makes two wasm-vs-native runs minutes apart differ by +-0.2.
+// Run: node bench/wasm/wasm-ab.mjs DIR_A DIR_B   (each holding attnsvm.js + attnsvm.wasm)
+// env ROUNDS (default 9). Times are per-call process CPU time, as in wasm-vs-native.mjs.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { gzipSync } from 'node:zlib';
+import { createEngine } from '../../web/src/engine/engine.js';
+
+const require = createRequire(import.meta.url);
+const [dirA, dirB] = process.argv.slice(2).map((d) => resolve(d));
+if (!dirA || !dirB) throw new Error('usage: node bench/wasm/wasm-ab.mjs DIR_A DIR_B');
+async function load(dir) {
+  // Each build's glue defines the same global factory name: load it through require, fresh.
+  const factory = require(resolve(dir, 'attnsvm.js'));
+  return createEngine({ factory, wasmBinary: readFileSync(resolve(dir, 'attnsvm.wasm')) });
+}
+const A = await load(dirA), B = await load(dirB);
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e3; };
+function time(samples, f) {
+  let t0 = cpuMs(), calls = 0;
+  while (cpuMs() - t0 < 200 || calls < 2) { f(); calls++; }
+  const batch = Math.max(1, Math.floor(20 / ((cpuMs() - t0) / calls)));
+  const ms = [];
+  for (let r = 0; r < samples; r++) {
+    t0 = cpuMs();
+    for (let k = 0; k < batch; k++) f();
+    ms.push((cpuMs() - t0) / batch);
+  }
+  return median(ms);
+}
+const ROUNDS = Number(process.env.ROUNDS ?? 9);
+const model = { attention: 'cross', param: 'W', head: 'linear', loss: 'logistic' };
+const work = [];
+const train = (label, m, tr, init) => work.push([label, (E, ds) => () => {
+  const run = E.train({ dataset: ds.a, model: m, train: tr, init }); run.step(2000); run.dispose();
+}]);
+const solve = (label, big, req) => work.push([label, (E, ds) => () => E.solve({ dataset: big ? ds.b : ds.a, ...req })]);
+train('NGD training, W, (6,8,10), 2000 it', model, { optimizer: 'ngd', lr: 0.1 }, { kind: 'zero' });
+train('NGD training, (K,Q), (6,8,10), 2000 it', { ...model, param: 'KQ' }, { optimizer: 'ngd', lr: 0.1 },
+  { kind: 'random', seed: 1, scale: 0.1 });
+train('l_p mirror descent p=3, (6,8,10), 2000 it', model, { optimizer: 'md', lr: 0.1, p: 3 }, { kind: 'zero' });
+solve('Frobenius Att-SVM, (15,15,20)', true, { norm: 'fro' });
+solve('nuclear Att-SVM, (6,8,10)', false, { norm: 'nuclear' });
+solve('nuclear Att-SVM, (15,15,20)', true, { norm: 'nuclear' });
+solve('l_p Att-SVM p=3, (15,15,20)', true, { norm: 'lp', p: 3 });
+solve('l_p Att-SVM p=1.5, (15,15,20)', true, { norm: 'lp', p: 1.5 });
+if (process.env.ONLY) work.splice(0, work.length, ...work.filter(([l]) => l.includes(process.env.ONLY)));
+
+const data = (E) => ({ a: E.sphere(6, 8, 10, 0), b: E.sphere(15, 15, 20, 0) });
+const dA = data(A), dB = data(B);
+console.log(`| workload | A ms | B ms | B / A (median of ${ROUNDS} rounds) |\n|---|---:|---:|---:|`);
+for (const [label, make] of work) {
+  const fa = make(A, dA), fb = make(B, dB);
+  const ta = [], tb = [], r = [];
+  for (let k = 0; k < ROUNDS; k++) {
+    const [x, y] = k % 2 ? [time(5, fb), time(5, fa)].reverse() : [time(5, fa), time(5, fb)];
+    ta.push(x); tb.push(y); r.push(y / x);
+  }
+  console.log(`| ${label} | ${median(ta).toFixed(3)} | ${median(tb).toFixed(3)} | ${median(r).toFixed(3)} |`);
+}
+const gz = (d) => gzipSync(readFileSync(resolve(d, 'attnsvm.wasm')), { level: 9 }).length;
+console.log(`\nattnsvm.wasm gzipped: A ${gz(dirA)} B, B ${gz(dirB)} B`);
