@@ -9,10 +9,7 @@
 // measured alternately, ROUNDS times (env, default 5), and the ratio reported is the median of
 // the per-round ratios (each native/wasm pair measured seconds apart), not a ratio of medians
 // taken at different times.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { loadEngine, native, wasmDir, repoRoot } from '../../tests/wasm/helpers.mjs';
+import { loadEngine, native, bundleSizes } from '../../tests/wasm/helpers.mjs';
 
 const engine = await loadEngine();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -69,18 +66,10 @@ console.log(`| workload | native ms | wasm ms (node, JS API) | wasm / native (me
 console.log('|---|---:|---:|---:|');
 for (const [label, n, w, r] of rows) console.log(`| ${label} | ${f(n)} | ${f(w)} | ${r.toFixed(2)}x |`);
 
-const gz = (p) => gzipSync(readFileSync(p), { level: 9 }).length;
-const raw = (p) => readFileSync(p).length;
-const wrapperFiles = ['engine.js', 'convert.js', 'worker-engine.js', 'worker.js'].map((x) => resolve(repoRoot, 'web/src/engine', x));
-const sizes = [
-  ['attnsvm.wasm', resolve(wasmDir, 'attnsvm.wasm')],
-  ['attnsvm.js (Emscripten glue)', resolve(wasmDir, 'attnsvm.js')],
-  ['attnsvm.single.js (SINGLE_FILE embed build)', resolve(wasmDir, 'attnsvm.single.js')],
-];
-console.log('\n| file | bytes | gzipped |');
-console.log('|---|---:|---:|');
-for (const [label, p] of sizes) console.log(`| ${label} | ${raw(p)} | ${gz(p)} |`);
-const wr = wrapperFiles.reduce((s, p) => s + raw(p), 0), wg = wrapperFiles.reduce((s, p) => s + gz(p), 0);
-console.log(`| wrapper (web/src/engine/*.js, unminified) | ${wr} | ${wg} |`);
-const total = gz(sizes[0][1]) + gz(sizes[1][1]) + wg;
-console.log(`| **module + wrapper** (wasm + glue + wrapper) | | **${total}** (${(total / 1024).toFixed(1)} KB) |`);
+const z = await bundleSizes();
+console.log('\n| file | gzipped |\n|---|---:|');
+console.log(`| attnsvm.wasm | ${z.wasm} |\n| attnsvm.js (Emscripten glue, minified) | ${z.glue} |`);
+console.log(`| wrapper as shipped (worker.js bundle + worker-engine.js, minified) | ${z.wrapper} |`);
+console.log(`| wrapper sources (web/src/engine/*.js, unminified) | ${z.wrapperSource} |`);
+console.log(`| attnsvm.single.js (SINGLE_FILE embed build) | ${z.single} |`);
+console.log(`| **module + wrapper** (wasm + glue + wrapper as shipped) | **${z.total}** (${(z.total / 1024).toFixed(1)} KB) |`);

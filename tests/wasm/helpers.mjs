@@ -19,6 +19,29 @@ export async function loadEngine(moduleName = 'attnsvm') {
   return createEngine({ factory, wasmBinary: readFileSync(resolve(wasmDir, `${moduleName}.wasm`)) });
 }
 
+// Gzipped sizes (gzip -9) of what a page loads: the module (wasm + Emscripten glue) and the JS
+// wrapper as shipped (the worker host worker.js with engine.js and convert.js, and the page side
+// worker-engine.js, each bundled and minified by esbuild as vite does), plus the wrapper's
+// unminified sources and the single-file build. The issue's target is wasm + glue + wrapper.
+export async function bundleSizes() {
+  const { buildSync } = await import('esbuild');
+  const { gzipSync } = await import('node:zlib');
+  const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
+  const engineDir = resolve(repoRoot, 'web/src/engine');
+  const shipped = (entry, format) => gz(buildSync({
+    entryPoints: [resolve(engineDir, entry)], bundle: true, minify: true, format, write: false, logLevel: 'error',
+  }).outputFiles[0].contents);
+  const s = {
+    wasm: gz(readFileSync(resolve(wasmDir, 'attnsvm.wasm'))),
+    glue: gz(readFileSync(resolve(wasmDir, 'attnsvm.js'))),
+    wrapper: shipped('worker.js', 'iife') + shipped('worker-engine.js', 'esm'),
+    wrapperSource: ['engine.js', 'convert.js', 'worker-engine.js', 'worker.js']
+      .map((f) => gz(readFileSync(resolve(engineDir, f)))).reduce((a, b) => a + b),
+    single: gz(readFileSync(resolve(wasmDir, 'attnsvm.single.js'))),
+  };
+  return { ...s, total: s.wasm + s.glue + s.wrapper };
+}
+
 // Configures (once) and builds (incrementally) the native driver with cmake + ninja; returns its path.
 let nativePath = null;
 // ATTNSVM_NATIVE_REF: use this prebuilt driver instead.
