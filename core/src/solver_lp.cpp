@@ -28,8 +28,8 @@ namespace attnsvm {
 namespace detail {
 // WebAssembly size (attnsvm/cold.hpp): every function of this file is compiled for size. The
 // iterations spend their time in Eigen's products and factorizations, which are instantiated
-// from headers included above the region and stay at -O3; measured wasm against wasm, the
-// solves are as fast as with the whole file at -O3 (docs/BENCHMARKS.md, "WebAssembly").
+// from headers included above the region and keep the full optimization; measured wasm against
+// wasm, the solves are as fast as with the whole file optimized for speed (docs/BENCHMARKS.md).
 ATTNSVM_COLD_BEGIN
 // (declared in solvers_internal.hpp: shared with solver_lp_primal.cpp and solver_nuclear.cpp)
 std::vector<LpGroup> groupByW(const MarginProblem& pb) {

@@ -1,7 +1,7 @@
 // Size hint for cold code in the WebAssembly build: between ATTNSVM_COLD_BEGIN and
 // ATTNSVM_COLD_END every function defined (not the Eigen templates it calls, whose declarations
 // come from headers included before) is optimized for size (clang's minsize: little inlining,
-// no unrolling). The Eigen kernels those functions call stay out of line and compiled at -O3,
+// no unrolling). The Eigen kernels those functions call stay out of line and fully optimized,
 // shared with the hot code, unlike a per-file -Oz (docs/BENCHMARKS.md, "WebAssembly").
 // ATTNSVM_COLD_FN marks a single function the same way. Only for code whose time is spent in
 // callees: conversions, drivers, problem set-up, analysis, and the l_p and nuclear solvers, whose
