@@ -1,5 +1,6 @@
 #include "svd.hpp"
 
+#include <algorithm>
 #include <utility>
 #include <cmath>
 #include <limits>
@@ -73,6 +74,48 @@ void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V) {
     }
     if (V) V->col(k) = v.col(j);
   }
+}
+
+
+
+Index numericalRank(const Vec& s, Index rows, Index cols) {
+  if (s.size() == 0 || !(s(0) > 0.0)) return 0;
+  const double cut = std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(rows, cols)) * s(0);
+  Index r = 0;
+  while (r < s.size() && s(r) > cut) ++r;  // s is descending
+  return r;
+}
+
+void rangeBasis(const ConstMatRef& a, Mat& Q) {
+  Vec s;
+  thinSvd(a, s, &Q, nullptr);
+  Q.conservativeResize(Eigen::NoChange, numericalRank(s, a.rows(), a.cols()));
+}
+
+MinNormSolver::MinNormSolver(const ConstMatRef& a) {
+  thinSvd(a, s_, &U_, &V_);
+  rank_ = numericalRank(s_, a.rows(), a.cols());
+  work_.resize(rank_);
+}
+
+void MinNormSolver::solve(const ConstVecRef& b, Vec& x) const {
+  if (rank_ == 0) {  // A = 0 (products with an empty inner dimension are avoided)
+    x.setZero(V_.rows());
+    return;
+  }
+  work_.noalias() = U_.leftCols(rank_).transpose() * b;
+  work_.array() /= s_.head(rank_).array();
+  x.noalias() = V_.leftCols(rank_) * work_;
+}
+
+void MinNormSolver::solveTransposed(const ConstVecRef& c, Vec& y) const {
+  if (rank_ == 0) {
+    y.setZero(U_.rows());
+    return;
+  }
+  work_.noalias() = V_.leftCols(rank_).transpose() * c;
+  work_.array() /= s_.head(rank_).array();
+  y.noalias() = U_.leftCols(rank_) * work_;
 }
 
 }  // namespace attnsvm::detail
