@@ -21,6 +21,26 @@ void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V) {
   }
   const double big = x.cwiseAbs().maxCoeff();
   if (big > 0.0 && std::isfinite(big)) x /= big;  // no overflow / underflow in the dot products
+  // Clearly tall (m >= 2 n, e.g. the constraint matrices of the l_p finish, d^2 x |S|): Householder
+  // QR first, x = Q R, and the rotations on R (n x n) instead of on m-long columns (a sweep costs
+  // n^3 instead of m n^2; U = Q U_R at the end). Columnwise backward stable, so R keeps the
+  // relative accuracy of the columns; the rank is then revealed by the SVD of R. Square and
+  // nearly square inputs (the other users) take the plain loop.
+  Mat reflectors;  // m x n: R above the diagonal, the Householder vectors below
+  Vec tau;
+  if (m >= 2 * n) {
+    tau.resize(n);
+    Vec work(n);
+    for (Index k = 0; k < n; ++k) {
+      double beta;
+      x.col(k).tail(m - k).makeHouseholderInPlace(tau(k), beta);
+      x(k, k) = beta;
+      x.bottomRightCorner(m - k, n - k - 1).applyHouseholderOnTheLeft(x.col(k).tail(m - k - 1), tau(k), work.data());
+    }
+    reflectors = std::move(x);
+    x = reflectors.topRows(n).triangularView<Eigen::Upper>();
+  }
+  const Index mx = x.rows();  // rows of the rotated matrix (n after the QR)
   Mat v;
   if (V) v.setIdentity(n, n);
   const double eps = std::numeric_limits<double>::epsilon();
@@ -36,7 +56,7 @@ void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V) {
         const double zeta = (beta - alpha) / (2.0 * gamma);
         const double t = std::copysign(1.0, zeta) / (std::abs(zeta) + std::sqrt(1.0 + zeta * zeta));
         const double c = 1.0 / std::sqrt(1.0 + t * t), sn = c * t;
-        for (Index i = 0; i < m; ++i) {
+        for (Index i = 0; i < mx; ++i) {
           const double xp = x(i, p), xq = x(i, q);
           x(i, p) = c * xp - sn * xq;
           x(i, q) = sn * xp + c * xq;
@@ -61,7 +81,7 @@ void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V) {
       order[static_cast<std::size_t>(i)] = order[static_cast<std::size_t>(i - 1)];
     order[static_cast<std::size_t>(i)] = k;
   }
-  if (U) U->resize(m, n);
+  if (U) U->resize(mx, n);
   if (V) V->resize(n, n);
   for (Index k = 0; k < n; ++k) {
     const Index j = order[static_cast<std::size_t>(k)];
@@ -73,6 +93,13 @@ void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V) {
         U->col(k).setZero();
     }
     if (V) V->col(k) = v.col(j);
+  }
+  if (U && reflectors.size() > 0) {  // U = Q [U_R; 0]
+    U->conservativeResize(m, n);
+    U->bottomRows(m - n).setZero();
+    Vec work(n);
+    for (Index k = n - 1; k >= 0; --k)
+      U->bottomRows(m - k).applyHouseholderOnTheLeft(reflectors.col(k).tail(m - k - 1), tau(k), work.data());
   }
 }
 
