@@ -26,19 +26,28 @@ void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V) {
   // n^3 instead of m n^2; U = Q U_R at the end). Columnwise backward stable, so R keeps the
   // relative accuracy of the columns; the rank is then revealed by the SVD of R. Square and
   // nearly square inputs (the other users) take the plain loop.
-  Mat reflectors;  // m x n: R above the diagonal, the Householder vectors below
-  Vec tau;
+  Mat reflectors;  // m x n: R above the diagonal, the Householder vectors v_k from the diagonal down
+  Vec tau;         // H_k = I - tau_k v_k v_k^T
+  // Reflections as dot products on column segments rather than Eigen's Householder templates (smaller wasm).
+  auto reflect = [](const double* v, double t, double* y, Index len) {  // y <- (I - t v v^T) y
+    Eigen::Map<Vec> ys(y, len);
+    ys -= (t * Eigen::Map<const Vec>(v, len).dot(ys)) * Eigen::Map<const Vec>(v, len);
+  };
   if (m >= 2 * n) {
-    tau.resize(n);
-    Vec work(n);
+    tau.setZero(n);
+    Vec rdiag(n);
     for (Index k = 0; k < n; ++k) {
-      double beta;
-      x.col(k).tail(m - k).makeHouseholderInPlace(tau(k), beta);
-      x(k, k) = beta;
-      x.bottomRightCorner(m - k, n - k - 1).applyHouseholderOnTheLeft(x.col(k).tail(m - k - 1), tau(k), work.data());
+      double* v = &x(k, k);
+      const double norm = Eigen::Map<const Vec>(v, m - k).norm(), x0 = v[0];
+      rdiag(k) = x0 >= 0.0 ? -norm : norm;  // H_k x = rdiag_k e_1
+      if (norm == 0.0) continue;            // zero column: H_k = I
+      v[0] = x0 - rdiag(k);                 // |v_0| = norm + |x0|: no cancellation
+      tau(k) = 1.0 / (norm * (norm + std::abs(x0)));
+      for (Index j = k + 1; j < n; ++j) reflect(v, tau(k), &x(k, j), m - k);
     }
     reflectors = std::move(x);
-    x = reflectors.topRows(n).triangularView<Eigen::Upper>();
+    x = reflectors.topRows(n).triangularView<Eigen::StrictlyUpper>();
+    x.diagonal() = rdiag;
   }
   const Index mx = x.rows();  // rows of the rotated matrix (n after the QR)
   Mat v;
@@ -94,12 +103,11 @@ void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V) {
     }
     if (V) V->col(k) = v.col(j);
   }
-  if (U && reflectors.size() > 0) {  // U = Q [U_R; 0]
+  if (U && reflectors.size() > 0) {  // U = H_0 .. H_{n-1} [U_R; 0]
     U->conservativeResize(m, n);
     U->bottomRows(m - n).setZero();
-    Vec work(n);
     for (Index k = n - 1; k >= 0; --k)
-      U->bottomRows(m - k).applyHouseholderOnTheLeft(reflectors.col(k).tail(m - k - 1), tau(k), work.data());
+      for (Index c = 0; c < n; ++c) reflect(&reflectors(k, k), tau(k), &(*U)(k, c), m - k);
   }
 }
 

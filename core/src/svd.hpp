@@ -15,6 +15,8 @@ namespace attnsvm::detail {
 // wide) until every pair is orthogonal to working precision; the singular values are the column
 // norms. High relative accuracy (like Eigen's two-sided JacobiSVD, which it replaces: one small
 // loop instead of 21 KB of wasm for JacobiSVD and its QR preconditioner; docs/BENCHMARKS.md).
+// Clearly tall inputs (rows >= 2 cols after the transpose, the minimum-norm solvers' constraint
+// matrices) are first reduced by a small hand-written Householder QR and the rotations run on R.
 void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V);
 
 // Numerical rank of a rows x cols matrix from its descending singular values s: the number of
