@@ -5,12 +5,12 @@
 //   GD's iterate is predicted as W_fin + R W_dir with R fitted by least squares.
 // Equalities are written against the first token t0 of O_i only (the others follow by
 // differences), so that the constraint set has no redundant rows.
-#include <Eigen/QR>
 #include <cmath>
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
 #include "solvers_internal.hpp"
+#include "svd.hpp"
 #include "attnsvm/cold.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
@@ -105,7 +105,7 @@ GeneralizedSvm generalizedSvm(const Dataset& data, const Mat& softmax, double th
       const Mat Aj = fin.U.row(j).transpose() * fin.Wq.row(j);
       A.row(j) = Eigen::Map<const Vec>(Aj.data(), Aj.size()).transpose();
     }
-    const Vec x = A.completeOrthogonalDecomposition().solve(fin.b);
+    const Vec x = detail::MinNormSolver(A).solve(fin.b);
     g.finite = Eigen::Map<const Mat>(x.data(), d, d);
   }
   return g;

@@ -11,7 +11,6 @@
 // Warm start: the Frobenius multipliers (plus a small positive floor), scaled optimally along
 // their ray. |M|^{q-2} is floored at 1e-12 max|M| when q < 2 (p > 2) where it is unbounded.
 #include <Eigen/Cholesky>
-#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -23,6 +22,7 @@
 
 #include "attnsvm/cold.hpp"
 #include "solvers_internal.hpp"
+#include "svd.hpp"
 
 namespace attnsvm {
 namespace detail {
@@ -113,17 +113,34 @@ class LpDual final : public DualModel {
 // on small entries, which makes dW inaccurate in exactly the directions where f is flat, so dW is
 // projected (Frobenius-orthogonally) onto the null space of A and every trial point onto the
 // affine set A W = b; Armijo backtracking on f. The multipliers are the least-squares solution of
-// A^T nu = g (exact at the optimum, and well conditioned: the Frobenius Gram matrix).
+// A^T nu = g (exact at the optimum).
+// All three (projections and multipliers) come from one thin SVD of the constraint matrix
+// A^T = [vec A_1 .. vec A_m] (d^2 x m), not of its Gram matrix A A^T: its rank cut and solves see
+// the singular values of A rather than their squares (dependent constraints, e.g. more tokens of
+// one sequence than rows, make A exactly rank deficient). With A^T = U_r S_r V_r^T:
+// the projection onto A X = b adds A^+ r = U_r S_r^{-1} V_r^T r, the null-space projector of A is
+// I - U_r U_r^T, and nu = V_r S_r^{-1} U_r^T g.
 // Stops when the decrease predicted by the step, -<g, dW>, is below 1e-18 ||W||_p^p, when f stops
 // decreasing (machine precision), or after 60 steps.
 void primalNewton(const MarginProblem& sub, double p, Mat& W, Vec& nu, int& steps) {
-  const Index m = sub.b.size();
-  const std::vector<LpGroup> groups = groupByW(sub);
-  Mat G(m, m);
-  groupedGram(groups, Mat::Ones(sub.rows, sub.cols), G);  // Frobenius Gram <A_j, A_k>
-  const Eigen::CompleteOrthogonalDecomposition<Mat> gram(G);
+  const Index m = sub.b.size(), n = static_cast<Index>(sub.rows) * sub.cols;
+  // Columns vec(scale .* A_j), A_j = u_j w_j^T: the constraint matrix (transposed) with its rows
+  // (the entries of W) scaled.
+  auto scaledConstraints = [&](const Mat& scale, Mat& Ct) {
+    Ct.resize(n, m);
+    for (Index j = 0; j < m; ++j) {
+      Eigen::Map<Mat> col(Ct.col(j).data(), sub.rows, sub.cols);
+      col = scale.cwiseProduct(sub.U.row(j).transpose() * sub.Wq.row(j));
+    }
+  };
+  Mat At;
+  scaledConstraints(Mat::Ones(sub.rows, sub.cols), At);
+  const MinNormSolver constraints(At);
+  Vec r(m), step(n);
   auto project = [&](Mat& X) {  // onto A X = b, Frobenius-orthogonally
-    X += combine(sub, gram.solve(Vec(sub.b - constraintValues(sub, X))));
+    r = sub.b - constraintValues(sub, X);
+    constraints.solveTransposed(r, step);
+    X += Eigen::Map<const Mat>(step.data(), sub.rows, sub.cols);
   };
   auto f = [&](const Mat& X) {
     const double big = X.cwiseAbs().maxCoeff();
@@ -134,27 +151,28 @@ void primalNewton(const MarginProblem& sub, double p, Mat& W, Vec& nu, int& step
   };
   project(W);
   double fW = f(W);
+  Mat Bt, Q;
+  Vec sg(n), dV(n), coef;
   for (int it = 0; it < 60; ++it, ++steps) {
     const Mat g = gradient(W);
     Mat h = (p - 1.0) * W.array().abs().pow(p - 2.0).matrix();
     h = h.cwiseMax(1e-12 * std::max(h.maxCoeff(), 1e-300));
     // Newton step in the scaled variables V = H^{1/2} W, where the Hessian is the identity: the
-    // step is minus the scaled gradient projected onto the null space of B = A H^{-1/2}, computed
-    // from a QR factorization of B^T (conditioned like B, not like the normal matrix B B^T).
+    // step is minus the scaled gradient projected onto the null space of B = A H^{-1/2}, i.e.
+    // orthogonally to range(B^T), whose orthonormal basis Q comes from the SVD of B^T
+    // (conditioned like B, not like the normal matrix B B^T; H^{-1/2} spans up to 1e6).
     const Mat Dh = h.cwiseSqrt().cwiseInverse();  // H^{-1/2}
-    Mat Bt(sub.rows * sub.cols, m);
-    for (Index j = 0; j < m; ++j) {
-      Eigen::Map<Mat> col(Bt.col(j).data(), sub.rows, sub.cols);
-      col = Dh.cwiseProduct(sub.U.row(j).transpose() * sub.Wq.row(j));
-    }
-    const Eigen::ColPivHouseholderQR<Mat> qr(Bt);
-    const Index rank = qr.rank();
-    const Mat Q = qr.householderQ() * Mat::Identity(Bt.rows(), rank);
-    Vec sg(Bt.rows());
+    scaledConstraints(Dh, Bt);
+    rangeBasis(Bt, Q);
     Eigen::Map<Mat>(sg.data(), sub.rows, sub.cols) = Dh.cwiseProduct(g);
-    const Vec dV = -(sg - Q * (Q.transpose() * sg));
-    Mat dW = Dh.cwiseProduct(Eigen::Map<const Mat>(dV.data(), sub.rows, sub.cols));
-    dW -= combine(sub, gram.solve(constraintValues(sub, dW)));  // null space of A
+    coef.noalias() = Q.transpose() * sg;
+    dV.noalias() = Q * coef;
+    dV -= sg;  // -(I - Q Q^T) sg
+    Eigen::Map<Mat> dW(dV.data(), sub.rows, sub.cols);
+    dW.array() *= Dh.array();
+    // Onto the null space of A (I - U_r U_r^T), where the large H^{-1} entries left dW inaccurate.
+    coef.noalias() = constraints.rangeBasis().transpose() * dV;
+    dV.noalias() -= constraints.rangeBasis() * coef;
     const double slope = g.cwiseProduct(dW).sum();
     const double gW = g.cwiseProduct(W).sum();  // ||W||_p^p
     if (!(slope < -1e-18 * gW)) break;
@@ -174,7 +192,8 @@ void primalNewton(const MarginProblem& sub, double p, Mat& W, Vec& nu, int& step
     W = std::move(trial);
     fW = fT;
   }
-  nu = gram.solve(constraintValues(sub, gradient(W)));
+  const Mat g = gradient(W);
+  constraints.solve(Eigen::Map<const Vec>(g.data(), n), nu);
 }
 
 // A certified solution of one of the p > 2 methods: multipliers in the 1/2 ||W||^2 convention

@@ -11,7 +11,6 @@
 // w_j, only groups x groups / m x groups entries for the w-side factors); see derivatives().
 // Warm start: the Frobenius multipliers (plus a floor), scaled so that ||M||_2 = 0.9.
 #include <Eigen/Cholesky>
-#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -161,7 +160,7 @@ class NuclearDual final : public DualModel {
           for (Index b = a; b < r; ++b, ++col)
             At(k, col) = a == b ? Ut(k, a) * Wt(k, a) : Ut(k, a) * Wt(k, b) + Ut(k, b) * Wt(k, a);
       }
-      const Vec x = At.completeOrthogonalDecomposition().solve(c);
+      const Vec x = MinNormSolver(At).solve(c);  // minimum-norm least squares
       Mat S = S0;
       {
         Index col = 0;

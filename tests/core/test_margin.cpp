@@ -321,6 +321,10 @@ TEST(Generalized, DirectionFiniteAndRadius) {
   EXPECT_NEAR((data.token(0, 0) - data.token(0, 2)).dot(g.direction.W * z), 0.0, 1e-9);
   // Finite part reproduces the log-ratio.
   EXPECT_NEAR((data.token(0, 2) - data.token(0, 0)).dot(g.finite * z), std::log(0.4 / 0.6), 1e-10);
+  // ... and is the minimum-norm such W (one constraint <u z^T, W> = c: W = c u z^T / (|u|^2 |z|^2)).
+  const Vec u = data.token(0, 2) - data.token(0, 0);
+  const Mat minNorm = std::log(0.4 / 0.6) * u * z.transpose() / (u.squaredNorm() * z.squaredNorm());
+  EXPECT_LE((g.finite - minNorm).norm(), 1e-12 * minNorm.norm());
   const Mat W = g.finite + 7.5 * g.direction.W;
   EXPECT_NEAR(fitRadius(g, W), 7.5, 1e-9);
   expectInputError([&] { generalizedSvm(data, Mat::Ones(2, 4), 1e-3, SolverSettings{}); }, {"softmax"});
