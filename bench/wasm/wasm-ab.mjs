@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { createEngine } from '../../web/src/engine/engine.js';
+import { median, time } from './cpu-time.mjs';
 
 const require = createRequire(import.meta.url);
 const [dirA, dirB] = process.argv.slice(2).map((d) => resolve(d));
@@ -19,20 +20,6 @@ async function load(dir) {
 }
 const A = await load(dirA), B = await load(dirB);
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e3; };
-function time(samples, f) {
-  let t0 = cpuMs(), calls = 0;
-  while (cpuMs() - t0 < 200 || calls < 2) { f(); calls++; }
-  const batch = Math.max(1, Math.floor(20 / ((cpuMs() - t0) / calls)));
-  const ms = [];
-  for (let r = 0; r < samples; r++) {
-    t0 = cpuMs();
-    for (let k = 0; k < batch; k++) f();
-    ms.push((cpuMs() - t0) / batch);
-  }
-  return median(ms);
-}
 const ROUNDS = Number(process.env.ROUNDS ?? 9);
 const model = { attention: 'cross', param: 'W', head: 'linear', loss: 'logistic' };
 const work = [];
@@ -58,7 +45,7 @@ for (const [label, make] of work) {
   const fa = make(A, dA), fb = make(B, dB);
   const ta = [], tb = [], r = [];
   for (let k = 0; k < ROUNDS; k++) {
-    const [x, y] = k % 2 ? [time(5, fb), time(5, fa)].reverse() : [time(5, fa), time(5, fb)];
+    const [x, y] = k % 2 ? [time(5, fb, 200), time(5, fa, 200)].reverse() : [time(5, fa, 200), time(5, fb, 200)];
     ta.push(x); tb.push(y); r.push(y / x);
   }
   console.log(`| ${label} | ${median(ta).toFixed(3)} | ${median(tb).toFixed(3)} | ${median(r).toFixed(3)} |`);

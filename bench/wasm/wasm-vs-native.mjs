@@ -10,25 +10,9 @@
 // the per-round ratios (each native/wasm pair measured seconds apart), not a ratio of medians
 // taken at different times.
 import { loadEngine, native, bundleSizes } from '../../tests/wasm/helpers.mjs';
+import { median, time } from './cpu-time.mjs';
 
 const engine = await loadEngine();
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-// Median per-call CPU time of this process in ms, batched so that a sample lasts >= 20 ms: the
-// machine is shared, and CPU time is far less disturbed by other processes than wall time.
-const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e3; };
-function time(samples, f) {
-  let t0 = cpuMs(), calls = 0;
-  while (cpuMs() - t0 < 300 || calls < 2) { f(); calls++; } // warm-up (wasm tier-up), and the batch size
-  const batch = Math.max(1, Math.floor(20 / ((cpuMs() - t0) / calls)));
-  const ms = [];
-  for (let r = 0; r < samples; r++) {
-    t0 = cpuMs();
-    for (let k = 0; k < batch; k++) f();
-    ms.push((cpuMs() - t0) / batch);
-  }
-  return median(ms);
-}
-
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const model = { attention: 'cross', param: 'W', head: 'linear', loss: 'logistic' };
 const rows = [];
