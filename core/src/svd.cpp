@@ -111,8 +111,6 @@ void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V) {
   }
 }
 
-
-
 Index numericalRank(const Vec& s, Index rows, Index cols) {
   if (s.size() == 0 || !(s(0) > 0.0)) return 0;
   const double cut = std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(rows, cols)) * s(0);
