@@ -21,17 +21,30 @@ export function decimatedIndices(n, maxPoints) {
 // spec: { width, height, x: number[] | number[][] (per series), series: [{ label, color, dash,
 //   values: number[], points?: bool, line?: bool, x?: number[] }], xlabel, ylabel, ylog, xdomain,
 //   ydomain, xticks }
+const labelWidths = new Map(); // legend label -> rendered width (px); one font per page
+
 export function drawLineChart(svgEl, spec) {
   const c = themeColors();
   const width = spec.width, height = spec.height;
   // legend items flow left to right and wrap by their text's width (a fixed 150 px column clipped
-  // long labels such as "Frobenius W^mm" at phone width)
+  // long labels such as "Frobenius W^mm" at phone width). The width is measured in this svg (same
+  // font); a per-character estimate under-measured wide system fonts and items overlapped. A
+  // detached svg (figure export) measures 0: the estimate is the fallback there.
+  // Cached per label: measuring forces a layout, and the embeds redraw their curves during a run.
+  let probe = null;
+  const textWidth = (label) => {
+    if (labelWidths.has(label)) return labelWidths.get(label);
+    probe ??= select(svgEl).append('text').attr('visibility', 'hidden');
+    const measured = probe.text(label).node().getComputedTextLength?.() ?? 0;
+    if (measured > 0) labelWidths.set(label, measured);
+    return measured > 0 ? measured : label.length * 6.6;
+  };
   const legend = [];
   {
     let lx = 0, row = 0;
     const avail = width - 54 - 8;
     for (const s of spec.series) {
-      const w = 27 + s.label.length * 6.6 + 14;
+      const w = 27 + textWidth(s.label) + 14;
       if (lx > 0 && lx + w > avail) { lx = 0; row++; }
       legend.push({ s, x: lx, row });
       lx += w;
