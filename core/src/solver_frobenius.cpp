@@ -189,19 +189,15 @@ MarginSolution solveFrobenius(const MarginProblem& pb, const SolverSettings& st)
         r.noalias() -= as.columns().leftCols(k) * sA;
         continue;  // re-scan with the refined residuals
       }
-      bool clean = true;
-      for (Index j = 0; j < m && clean; ++j) {
-        if (state[static_cast<std::size_t>(j)] == 2) continue;
-        const double tol = 1e2 * tolViol * std::max(1.0, std::abs(pb.b(j)));
-        if (isEq(j) ? std::abs(r(j)) > tol : r(j) < -tol) clean = false;
-      }
-      if (!clean && refinements < 6) { ++refinements; continue; }
+      // Worst exact violation, relative to max(1, |b_j|): clean means within 1e2 tolViol.
       double worstViolation = 0.0;
       for (Index j = 0; j < m; ++j) {
         if (state[static_cast<std::size_t>(j)] == 2) continue;
         const double v = (isEq(j) ? std::abs(r(j)) : -r(j)) / std::max(1.0, std::abs(pb.b(j)));
         worstViolation = std::max(worstViolation, v);
       }
+      const bool clean = !(worstViolation > 1e2 * tolViol);
+      if (!clean && refinements < 6) { ++refinements; continue; }
       if (!clean && worstViolation > 1e3 * st.feasibilityTol) {
         // The running residuals said "nothing violated" but the exact ones disagree grossly even
         // after refinement: the active Gram matrix is too ill-conditioned to trust (nearly
