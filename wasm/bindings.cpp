@@ -42,31 +42,20 @@ struct Status {
 
 
 // Runs body(context) and converts any exception into a failure status; out of line (one copy of
-// the catch clauses for all the Status entry points).
+// the catch clause for all the Status entry points).
 __attribute__((noinline)) Status guardedStatusCall(void (*body)(void*), void* context) {
   try {
     body(context);
     return {};
-  } catch (const InputError& e) {
-    return {false, e.what(), "input"};
-  } catch (const NumericalError& e) {
-    return {false, e.what(), "numerical"};
-  } catch (const std::exception& e) {
-    return {false, e.what(), "internal"};
   } catch (...) {
-    return {false, "unknown C++ exception", "internal"};
+    const wire::CaughtError e = wire::caughtError();
+    return {false, e.message, e.kind};
   }
 }
 
-template <class Fn>
-struct StatusBody {
-  ATTNSVM_COLD_FN static void call(void* c) { (*static_cast<Fn*>(c))(); }
-};
-
 template <class F>
 Status guardedStatus(F&& f) {
-  return guardedStatusCall(&StatusBody<std::remove_reference_t<F>>::call,
-                           const_cast<void*>(static_cast<const void*>(std::addressof(f))));
+  return guardedStatusCall(&wire::Thunk<std::remove_reference_t<F>>::call, wire::thunkContext(f));
 }
 
 #define ATTNSVM_STR2(x) #x

@@ -455,19 +455,28 @@ val failure(const std::string& message, const char* kind) {
   return o;
 }
 
+CaughtError caughtError() {
+  try {
+    throw;  // the exception being handled
+  } catch (const InputError& e) {
+    return {e.what(), "input"};
+  } catch (const NumericalError& e) {
+    return {e.what(), "numerical"};
+  } catch (const std::exception& e) {
+    return {e.what(), "internal"};
+  } catch (...) {
+    return {"unknown C++ exception", "internal"};
+  }
+}
+
 val guardedCall(val (*body)(void*), void* context) {
   try {
     val out = body(context);
     out.set("ok", true);
     return out;
-  } catch (const InputError& e) {
-    return failure(e.what(), "input");
-  } catch (const NumericalError& e) {
-    return failure(e.what(), "numerical");
-  } catch (const std::exception& e) {
-    return failure(e.what(), "internal");
   } catch (...) {
-    return failure("unknown C++ exception", "internal");
+    const CaughtError e = caughtError();
+    return failure(e.message, e.kind);
   }
 }
 

@@ -19,22 +19,35 @@ using emscripten::val;
 // {ok: false, error: message, kind}.
 val failure(const std::string& message, const char* kind);
 
+// Only inside a catch block: the message of the exception being handled and its kind, "input"
+// (InputError), "numerical" (NumericalError) or "internal" (anything else). The one mapping from
+// exception types to kinds, for guardedCall and the bindings' Status entry points.
+struct CaughtError {
+  std::string message;
+  const char* kind;
+};
+CaughtError caughtError();
+
 // Runs body(context) (which returns the result object) and converts any exception into a failure
-// object. Out of line (convert.cpp): one copy of the catch clauses for all the entry points.
+// object. Out of line (convert.cpp): one copy of the catch clause for all the entry points.
 val guardedCall(val (*body)(void*), void* context);
 
-// Runs f() (which returns the result object) through guardedCall.
-// The body's thunk is optimized for size (ATTNSVM_COLD_FN): the body is inlined into it, and a
-// lambda's conversion to a function pointer would not carry the attribute.
+// The function-pointer thunk through which an out-of-line guard runs a lambda f: call(&f) is f().
+// Optimized for size (ATTNSVM_COLD_FN): the body is inlined into it, and a lambda's own conversion
+// to a function pointer would not carry the attribute.
 template <class Fn>
-struct GuardedBody {
-  ATTNSVM_COLD_FN static val call(void* c) { return (*static_cast<Fn*>(c))(); }
+struct Thunk {
+  ATTNSVM_COLD_FN static auto call(void* c) { return (*static_cast<Fn*>(c))(); }
 };
+template <class F>
+void* thunkContext(F& f) {
+  return const_cast<void*>(static_cast<const void*>(std::addressof(f)));
+}
 
+// Runs f() (which returns the result object) through guardedCall.
 template <class F>
 val guarded(F&& f) {
-  return guardedCall(&GuardedBody<std::remove_reference_t<F>>::call,
-                     const_cast<void*>(static_cast<const void*>(std::addressof(f))));
+  return guardedCall(&Thunk<std::remove_reference_t<F>>::call, thunkContext(f));
 }
 
 }  // namespace attnsvm::wire
