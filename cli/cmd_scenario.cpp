@@ -30,15 +30,6 @@ const char* paramName(Parameterization p) {
   }
   return "w";
 }
-const char* optimizerName(Optimizer o) {
-  switch (o) {
-    case Optimizer::GD: return "gd";
-    case Optimizer::NGD: return "ngd";
-    case Optimizer::MD: return "md";
-    case Optimizer::NMD: return "nmd";
-  }
-  return "ngd";
-}
 const char* lossName(LossKind l) {
   switch (l) {
     case LossKind::Logistic: return "logistic";

@@ -107,7 +107,7 @@ Command addTrainCommand(CLI::App& app) {
         else throw InputError("--param " + o->param + " is unknown; expected w or kq");
       }
       if (sub->count("--loss")) spec.loss = parseLoss(o->loss);
-      if (sub->count("--optimizer")) settings.optimizer = parseOptimizer(o->optimizer);
+      if (sub->count("--optimizer")) settings.optimizer = parseOptimizerOption(o->optimizer);
       if (sub->count("--lr")) settings.lr = o->lr;
       if (sub->count("--p")) settings.p = o->p;
       if (sub->count("--init")) haveInit = false;
@@ -129,11 +129,11 @@ Command addTrainCommand(CLI::App& app) {
       } else if (o->head != "linear") {
         throw InputError("--head " + o->head + " is unknown; expected linear or relu");
       }
-      settings.optimizer = parseOptimizer(o->optimizer);
+      settings.optimizer = parseOptimizerOption(o->optimizer);
       settings.lr = o->lr;
       settings.p = o->p;
     }
-    if (settings.optimizer == Optimizer::MD || settings.optimizer == Optimizer::NMD) checkP(settings.p);
+    if (isMirrorOptimizer(settings.optimizer)) checkP(settings.p);
     settings.traceEvery = o->trace.empty() ? std::max(1, o->iters) : o->traceEvery;
 
     Model model(data, spec);
@@ -148,7 +148,7 @@ Command addTrainCommand(CLI::App& app) {
       is.scale = o->scale;
       init = initialParams(model, is);
     }
-    const bool md = settings.optimizer == Optimizer::MD || settings.optimizer == Optimizer::NMD;
+    const bool md = isMirrorOptimizer(settings.optimizer);
     const double lpP = md ? settings.p : 2.0;
 
     const auto t0 = std::chrono::steady_clock::now();

@@ -24,13 +24,7 @@ inline void checkP(double p, const std::string& option = "--p") {
   if (p > 1e6) throw InputError(option + " = " + std::to_string(p) + " is too large (limit 1e6)");
 }
 
-inline Optimizer parseOptimizer(const std::string& s) {
-  if (s == "gd") return Optimizer::GD;
-  if (s == "ngd") return Optimizer::NGD;
-  if (s == "md") return Optimizer::MD;
-  if (s == "nmd") return Optimizer::NMD;
-  throw InputError("--optimizer " + s + " is unknown; expected gd, ngd, md or nmd");
-}
+inline Optimizer parseOptimizerOption(const std::string& s) { return parseOptimizer(s, "--optimizer"); }
 
 inline LossKind parseLoss(const std::string& s) {
   if (s == "logistic") return LossKind::Logistic;

@@ -171,22 +171,8 @@ static const char* name(LossKind l) {
   return l == LossKind::Exponential ? "exponential" : l == LossKind::Correlation ? "correlation" : "logistic";
 }
 
-static Optimizer optimizer(const std::string& s) {
-  if (s == "gd") return Optimizer::GD;
-  if (s == "ngd") return Optimizer::NGD;
-  if (s == "md") return Optimizer::MD;
-  if (s == "nmd") return Optimizer::NMD;
-  bad("unknown optimizer '" + s + "' (expected gd, ngd, md or nmd)");
-}
-static const char* name(Optimizer o) {
-  switch (o) {
-    case Optimizer::GD: return "gd";
-    case Optimizer::NGD: return "ngd";
-    case Optimizer::MD: return "md";
-    case Optimizer::NMD: return "nmd";
-  }
-  return "ngd";
-}
+static Optimizer optimizer(const std::string& s) { return parseOptimizer(s); }
+static const char* name(Optimizer o) { return optimizerName(o); }
 
 ModelSpec modelSpec(const val& o) {
   ModelSpec s;

@@ -342,9 +342,7 @@ ExperimentResult ratesExperiment(const ExperimentOptions& o) {
         slope = (std::log(mean[last]) - std::log(mean[firstK])) / (std::log(it[last]) - std::log(it[firstK]));
     }
     perM.push_back({{"method", methods[mi].name},
-                    {"optimizer", methods[mi].optimizer == Optimizer::GD    ? "gd"
-                                  : methods[mi].optimizer == Optimizer::NGD ? "ngd"
-                                                                            : "md"},
+                    {"optimizer", optimizerName(methods[mi].optimizer)},
                     {"lr", methods[mi].lr},
                     {"p", methods[mi].p},
                     {"final_one_minus_corr", statsJson(stats(finals))},

@@ -173,7 +173,7 @@ SeedResult mirrorDescent(std::uint64_t seed, const SeedOptions& o) {
   SeedResult r;
   describe(r, sc, iters, every);
   TrainSettings ts = sc.train;
-  if (ts.optimizer != Optimizer::MD && ts.optimizer != Optimizer::NMD) ts.optimizer = Optimizer::MD;
+  if (!isMirrorOptimizer(ts.optimizer)) ts.optimizer = Optimizer::MD;
   ts.p = p;
   const RunRecord rec = runTraining(sc.data, sc.model, ts, sc.init, iters, every);
   r.iteration = rec.iteration;

@@ -23,8 +23,8 @@ namespace attnsvm {
 
 namespace {
 
-bool isMirror(Optimizer o) { return o == Optimizer::MD || o == Optimizer::NMD; }
-bool isNormalized(Optimizer o) { return o == Optimizer::NGD || o == Optimizer::NMD; }
+bool isMirror(Optimizer o) { return isMirrorOptimizer(o); }
+bool isNormalized(Optimizer o) { return isNormalizedOptimizer(o); }
 
 void requirePositive(double x, const char* what) {
   if (!(x > 0.0) || !std::isfinite(x))
@@ -102,6 +102,8 @@ ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params ini
   const TrainSettings& s = settings_;
   requirePositive(s.lr, "lr");
   requireMirrorExponent(s.p, "p");
+  if (s.optimizer == Optimizer::Adam || (s.trainHead && s.headOptimizer == Optimizer::Adam))
+    throw InputError("optimizer adam is not available in this build yet");
   if (s.trainHead) {
     requirePositive(s.headLr, "headLr");
     requireMirrorExponent(s.headP, "headP");

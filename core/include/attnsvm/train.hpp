@@ -12,11 +12,19 @@
 namespace attnsvm {
 
 enum class Optimizer {
-  GD,   // W <- W - eta grad
-  NGD,  // W <- W - eta grad / ||grad||_F   (each factor separately for (K,Q))
-  MD,   // l_p mirror descent: U = grad psi(W) - eta grad; W = (grad psi)^{-1}(U)
-  NMD   // normalized l_p mirror descent: U = grad psi(W) - eta grad / ||grad||_F
+  GD,      // W <- W - eta grad
+  NGD,     // W <- W - eta grad / ||grad||_F   (each factor separately for (K,Q))
+  MD,      // l_p mirror descent: U = grad psi(W) - eta grad; W = (grad psi)^{-1}(U)
+  NMD,     // normalized l_p MD as the mirror-descent paper runs it: U = grad psi(W) - eta grad / (||grad||_q + eps)
+  NMDFro,  // normalized l_p MD with the Frobenius norm instead: U = grad psi(W) - eta grad / ||grad||_F
+  Adam     // Adam (adamBeta1, adamBeta2, adamEps), the real-data baseline of the mirror-descent paper
 };
+// Canonical wire names: gd, ngd, md, nmd, nmd-fro, adam (core/src/names.cpp holds the one table).
+const char* optimizerName(Optimizer o);
+// Accepts the canonical names (and listed aliases); throws InputError naming `what` and the accepted ones.
+Optimizer parseOptimizer(const std::string& name, const std::string& what = "optimizer");
+bool isMirrorOptimizer(Optimizer o);      // MD, NMD, NMDFro: the step goes through the mirror map of p
+bool isNormalizedOptimizer(Optimizer o);  // NGD, NMD, NMDFro
 
 struct TrainSettings {
   Optimizer optimizer = Optimizer::NGD;
@@ -29,6 +37,11 @@ struct TrainSettings {
   Optimizer headOptimizer = Optimizer::NGD;
   double headLr = 0.1;
   double headP = 2.0;
+  // Adam (optimizer or headOptimizer = Adam): m = b1 m + (1-b1) g, s = b2 s + (1-b2) g^2,
+  // step lr * mhat / (sqrt(shat) + eps) with the bias corrections mhat = m/(1-b1^k), shat = s/(1-b2^k).
+  double adamBeta1 = 0.9;
+  double adamBeta2 = 0.999;
+  double adamEps = 1e-8;
   // Trace: record every k-th iteration (iteration 0 is always recorded); the full softmax
   // matrix only when asked.
   int traceEvery = 1;
@@ -73,6 +86,15 @@ struct Trace {
 
 // Correlation coefficient <A,B> / (||A||_F ||B||_F) (0 if either is zero).
 double correlation(const ConstMatRef& a, const ConstMatRef& b);
+
+// Bregman divergence of psi = (1/p)||.||_p^p (entrywise), p > 1 (SPEC section 4):
+// D_p(A, B) = psi(A) - psi(B) - <grad psi(B), A - B>
+//           = (1/p)||A||_p^p + ((p-1)/p)||B||_p^p - <sign(B)|B|^{p-1}, A>  (>= 0; 0 iff A = B).
+double bregmanDivergence(const ConstMatRef& a, const ConstMatRef& b, double p);
+// The mirror-descent paper's metric: D_p(A/||A||_p, B/||B||_p), in [0, 2) for directions, 0 iff they
+// agree; p = 2 gives half the squared distance of the unit vectors. A zero matrix has the zero
+// direction (as corr = 0 for it): D_p(0, B) = (p-1)/p, D_p(A, 0) = 1/p.
+double directionDivergence(const ConstMatRef& a, const ConstMatRef& b, double p);
 
 class Trainer {
  public:

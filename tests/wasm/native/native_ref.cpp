@@ -82,12 +82,7 @@ AttentionKind attention(const std::string& s) {
   if (s == "causal") return AttentionKind::Causal;
   throw InputError("attention " + s);
 }
-Optimizer optimizer(const std::string& s) {
-  if (s == "gd") return Optimizer::GD;
-  if (s == "ngd") return Optimizer::NGD;
-  if (s == "md") return Optimizer::MD;
-  return Optimizer::NMD;
-}
+Optimizer optimizer(const std::string& s) { return parseOptimizer(s); }
 ModelSpec toSpec(const json& j) {
   ModelSpec s;
   s.attention = attention(j.value("attention", "cross"));
