@@ -101,11 +101,7 @@ Command addTrainCommand(CLI::App& app) {
       init = std::move(s.init);
       haveInit = true;
       if (sub->count("--iters") == 0) o->iters = s.iterations;
-      if (sub->count("--param")) {
-        if (o->param == "w") spec.param = Parameterization::W;
-        else if (o->param == "kq") spec.param = Parameterization::KQ;
-        else throw InputError("--param " + o->param + " is unknown; expected w or kq");
-      }
+      if (sub->count("--param")) spec.param = parseTrainParam(o->param);
       if (sub->count("--loss")) spec.loss = parseLoss(o->loss);
       if (sub->count("--optimizer")) settings.optimizer = parseOptimizerOption(o->optimizer);
       if (sub->count("--lr")) settings.lr = o->lr;
@@ -118,16 +114,12 @@ Command addTrainCommand(CLI::App& app) {
       data = std::move(in.data);
       spec.attention = in.kind;
       if (!o->attention.empty()) spec.attention = parseAttentionKind(o->attention);
-      if (o->param == "w") spec.param = Parameterization::W;
-      else if (o->param == "kq") spec.param = Parameterization::KQ;
-      else throw InputError("--param " + o->param + " is unknown; expected w or kq");
+      spec.param = parseTrainParam(o->param);
       spec.loss = parseLoss(o->loss);
-      if (o->head == "relu") {
-        spec.head = HeadKind::ReluMLP;
+      spec.head = parseHead(o->head);
+      if (spec.head == HeadKind::ReluMLP) {
         if (!input.contains("V")) throw InputError("V is missing: --head relu needs V (d x d) in the file");
         spec.V = readMatrix(input["V"], "V", data.d, data.d);
-      } else if (o->head != "linear") {
-        throw InputError("--head " + o->head + " is unknown; expected linear or relu");
       }
       settings.optimizer = parseOptimizerOption(o->optimizer);
       settings.lr = o->lr;
@@ -141,9 +133,9 @@ Command addTrainCommand(CLI::App& app) {
       InitSettings is;
       std::string kind = o->init;
       if (kind.empty()) kind = spec.param == Parameterization::KQ ? "random" : "zero";
-      if (kind == "zero") is.kind = InitKind::Zero;
-      else if (kind == "random") is.kind = InitKind::Random;
-      else throw InputError("--init " + kind + " is unknown; expected zero or random");
+      is.kind = parseWireName<InitKind>(kind, "--init");
+      if (is.kind != InitKind::Zero && is.kind != InitKind::Random)
+        throw InputError("--init " + kind + ": only zero or random can be given on the command line");
       is.seed = o->seed;
       is.scale = o->scale;
       init = initialParams(model, is);

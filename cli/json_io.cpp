@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "attnsvm/names.hpp"
 #include "attnsvm/errors.hpp"
 
 namespace attnsvm::cli {
@@ -168,12 +169,7 @@ namespace {
 
 AttentionKind parseAttention(const json& j) {
   if (!j.is_string()) fail("attention is " + std::string(typeWord(j)) + ", expected \"cross\", \"self\", \"seq2seq\" or \"causal\"");
-  const std::string s = j.get<std::string>();
-  if (s == "cross") return AttentionKind::Cross;
-  if (s == "self") return AttentionKind::Self;
-  if (s == "seq2seq") return AttentionKind::SeqToSeq;
-  if (s == "causal") return AttentionKind::Causal;
-  fail("attention = \"" + s + "\" is unknown; expected \"cross\", \"self\", \"seq2seq\" or \"causal\"");
+  return parseWireName<AttentionKind>(j.get<std::string>(), "attention");
 }
 
 }  // namespace
@@ -313,24 +309,8 @@ json vectorJson(const Vec& v) {
   return a;
 }
 
-const char* toString(AttentionKind kind) {
-  switch (kind) {
-    case AttentionKind::Cross: return "cross";
-    case AttentionKind::Self: return "self";
-    case AttentionKind::SeqToSeq: return "seq2seq";
-    case AttentionKind::Causal: return "causal";
-  }
-  return "cross";
-}
-
-const char* toString(NormKind kind) {
-  switch (kind) {
-    case NormKind::Frobenius: return "fro";
-    case NormKind::Nuclear: return "nuclear";
-    case NormKind::Lp: return "lp";
-  }
-  return "fro";
-}
+const char* toString(AttentionKind kind) { return wireName(kind); }  // the core's table (names.hpp)
+const char* toString(NormKind kind) { return wireName(kind); }
 
 json datasetToJson(const Dataset& data, AttentionKind kind) {
   json j;

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "attnsvm/errors.hpp"
+#include "attnsvm/names.hpp"
 #include "guarded.hpp"
 #include "attnsvm/cold.hpp"
 
@@ -119,60 +120,18 @@ Dataset dataset(const val& o) {
   return d;
 }
 
-AttentionKind attentionKind(const std::string& s) {
-  if (s == "cross") return AttentionKind::Cross;
-  if (s == "self") return AttentionKind::Self;
-  if (s == "seq2seq") return AttentionKind::SeqToSeq;
-  if (s == "causal") return AttentionKind::Causal;
-  bad("unknown attention kind '" + s + "' (expected cross, self, seq2seq or causal)");
-}
-
-static const char* name(AttentionKind k) {
-  switch (k) {
-    case AttentionKind::Cross: return "cross";
-    case AttentionKind::Self: return "self";
-    case AttentionKind::SeqToSeq: return "seq2seq";
-    case AttentionKind::Causal: return "causal";
-  }
-  return "cross";
-}
-
-NormKind normKind(const std::string& s) {
-  if (s == "fro") return NormKind::Frobenius;
-  if (s == "nuclear") return NormKind::Nuclear;
-  if (s == "lp") return NormKind::Lp;
-  bad("unknown norm '" + s + "' (expected fro, nuclear or lp)");
-}
-
-static Parameterization parameterization(const std::string& s) {
-  if (s == "W") return Parameterization::W;
-  if (s == "KQ") return Parameterization::KQ;
-  if (s == "prompt") return Parameterization::Prompt;
-  bad("unknown parameterization '" + s + "' (expected W, KQ or prompt)");
-}
-static const char* name(Parameterization p) {
-  return p == Parameterization::KQ ? "KQ" : p == Parameterization::Prompt ? "prompt" : "W";
-}
-
-static HeadKind headKind(const std::string& s) {
-  if (s == "linear") return HeadKind::Linear;
-  if (s == "relu") return HeadKind::ReluMLP;
-  bad("unknown head '" + s + "' (expected linear or relu)");
-}
-static const char* name(HeadKind h) { return h == HeadKind::ReluMLP ? "relu" : "linear"; }
-
-static LossKind lossKind(const std::string& s) {
-  if (s == "logistic") return LossKind::Logistic;
-  if (s == "exponential") return LossKind::Exponential;
-  if (s == "correlation") return LossKind::Correlation;
-  bad("unknown loss '" + s + "' (expected logistic, exponential or correlation)");
-}
-static const char* name(LossKind l) {
-  return l == LossKind::Exponential ? "exponential" : l == LossKind::Correlation ? "correlation" : "logistic";
-}
-
-static Optimizer optimizer(const std::string& s) { return parseOptimizer(s); }
-static const char* name(Optimizer o) { return optimizerName(o); }
+// Enum names: the core's one table (attnsvm/names.hpp); unknown names list the accepted ones.
+AttentionKind attentionKind(const std::string& s) { return parseWireName<AttentionKind>(s, "attention"); }
+static const char* name(AttentionKind k) { return wireName(k); }
+NormKind normKind(const std::string& s) { return parseWireName<NormKind>(s, "norm"); }
+static Parameterization parameterization(const std::string& s) { return parseWireName<Parameterization>(s, "model.param"); }
+static const char* name(Parameterization p) { return wireName(p); }
+static HeadKind headKind(const std::string& s) { return parseWireName<HeadKind>(s, "model.head"); }
+static const char* name(HeadKind h) { return wireName(h); }
+static LossKind lossKind(const std::string& s) { return parseWireName<LossKind>(s, "model.loss"); }
+static const char* name(LossKind l) { return wireName(l); }
+static Optimizer optimizer(const std::string& s) { return parseWireName<Optimizer>(s, "optimizer"); }
+static const char* name(Optimizer o) { return wireName(o); }
 
 ModelSpec modelSpec(const val& o) {
   ModelSpec s;
@@ -220,11 +179,7 @@ InitSettings initSettings(const val& o) {
   InitSettings s;
   if (o.isUndefined() || o.isNull()) return s;
   const std::string kind = string(o, "kind", "zero");
-  if (kind == "zero") s.kind = InitKind::Zero;
-  else if (kind == "random") s.kind = InitKind::Random;
-  else if (kind == "given") s.kind = InitKind::Given;
-  else if (kind == "cone") s.kind = InitKind::Cone;
-  else bad("unknown init kind '" + kind + "' (expected zero, random, given or cone)");
+  s.kind = parseWireName<InitKind>(kind, "init.kind");
   const double seed = number(o, "seed", 0);
   if (!(seed >= 0) || seed != std::floor(seed) || seed > 9007199254740991.0)
     bad("seed must be an integer in 0..2^53-1");
@@ -317,14 +272,7 @@ val params(const Params& p) {
   return o;
 }
 
-static const char* statusName(SolveStatus s) {
-  switch (s) {
-    case SolveStatus::Optimal: return "optimal";
-    case SolveStatus::Infeasible: return "infeasible";
-    case SolveStatus::MaxIterations: return "max_iterations";
-  }
-  return "max_iterations";
-}
+static const char* statusName(SolveStatus s) { return wireName(s); }
 
 val solution(const MarginSolution& s, const MarginProblem& problem) {
   // Support constraints as (sequence, token) pairs, plus the query for seq2seq/causal units.
@@ -355,15 +303,7 @@ val solution(const MarginSolution& s, const MarginProblem& problem) {
   return o;
 }
 
-static const char* verdictName(Verdict v) {
-  switch (v) {
-    case Verdict::GloballyOptimal: return "globally_optimal";
-    case Verdict::LocallyOptimal: return "locally_optimal";
-    case Verdict::Neither: return "neither";
-    case Verdict::Infeasible: return "infeasible";
-  }
-  return "neither";
-}
+static const char* verdictName(Verdict v) { return wireName(v); }
 
 val selectionReport(const SelectionReport& r, const MarginProblem& problem) {
   std::vector<int> violators;

@@ -23,7 +23,7 @@ function run(args, file) {
     return JSON.parse(execFileSync(cli, file ? [...args, file] : args, { maxBuffer: 1 << 28 }).toString());
   } catch (e) {
     if (e.status === 2) return JSON.parse(e.stdout.toString());
-    throw new Error(`${args.join(' ')}: ${e.stderr}`);
+    throw new Error(`${args.join(' ')}: ${e.stderr}`, { cause: e });
   }
 }
 function fileOf(name, dataset) {
