@@ -265,10 +265,8 @@ val pathW(const val& req) {
   return guarded([&] {
     const Model model(wire::dataset(req["dataset"]), wire::modelSpec(req["model"]));
     PathSettings ps;
-    const std::string norm = wire::string(req, "norm", "fro");
-    ps.norm = norm == "nuclear" ? BallNorm::Nuclear : norm == "lp" ? BallNorm::Lp : BallNorm::Frobenius;
-    if (norm != "fro" && norm != "nuclear" && norm != "lp")
-      throw InputError("unknown norm '" + norm + "' (expected fro, nuclear or lp)");
+    const NormKind norm = wire::normKind(wire::string(req, "norm", "fro"));  // unknown names throw
+    ps.norm = norm == NormKind::Nuclear ? BallNorm::Nuclear : norm == NormKind::Lp ? BallNorm::Lp : BallNorm::Frobenius;
     ps.p = wire::number(req, "p", ps.p);
     ps.iterationsPerRadius = wire::integer(req, "iterationsPerRadius", ps.iterationsPerRadius);
     if (!wire::has(req, "radii")) throw InputError("radii (increasing ball radii) are missing");
