@@ -77,7 +77,7 @@ Command addScenarioCommand(CLI::App& app) {
     train["optimizer"] = optimizerName(s.train.optimizer);
     train["lr"] = s.train.lr;
     train["p"] = s.train.p;
-    train["train_head"] = s.train.trainHead;
+    train["trainHead"] = s.train.trainHead;
     out["train"] = std::move(train);
     json init;
     if (s.init.W.size() > 0) init["W"] = toJson(s.init.W);

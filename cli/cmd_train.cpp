@@ -172,7 +172,7 @@ Command addTrainCommand(CLI::App& app) {
     const Mat W = trainer.weights();
     json out;
     out["selection"] = fw.selected;
-    out["softmax_selected"] = vectorJson(fw.selectedProbability);
+    out["softmaxSelected"] = vectorJson(fw.selectedProbability);
     out["verdict"] = verdictName(data, spec, fw.selected);
     json corr;
     std::optional<Mat> fro, nuc, lp;
@@ -203,7 +203,7 @@ Command addTrainCommand(CLI::App& app) {
     out["loss"] = fw.loss;
     out["seconds"] = seconds;
     out["iterations"] = trainer.iteration();
-    if (trainer.stopped()) out["stop_reason"] = trainer.stopReason();
+    if (trainer.stopped()) out["stopReason"] = trainer.stopReason();
     out["norms"] = {{"fro", matrixNorm(W, NormKind::Frobenius)},
                     {"nuclear", matrixNorm(W, NormKind::Nuclear)}};
     if (md) out["norms"]["lp"] = matrixNorm(W, NormKind::Lp, lpP);

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "attnsvm/errors.hpp"
+#include "attnsvm/fields.hpp"
 #include "attnsvm/names.hpp"
 #include "guarded.hpp"
 #include "attnsvm/cold.hpp"
@@ -272,55 +273,48 @@ val params(const Params& p) {
   return o;
 }
 
-static const char* statusName(SolveStatus s) { return wireName(s); }
+namespace {
+// Writes the core's field lists (attnsvm/fields.hpp) as JS objects: names and shapes come from there;
+// bulk arrays are typed (pairs flattened, ragged lists as {offsets, values}; convert.js unpacks them).
+struct ValFields {
+  val& out;
+  void operator()(const char* name, double x) { put(out, name, val(x)); }
+  void operator()(const char* name, int x) { put(out, name, val(x)); }
+  void operator()(const char* name, bool x) { put(out, name, val(x)); }
+  void operator()(const char* name, const std::string& x) { put(out, name, val(x)); }
+  void operator()(const char* name, const Mat& m) { put(out, name, val(matrix(m))); }
+  void operator()(const char* name, const Vec& x) { put(out, name, val(f64(x))); }
+  void operator()(const char* name, const std::vector<int>& x) { put(out, name, val(i32(x))); }
+  void operator()(const char* name, const std::vector<std::vector<int>>& x) { put(out, name, val(ragged(x))); }
+  void operator()(const char* name, const IndexPairs& x) {
+    std::vector<int> flat;
+    for (const auto& [i, t] : x.pairs) {
+      flat.push_back(i);
+      flat.push_back(t);
+    }
+    put(out, name, val(i32(flat)));
+  }
+  template <class Fn>
+  void object(const char* name, Fn&& fn) {
+    val sub = val::object();
+    ValFields v{sub};
+    fn(v);
+    put(out, name, sub);
+  }
+};
+}  // namespace
 
 val solution(const MarginSolution& s, const MarginProblem& problem) {
-  // Support constraints as (sequence, token) pairs, plus the query for seq2seq/causal units.
-  std::vector<int> pairs, queries;
-  for (int j : s.support) {
-    if (j < 0 || j >= static_cast<int>(problem.label.size())) continue;
-    const ConstraintLabel& l = problem.label[j];
-    pairs.push_back(l.sequence);
-    pairs.push_back(l.token);
-    queries.push_back(l.query);
-  }
   val o = val::object();
-  put(o, "status", val(std::string(statusName(s.status))));
-  put(o, "W", val(matrix(s.W)));
-  put(o, "lambda", val(f64(s.lambda)));
-  put(o, "objective", val(s.objective));
-  put(o, "lowerBound", val(s.lowerBound));
-  put(o, "gap", val(s.gap));
-  put(o, "maxViolation", val(s.maxViolation));
-  put(o, "support", val(i32(pairs)));
-  put(o, "supportIndex", val(i32(s.support)));  // constraint indices (the only labels of generalized SVMs)
-  put(o, "supportQuery", val(i32(queries)));
-  put(o, "iterations", val(s.iterations));
-  put(o, "seconds", val(s.seconds));
-  put(o, "message", val(s.message));
-  if (s.farkas.size() > 0) put(o, "farkas", val(f64(s.farkas)));
-  put(o, "constraints", val(problem.constraints()));
+  ValFields v{o};
+  visitFields(s, problem, v);
   return o;
 }
 
-static const char* verdictName(Verdict v) { return wireName(v); }
-
 val selectionReport(const SelectionReport& r, const MarginProblem& problem) {
-  std::vector<int> violators;
-  for (const auto& [i, t] : r.violators) {
-    violators.push_back(i);
-    violators.push_back(t);
-  }
   val o = val::object();
-  put(o, "selection", val(i32(r.selection)));
-  put(o, "optimal", val(i32(r.optimal)));
-  put(o, "ties", val(ragged(r.ties)));
-  put(o, "feasible", val(r.feasible));
-  put(o, "verdict", val(std::string(verdictName(r.verdict))));
-  put(o, "supportTokens", val(ragged(r.supportTokens)));
-  put(o, "violators", val(i32(violators)));
-  put(o, "explanation", val(r.explanation));
-  put(o, "svm", val(solution(r.svm, problem)));
+  ValFields v{o};
+  visitFields(r, problem, v);
   return o;
 }
 
