@@ -279,18 +279,7 @@ ProblemInput problemFromJson(const json& j) {
   }
   validate(data, in.kind);
   if (data.alpha.empty()) data.alpha = optimalTokens(data).opt;
-  if (!perQuery) {
-    in.units = data.alpha;
-  } else if (in.units.empty()) {
-    const Mat gamma = tokenScores(data);
-    for (int i = 0; i < n; ++i)
-      for (int k = 0; k < T; ++k) {
-        const int tau = in.kind == AttentionKind::Causal ? k + 1 : T;
-        Index best = 0;
-        gamma.row(i).head(tau).maxCoeff(&best);
-        in.units.push_back(static_cast<int>(best));
-      }
-  }
+  if (!perQuery || in.units.empty()) in.units = defaultSelection(data, in.kind);  // the core's default
   return in;
 }
 

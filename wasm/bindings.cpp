@@ -183,11 +183,11 @@ val forwardW(const val& data, const val& spec, const val& params) {
   });
 }
 
-// The selection a request names, or the dataset's alpha, or the optimal tokens.
-std::vector<int> selectionOf(const val& req, const Dataset& d) {
+// The selection a request names, or the core's default for the attention kind (the dataset's alpha,
+// or the optimal token of every unit: per sequence, or per (sequence, query) for seq2seq / causal).
+std::vector<int> selectionOf(const val& req, const Dataset& d, AttentionKind kind = AttentionKind::Cross) {
   if (wire::has(req, "selection")) return wire::ints(req["selection"]);
-  if (!d.alpha.empty()) return d.alpha;
-  return optimalTokens(d).opt;
+  return defaultSelection(d, kind);
 }
 
 SolverSettings solverSettings(const val& req) {
@@ -207,7 +207,7 @@ MarginProblem problemOf(const val& req, const Dataset& d) {
       wire::attentionKind(wire::string(req, "attention", d.Z.size() > 0 ? "cross" : "self"));
   if (problem == "attention") {
     validate(d, kind);
-    return attentionSvmProblem(d, kind, selectionOf(req, d));
+    return attentionSvmProblem(d, kind, selectionOf(req, d, kind));
   }
   validate(d, AttentionKind::SeqToSeq);  // prompt/head problems use no query: sizes and finiteness
   if (problem == "head") return headSvmProblem(d, selectionOf(req, d));
@@ -245,7 +245,7 @@ val analyzeW(const val& req) {
     }
     const SelectionReport r = wire::has(req, "W")
                                   ? analyzeWeights(d, kind, wire::matrix(req["W"], "W"), settings)
-                                  : analyzeSelection(d, kind, selectionOf(req, d), settings);
+                                  : analyzeSelection(d, kind, selectionOf(req, d, kind), settings);
     // Rebuilt only to label the SVM's support constraints with (sequence, token).
     return wire::selectionReport(r, attentionSvmProblem(d, kind, r.selection));
   });

@@ -143,5 +143,21 @@ OptimalTokens optimalTokens(const Dataset& data, double tieTol) {
   return out;
 }
 
+std::vector<int> defaultSelection(const Dataset& data, AttentionKind kind) {
+  if (kind == AttentionKind::Cross || kind == AttentionKind::Self)
+    return data.alpha.empty() ? optimalTokens(data).opt : data.alpha;
+  const Mat gamma = tokenScores(data);
+  std::vector<int> units;
+  units.reserve(static_cast<std::size_t>(data.n) * data.T);
+  for (int i = 0; i < data.n; ++i)
+    for (int k = 0; k < data.T; ++k) {
+      const int tau = kind == AttentionKind::Causal ? k + 1 : data.T;
+      Index best = 0;
+      gamma.row(i).head(tau).maxCoeff(&best);
+      units.push_back(static_cast<int>(best));
+    }
+  return units;
+}
+
 }  // namespace attnsvm
 ATTNSVM_COLD_END

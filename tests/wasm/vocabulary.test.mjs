@@ -43,3 +43,13 @@ test('every canonical name is accepted where it is used, aliases too', () => {
     run.dispose();
   }
 });
+
+test('domain defaults live in the core: seq2seq / causal without a selection solve as in the CLI', () => {
+  // Few constraints (n T (T-1)) for d^2 unknowns, so the per-query problems are feasible.
+  const { Z: _z, ...dataset } = engine.sphere(2, 4, 8, 14);
+  for (const attention of ['seq2seq', 'causal']) {
+    const s = engine.solve({ dataset, attention, norm: 'fro' });
+    assert.equal(s.status, 'optimal', attention);
+    assert.ok(s.gap <= 1e-8, `${attention}: gap ${s.gap}`);
+  }
+});
