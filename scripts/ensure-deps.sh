@@ -15,6 +15,7 @@ DEBIAN_PACKAGES=(
   emscripten               # C++ -> WebAssembly (Debian's 3.1.6)
   chromium                 # headless browser tests
   clang-format             # npm run lint
+  ccache                   # compiler cache: rebuilds of unchanged files (other clones, other build dirs) are free
   zlib1g-dev               # the core's gzipped IDX reader (real images)
   dataset-fashion-mnist    # Fashion-MNIST (MIT), the real-images scenario (SPEC section 6)
 )

@@ -15,6 +15,14 @@ export NODE_PATH=/usr/share/nodejs
 
 bash scripts/ensure-deps.sh || exit 1
 
+# Compiler cache (ccache, a Debian package ensure-deps installs): a fresh clone or a wiped build dir
+# recompiles only what changed since any earlier build on this machine. The base dir makes the cache
+# keys relative, so clones in different folders share entries. Read by CMake at configure time.
+if command -v ccache >/dev/null; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(pwd)}
+fi
+
 logdir=$(mktemp -d)
 trap 'rm -rf "$logdir"' EXIT
 start_all=$SECONDS
