@@ -20,6 +20,7 @@
 
 #include "solvers_internal.hpp"
 #include "svd.hpp"
+#include "nuclear_sdp.hpp"
 #include "attnsvm/cold.hpp"
 
 namespace attnsvm {
@@ -187,7 +188,8 @@ class NuclearDual final : public DualModel {
 
 }  // namespace
 
-MarginSolution solveNuclear(const MarginProblem& pb, const SolverSettings& st, const MarginSolution& warm) {
+// The barrier method on the dual alone (kept as the fallback of the SDP interior point).
+MarginSolution solveNuclearDual(const MarginProblem& pb, const SolverSettings& st, const MarginSolution& warm) {
   const Index m = pb.b.size();
   Vec lambda = warm.lambda.cwiseMax(0.0);
   const double floor = 1e-2 * std::max(lambda.maxCoeff(), 1e-12);
@@ -200,6 +202,11 @@ MarginSolution solveNuclear(const MarginProblem& pb, const SolverSettings& st, c
   const double mu0 = 0.1 * std::max(pb.b.dot(lambda), 1e-12) / static_cast<double>(m + pb.rows);
   NuclearDual model(pb);
   return dualInteriorPoint(pb, st, model, lambda, mu0, "nuclear interior point");
+}
+
+MarginSolution solveNuclear(const MarginProblem& pb, const SolverSettings& st, const MarginSolution& warm) {
+  MarginSolution sol = solveNuclearSdp(pb, st, warm);
+  return sol;
 }
 
 ATTNSVM_COLD_END
