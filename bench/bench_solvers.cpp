@@ -2,6 +2,7 @@
 #include <benchmark/benchmark.h>
 
 #include "attnsvm/margin.hpp"
+#include "attnsvm/scenarios.hpp"
 #include "../tests/core/svm_test_data.hpp"
 
 using namespace attnsvm;
@@ -39,6 +40,25 @@ void run(benchmark::State& state, NormKind norm, double p) {
   state.counters["iters"] = iters;
 }
 
+// The two instances of issue 16 (`attnsvm generate sphere`), on which the dual barrier method stalled
+// (certified gaps 4.9e-4 and 6.9e-5): range(0) selects the instance.
+void BM_NuclearIssue16(benchmark::State& state) {
+  const bool first = state.range(0) == 0;
+  const Dataset data = first ? sphereDataset(9, 12, 14, 65271) : sphereDataset(15, 6, 18, 384512);
+  const MarginProblem pb = attentionSvmProblem(data, AttentionKind::Cross, data.alpha);
+  SolverSettings st;
+  st.norm = NormKind::Nuclear;
+  MarginSolution sol;
+  for (auto _ : state) {
+    sol = solveMargin(pb, st);
+    benchmark::DoNotOptimize(sol.W.data());
+  }
+  state.counters["m"] = pb.constraints();
+  state.counters["gap"] = sol.gap;
+  state.counters["optimal"] = sol.status == SolveStatus::Optimal ? 1 : 0;
+  state.counters["iters"] = sol.iterations;
+}
+
 void BM_Frobenius(benchmark::State& s) { run(s, NormKind::Frobenius, 2.0); }
 void BM_Nuclear(benchmark::State& s) { run(s, NormKind::Nuclear, 2.0); }
 // The six p of the tests: p < 2 dual interior point, p > 2 primal-dual interior point on the primal.
@@ -61,6 +81,7 @@ void sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_Frobenius)->Apply(sizes);
 BENCHMARK(BM_Nuclear)->Apply(sizes);
+BENCHMARK(BM_NuclearIssue16)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Lp11)->Apply(sizes);
 BENCHMARK(BM_Lp15)->Apply(sizes);
 BENCHMARK(BM_Lp175)->Apply(sizes);
