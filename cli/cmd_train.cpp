@@ -109,7 +109,11 @@ Command addTrainCommand(CLI::App& app) {
       if (sub->count("--loss")) spec.loss = parseLoss(o->loss);
       if (sub->count("--optimizer")) settings.optimizer = parseOptimizerOption(o->optimizer);
       if (sub->count("--lr")) settings.lr = o->lr;
-      if (sub->count("--p")) settings.p = o->p;
+      if (sub->count("--p")) {
+        settings.p = o->p;
+        // joint l_p training (joint-wv): the head follows the attention's p, as in the experiment
+        if (settings.trainHead && isMirrorOptimizer(settings.headOptimizer)) settings.headP = o->p;
+      }
       if (sub->count("--init")) haveInit = false;
     } else {
       if (o->file.empty()) throw InputError("train needs FILE (or --scenario NAME)");
