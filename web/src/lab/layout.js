@@ -77,7 +77,7 @@ export function buildLayout(root) {
         </fieldset>
         <fieldset><legend>Training</legend>
           <label for="ctl-optimizer">Optimizer</label>
-          <select id="ctl-optimizer">${opt('gd', 'GD')}${opt('ngd', 'normalized GD')}${opt('md', 'l_p mirror descent')}${opt('nmd', 'normalized l_p MD (dual norm, the MD paper)')}${opt('nmd-fro', 'normalized l_p MD (Frobenius)')}</select>
+          <select id="ctl-optimizer">${opt('gd', 'GD')}${opt('ngd', 'normalized GD')}${opt('md', 'l_p mirror descent')}${opt('nmd', 'normalized l_p MD (dual norm)')}${opt('nmd-fro', 'normalized l_p MD (Frobenius)')}</select>
           <div class="row">
             <label>Step η <input id="ctl-lr" type="number" min="0" step="any"></label>
             <label data-show="md">p <input id="ctl-p" type="number" min="1.05" max="10" step="0.05"></label>

@@ -90,7 +90,7 @@ export const SCENARIO_INFO = {
       String.raw`D_p(A, B) = \psi(A) - \psi(B) - \langle \nabla\psi(B), A - B\rangle,\ \ \text{reported at } \tfrac{A}{\|A\|_p}, \tfrac{B}{\|B\|_p}`],
     refs: ['fro', 'lp'],
     options: ['seed', 'n', 'T', 'd'],
-    converges: { ref: 'lp', param: 'W' },
+    // (no convergence promise at 0.99: the authors' eps stalls the step at corr ~0.98 by 1500 steps, docs/RESULTS.md)
   },
   'joint-wv': {
     title: 'Joint l_p training of W and v',
