@@ -52,7 +52,7 @@ Command addExperimentCommand(CLI::App& app) {
   sub->add_option("--every", o->e.every, "record every k-th iteration (default iters/200)");
   sub->add_option("--seed-base", o->e.seedBase, "seed of run k is seed-base + k")->capture_default_str();
   sub->add_option("--dims", o->dims, "rank, multitoken, overparam: comma-separated list of d");
-  sub->add_option("--ps", o->ps, "mirror-descent: comma-separated list of p");
+  sub->add_option("--ps", o->ps, "mirror-descent, md-convergence: comma-separated list of training p");
   sub->add_option("--rank-tol", o->e.rankTol, "rank: singular values above this count")->capture_default_str();
   sub->add_option("--out", o->out, "write the JSON result here (default: stdout)");
   sub->add_option("--csv", o->csv, "write the CSV table here");

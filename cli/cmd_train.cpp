@@ -57,7 +57,7 @@ Command addTrainCommand(CLI::App& app) {
   sub->add_option("FILE", o->file, "input JSON ({X, Z|query, Y, v, V?}); - for stdin; omit with --scenario");
   sub->add_option("--scenario", o->scenario, "take data, model and settings from a named scenario (see `attnsvm scenario --list`)");
   sub->add_option("--param", o->param, "w (one matrix W) or kq (W = K Q^T); prompt with a prompt scenario")->capture_default_str();
-  sub->add_option("--optimizer", o->optimizer, "gd, ngd (normalized GD), md (l_p mirror descent), nmd (normalized MD)")->capture_default_str();
+  sub->add_option("--optimizer", o->optimizer, "gd, ngd (normalized GD), md (l_p mirror descent), nmd (normalized MD, step divided by the dual norm ||grad||_q + eps as in the mirror-descent paper), nmd-fro (normalized MD, divided by ||grad||_F)")->capture_default_str();
   sub->add_option("--p", o->p, "p of l_p mirror descent (p > 1)")->capture_default_str();
   sub->add_option("--lr", o->lr, "step size eta")->capture_default_str();
   sub->add_option("--iters", o->iters, "iterations")->capture_default_str();
@@ -67,7 +67,7 @@ Command addTrainCommand(CLI::App& app) {
   sub->add_option("--loss", o->loss, "logistic, exp or correlation (l(u) = -u)")->capture_default_str();
   sub->add_option("--head", o->head, "linear (v) or relu (v^T relu(V r); needs V in the file)")->capture_default_str();
   sub->add_option("--attention", o->attention, "cross, self, seq2seq or causal (default: from the file)");
-  sub->add_option("--trace", o->trace, "write a CSV trace (iteration, loss, norms, softmax, corr) to this file");
+  sub->add_option("--trace", o->trace, "write a CSV trace (iteration, loss, norms, softmax, corr and Bregman divergence D_p with the SVMs) to this file");
   sub->add_option("--trace-every", o->traceEvery, "trace every k-th iteration")->capture_default_str();
   addScenarioOptions(sub, *o);
   sub->add_flag("--pretty", o->pretty, "indent the JSON output");
@@ -105,7 +105,11 @@ Command addTrainCommand(CLI::App& app) {
       if (sub->count("--loss")) spec.loss = parseLoss(o->loss);
       if (sub->count("--optimizer")) settings.optimizer = parseOptimizerOption(o->optimizer);
       if (sub->count("--lr")) settings.lr = o->lr;
-      if (sub->count("--p")) settings.p = o->p;
+      if (sub->count("--p")) {
+        settings.p = o->p;
+        // joint l_p training (joint-wv): the head follows the attention's p, as in the experiment
+        if (settings.trainHead && isMirrorOptimizer(settings.headOptimizer)) settings.headP = o->p;
+      }
       if (sub->count("--init")) haveInit = false;
     } else {
       if (o->file.empty()) throw InputError("train needs FILE (or --scenario NAME)");
@@ -174,8 +178,10 @@ Command addTrainCommand(CLI::App& app) {
     out["selection"] = fw.selected;
     out["softmaxSelected"] = vectorJson(fw.selectedProbability);
     out["verdict"] = verdictName(data, spec, fw.selected);
-    json corr;
+    json corr, divergence;
     std::optional<Mat> fro, nuc, lp;
+    // D_p(SVM direction, W direction) in the run's p (2 unless mirror descent), SPEC section 4.
+    auto div = [&](const Mat& w, const std::optional<Mat>& ref) { return ref ? json(directionDivergence(*ref, w, lpP)) : json(nullptr); };
     if (spec.param == Parameterization::Prompt) {
       fro = svmDirection(data, spec, fw.selected, NormKind::Frobenius);
       corr["fro"] = fro ? json(correlation(W, *fro)) : json(nullptr);
@@ -193,7 +199,12 @@ Command addTrainCommand(CLI::App& app) {
         corr["lp"] = lp ? json(correlation(W, *lp)) : json(nullptr);
       }
     }
+    divergence["p"] = lpP;
+    divergence["fro"] = div(W, fro);
+    if (nuc) divergence["nuclear"] = div(W, nuc);
+    if (md) divergence["lp"] = div(W, lp);
     out["corr"] = std::move(corr);
+    out["divergence"] = std::move(divergence);
     out["W"] = toJson(W);
     if (spec.param == Parameterization::KQ) {
       out["K"] = toJson(trainer.params().K);
@@ -212,6 +223,8 @@ Command addTrainCommand(CLI::App& app) {
       std::ostringstream csv;
       csv << "iteration,loss,norm_fro,norm_nuclear,min_softmax_selected,mean_softmax_selected,corr_fro,corr_nuclear";
       if (md) csv << ",corr_lp";
+      csv << ",div_fro,div_nuclear";  // D_p in the trace p (the MD p, else 2)
+      if (md) csv << ",div_lp";
       csv << "\n";
       for (const Snap& s : snaps) {
         csv << s.iteration << "," << csvNumber(s.loss) << "," << csvNumber(matrixNorm(s.W, NormKind::Frobenius))
@@ -219,6 +232,9 @@ Command addTrainCommand(CLI::App& app) {
             << csvNumber(s.meanProb) << "," << (fro ? csvNumber(correlation(s.W, *fro)) : "")
             << "," << (nuc ? csvNumber(correlation(s.W, *nuc)) : "");
         if (md) csv << "," << (lp ? csvNumber(correlation(s.W, *lp)) : "");
+        csv << "," << (fro ? csvNumber(directionDivergence(*fro, s.W, lpP)) : "") << ","
+            << (nuc ? csvNumber(directionDivergence(*nuc, s.W, lpP)) : "");
+        if (md) csv << "," << (lp ? csvNumber(directionDivergence(*lp, s.W, lpP)) : "");
         csv << "\n";
       }
       writeTextFile(o->trace, csv.str());

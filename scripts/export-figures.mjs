@@ -22,13 +22,15 @@ const FIGURES = [
   { scenario: 'loss-function', panels: ['corr'] },
   { scenario: 'joint-pv', panels: ['corr'] },
   { scenario: 'mirror-descent', panels: ['weights', 'corr'] },
+  { scenario: 'md-convergence', panels: ['corr', 'weights'] },
+  { scenario: 'joint-wv', panels: ['plane', 'corr'] },
   { scenario: 'overparam', panels: ['corr'] },
   { scenario: 'paths2d', panels: ['plane'] },
 ];
 
 // Experiments run in full in the lab's experiment panel (web/src/experiments): name -> what to save.
 const EXPERIMENT_FIGURES = ['local-convergence', 'rates', 'mirror-descent', 'rank', 'prompt-global-local', 'loss-function',
-  'joint-pv', 'paths2d', 'paths2d-t5'];
+  'joint-pv', 'paths2d', 'paths2d-t5', 'md-convergence', 'joint-wv'];
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/figures' }, only: { type: 'string' } } });
 const outDir = resolve(repoRoot, values.out);

@@ -347,6 +347,7 @@ class RunHandle {
       put(o, "selected", val(wire::i32(tr.selected)));
       put(o, "selectedProbability", val(wire::f64(tr.selectedProbability)));
       put(o, "corr", val(wire::f64(tr.corr)));
+      put(o, "divergence", val(wire::f64(tr.divergence)));
       put(o, "softmax", val(wire::f64(tr.softmax)));
       put(o, "weights", val(wire::matrix(t.weights())));
       put(o, "stopped", val(t.stopped()));

@@ -101,7 +101,8 @@ json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds
 
 std::vector<std::string> experimentNames() {
   return {"local-convergence", "rank",     "multitoken", "prompt-global-local", "loss-function", "joint-pv",
-          "mirror-descent",    "overparam", "basin-map", "rates",               "paths2d",       "paths2d-t5"};
+          "mirror-descent",    "overparam", "basin-map", "rates",               "paths2d",       "paths2d-t5",
+          "md-convergence",    "joint-wv"};
 }
 
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& o) {
@@ -127,6 +128,8 @@ ExperimentResult runExperiment(const std::string& name, const ExperimentOptions&
   if (name == "rates") return ratesExperiment(o);
   if (name == "paths2d") return paths2dExperiment(o, false);
   if (name == "paths2d-t5") return paths2dExperiment(o, true);
+  if (name == "md-convergence") return mdConvergenceExperiment(o);  // mirror.cpp
+  if (name == "joint-wv") return jointWvExperiment(o);
   std::string list;
   for (const auto& n : experimentNames()) list += (list.empty() ? "" : ", ") + n;
   throw InputError("unknown experiment '" + name + "'; expected one of: " + list);

@@ -22,7 +22,7 @@ struct ExperimentOptions {
   int every = -1;              // record every k-th iteration (default: iters / 200, at least 1)
   std::uint64_t seedBase = 0;  // seed of run k is seedBase + k
   std::vector<int> dims;       // rank, multitoken, overparam: override the list of d
-  std::vector<double> ps;      // mirror-descent: override the list of p
+  std::vector<double> ps;      // mirror-descent, md-convergence: override the list of p
   double rankTol = kRankDefaultTol;  // rank: singular values above this count (1e-7)
   bool progress = true;        // progress on stderr
 };
@@ -54,5 +54,7 @@ ExperimentResult overparamExperiment(const ExperimentOptions& options);
 ExperimentResult basinMapExperiment(const ExperimentOptions& options);
 ExperimentResult ratesExperiment(const ExperimentOptions& options);
 ExperimentResult paths2dExperiment(const ExperimentOptions& options, bool t5);
+ExperimentResult mdConvergenceExperiment(const ExperimentOptions& options);
+ExperimentResult jointWvExperiment(const ExperimentOptions& options);
 
 }  // namespace attnsvm::cli

@@ -6,6 +6,7 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
+#include "attnsvm/experiment_md.hpp"
 #include "attnsvm/experiment_prompt.hpp"
 #include "attnsvm/experiment_rank.hpp"
 #include "attnsvm/scenarios.hpp"
@@ -272,7 +273,8 @@ const std::vector<RateMethod>& rateMethods() {
 
 std::vector<std::string> seedExperimentNames() {
   return {"local-convergence", "overparam", "rates", "mirror-descent", "multitoken", "rank",
-          "prompt-global-local", "loss-function", "joint-pv", "paths2d", "paths2d-t5"};
+          "prompt-global-local", "loss-function", "joint-pv", "paths2d", "paths2d-t5",
+          "md-convergence", "joint-wv"};
 }
 
 SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& o) {
@@ -295,6 +297,8 @@ SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const 
   else if (name == "loss-function") r = lossFunctionSeed(seed, o.iters, o.every);
   else if (name == "joint-pv") r = jointPvSeed(seed, o.iters, o.every);
   else if (name == "paths2d" || name == "paths2d-t5") r = paths2dSeed(seed, name == "paths2d-t5", o.iters, o.every);
+  else if (name == "md-convergence") r = mdConvergenceSeed(seed, o);  // experiment_md.hpp
+  else if (name == "joint-wv") r = jointWvSeed(seed, o.iters, o.every);
   else {
     std::string list;
     for (const auto& n : seedExperimentNames()) list += (list.empty() ? "" : ", ") + n;

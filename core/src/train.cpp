@@ -3,14 +3,17 @@
 //
 // One gradient evaluation per iteration: the gradient at the current parameters also yields the
 // loss and the selection of the current state (Gradient by-products), which is what a trace frame
-// records. Steps work on the scaled gradient exp(logScale) * D: normalized steps use D only (so
+// records. Steps work on the scaled gradient exp(logScale) * D: NGD and NMDFro use D only (so
 // they keep moving after the true gradient underflows); plain steps multiply by exp(logScale),
-// which is an exact zero step when the true gradient underflows.
+// which is an exact zero step when the true gradient underflows; NMD divides by ||g||_q + eps as
+// the mirror-descent paper's code does, so its step shrinks once ||g||_q nears eps (stepBlock).
 #include "attnsvm/train.hpp"
 
 #include <cmath>
-#include "text.hpp"
+#include <limits>
 #include <utility>
+
+#include "text.hpp"
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/rng.hpp"
@@ -33,13 +36,34 @@ void requirePositive(double x, const char* what) {
 
 bool allFinite(const Eigen::Ref<const Mat>& x) { return x.allFinite(); }
 
+// The dual exponent q of p (1/p + 1/q = 1).
+double dualExponent(double p) { return p / (p - 1.0); }
+
 // Step of one parameter block x (viewed as a matrix) along the scaled gradient exp(logScale) dir,
-// written into `next`. Returns false if the step is undefined (zero direction under a normalized
-// optimizer): then next = x.
+// written into `next`. Returns false if the step is undefined (zero direction under NGD or
+// NMDFro): then next = x.
+//
+// NMD (the mirror-descent paper's step) divides the true gradient g = exp(logScale) dir by
+// ||g||_q + eps, eps = machine epsilon. Written on the scaled direction,
+//   g / (||g||_q + eps) = dir / (||dir||_q + exp(log(eps) - logScale)),
+// which needs no exp(logScale): (a) while ||g||_q >> eps the extra term is below an ulp and the step
+// has length lr in the dual norm; (b) once ||g||_q nears eps the step shrinks as in the authors'
+// double-precision code (there the gradient itself then underflows and the iterate stops);
+// (c) when exp(log(eps) - logScale) overflows (true gradient below about 1e-324 * eps) or the
+// direction is exactly zero the coefficient is exactly 0: a zero step, never a NaN, and the run
+// goes on (a zero step is defined here, unlike NGD's 0/0).
 bool stepBlock(const Eigen::Ref<const Mat>& x, const Eigen::Ref<const Mat>& dir, double logScale,
                Optimizer opt, double lr, double p, Eigen::Ref<Mat> next) {
   double coef;
-  if (isNormalized(opt)) {
+  if (opt == Optimizer::NMD) {
+    const double dual = lpNorm(dir, dualExponent(p));
+    const double floor = std::exp(std::log(std::numeric_limits<double>::epsilon()) - logScale);
+    coef = (dual > 0.0 && logScale != -INFINITY) ? lr / (dual + floor) : 0.0;
+    if (coef == 0.0) {
+      next = x;  // exactly: the mirror round trip would round
+      return true;
+    }
+  } else if (isNormalized(opt)) {
     const double norm = dir.norm();
     if (!(norm > 0.0) || logScale == -INFINITY) {
       next = x;
@@ -74,6 +98,7 @@ void Trace::clear() {
   selected.clear();
   selectedProbability.clear();
   corr.clear();
+  divergence.clear();
   softmax.clear();
 }
 
@@ -115,6 +140,7 @@ ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params ini
     throw InputError("traceP = " + std::to_string(s.traceP) + ": must be >= 1 (or 0 for the default)");
   if (!(s.maxNorm > 0.0)) throw InputError("maxNorm = " + std::to_string(s.maxNorm) + ": must be > 0");
   traceP_ = s.traceP != 0.0 ? s.traceP : (isMirror(s.optimizer) ? s.p : 2.0);
+  divergenceP_ = traceP_ > 1.0 ? traceP_ : 2.0;
 
   if (params_.v.size() == 0) params_.v = model_.data().v;
   (void)model_.loss(params_);  // throws InputError on mis-shaped parameters
@@ -287,6 +313,7 @@ void Trainer::record() {
                          ? (weff_ / fro).cwiseProduct(references_[r] / referenceNorms_[r]).sum()
                          : 0.0;
     tr.corr.push_back(c);
+    tr.divergence.push_back(directionDivergence(references_[r], weff_, divergenceP_));
   }
   if (settings_.traceSoftmax) {
     const Forward fw = model_.forward(params_);  // allocates; only when the caller asks for it

@@ -129,6 +129,84 @@ test('full local-convergence experiment (100 seeds x 2000 iterations): time', as
     seconds: +(r.ms / 1000).toFixed(2) }));
 });
 
+// The mirror-descent paper's experiments (issue 14): md-convergence at reduced seeds and iterations
+// (every training p, the heatmap tables and the per-p band plots drawn; numbers equal to the CLI's),
+// joint-wv (token planes drawn, equal to the CLI), and the full md-convergence timed.
+async function mdInPage(spec) {
+  return page.evaluate(async (s) => {
+    const res = await window.__attnsvmExperiment.run(s);
+    return { ms: res.ms, workers: res.workers, progress: window.__attnsvmExperiment.state().progress,
+      tables: document.querySelectorAll('.exp-plot svg.md-table').length,
+      tableCells: [...document.querySelectorAll('.exp-plot svg.md-table')].map((t) => t.querySelectorAll('rect').length),
+      tableText: [...document.querySelectorAll('.exp-plot svg.md-table text')].map((t) => t.textContent),
+      canvases: document.querySelectorAll('.exp-plot canvas').length,
+      settings: res.settings.map((x) => ({ p: x.options.p, iteration: x.result.iteration, seeds: x.result.seeds,
+        series: Object.fromEntries(Object.entries(x.result.series).map(([k, v]) => [k, Array.from(v.mean)])),
+        finals: Object.fromEntries(Object.entries(x.result.finals).map(([k, v]) => [k, v.mean])),
+        values: x.result.values, selections: x.result.selections })) };
+  }, spec);
+}
+
+test('reduced md-convergence: 3 x 3 heatmaps with numbers, bands per p, equal to the CLI', async () => {
+  const r = await mdInPage({ name: 'md-convergence', seeds: 4, iters: 300, seedBase: 2 });
+  assert.equal(r.progress, 1);
+  assert.equal(r.tables, 2, 'divergence and correlation tables');
+  assert.deepEqual(r.tableCells, [9, 9]);
+  assert.ok(r.tableText.filter((t) => /^\d\.\d{3}$|e-/.test(t)).length >= 18, `numbers written in: ${r.tableText.join(' | ')}`);
+  assert.ok(r.canvases >= 6, `a D_p and a corr band plot per training p (${r.canvases})`);
+  if (!cli) return console.log('# no native CLI built: the agreement part was skipped');
+  const c = JSON.parse(execFileSync(cli, ['experiment', 'md-convergence', '--seeds', '4', '--iters', '300', '--seed-base', '2',
+    '--quiet'], { maxBuffer: 1 << 28 }).toString());
+  r.settings.forEach((st, pi) => {
+    const row = c.per_p[pi];
+    assert.equal(st.p, row.p);
+    assert.deepEqual(st.iteration, row.series.iteration);
+    assert.deepEqual(st.selections.W, row.runs.map((x) => x.selection));
+    for (const q of c.settings.qs) {
+      for (const m of ['div', 'corr']) {
+        const d = relDiff(st.series[`${m}_q${q}`], row.series[`${m}_q${q}`].mean);
+        assert.ok(d <= 1e-9, `p=${st.p} ${m}_q${q} mean: ${d}`);
+      }
+      const dt = relDiff([st.finals[`div_q${q}`]], [c.table.div_mean[pi][c.settings.qs.indexOf(q)]]);
+      assert.ok(dt <= 1e-9, `table p=${st.p} q=${q}: ${dt}`);
+    }
+  });
+  assert.deepEqual(problems, []);
+});
+
+test('joint-wv: a token plane per p, equal to the CLI', async () => {
+  const r = await mdInPage({ name: 'joint-wv' });
+  assert.equal(r.progress, 1);
+  const planes = await page.evaluate(() => document.querySelectorAll('.exp-plot svg.token-plane').length);
+  assert.equal(planes, 3);
+  const st = r.settings[0];
+  for (const P of ['p1.75', 'p2', 'p3']) {
+    assert.ok(st.finals[`${P}_softmax_0`] > 0.99 && st.finals[`${P}_logistic_1`] > 0.99, `${P} probabilities`);
+  }
+  if (!cli) return;
+  const c = JSON.parse(execFileSync(cli, ['experiment', 'joint-wv', '--quiet'], { maxBuffer: 1 << 28 }).toString());
+  for (const run of c.runs) {
+    const P = `p${run.p}`;
+    assert.deepEqual(st.selections[P][0], run.selection);
+    for (const m of ['corr_W', 'div_W', 'corr_v', 'div_v']) {
+      const d = relDiff(st.series[`${P}_${m}`], c.series[`${P}_${m}`].mean);
+      assert.ok(d <= 1e-9, `${P} ${m}: ${d}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('full md-convergence experiment (100 seeds x 1500 / 2000 / 20000 iterations for p = 1.75 / 2 / 3): time', async () => {
+  const r = await mdInPage({ name: 'md-convergence' });
+  assert.equal(r.progress, 1);
+  assert.deepEqual(r.settings.map((x) => x.seeds.length), [100, 100, 100]);
+  assert.deepEqual(r.settings.map((x) => x.iteration.at(-1)), [1500, 2000, 20000]);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const table = r.settings.map((x) => [1.75, 2, 3].map((q) => +x.finals[`div_q${q}`].toPrecision(4)));
+  console.log(JSON.stringify({ experiment: 'md-convergence', seeds: 100, workers: r.workers, cores,
+    seconds: +(r.ms / 1000).toFixed(2), div_table: table }));
+});
+
 // Rank cells as plain data (the fields compared with the CLI's JSON; NaN becomes null as in JSON).
 async function rankInPage(spec) {
   return page.evaluate(async (s) => {

@@ -71,6 +71,39 @@ test('paths2d with the (K, Q) parameterization converges to the nuclear-norm SVM
   await context.close();
 });
 
+// Issue 14: the Bregman divergence D_p next to 1 - corr (dotted, in the run's p), and the paper's own step.
+test('md-convergence: D_p curves next to 1 - corr in the run\'s p; the optimizer select names nmd and nmd-fro', async () => {
+  const { page, context, problems } = await openLab(browser, site.url, 's=md-convergence&speed=1000');
+  await runToEnd(page);
+  const r = await page.evaluate(() => ({ plotted: window.__lab.plotted(), corr: window.__lab.correlations(),
+    options: [...document.querySelectorAll('#ctl-optimizer option')].map((o) => [o.value, o.textContent]),
+    optimizer: document.getElementById('ctl-optimizer').value }));
+  assert.equal(r.optimizer, 'nmd');
+  assert.ok(r.options.some(([v, t]) => v === 'nmd' && /dual norm/.test(t)), JSON.stringify(r.options));
+  assert.ok(r.options.some(([v, t]) => v === 'nmd-fro' && /Frobenius/.test(t)), JSON.stringify(r.options));
+  assert.equal(r.plotted.divergenceP, 1.75);
+  const d = r.plotted.divergence.lp;
+  // (one snapshot per received chunk: few points at speed 1000)
+  assert.ok(d.length >= 2 && d.every((x) => Number.isFinite(x) && x >= 0), `a finite D_p curve for the l_p SVM: ${d}`);
+  assert.ok(d.at(-1) < 0.05 && d.at(-1) < d[0] / 10, `D_p falls: ${d[0]} -> ${d.at(-1)}`);
+  assert.ok(r.plotted.legends.corr.some((l) => /^D_1\.75 vs/.test(l)), `legend: ${r.plotted.legends.corr}`);
+  assert.ok(r.corr.lp > 0.95, `corr with the l_p SVM ${r.corr.lp}`);
+  await page.screenshot({ path: screenshotPath('lab-md-convergence-divergence') });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('joint-wv: W and v both train from 0 with the dual-norm step; the head curve and D_p are plotted', async () => {
+  const { page, context, problems } = await openLab(browser, site.url, 's=joint-wv&speed=1000');
+  await runToEnd(page);
+  const r = await page.evaluate(() => ({ plotted: window.__lab.plotted(), corr: window.__lab.correlations() }));
+  assert.ok(r.corr.head >= 0.99, `corr(v(k), v^mm) = ${r.corr.head}`);
+  assert.ok(r.corr.lp >= 0.98, `corr(W(k), W^mm_p) = ${r.corr.lp}`);
+  assert.ok(r.plotted.divergence.lp.at(-1) < 0.02, `D_p(W^mm_p, W) = ${r.plotted.divergence.lp.at(-1)}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('joint-pv: the head v(k) is plotted against the head SVM (convergence and norm panels, with legends)', async () => {
   const { page, context, problems } = await openLab(browser, site.url, 's=joint-pv&speed=10');
   await runToEnd(page);

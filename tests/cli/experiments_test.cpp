@@ -149,3 +149,42 @@ TEST(Experiments, Paths2dProducesPathsAndDirections) {
   EXPECT_EQ(r.json["W"]["paths_Wz"].size(), 2u);
   EXPECT_GE(r.json["W"]["corr_fro"].get<double>(), 0.9);
 }
+
+TEST(Experiments, MdConvergenceTableAndSeries) {
+  // 2 seeds at the paper's iteration counts: the JSON has the 3 x 3 table, per-p series on each
+  // p's own schedule, and does not depend on the thread count.
+  ExperimentOptions o = small(2, -1, 2);
+  const ExperimentResult r = mdConvergenceExperiment(o);
+  const json& t = r.json["table"];
+  ASSERT_EQ(t["div_mean"].size(), 3u);
+  ASSERT_EQ(t["div_mean"][0].size(), 3u);
+  const int iters[3] = {1500, 2000, 20000};
+  for (int i = 0; i < 3; ++i) {
+    const json& p = r.json["per_p"][i];
+    EXPECT_EQ(p["iters"].get<int>(), iters[i]);
+    EXPECT_EQ(p["series"]["iteration"].back().get<int>(), iters[i]);
+    EXPECT_EQ(p["series"]["iteration"].size(), p["series"]["div_q1.75"]["mean"].size());
+    EXPECT_EQ(p["runs"].size(), 2u);
+    for (int q = 0; q < 3; ++q) {
+      const double d = t["div_mean"][i][q].get<double>();
+      EXPECT_GE(d, 0.0);
+      EXPECT_LE(d, 2.0);
+    }
+  }
+  EXPECT_NE(r.csv.find("p,iteration,div_q1.75_mean"), std::string::npos) << r.csv.substr(0, 200);
+  o.threads = 1;
+  EXPECT_EQ(stripTiming(mdConvergenceExperiment(o).json).dump(), stripTiming(r.json).dump());
+}
+
+TEST(Experiments, JointWvReportsSelectionsAndProbabilities) {
+  const ExperimentResult r = jointWvExperiment(small(-1, -1));
+  ASSERT_EQ(r.json["runs"].size(), 3u);
+  for (const json& run : r.json["runs"]) {
+    EXPECT_EQ(run["selection"].size(), 2u);
+    for (const json& s : run["softmax_selected"]) EXPECT_GT(s.get<double>(), 0.99) << run.dump();
+    for (const json& s : run["logistic_probability"]) EXPECT_GT(s.get<double>(), 0.99) << run.dump();
+    EXPECT_TRUE(run["corr_W"].is_number());
+    EXPECT_TRUE(run["div_v"].is_number());
+  }
+  EXPECT_EQ(r.json["settings"]["optimizer"], "nmd");
+}

@@ -34,7 +34,7 @@ TEST(Scenarios, SphereDataProperties) {
 
 TEST(Scenarios, EveryNameBuildsAndTrains) {
   const std::vector<std::string> names = scenarioNames();
-  EXPECT_EQ(names.size(), 11u);
+  EXPECT_EQ(names.size(), 13u);
   for (const std::string& name : names) {
     const Scenario sc = makeScenario(name);
     EXPECT_EQ(sc.name, name);

@@ -48,6 +48,7 @@ function trainingCases() {
   const relu = engine.scenario('multitoken', { seed: 3 });
   const prompt = engine.scenario('prompt-global-local', { start: 1 });
   const joint = engine.scenario('joint-pv');
+  const mdc = engine.scenario('md-convergence'), jwv = engine.scenario('joint-wv');
   const fro = engine.solve({ dataset: base, norm: 'fro' }).W;
   const nuc = engine.solve({ dataset: base, norm: 'nuclear' }).W;
   return [
@@ -60,8 +61,13 @@ function trainingCases() {
     ['KQ m=3 gd exponential', { dataset: small, model: { ...linearW, param: 'KQ', m: 3, loss: 'exponential' },
       train: { optimizer: 'gd', lr: 0.2 }, init: { kind: 'random', seed: 2 } }, [200]],
     ['md p=3', { dataset: base, model: linearW, train: { optimizer: 'md', lr: 0.1, p: 3 }, init: { kind: 'zero' } }, [300]],
-    ['nmd p=1.75, every 7th', { dataset: base, model: linearW, train: { optimizer: 'nmd', lr: 0.1, p: 1.75, traceEvery: 7 },
-      init: { kind: 'zero' } }, [100, 200]],
+    ['nmd p=1.75 (dual norm), every 7th, D_p', { dataset: base, model: linearW, train: { optimizer: 'nmd', lr: 0.1, p: 1.75, traceEvery: 7 },
+      init: { kind: 'zero' }, references: [{ name: 'fro', W: fro }] }, [100, 200]],
+    ['nmd-fro p=3 (Frobenius-normalized MD)', { dataset: base, model: linearW, train: { optimizer: 'nmd-fro', lr: 0.1, p: 3 },
+      init: { kind: 'zero' }, references: [{ name: 'nuc', W: nuc }] }, [150]],
+    ['md-convergence scenario (nmd p=1.75 from W0 ~ N(0,1))', { dataset: mdc.dataset, model: mdc.model, train: mdc.train, init: mdc.init,
+      references: [{ name: 'fro', W: fro }] }, [200]],
+    ['joint W and v (joint-wv, nmd on both)', { dataset: jwv.dataset, model: jwv.model, train: jwv.train, init: jwv.init }, [300]],
     ['self attention, correlation loss', { dataset: { ...selfData, query: 1 }, model: { ...linearW, attention: 'self', loss: 'correlation' },
       train: { optimizer: 'ngd', lr: 0.05 }, init: { kind: 'random', seed: 9 } }, [150]],
     ['seq2seq', { dataset: selfData, model: { ...linearW, attention: 'seq2seq' }, train: { optimizer: 'ngd', lr: 0.1 },
@@ -87,7 +93,7 @@ test('training traces agree with native for every algorithm', () => {
       assert.deepEqual(Array.from(w.iteration), n.iteration, `${name}: iterations`);
       assert.deepEqual(Array.from(w.selected), n.selected, `${name}: selected`);
       assert.equal(w.stopped, n.stopped, `${name}: stopped`);
-      for (const f of ['loss', 'normFro', 'normLp', 'selectedProbability', 'corr', 'softmax']) {
+      for (const f of ['loss', 'normFro', 'normLp', 'selectedProbability', 'corr', 'divergence', 'softmax']) {
         assertClose(w[f], n[f], `${name} chunk ${j}: ${f}`, TOL);
       }
       // The trace's nuclear norm comes from the eigenvalues of W^T W (core/src/train.cpp), whose

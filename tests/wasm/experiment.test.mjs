@@ -152,6 +152,47 @@ test('paths2d, paths2d-t5: the paths W(k) z_i, SVM directions and tokens agree w
   }
 });
 
+// The mirror-descent paper's experiments (issue 14): per-seed divergences and correlations against
+// every l_q SVM, the bands and the 3 x 3 table; joint-wv's runs, at reduced iterations.
+test('md-convergence: per-seed D_p and corr against every l_q SVM, bands and table agree with the CLI', { skip }, () => {
+  const seeds = 3, iters = 300, base = 5;
+  const c = experiment(['md-convergence', '--seeds', `${seeds}`, '--iters', `${iters}`, '--seed-base', `${base}`]);
+  c.settings.ps.forEach((p, pi) => {
+    const chunks = [engine.experimentSeeds('md-convergence', { p, seedStart: base + 1, seedCount: 2, iters }),
+      engine.experimentSeeds('md-convergence', { p, seedStart: base, seedCount: 1, iters })];
+    const a = aggregate(chunks);
+    const row = c.per_p[pi];
+    assert.deepEqual(a.iteration, row.series.iteration);
+    assert.deepEqual(a.selections.W, row.runs.map((r) => r.selection), `p=${p} selections`);
+    for (const q of c.settings.qs) {
+      for (const m of ['div', 'corr']) {
+        const key = `${m}_q${q}`;
+        assertClose(a.values[key], row.runs.map((r) => r[key]), `p=${p} ${key} per seed`, TOL);
+        assertClose(a.series[key].mean, row.series[key].mean, `p=${p} ${key} mean`, TOL);
+        assertClose(a.series[key].std, row.series[key].std, `p=${p} ${key} std`, TOL, 1);
+      }
+      const qi = c.settings.qs.indexOf(q);
+      assertClose([a.finals[`div_q${q}`].mean], [c.table.div_mean[pi][qi]], `table p=${p} q=${q}`, TOL);
+    }
+  });
+});
+
+test('joint-wv: every p\'s series, selection and probabilities agree with the CLI', { skip }, () => {
+  const iters = 400;
+  const a = aggregate([engine.experimentSeeds('joint-wv', { seedStart: 0, seedCount: 1, iters })]);
+  const c = experiment(['joint-wv', '--iters', `${iters}`]);
+  assert.deepEqual(a.iteration, c.series.iteration);
+  for (const r of c.runs) {
+    const P = `p${r.p}`;
+    assert.deepEqual(a.selections[P][0], r.selection, `${P} selection`);
+    for (const m of ['corr_W', 'div_W', 'corr_v', 'div_v', 'mean_softmax', 'mean_logistic']) {
+      assertClose(a.series[`${P}_${m}`].mean, c.series[`${P}_${m}`].mean, `${P} ${m}`, TOL);
+    }
+    assertClose([0, 1].map((i) => a.values[`${P}_softmax_${i}`][0]), r.softmax_selected, `${P} softmax`, TOL);
+    assertClose([0, 1].map((i) => a.values[`${P}_logistic_${i}`][0]), r.logistic_probability, `${P} logistic`, TOL);
+  }
+});
+
 test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('nope', {}), /experiment 'nope' has no per-seed form.*local-convergence/);
   assert.throws(() => engine.experimentSeeds('local-convergence', { seedCount: 0 }), /seedCount = 0 is out of range/);
@@ -160,7 +201,8 @@ test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('rates', { method: 'adam' }), /method 'adam' is unknown/);
   assert.throws(() => engine.experimentSeeds('mirror-descent', { p: 1 }), /p must be in \(1, 1000\]/);
   assert.deepEqual(engine.experimentNames(), ['local-convergence', 'overparam', 'rates', 'mirror-descent', 'multitoken', 'rank',
-    'prompt-global-local', 'loss-function', 'joint-pv', 'paths2d', 'paths2d-t5']);
+    'prompt-global-local', 'loss-function', 'joint-pv', 'paths2d', 'paths2d-t5', 'md-convergence', 'joint-wv']);
+  assert.throws(() => engine.experimentSeeds('md-convergence', { p: 0.5 }), /p = 0.5.* must be in \(1, 1000\]/);
   assert.throws(() => engine.experimentSeeds('rank', { T: 1 }), /T = 1 is out of range 2..1024/);
   assert.throws(() => engine.experimentSeeds('rank', { rankTol: -1 }), /rank tolerance must be > 0/);
 });

@@ -97,7 +97,8 @@ struct SeedResult {
 // rank (one instance, experiment_rank.hpp: values feasible, rank_fro, rank_nuclear, gap_nuclear;
 // labels status_fro, status_nuclear; the caller keeps the first feasible seeds of a cell), and the
 // single-run prompt-global-local, loss-function, joint-pv (all runs of the experiment as named
-// columns, experiment_prompt.hpp).
+// columns, experiment_prompt.hpp), and the mirror-descent paper's md-convergence (one seed, one
+// training p) and joint-wv (experiment_md.hpp).
 std::vector<std::string> seedExperimentNames();
 // Throws InputError for an unknown name or bad options (naming the field).
 SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& options);

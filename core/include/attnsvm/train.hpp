@@ -46,7 +46,8 @@ struct TrainSettings {
   // matrix only when asked.
   int traceEvery = 1;
   bool traceSoftmax = false;
-  // The l_p norm reported in the trace (defaults to the mirror-descent p).
+  // The l_p norm and the Bregman divergence reported in the trace (defaults to the mirror-descent p,
+  // else 2). The divergence needs p > 1: with traceP = 1 it is reported at p = 2.
   double traceP = 0.0;
   // A run stops (with a reason in the trace) when ||W||_F exceeds this bound or turns non-finite.
   double maxNorm = 1e12;
@@ -79,6 +80,9 @@ struct Trace {
   std::vector<int> selected;                   // units per frame
   std::vector<double> selectedProbability;     // units per frame
   std::vector<double> corr;                    // references per frame
+  // D_p(ref/||ref||_p, W/||W||_p) per reference, p = the trace p (the Bregman divergence of the
+  // mirror-descent paper, SPEC section 4); references per frame, parallel to corr.
+  std::vector<double> divergence;
   std::vector<double> softmax;                 // units*T per frame (if traceSoftmax)
   int frames() const { return static_cast<int>(iteration.size()); }
   void clear();
@@ -91,8 +95,9 @@ double correlation(const ConstMatRef& a, const ConstMatRef& b);
 // D_p(A, B) = psi(A) - psi(B) - <grad psi(B), A - B>
 //           = (1/p)||A||_p^p + ((p-1)/p)||B||_p^p - <sign(B)|B|^{p-1}, A>  (>= 0; 0 iff A = B).
 double bregmanDivergence(const ConstMatRef& a, const ConstMatRef& b, double p);
-// The mirror-descent paper's metric: D_p(A/||A||_p, B/||B||_p), in [0, 2) for directions, 0 iff they
-// agree; p = 2 gives half the squared distance of the unit vectors. A zero matrix has the zero
+// The mirror-descent paper's metric: D_p(A/||A||_p, B/||B||_p) = 1 - <sign(Bh)|Bh|^{p-1}, Ah>, in [0, 2]
+// (Hoelder), 0 iff the directions agree, 2 at B = -A; p = 2 gives half the squared distance of the
+// unit vectors. The paper's order: A the SVM solution, B the iterate. A zero matrix has the zero
 // direction (as corr = 0 for it): D_p(0, B) = (p-1)/p, D_p(A, 0) = 1/p.
 double directionDivergence(const ConstMatRef& a, const ConstMatRef& b, double p);
 
@@ -144,6 +149,7 @@ class Trainer {
   Eigen::SelfAdjointEigenSolver<Mat> eig_;
   std::vector<double> referenceNorms_;
   double traceP_ = 2.0;
+  double divergenceP_ = 2.0;  // traceP_, or 2 when it is 1
   bool initialRecorded_ = false;
   int lastRecorded_ = -1;
 };

@@ -268,7 +268,7 @@ json run(const json& job) {
       chunks.push_back({{"iteration", t.iteration}, {"loss", t.loss}, {"normFro", t.normFro},
                         {"normNuc", t.normNuc}, {"normLp", t.normLp}, {"selected", t.selected},
                         {"selectedProbability", t.selectedProbability}, {"corr", t.corr},
-                        {"softmax", t.softmax}, {"weights", fromMat(tr.weights())},
+                        {"divergence", t.divergence}, {"softmax", t.softmax}, {"weights", fromMat(tr.weights())},
                         {"stopped", tr.stopped()}});
     }
     return {{"chunks", chunks}, {"params", fromParams(tr.params())}};

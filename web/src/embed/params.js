@@ -36,6 +36,8 @@ export const DEFAULT_PANELS = {
   'loss-function': ['plane', 'corr'],
   'joint-pv': ['plane', 'corr'],
   'mirror-descent': ['weights', 'corr'],
+  'md-convergence': ['weights', 'corr'],
+  'joint-wv': ['plane', 'corr'],
   overparam: ['readout', 'corr'],
   sphere: ['plane', 'corr'],
 };

@@ -9,7 +9,7 @@ export type AttentionKind = 'cross' | 'self' | 'seq2seq' | 'causal';
 export type Parameterization = 'W' | 'KQ' | 'prompt';
 export type HeadKind = 'linear' | 'relu';
 export type LossKind = 'logistic' | 'exponential' | 'correlation';
-// nmd: normalized l_p mirror descent as the mirror-descent paper runs it (gradient / its dual norm);
+// nmd: normalized l_p mirror descent as the mirror-descent paper runs it (gradient / (||grad||_q + eps), 1/p + 1/q = 1);
 // nmd-fro: the same normalized by the Frobenius norm; adam: Adam (real-data baseline).
 export type OptimizerKind = 'gd' | 'ngd' | 'md' | 'nmd' | 'nmd-fro' | 'adam';
 export type InitKind = 'zero' | 'random' | 'given' | 'cone';
@@ -157,6 +157,9 @@ export interface TraceChunk {
   selected: Int32Array;
   selectedProbability: Float64Array;
   corr: Float64Array;
+  // D_p(ref/||ref||_p, W/||W||_p) per reference and frame (stride references), p = the trace p (the MD p,
+  // else 2): the mirror-descent paper's Bregman divergence, 0 when W points along the reference.
+  divergence: Float64Array;
   softmax: Float64Array;     // empty unless traceSoftmax
   weights: Matrix;           // effective weights (W, K Q^T, or p as d x 1) after the last step
   stopped: boolean;

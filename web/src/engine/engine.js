@@ -81,6 +81,7 @@ function toTraceChunk(r) {
     selected: r.selected,
     selectedProbability: r.selectedProbability,
     corr: r.corr,
+    divergence: r.divergence,
     softmax: r.softmax,
     weights: fromWireMatrix(r.weights),
     stopped: r.stopped,

@@ -5,6 +5,7 @@
 // -> {key, label, color?} puts its series (one per run) into plots; summary(res) adds plots of final values
 // against a setting (e.g. C); draw(box, res) draws a figure of its own (box(title) -> a holder).
 import { drawPaths2d } from './paths2d.js';
+import { drawMdConvergence, drawJointWv } from './mirror.js';
 import { seqScale } from '../plots/theme.js';
 
 const single = { kind: 'single', seeds: 1, iters: 1000, settings: [{ label: '', options: {} }], y: { label: 'corr', log: false } };
@@ -79,6 +80,24 @@ export const EXPERIMENTS = {
       const [, v, metric] = /^v(\d)_(.+)$/.exec(name);
       return { key: metric, label: `variant ${v}` };
     },
+  },
+  // The mirror-descent paper as its authors ran it (SPEC 5.2). iters null: each training p runs the
+  // paper's count (1500 / 2000 / 20000 for p = 1.75 / 2 / 3), so each p has its own iteration axis.
+  'md-convergence': {
+    title: 'Mirror-descent paper: normalized ℓp MD (dual norm, η = 0.1, W0 ~ N(0, 1)) against every ℓq Att-SVM, q ∈ {1.75, 2, 3}',
+    seeds: 100, iters: null,
+    settings: [1.75, 2, 3].map((p) => ({ label: `p=${p}`, options: { p } })),
+    draw: drawMdConvergence, series: false,
+  },
+  'joint-wv': {
+    ...single, iters: 1500,
+    title: 'Mirror-descent paper: joint ℓp training of W and v from 0 (p = 1.75, 2, 3), against the ℓp Att-SVM and ℓp head SVM of the selection reached',
+    draw: drawJointWv,
+    group: (name) => {
+      const m = /^p([\d.]+)_(corr_W|div_W|corr_v|div_v|mean_softmax|mean_logistic)$/.exec(name);
+      return m ? { key: m[2], label: `p=${m[1]}` } : { key: null };
+    },
+    y: { label: '', log: false },
   },
   paths2d: {
     ...single, iters: 2000,

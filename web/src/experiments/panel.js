@@ -74,6 +74,11 @@ export function mountExperimentPanel(container, options = {}) {
     corr_p_plain: 'corr(p(k), prompt SVM of the final selection)',
     corr_v_head: 'corr(v(k), head SVM v^mm)',
     mean_softmax: 'mean softmax probability of the selected tokens',
+    mean_logistic: 'mean logistic probability 1 / (1 + exp(−Y f))',
+    corr_W: 'corr(W(k), W^mm_p): ℓp Att-SVM of the final selection',
+    div_W: 'D_p(W^mm_p, W(k)): Bregman divergence of the directions (log)',
+    corr_v: 'corr(v(k), v^mm_p): ℓp head SVM of the selected tokens',
+    div_v: 'D_p(v^mm_p, v(k)) (log)',
   };
 
   // One plot per metric; runs of one seed that differ by parameterization ("W_corr_fro",
@@ -103,17 +108,18 @@ export function mountExperimentPanel(container, options = {}) {
     plots.replaceChildren();
     const first = res.settings[0].result;
     for (const p of e.summary?.(first) ?? []) drawBands(plotBox(p.title), p.x, p.curves, p.opts);
-    e.draw?.(plotBox, first);
+    e.draw?.(plotBox, first, res);
     // (paths2d: its series are path coordinates, drawn by e.draw, not curves over iterations)
     for (const [metric, members] of e.series === false ? [] : groups(Object.keys(first.series), e.group)) {
+      if (metric === null) continue;  // (joint-wv: token-plane coordinates, drawn by e.draw)
       const holder = plotBox(METRIC_TITLES[metric] ?? metric, metric);
       const curves = res.settings.flatMap((s) => members.map((m) => ({
         label: [s.label, m.label].filter(Boolean).join(' ') || metric, color: m.color, ...s.result.series[m.name] })));
-      drawBands(holder, first.iteration, curves, { x: e.x, y: e.y });
+      drawBands(holder, first.iteration, curves, { x: e.x, y: /^div_/.test(metric) ? { label: 'D_p', log: true } : e.y });
     }
     // Final values: one row per value, one column per setting (mean ± std over seeds).
     // (paths2d: its tokens and arrow coordinates are values for e.draw, not results to list)
-    const names = Object.keys(first.finals).filter((n) => !/^x_\d|_(fro|nuclear)_z\d/.test(n));
+    const names = Object.keys(first.finals).filter((n) => !/^x_\d|_(fro|nuclear|wmm)_z\d|_vmm_\d/.test(n));
     const head = el('tr', {}, el('th', { textContent: 'final value' }),
       ...res.settings.map((s) => el('th', { textContent: s.label || res.name })));
     const rows = names.map((n) => el('tr', {}, el('td', { textContent: n }),

@@ -9,7 +9,7 @@ import { SCENARIO_INFO, REF_LABEL } from './scenarios.js';
 import { buildLayout, PANELS } from './layout.js';
 import { dot, allFinite } from './linalg.js';
 import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
-  effectiveRefs as configEffectiveRefs } from './config.js';
+  effectiveRefs as configEffectiveRefs, isMD } from './config.js';
 import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView, normsView, spectrumView, weightsView,
   readoutView, verdictOf, NORM_SERIES } from './views.js';
 import { TraceStore } from './trace.js';
@@ -101,7 +101,7 @@ const panels = {
   plane: createTokenPlane($('body-plane'), { onDrag }),
   softmax: createTimeHeatmap($('body-softmax')),
   current: createMatrices($('body-current')),
-  corr: createCurves($('body-corr'), { xlabel: 'iteration k', y: { label: '1 − corr', log: true }, series: [], height: 220 }),
+  corr: createCurves($('body-corr'), { xlabel: 'iteration k', y: { label: '1 − corr · D_p (dotted)', log: true }, series: [], height: 220 }),
   norms: createCurves($('body-norms'), { xlabel: 'iteration k', y: { label: 'norm' }, height: 170, series: NORM_SERIES }),
   spectrum: createSpectrum($('body-spectrum')),
   weights: createMatrices($('body-weights')),
@@ -286,7 +286,8 @@ async function refreshReferences(selection = currentSelection(cfg, trace, state.
 function allRefs() { return generalizedRef ? { ...refs, gen: generalizedRef } : refs; }
 function applyTraceReferences() {
   trace.setReferences(Object.fromEntries(Object.entries(allRefs())
-    .filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations').map(([k, s]) => [k, s.W])), headVector(headSvm));
+    .filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations').map(([k, s]) => [k, s.W])), headVector(headSvm),
+    cfg?.train.traceP);
 }
 // The head SVM's solution as a vector (its W is d x 1), or null.
 function headVector(h) {
@@ -443,12 +444,12 @@ function syncControls() {
     el.hidden = !(info.options.includes(k) || (state.generator === 'sphere' && ['n', 'T', 'd', 'seed'].includes(k)));
   });
   const optimizer = eff.optimizer;
-  document.querySelector('[data-show="md"]').hidden = !(optimizer === 'md' || optimizer === 'nmd');
+  document.querySelector('[data-show="md"]').hidden = !isMD(optimizer);
   document.querySelector('[data-show="joint"]').hidden = !$('ctl-joint').checked;
   $('ctl-generator').value = state.generator;
   $('data-hint').textContent = custom ? 'Custom tokens (dragged or edited); "Generator data" below restores the generated ones.'
     : state.generator === 'sphere' ? 'Unit Gaussian tokens, queries and head; labels ±1; seeded (same data natively and in the browser).'
-      : (['local-convergence', 'rank', 'mirror-descent', 'overparam', 'sphere', 'multitoken'].includes(state.scenario) ? 'This scenario draws sphere data from the seed.' : 'This scenario uses the papers\' hand-made tokens.');
+      : (['local-convergence', 'rank', 'mirror-descent', 'md-convergence', 'overparam', 'sphere', 'multitoken'].includes(state.scenario) ? 'This scenario draws sphere data from the seed.' : 'This scenario uses the papers\' hand-made tokens.');
   const variantSel = $('ctl-variant');
   if (state.scenario === 'loss-function') { variantSel.options[0].text = 'logistic loss'; variantSel.options[1].text = 'correlation −u'; } else { variantSel.options[0].text = 'token (0.5, 1)'; variantSel.options[1].text = 'token (0.5, 1.5)'; }
   if (document.activeElement !== $('ctl-json') && cfg) $('ctl-json').value = datasetText(cfg.dataset);
@@ -809,6 +810,8 @@ function plottedData() {
     headNorm: hn ? hn.y.filter((v) => v !== null) : null,
     legends: Object.fromEntries(['corr', 'norms'].map((id) => [id, [...document.querySelectorAll(`#body-${id} .u-legend .u-series .u-label`)].map((e) => e.textContent)])),
     corr: Object.fromEntries(Object.entries(cs.series).map(([k, v]) => [k, v.filter((c) => c !== null)])),
+    divergence: Object.fromEntries(Object.entries(trace.divergenceSeries().series).map(([k, v]) => [k, v.filter((c) => c !== null)])),
+    divergenceP: trace.divergenceSeries().p,
     softmax: Array.from(trace.softmaxSeries().values),
     weights: trace.currentWeights(),
     finite: allFinite([tr.loss, tr.normFro, trace.currentWeights(), ...Object.values(cs.series).map((v) => v.filter((c) => c !== null))]),

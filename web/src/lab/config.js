@@ -4,7 +4,8 @@
 import { SCENARIO_INFO } from './scenarios.js';
 import { dot, transpose } from './linalg.js';
 
-const isMD = (opt) => opt === 'md' || opt === 'nmd';
+// nmd: the mirror-descent paper's step (gradient over its dual norm + eps); nmd-fro: over ||grad||_F.
+export const isMD = (opt) => opt === 'md' || opt === 'nmd' || opt === 'nmd-fro';
 
 // Options passed to engine.scenario: the seed, and the options this scenario takes (n, T, d go to
 // the sphere generator instead when state.generator is 'sphere').
@@ -51,6 +52,8 @@ export function buildConfig(state, base) {
   if (state.optimizer != null) train.optimizer = state.optimizer;
   if (state.lr != null) train.lr = state.lr;
   if (state.p != null) train.p = state.p;
+  // joint l_p training (joint-wv): the head follows the attention's p
+  if (state.p != null && train.trainHead && isMD(train.headOptimizer)) train.headP = state.p;
   if (state.joint != null) train.trainHead = state.joint;
   if (state.headLr != null) train.headLr = state.headLr;
   if (isMD(train.optimizer) && !(train.p > 1)) train.p = 3;

@@ -9,7 +9,7 @@ export const PANELS = [
   { id: 'plane', title: 'Token plane', wide: true },
   { id: 'softmax', title: 'Token selection: softmax over iterations' },
   { id: 'current', title: 'Current softmax per sequence' },
-  { id: 'corr', title: 'Direction convergence: 1 − corr with the SVM direction' },
+  { id: 'corr', title: 'Direction convergence: 1 − corr and the Bregman divergence D_p with the SVM direction' },
   { id: 'norms', title: 'Norm growth and loss' },
   { id: 'spectrum', title: 'Spectrum of W(k)/‖W(k)‖ vs the SVM solutions' },
   { id: 'weights', title: 'W(k)/‖W(k)‖ next to the SVM solutions' },
@@ -77,7 +77,7 @@ export function buildLayout(root) {
         </fieldset>
         <fieldset><legend>Training</legend>
           <label for="ctl-optimizer">Optimizer</label>
-          <select id="ctl-optimizer">${opt('gd', 'GD')}${opt('ngd', 'normalized GD')}${opt('md', 'l_p mirror descent')}${opt('nmd', 'normalized l_p MD')}</select>
+          <select id="ctl-optimizer">${opt('gd', 'GD')}${opt('ngd', 'normalized GD')}${opt('md', 'l_p mirror descent')}${opt('nmd', 'normalized l_p MD (dual norm)')}${opt('nmd-fro', 'normalized l_p MD (Frobenius)')}</select>
           <div class="row">
             <label>Step η <input id="ctl-lr" type="number" min="0" step="any"></label>
             <label data-show="md">p <input id="ctl-p" type="number" min="1.05" max="10" step="0.05"></label>

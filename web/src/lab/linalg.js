@@ -22,6 +22,28 @@ export function corr(A, B) {
   return Number.isFinite(c) ? Math.max(-1, Math.min(1, c)) : null;
 }
 
+// The mirror-descent paper's Bregman divergence between directions (SPEC section 4; the core's
+// directionDivergence): D_p(A/||A||_p, B/||B||_p) with psi = (1/p)||.||_p^p entrywise, A the SVM and
+// B the iterate; >= 0, 0 iff the directions agree. null when undefined (a zero matrix, p <= 1).
+export function divergence(A, B, p) {
+  if (!A || !B || A.length !== B.length || A[0].length !== B[0].length || !(p > 1)) return null;
+  const lp = (M) => Math.pow(M.reduce((s, r) => s + r.reduce((t, x) => t + Math.pow(Math.abs(x), p), 0), 0), 1 / p);
+  const na = lp(A), nb = lp(B);
+  if (!(na > 0) || !(nb > 0) || !Number.isFinite(na) || !Number.isFinite(nb)) return null;
+  let psiA = 0, psiB = 0, cross = 0;
+  for (let i = 0; i < A.length; i++) {
+    for (let j = 0; j < A[i].length; j++) {
+      const x = A[i][j] / na, y = B[i][j] / nb, ay = Math.abs(y);
+      const gy = Math.sign(y) * Math.pow(ay, p - 1);
+      psiA += Math.pow(Math.abs(x), p);
+      psiB += ay * Math.abs(gy);
+      cross += gy * x;
+    }
+  }
+  const d = psiA / p + (p - 1) / p * psiB - cross;
+  return Number.isFinite(d) ? Math.max(0, d) : null;
+}
+
 export function allFinite(x) {
   if (typeof x === 'number') return Number.isFinite(x);
   if (x == null) return true;

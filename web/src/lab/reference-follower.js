@@ -26,7 +26,8 @@ export function defaultSelection(cfg, scores) {
 //          lpP }
 //   -> { refs: norm -> Solution | {status:'error'}, headSvm: Solution | null, report: SelectionReport
 //        | { error } | null }
-// Prompts under joint training: the head SVM first, then the relaxed prompt SVM with its support.
+// Under joint training: the head SVM first (l_p for the W model under l_p MD); for prompts then the
+// relaxed prompt SVM with its support.
 // The verdict: the attention SVM's analysis (cross, self; seq2seq and causal per (sequence,
 // query) unit, once a selection is known) or the prompt SVM's; none under joint training (the
 // token scores move with the head).
@@ -35,9 +36,11 @@ export async function solveReferences(client, { cfg, dataset = cfg.dataset, sele
   const sel = selection ? { selection } : {};
   const common = { dataset, attention: cfg.model.attention, ...sel };
   let headSvm = null, headSupport = null;
-  if (prompt && cfg.train.trainHead) {
+  if (cfg.train.trainHead) {
+    // joint l_p training (joint-wv, W with the head): the head SVM in the head's l_p norm (SPEC 5.2)
+    const lpHead = !prompt && ['md', 'nmd', 'nmd-fro'].includes(cfg.train.headOptimizer) && cfg.train.headP !== 2;
     try {
-      headSvm = await client.solve({ dataset, problem: 'head', norm: 'fro', ...sel });
+      headSvm = await client.solve({ dataset, problem: 'head', ...(lpHead ? { norm: 'lp', p: cfg.train.headP } : { norm: 'fro' }), ...sel });
       if (headSvm.status === 'optimal') headSupport = [...new Set(headSvm.support.map(([i]) => i))];
     } catch (e) { headSvm = { status: 'error', message: e.message }; }
   }

@@ -5,7 +5,7 @@
 
 export const SCENARIO_IDS = [
   'paths2d', 'paths2d-t5', 'local-convergence', 'rank', 'multitoken', 'prompt-global-local',
-  'loss-function', 'joint-pv', 'mirror-descent', 'overparam', 'sphere',
+  'loss-function', 'joint-pv', 'mirror-descent', 'md-convergence', 'joint-wv', 'overparam', 'sphere',
 ];
 
 const enumOf = (values, def, nullable = false) => ({ type: 'enum', values, def, nullable });
@@ -35,7 +35,7 @@ export const SCHEMA = {
   head: { key: 'head', ...enumOf(['linear', 'relu'], null, true) },
   loss: { key: 'loss', ...enumOf(['logistic', 'exponential', 'correlation'], null, true) },
   // training overrides
-  optimizer: { key: 'opt', ...enumOf(['gd', 'ngd', 'md', 'nmd'], null, true) },
+  optimizer: { key: 'opt', ...enumOf(['gd', 'ngd', 'md', 'nmd', 'nmd-fro'], null, true) },
   lr: { key: 'lr', ...num(1e-6, 100, null, true) },
   p: { key: 'p', ...num(1.05, 10, null, true) },
   joint: { key: 'joint', ...bool(null, true) },

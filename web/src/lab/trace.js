@@ -2,9 +2,10 @@
 // effective weights per received chunk (for paths, correlations and heatmaps). Correlations with
 // the reference SVMs are computed here from the snapshots, so references can change (a new
 // selection, a dragged token) and the whole curve is recomputed.
-import { corr } from './linalg.js';
+import { corr, divergence } from './linalg.js';
 
 const headCorr = (snap, v) => (snap.v ? corr([Array.from(snap.v)], [v]) : null);
+const headDiv = (snap, v, p) => (snap.v ? divergence([v], [Array.from(snap.v)], p) : null);
 
 class Growable {
   constructor(Type) { this.Type = Type; this.buf = new Type(256); this.length = 0; }
@@ -38,6 +39,8 @@ export class TraceStore {
     this.refs = {};        // name -> matrix
     this.headRef = null;   // the head SVM's v^mm (joint training), compared with the snapshots' v
     this.corrCache = {};   // name -> number|null per snapshot
+    this.divCache = {};    // name -> D_p(ref, W(k)) per snapshot (number|null), p = divP
+    this.divP = 2;         // the trace p (the run's mirror-descent p, else 2)
     this.currentIteration = 0;
     this.initialW = null;
   }
@@ -61,8 +64,14 @@ export class TraceStore {
     if (frame.weights && (!this.snapshots.length || this.snapshots.at(-1).iteration !== it)) {
       const snap = { iteration: it, W: frame.weights, ...(frame.head ? { v: frame.head } : {}) };
       this.snapshots.push(snap);
-      for (const [name, R] of Object.entries(this.refs)) this.corrCache[name].push(corr(frame.weights, R));
-      if (this.headRef) this.corrCache.head.push(headCorr(snap, this.headRef));
+      for (const [name, R] of Object.entries(this.refs)) {
+        this.corrCache[name].push(corr(frame.weights, R));
+        this.divCache[name].push(divergence(R, frame.weights, this.divP));
+      }
+      if (this.headRef) {
+        this.corrCache.head.push(headCorr(snap, this.headRef));
+        this.divCache.head.push(headDiv(snap, this.headRef, this.divP));
+      }
       if (this.snapshots.length > MAX_SNAPSHOTS) this.thin();
     }
   }
@@ -72,16 +81,26 @@ export class TraceStore {
     const keep = (_, k, arr) => k % 2 === 0 || k === arr.length - 1;
     this.snapshots = this.snapshots.filter(keep);
     for (const name of Object.keys(this.corrCache)) this.corrCache[name] = this.corrCache[name].filter(keep);
+    for (const name of Object.keys(this.divCache)) this.divCache[name] = this.divCache[name].filter(keep);
   }
 
   // refs: name -> matrix (compared with W(k)); headRef: v^mm of the head SVM or null (compared
   // with v(k) under joint training, as the series "head").
-  setReferences(refs, headRef = null) {
+  // divP: the p of the Bregman divergence curves (the trace p).
+  setReferences(refs, headRef = null, divP = this.divP) {
     this.refs = refs;
     this.headRef = headRef ?? null;
+    this.divP = divP > 1 ? divP : 2;
     this.corrCache = {};
-    for (const [name, R] of Object.entries(refs)) this.corrCache[name] = this.snapshots.map((s) => corr(s.W, R));
-    if (this.headRef) this.corrCache.head = this.snapshots.map((s) => headCorr(s, this.headRef));
+    this.divCache = {};
+    for (const [name, R] of Object.entries(refs)) {
+      this.corrCache[name] = this.snapshots.map((s) => corr(s.W, R));
+      this.divCache[name] = this.snapshots.map((s) => divergence(R, s.W, this.divP));
+    }
+    if (this.headRef) {
+      this.corrCache.head = this.snapshots.map((s) => headCorr(s, this.headRef));
+      this.divCache.head = this.snapshots.map((s) => headDiv(s, this.headRef, this.divP));
+    }
   }
 
   // ||v(k)|| at the snapshots (joint training), or null.
@@ -120,6 +139,11 @@ export class TraceStore {
 
   corrSeries() {
     return { x: this.snapshots.map((s) => s.iteration), series: this.corrCache };
+  }
+
+  // D_p(ref, W(k)) per reference at the snapshots (same x as corrSeries), p = divP.
+  divergenceSeries() {
+    return { x: this.snapshots.map((s) => s.iteration), series: this.divCache, p: this.divP };
   }
 
   correlations() {

@@ -220,12 +220,19 @@ export function corrView(ctx) {
   const names = Object.keys(cs.series);   // the W references, then 'head' under joint training
   const cNow = trace.correlations();
   const prompt = ctx.cfg.model.param === 'prompt';
+  // The mirror-descent paper's Bregman divergence D_p(ref, W(k)) next to 1 - corr (dotted, same
+  // colour), for the W references (the head's is in the divergence series but not drawn).
+  const ds = trace.divergenceSeries?.() ?? { series: {}, p: 2 };
+  const divNames = names.filter((r) => r !== 'head' && ds.series[r]);
+  const dNow = Object.fromEntries(divNames.map((r) => [r, ds.series[r].at(-1) ?? null]));
   return {
-    series: names.map((r) => ({ label: r === 'head' ? REF_STYLE.head.label : `vs ${refLegendLabel(r, ctx)}`, color: REF_STYLE[r].color, dash: dashArray(REF_STYLE[r].dash) })),
-    key: names.join(','),
-    data: { x: cs.x, ys: names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))), xmax: ctx.cfg.iterations },
+    series: [...names.map((r) => ({ label: r === 'head' ? REF_STYLE.head.label : `vs ${refLegendLabel(r, ctx)}`, color: REF_STYLE[r].color, dash: dashArray(REF_STYLE[r].dash) })),
+      ...divNames.map((r) => ({ label: `D_${fmt(ds.p, 3)} vs ${refLegendLabel(r, ctx)}`, color: REF_STYLE[r].color, dash: [1, 3] }))],
+    key: [...names, ...divNames.map((r) => `D:${r}`), ds.p].join(','),
+    data: { x: cs.x, ys: [...names.map((r) => cs.series[r].map((c) => (c === null ? null : Math.max(1e-16, 1 - c)))),
+      ...divNames.map((r) => ds.series[r].map((d) => (d === null ? null : Math.max(1e-16, d))))], xmax: ctx.cfg.iterations },
     subtitle: names.length
-      ? `Log scale; 0 means ${prompt ? 'p(k)' : 'W(k)'} points exactly along the SVM direction. Now: ${names.map((r) => `${refName(r, ctx)} corr = ${fmt(cNow[r], 5)}`).join(', ')}.` +
+      ? `Log scale; 0 means ${prompt ? 'p(k)' : 'W(k)'} points exactly along the SVM direction. Dotted: the Bregman divergence D_p of the l_p-normalized directions (p = ${fmt(ds.p, 3)}). Now: ${names.map((r) => `${refName(r, ctx)} corr = ${fmt(cNow[r], 5)}${dNow[r] != null ? `, D = ${fmt(dNow[r], 3)}` : ''}`).join(', ')}.` +
         (refSelection ? ` SVMs of the selection (${refSelection.join(', ')})${ctx.followSelection ? ', followed as the run decides' : ''}.` : '') +
         (names.includes('head') ? ' Orange (joint training): 1 − corr(v(k), v^mm), the head against the head SVM of the selected tokens.' : '')
       : 'No reference SVM (none selected, or infeasible).',

@@ -1,0 +1,191 @@
+// The mirror-descent paper's experiments as its authors ran them (SPEC 5.2): md-convergence (every
+// l_p training run against every l_q Att-SVM; seeds over threads) and joint-wv (joint l_p training
+// of W and v). The per-seed work is the core's (attnsvm/experiment_md.hpp, which the lab runs too);
+// here only the threads, the mean/std over seeds, the 3 x 3 table and the JSON/CSV.
+#include <chrono>
+#include <cmath>
+
+#include "attnsvm/experiment_md.hpp"
+#include "attnsvm/scenarios.hpp"
+#include "common.hpp"
+#include "json_io.hpp"
+
+namespace attnsvm::cli {
+
+namespace {
+
+double secondsFrom(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+json matrixOrNull(const Mat& m) { return m.size() ? toJson(m) : json(nullptr); }
+
+}  // namespace
+
+ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int seeds = pick(o.seeds, 100);
+  const std::vector<double> ps = o.ps.empty() ? mdExponents() : o.ps;
+  const int threads = resolveThreads(o.threads);
+  std::vector<SeedOptions> settings;
+  for (double p : ps) {
+    SeedOptions so;
+    so.iters = o.iters;
+    so.every = o.every;
+    so.p = p;
+    settings.push_back(so);
+  }
+  // Item s * seeds + k is seed seedBase + k of training p = ps[s], in its own slot. The p = 3 runs
+  // are 13x longer than the others: they are listed last and the work-stealing loop balances them.
+  const int items = seeds * static_cast<int>(ps.size());
+  std::vector<SeedResult> out(items);
+  Progress progress("md-convergence", items, o.progress);
+  parallelFor(items, threads, progress, [&](int idx) {
+    out[idx] = runExperimentSeed("md-convergence", o.seedBase + static_cast<std::uint64_t>(idx % seeds),
+                                 settings[idx / seeds]);
+  });
+  progress.finish();
+
+  ScenarioOptions probeOptions;
+  probeOptions.seed = o.seedBase;
+  const Scenario probe = makeScenario("md-convergence", probeOptions);
+  const std::vector<double>& qs = mdExponents();
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson("md-convergence", o, seeds, -1, threads);
+  j["settings"]["ps"] = ps;
+  j["settings"]["qs"] = qs;
+  j["settings"]["lr"] = probe.train.lr;
+  j["settings"]["optimizer"] = optimizerName(probe.train.optimizer);
+  j["settings"]["n"] = probe.data.n;
+  j["settings"]["T"] = probe.data.T;
+  j["settings"]["d"] = probe.data.d;
+  j["settings"]["init"] = "W0 with i.i.d. N(0, 1) entries (the scenario's init stream of the seed)";
+  j["settings"]["scenario"] = "md-convergence";
+  j["settings"]["divergence"] =
+      "D_p(Wmm_q / ||Wmm_q||_p, W(k) / ||W(k)||_p), p the training p, Wmm_q the l_q Att-SVM of the run's final selection";
+  j["settings"]["sparsity"] = "fraction of entries with |W_jk| <= 0.01 max |W|";
+  json perP = json::array();
+  json divMean = json::array(), divStd = json::array(), corrMean = json::array(), corrStd = json::array();
+  json matched = json::array();
+  std::string csv;
+  for (std::size_t pi = 0; pi < ps.size(); ++pi) {
+    const SeedResult* first = out.data() + pi * seeds;
+    const SeriesBlock block = aggregateSeries(first, seeds);
+    json final, runs = json::array();
+    json dm = json::array(), ds = json::array(), cm = json::array(), cs = json::array();
+    double best = INFINITY, bestQ = kNaN;
+    for (double q : qs) {
+      const std::string Q = exponentName(q);
+      const Stats d = stats(valueColumn(first, seeds, "div_q" + Q)), c = stats(valueColumn(first, seeds, "corr_q" + Q));
+      final["div_q" + Q] = statsJson(d);
+      final["corr_q" + Q] = statsJson(c);
+      final["sparsity_svm_q" + Q] = statsJson(stats(valueColumn(first, seeds, "sparsity_svm_q" + Q)));
+      dm.push_back(d.mean);
+      ds.push_back(d.std);
+      cm.push_back(c.mean);
+      cs.push_back(c.std);
+      if (d.count > 0 && d.mean < best) {
+        best = d.mean;
+        bestQ = q;
+      }
+    }
+    for (const char* f : {"sparsity_W", "softmax", "loss", "global"}) final[f] = statsJson(stats(valueColumn(first, seeds, f)));
+    for (int k = 0; k < seeds; ++k) {
+      const SeedResult& it = first[k];
+      json r = {{"seed", o.seedBase + k}, {"selection", it.selections[0]}, {"verdict", it.label("verdict")}};
+      for (double q : qs) {
+        const std::string Q = exponentName(q);
+        r["div_q" + Q] = it.value("div_q" + Q);
+        r["corr_q" + Q] = it.value("corr_q" + Q);
+      }
+      r["sparsity_W"] = it.value("sparsity_W");
+      if (!it.label("stop_reason").empty()) r["stop_reason"] = it.label("stop_reason");
+      runs.push_back(std::move(r));
+    }
+    json row;
+    row["p"] = ps[pi];
+    row["iters"] = first->iters;
+    row["every"] = first->every;
+    row["final"] = std::move(final);
+    row["smallest_divergence_q"] = bestQ;
+    json heat;
+    for (std::size_t m = 0; m < first->matrixNames.size(); ++m) heat[first->matrixNames[m]] = matrixOrNull(first->matrices[m]);
+    row["matrices_seed0"] = std::move(heat);
+    row["series"] = block.toJson();
+    row["runs"] = std::move(runs);
+    perP.push_back(std::move(row));
+    divMean.push_back(dm);
+    divStd.push_back(ds);
+    corrMean.push_back(cm);
+    corrStd.push_back(cs);
+    matched.push_back(bestQ == ps[pi]);
+    csv += block.csv("p", csvNum(ps[pi]), pi == 0);
+  }
+  j["table"] = {{"rows", "training p (settings.ps)"},
+                {"columns", "SVM q (settings.qs)"},
+                {"div_mean", divMean},
+                {"div_std", divStd},
+                {"corr_mean", corrMean},
+                {"corr_std", corrStd},
+                {"matched_q_smallest_divergence", matched}};
+  j["per_p"] = std::move(perP);
+  j["seconds"] = secondsFrom(t0);
+  res.csv = csv;
+  return res;
+}
+
+ExperimentResult jointWvExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  SeedOptions so;
+  so.iters = o.iters;
+  so.every = o.every;
+  // One call: three runs on 2 x 3 x 2 data take milliseconds (threads are not used).
+  const SeedResult r = runExperimentSeed("joint-wv", o.seedBase, so);
+  const Scenario sc = makeScenario("joint-wv");
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson("joint-wv", o, -1, r.iters, 1);
+  j["settings"]["every"] = r.every;
+  j["settings"]["ps"] = mdExponents();
+  j["settings"]["lr"] = sc.train.lr;
+  j["settings"]["optimizer"] = optimizerName(sc.train.optimizer);
+  j["settings"]["init"] = "W0 = 0, v0 = 0";
+  j["settings"]["scenario"] = "joint-wv";
+  j["settings"]["data"] = datasetToJson(sc.data, sc.model.attention);
+  j["settings"]["references"] = "W: l_p Att-SVM of the final selection; v: l_p head SVM of the selected tokens; D_p in the run's p";
+  const SeriesBlock block = aggregateSeries(&r, 1);
+  json runs = json::array();
+  for (std::size_t k = 0; k < r.selectionNames.size(); ++k) {
+    const std::string P = r.selectionNames[k] + "_";
+    const double p = mdExponents()[k];
+    json softmax = json::array(), logistic = json::array(), wmm = json::array(), vmm = json::array();
+    for (int i = 0; i < r.n; ++i) {
+      softmax.push_back(r.value(P + "softmax_" + std::to_string(i)));
+      logistic.push_back(r.value(P + "logistic_" + std::to_string(i)));
+      json row = json::array();
+      for (int a = 0; a < r.d; ++a) row.push_back(r.value(P + "wmm_z" + std::to_string(i) + "_" + std::to_string(a)));
+      wmm.push_back(row);
+    }
+    for (int a = 0; a < r.d; ++a) vmm.push_back(r.value(P + "vmm_" + std::to_string(a)));
+    json run = {{"p", p},
+                {"selection", r.selections[k]},
+                {"corr_W", r.value(P + "corr_W")},
+                {"div_W", r.value(P + "div_W")},
+                {"corr_v", r.value(P + "corr_v")},
+                {"div_v", r.value(P + "div_v")},
+                {"softmax_selected", softmax},
+                {"logistic_probability", logistic},
+                {"wmm_z", wmm},
+                {"vmm", vmm}};
+    if (!r.label(P + "stop_reason").empty()) run["stop_reason"] = r.label(P + "stop_reason");
+    runs.push_back(std::move(run));
+  }
+  j["runs"] = std::move(runs);
+  j["series"] = block.toJson();
+  j["seconds"] = secondsFrom(t0);
+  res.csv = block.csv();
+  return res;
+}
+
+}  // namespace attnsvm::cli

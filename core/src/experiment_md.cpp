@@ -1,0 +1,263 @@
+// md-convergence and joint-wv, the mirror-descent paper's synthetic experiments (SPEC 5.2; see
+// experiment_md.hpp for the columns). The divergence is always taken in the training run's p, with
+// the SVM solution first and the iterate second, as the paper reports it.
+#include "attnsvm/experiment_md.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "attnsvm/errors.hpp"
+#include "attnsvm/experiment_prompt.hpp"
+#include "attnsvm/margin.hpp"
+
+namespace attnsvm {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+void addSeries(SeedResult& r, const std::string& name, std::vector<double> s) {
+  r.seriesNames.push_back(name);
+  r.series.push_back(std::move(s));
+}
+void addValue(SeedResult& r, const std::string& name, double v) {
+  r.valueNames.push_back(name);
+  r.values.push_back(v);
+}
+void addLabel(SeedResult& r, const std::string& name, const std::string& v) {
+  r.labelNames.push_back(name);
+  r.labels.push_back(v);
+}
+
+// Fraction of entries at or below 1% of the largest |entry| (SPEC section 6's sparsity).
+double sparsity(const Mat& W) {
+  if (W.size() == 0) return kNaN;
+  const double m = W.cwiseAbs().maxCoeff();
+  if (!(m > 0)) return kNaN;
+  return static_cast<double>((W.cwiseAbs().array() <= 1e-2 * m).count()) / static_cast<double>(W.size());
+}
+
+// corr and D_p (SVM first) of every snapshot; NaN everywhere without a reference.
+void againstReference(const std::vector<Mat>& snaps, const std::optional<Mat>& ref, double p,
+                      std::vector<double>& corr, std::vector<double>& div) {
+  corr.assign(snaps.size(), kNaN);
+  div.assign(snaps.size(), kNaN);
+  if (!ref) return;
+  for (std::size_t k = 0; k < snaps.size(); ++k) {
+    corr[k] = correlation(snaps[k], *ref);
+    div[k] = directionDivergence(*ref, snaps[k], p);
+  }
+}
+
+double lastOr(const std::vector<double>& s) { return s.empty() ? kNaN : s.back(); }
+
+void requireExponent(double p) {
+  if (!(p > 1.0) || !std::isfinite(p) || p > 1e3) throw InputError("p = " + std::to_string(p) + " must be in (1, 1000]");
+}
+
+}  // namespace
+
+const std::vector<double>& mdExponents() {
+  static const std::vector<double> ps = {1.75, 2.0, 3.0};
+  return ps;
+}
+
+int mdIterations(double p) {
+  if (p == 1.75) return 1500;
+  if (p == 3.0) return 20000;
+  return 2000;
+}
+
+std::string exponentName(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", p);
+  return buf;
+}
+
+SeedResult mdConvergenceSeed(std::uint64_t seed, const SeedOptions& o) {
+  ScenarioOptions so;
+  so.seed = seed;
+  const Scenario sc = makeScenario("md-convergence", so);
+  const double p = o.p == 0.0 ? 1.75 : o.p;
+  requireExponent(p);
+  const int iters = o.iters == -1 ? mdIterations(p) : o.iters;
+  const int every = defaultEvery(iters, o.every);
+  TrainSettings ts = sc.train;
+  ts.p = p;
+  const RunRecord rec = runTraining(sc.data, sc.model, ts, sc.init, iters, every);
+  const std::vector<int>& sel = rec.finalSelection;
+
+  std::vector<double> qs = mdExponents();
+  bool listed = false;
+  for (double q : qs) listed = listed || q == p;
+  if (!listed) qs.push_back(p);
+
+  SeedResult r;
+  r.n = sc.data.n;
+  r.T = sc.data.T;
+  r.d = sc.data.d;
+  r.iters = iters;
+  r.every = every;
+  r.iteration = rec.iteration;
+  const Mat& W = rec.weights.back();
+  std::vector<std::optional<Mat>> svms;
+  for (double q : qs) {
+    // q = 2 is the Frobenius Att-SVM (the l_2 solver would return the same W, slower).
+    svms.push_back(q == 2.0 ? svmDirection(sc.data, sc.model, sel, NormKind::Frobenius)
+                            : svmDirection(sc.data, sc.model, sel, NormKind::Lp, q));
+  }
+  std::vector<double> finalsDiv, finalsCorr;
+  for (std::size_t k = 0; k < qs.size(); ++k) {
+    std::vector<double> corr, div;
+    againstReference(rec.weights, svms[k], p, corr, div);
+    const std::string q = exponentName(qs[k]);
+    finalsDiv.push_back(lastOr(div));
+    finalsCorr.push_back(lastOr(corr));
+    addSeries(r, "div_q" + q, std::move(div));
+    addSeries(r, "corr_q" + q, std::move(corr));
+  }
+  addSeries(r, "softmax", rec.meanProb);
+  for (std::size_t k = 0; k < qs.size(); ++k) {
+    const std::string q = exponentName(qs[k]);
+    addValue(r, "div_q" + q, finalsDiv[k]);
+    addValue(r, "corr_q" + q, finalsCorr[k]);
+  }
+  addValue(r, "sparsity_W", sparsity(W));
+  for (std::size_t k = 0; k < qs.size(); ++k)
+    addValue(r, "sparsity_svm_q" + exponentName(qs[k]), svms[k] ? sparsity(*svms[k]) : kNaN);
+  addValue(r, "softmax", lastOr(rec.meanProb));
+  addValue(r, "loss", rec.finalLoss);
+  addValue(r, "global", isGloballyOptimal(sc.data, sel) ? 1.0 : 0.0);
+  addLabel(r, "verdict", verdictName(sc.data, sc.model, sel));
+  addLabel(r, "stop_reason", rec.stopReason);
+  r.selectionNames.push_back("W");
+  r.selections.push_back(sel);
+  r.matrixNames.push_back("W");
+  r.matrices.push_back(W);
+  for (std::size_t k = 0; k < qs.size(); ++k) {
+    r.matrixNames.push_back("Wmm_q" + exponentName(qs[k]));
+    r.matrices.push_back(svms[k] ? *svms[k] : Mat());
+  }
+  return r;
+}
+
+JointWvRun jointWvRun(double p, int iters, int every) {
+  requireExponent(p);
+  JointWvRun it;
+  it.p = p;
+  it.sc = makeScenario("joint-wv");
+  const Scenario& sc = it.sc;
+  TrainSettings ts = sc.train;
+  ts.p = p;
+  ts.headP = p;
+  it.rec = runTraining(sc.data, sc.model, ts, sc.init, iters, every, true);
+  const std::vector<int>& sel = it.rec.finalSelection;
+  it.wmm = p == 2.0 ? svmDirection(sc.data, sc.model, sel, NormKind::Frobenius)
+                    : svmDirection(sc.data, sc.model, sel, NormKind::Lp, p);
+  SolverSettings settings;
+  settings.norm = p == 2.0 ? NormKind::Frobenius : NormKind::Lp;
+  settings.p = p;
+  try {
+    const MarginSolution hs = solveMargin(headSvmProblem(sc.data, sel), settings);
+    if (hs.status == SolveStatus::Optimal) it.vmm = hs.W;
+  } catch (const NumericalError&) {
+    // reported as no reference (NaN columns)
+  }
+  const Model model(sc.data, sc.model);
+  const Forward fw = model.forward(it.rec.finalParams);
+  it.softmax = fw.selectedProbability;
+  it.logistic.resize(fw.output.size());
+  for (Index u = 0; u < fw.output.size(); ++u)
+    it.logistic[u] = 1.0 / (1.0 + std::exp(-sc.data.Y[u] * fw.output[u]));
+  return it;
+}
+
+SeedResult jointWvSeed(std::uint64_t /*seed*/, int iters, int every) {
+  iters = iters == -1 ? makeScenario("joint-wv").iterations : iters;
+  every = defaultEvery(iters, every);
+  SeedResult r;
+  std::vector<JointWvRun> runs;
+  for (double p : mdExponents()) runs.push_back(jointWvRun(p, iters, every));
+  const Dataset& data = runs[0].sc.data;
+  r.n = data.n;
+  r.T = data.T;
+  r.d = data.d;
+  r.iters = iters;
+  r.every = every;
+  // Every run has the same schedule unless one stopped early: pad with NaN to the longest.
+  std::size_t longest = 0;
+  for (const JointWvRun& it : runs)
+    if (it.rec.iteration.size() > longest) {
+      longest = it.rec.iteration.size();
+      r.iteration = it.rec.iteration;
+    }
+  auto padded = [&](std::vector<double> s) {
+    s.resize(longest, kNaN);
+    return s;
+  };
+  for (const JointWvRun& it : runs) {
+    const std::string P = "p" + exponentName(it.p) + "_";
+    const Model model(it.sc.data, it.sc.model);
+    std::vector<double> corrW, divW, corrV, divV;
+    againstReference(it.rec.weights, it.wmm, it.p, corrW, divW);
+    std::vector<Mat> heads;
+    for (const Vec& v : it.rec.heads) heads.push_back(v);
+    std::optional<Mat> vmm;
+    if (it.vmm) vmm = *it.vmm;
+    againstReference(heads, vmm, it.p, corrV, divV);
+    // Mean logistic probability of the model's output at each snapshot.
+    std::vector<double> logistic;
+    for (std::size_t k = 0; k < it.rec.weights.size(); ++k) {
+      Params at = model.zeroParams();
+      at.W = it.rec.weights[k];
+      at.v = it.rec.heads[k];
+      const Forward fw = model.forward(at);
+      double s = 0.0;
+      for (Index u = 0; u < fw.output.size(); ++u) s += 1.0 / (1.0 + std::exp(-data.Y[u] * fw.output[u]));
+      logistic.push_back(s / static_cast<double>(fw.output.size()));
+    }
+    addValue(r, P + "corr_W", lastOr(corrW));
+    addValue(r, P + "div_W", lastOr(divW));
+    addValue(r, P + "corr_v", lastOr(corrV));
+    addValue(r, P + "div_v", lastOr(divV));
+    addSeries(r, P + "corr_W", padded(std::move(corrW)));
+    addSeries(r, P + "div_W", padded(std::move(divW)));
+    addSeries(r, P + "corr_v", padded(std::move(corrV)));
+    addSeries(r, P + "div_v", padded(std::move(divV)));
+    addSeries(r, P + "mean_softmax", padded(it.rec.meanProb));
+    addSeries(r, P + "mean_logistic", padded(std::move(logistic)));
+    for (int i = 0; i < data.n; ++i) {
+      const Vec z = data.Z.row(i).transpose();
+      for (Index a = 0; a < data.d; ++a) {
+        std::vector<double> s;
+        for (const Mat& W : it.rec.weights) s.push_back((W * z)[a]);
+        addSeries(r, P + "z" + std::to_string(i) + "_" + std::to_string(a), padded(std::move(s)));
+      }
+    }
+    for (Index a = 0; a < data.d; ++a) {
+      std::vector<double> s;
+      for (const Vec& v : it.rec.heads) s.push_back(v[a]);
+      addSeries(r, P + "v_" + std::to_string(a), padded(std::move(s)));
+    }
+    for (int i = 0; i < data.n; ++i) {
+      addValue(r, P + "softmax_" + std::to_string(i), it.softmax[i]);
+      addValue(r, P + "logistic_" + std::to_string(i), it.logistic[i]);
+    }
+    for (int i = 0; i < data.n; ++i) {
+      const Vec q = it.wmm ? Vec(*it.wmm * data.Z.row(i).transpose()) : Vec::Constant(data.d, kNaN);
+      for (Index a = 0; a < data.d; ++a) addValue(r, P + "wmm_z" + std::to_string(i) + "_" + std::to_string(a), q[a]);
+    }
+    for (Index a = 0; a < data.d; ++a) addValue(r, P + "vmm_" + std::to_string(a), it.vmm ? (*it.vmm)(a, 0) : kNaN);
+    addLabel(r, P + "stop_reason", it.rec.stopReason);
+    r.selectionNames.push_back("p" + exponentName(it.p));
+    r.selections.push_back(it.rec.finalSelection);
+  }
+  for (int i = 0; i < data.n; ++i)
+    for (int t = 0; t < data.T; ++t)
+      for (Index a = 0; a < data.d; ++a)
+        addValue(r, "x_" + std::to_string(i) + "_" + std::to_string(t) + "_" + std::to_string(a), data.X(i * data.T + t, a));
+  return r;
+}
+
+}  // namespace attnsvm

@@ -1,0 +1,115 @@
+// The mirror-descent paper's figures (SPEC 5.2): md-convergence (per training p, D_p and corr
+// against the l_q Att-SVMs, q in {1.75, 2, 3}, mean ± std bands over seeds, each p on its own
+// iteration axis; and the 3 x 3 tables of final values as heatmaps with the numbers written in),
+// and joint-wv (per p, the token plane with the paths of W(k) z_i, the l_p SVM directions
+// W^mm_p z_i, and the head's v^mm_p).
+import { drawBands } from './bands.js';
+import { createTokenPlane } from '../plots/tokenplane.js';
+import { seqScale, themeColors } from '../plots/theme.js';
+
+export const MD_QS = [1.75, 2, 3];
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const fmt = (x, d = 3) => (Number.isFinite(x) ? (Math.abs(x) >= 1e-3 ? x.toFixed(d) : x.toExponential(1)) : '–');
+
+// The 3 x 3 table {rows: training p, cols: q, mean[r][c], std[r][c]} of a finished run.
+export function mdTable(res, metric) {
+  const rows = res.settings.map((s) => s.options.p);
+  const mean = res.settings.map((s) => MD_QS.map((q) => s.result.finals[`${metric}_q${q}`]?.mean ?? NaN));
+  const std = res.settings.map((s) => MD_QS.map((q) => s.result.finals[`${metric}_q${q}`]?.std ?? NaN));
+  return { rows, cols: MD_QS, mean, std };
+}
+
+// A heatmap (SVG) of table.mean with "mean ± std" written in each cell; colour by log10 of the
+// mean (divergence) or by the mean itself (corr); the smallest divergence of each row is outlined.
+export function drawTableHeatmap(container, table, { title, log = false, best = 'min' } = {}) {
+  const c = themeColors();
+  const cell = 96, h = 46, left = 78, top = 40;
+  const W = left + cell * table.cols.length + 8, H = top + h * table.rows.length + 8;
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('width', W);
+  svg.setAttribute('height', H);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('class', 'md-table');
+  svg.setAttribute('aria-label', title ?? 'table');
+  const add = (tag, attrs, text) => {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text != null) e.textContent = text;
+    svg.append(e);
+    return e;
+  };
+  const vals = table.mean.flat().filter(Number.isFinite).map((v) => (log ? Math.log10(Math.max(v, 1e-300)) : v));
+  const lo = Math.min(...vals), hi = Math.max(...vals);
+  const t = (v) => (hi > lo ? ((log ? Math.log10(Math.max(v, 1e-300)) : v) - lo) / (hi - lo) : 0.5);
+  add('text', { x: left + (cell * table.cols.length) / 2, y: 14, 'text-anchor': 'middle', fill: c.fg, 'font-size': 12 }, 'SVM q');
+  add('text', { x: 8, y: top - 8, fill: c.fg, 'font-size': 12 }, 'training p');
+  table.cols.forEach((q, j) => add('text', { x: left + j * cell + cell / 2, y: top - 8, 'text-anchor': 'middle', fill: c.fg, 'font-size': 12 }, `q = ${q}`));
+  table.rows.forEach((p, i) => {
+    add('text', { x: left - 8, y: top + i * h + h / 2 + 4, 'text-anchor': 'end', fill: c.fg, 'font-size': 12 }, `p = ${p}`);
+    const row = table.mean[i];
+    const finite = row.map((v, j) => [v, j]).filter(([v]) => Number.isFinite(v));
+    const pick = finite.length ? finite.reduce((a, b) => ((best === 'min' ? b[0] < a[0] : b[0] > a[0]) ? b : a))[1] : -1;
+    row.forEach((v, j) => {
+      const x = left + j * cell, y = top + i * h;
+      // viridis without its faint yellow end; dark text on the light half
+      const k = Number.isFinite(v) ? 0.85 * t(v) : 0;
+      add('rect', { x, y, width: cell - 2, height: h - 2, fill: Number.isFinite(v) ? seqScale(k) : c.grid,
+        stroke: j === pick ? c.fg : 'none', 'stroke-width': j === pick ? 2.5 : 0 });
+      const ink = k > 0.5 ? '#111' : '#fff';
+      add('text', { x: x + cell / 2 - 1, y: y + 19, 'text-anchor': 'middle', fill: ink, 'font-size': 12, 'font-weight': j === pick ? 700 : 400 },
+        fmt(v));
+      add('text', { x: x + cell / 2 - 1, y: y + 35, 'text-anchor': 'middle', fill: ink, 'font-size': 10 }, `± ${fmt(table.std[i][j])}`);
+    });
+  });
+  container.replaceChildren(svg);
+  return svg;
+}
+
+// box(title) -> a holder; first: settings[0]'s aggregate; res: the whole run (every training p).
+export function drawMdConvergence(box, first, res) {
+  const settings = res?.settings ?? [{ label: '', options: { p: 1.75 }, result: first }];
+  if (res && settings.length > 1) {
+    drawTableHeatmap(box('final D_p(W^mm_q, W): training p (rows) against the l_q SVM (columns), mean ± std over seeds; outlined: the smallest of the row'),
+      mdTable(res, 'div'), { title: 'final divergence', log: true, best: 'min' });
+    drawTableHeatmap(box('final corr(W, W^mm_q), mean ± std over seeds; outlined: the largest of the row'),
+      mdTable(res, 'corr'), { title: 'final correlation', log: false, best: 'max' });
+  }
+  for (const s of settings) {
+    const r = s.result, p = s.options.p;
+    const curves = (metric) => MD_QS.map((q) => ({ label: `q = ${q}`, ...r.series[`${metric}_q${q}`] }))
+      .filter((cv) => cv.mean);
+    drawBands(box(`p = ${p}: D_p(W^mm_q, W(k)) in the training p (${r.iters} iterations, mean ± std over ${r.seeds.length} seeds)`),
+      r.iteration, curves('div'), { y: { label: `D_${p}`, log: true } });
+    drawBands(box(`p = ${p}: corr(W(k), W^mm_q)`), r.iteration, curves('corr'), { y: { label: 'corr', log: false } });
+  }
+}
+
+const unit = ([a, b]) => {
+  const n = Math.hypot(a, b);
+  return n > 0 ? [a / n, b / n] : [a, b];
+};
+
+// joint-wv: one token plane per p.
+export function drawJointWv(box, r) {
+  const { n, T } = r;
+  const v = (name) => r.finals[name]?.mean ?? NaN;
+  const tokens = Array.from({ length: n }, (_, i) => Array.from({ length: T }, (_, t) => [v(`x_${i}_${t}_0`), v(`x_${i}_${t}_1`)]));
+  for (const P of Object.keys(r.selections)) {
+    const sel = r.selections[P]?.[0] ?? [];
+    const holder = box(`${P.replace('p', 'p = ')}: selection (${sel.join(', ')}); paths of W(k) z_i / max‖W(k) z_i‖, arrows W^mm_p z_i ` +
+      `(corr_W ${v(`${P}_corr_W`).toFixed(4)}, D_W ${fmt(v(`${P}_div_W`))}; corr_v ${v(`${P}_corr_v`).toFixed(4)}, D_v ${fmt(v(`${P}_div_v`))})`);
+    const paths = Array.from({ length: n }, (_, i) => {
+      const xs = r.series[`${P}_z${i}_0`].mean, ys = r.series[`${P}_z${i}_1`].mean;
+      let max = 0;
+      for (let k = 0; k < xs.length; k++) if (Number.isFinite(xs[k])) max = Math.max(max, Math.hypot(xs[k], ys[k]));
+      const s = max > 0 ? 1 / max : 1;
+      const points = [];
+      for (let k = 0; k < xs.length; k++) if (Number.isFinite(xs[k])) points.push([xs[k] * s, ys[k] * s]);
+      return { seq: i, points };
+    });
+    const arrows = Array.from({ length: n }, (_, i) => ({ seq: i, ref: 'lp', to: unit([v(`${P}_wmm_z${i}_0`), v(`${P}_wmm_z${i}_1`)]) }))
+      .filter((a) => a.to.every(Number.isFinite));
+    createTokenPlane(holder).update({ tokens, paths, arrows, selected: sel, xlabel: 'x₁', ylabel: 'x₂', draggable: false, domainKey: P });
+  }
+}
