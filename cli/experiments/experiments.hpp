@@ -25,6 +25,12 @@ struct ExperimentOptions {
   std::vector<double> ps;      // mirror-descent: override the list of p
   double rankTol = kRankDefaultTol;  // rank: singular values above this count (1e-7)
   bool progress = true;        // progress on stderr
+  // real-images (-1 / empty / 0: the experiment's default)
+  std::vector<int> classes;              // A,B
+  std::vector<std::string> optimizers;   // optimizer names (mirror ones run once per p; adam once)
+  int nTrain = -1, nTest = -1, nSvm = -1;
+  double lr = 0.0, adamLr = 0.0;
+  std::string dataDir;                   // Fashion-MNIST directory ("" : $ATTNSVM_FASHION_MNIST or Debian's)
 };
 
 struct ExperimentResult {
@@ -54,5 +60,6 @@ ExperimentResult overparamExperiment(const ExperimentOptions& options);
 ExperimentResult basinMapExperiment(const ExperimentOptions& options);
 ExperimentResult ratesExperiment(const ExperimentOptions& options);
 ExperimentResult paths2dExperiment(const ExperimentOptions& options, bool t5);
+ExperimentResult realImagesExperiment(const ExperimentOptions& options);
 
 }  // namespace attnsvm::cli
