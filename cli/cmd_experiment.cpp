@@ -52,10 +52,10 @@ Command addExperimentCommand(CLI::App& app) {
   sub->add_option("--every", o->e.every, "record every k-th iteration (default iters/200)");
   sub->add_option("--seed-base", o->e.seedBase, "seed of run k is seed-base + k")->capture_default_str();
   sub->add_option("--dims", o->dims, "rank, multitoken, overparam: comma-separated list of d");
-  sub->add_option("--ps", o->ps, "mirror-descent, real-images: comma-separated list of p");
+  sub->add_option("--ps", o->ps, "mirror-descent: comma-separated list of p");
   sub->add_option("--rank-tol", o->e.rankTol, "rank: singular values above this count")->capture_default_str();
   sub->add_option("--classes", o->classes, "real-images: two Fashion-MNIST classes A,B (default 7,9: Sneaker vs Ankle boot)");
-  sub->add_option("--optimizer", o->optimizers, "real-images: comma-separated optimizers (default nmd,adam; md = plain l_p MD)");
+  sub->add_option("--optimizer", o->optimizers, "real-images: comma-separated optimizers (default nmd,adam; md = plain l_p MD; nmd and md run once per --ps, default 1.1,2,3)");
   sub->add_option("--train", o->e.nTrain, "real-images: training images (default 1000, half per class)");
   sub->add_option("--test", o->e.nTest, "real-images: test images (default 1000)");
   sub->add_option("--n-svm", o->e.nSvm, "real-images: training images of the final SVM analysis (default 50)");

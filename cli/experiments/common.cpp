@@ -121,6 +121,7 @@ ExperimentResult runExperiment(const std::string& name, const ExperimentOptions&
   if (o.nSvm != -1) checkRange(o.nSvm, 1, 60000, "--n-svm");
   for (double lr : {o.lr, o.adamLr})
     if (!(lr >= 0.0) || !std::isfinite(lr)) throw InputError("--lr / --adam-lr must be finite and > 0");
+  if (name == "real-images") return realImagesExperiment(o);
   if (name == "local-convergence") return localConvergenceExperiment(o);
   if (name == "rank") return rankExperiment(o);
   if (name == "multitoken") return multitokenExperiment(o);
@@ -133,7 +134,6 @@ ExperimentResult runExperiment(const std::string& name, const ExperimentOptions&
   if (name == "rates") return ratesExperiment(o);
   if (name == "paths2d") return paths2dExperiment(o, false);
   if (name == "paths2d-t5") return paths2dExperiment(o, true);
-  if (name == "real-images") return realImagesExperiment(o);
   std::string list;
   for (const auto& n : experimentNames()) list += (list.empty() ? "" : ", ") + n;
   throw InputError("unknown experiment '" + name + "'; expected one of: " + list);

@@ -49,6 +49,7 @@ std::vector<std::string> experimentNames();
 // Throws InputError for an unknown name or options out of range.
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& options);
 
+ExperimentResult realImagesExperiment(const ExperimentOptions& options);  // real_images.cpp
 ExperimentResult localConvergenceExperiment(const ExperimentOptions& options);
 ExperimentResult rankExperiment(const ExperimentOptions& options);
 ExperimentResult multitokenExperiment(const ExperimentOptions& options);
@@ -60,6 +61,5 @@ ExperimentResult overparamExperiment(const ExperimentOptions& options);
 ExperimentResult basinMapExperiment(const ExperimentOptions& options);
 ExperimentResult ratesExperiment(const ExperimentOptions& options);
 ExperimentResult paths2dExperiment(const ExperimentOptions& options, bool t5);
-ExperimentResult realImagesExperiment(const ExperimentOptions& options);
 
 }  // namespace attnsvm::cli
