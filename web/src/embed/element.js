@@ -27,6 +27,7 @@ import './figure.css';
 import EngineWorker from '../engine/worker.js?worker&inline';
 import moduleSource from 'virtual:attnsvm-module-source';
 import { createEngineClient } from '../lab/engine-client.js';
+import { createWorkerEngine } from '../engine/worker-engine.js';
 import { createFigure } from './figure.js';
 import { parseEmbedHash, labHash } from './params.js';
 
@@ -123,6 +124,9 @@ class AttnsvmFigure extends HTMLElement {
       labUrl,
       autoplay: s.autoplay && !reducedMotion.matches,
       notice: s.errors.length ? `attnsvm-figure: ${s.errors.join('; ')}.` : null,
+      // real images: the experiments build and the data, next to this script (fetched only then)
+      realEngine: () => createWorkerEngine({ worker: new EngineWorker(), moduleName: 'attnsvm-experiments', baseUrl: new URL('wasm/', BASE).href }),
+      realBase: BASE,
       onUpdate: (fig) => this.dispatchEvent(new CustomEvent('attnsvm:status', { detail: fig.info() })),
     });
     if (this._visible) this._figure.setVisible(true);

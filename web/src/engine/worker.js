@@ -14,6 +14,11 @@
 //   cancel  {runId}                    dispose the run
 //   experiment {name, options}         seeds of a seeded experiment (Engine.experimentSeeds); the
 //                                      lab's experiment runner splits the seeds over a worker pool
+//   realStart {request, maxIterations} a real-images run (Engine.realImages) -> {runId, info}
+//   realAdvance {runId, budgetMs, every, rows}  steps that fit in the budget, measured every `every`
+//                                      iterations (and at the end) -> {frames, iteration, done,
+//                                      softmax?: s_it of the test images `rows` when given}
+//   realCall {runId, method, args}     params, measure, testSoftmax, testScores, testSelection, analyze
 import { createEngine } from './engine.js';
 
 let enginePromise = null;
@@ -68,6 +73,37 @@ function advance(entry, budgetMs) {
   return frame(entry, chunk, ms);
 }
 
+// One player frame of a real-images run: at least one step, then more while the measured cost per
+// step fits in the budget; the measurements at every multiple of `every` and at the last iteration.
+// A step of the default run costs more than a display frame, so frames carry a few steps each.
+function realAdvance(entry, budgetMs, every, rows) {
+  const { run } = entry;
+  const frames = [];
+  const t0 = performance.now();
+  let taken = 0;
+  while (run.iteration < entry.maxIterations) {
+    const it = run.iteration;
+    const toMark = every - (it % every);
+    const k = Math.min(toMark, entry.maxIterations - it, Math.max(1, entry.stepsPerFrame - taken));
+    const last = it + k >= entry.maxIterations;
+    const r = run.step(k, (it + k) % every === 0 || last);
+    taken += r.taken;
+    if (r.frame) frames.push(r.frame);
+    if (r.taken < k) break;
+    const elapsed = performance.now() - t0;
+    if (taken >= entry.stepsPerFrame || elapsed + elapsed / taken > budgetMs) break;
+  }
+  const ms = performance.now() - t0;
+  if (taken > 0) {
+    const perStep = ms / taken;
+    entry.msPerStep = entry.msPerStep ? 0.7 * entry.msPerStep + 0.3 * perStep : perStep;
+    entry.stepsPerFrame = Math.max(1, Math.floor(budgetMs / Math.max(entry.msPerStep, 1e-6)));
+  }
+  const out = { frames, iteration: run.iteration, taken, computeMs: ms, done: run.iteration >= entry.maxIterations || taken === 0 };
+  if (rows) out.softmax = run.testSoftmax(rows);
+  return out;
+}
+
 function frame(entry, chunk, computeMs) {
   const done = chunk.stopped || entry.run.iteration >= entry.maxIterations;
   // joint training: the head v(k) too (the lab plots its convergence to the head SVM)
@@ -97,6 +133,20 @@ const handlers = {
     return frame(entry, chunk, performance.now() - t0);
   },
   experiment(engine, { name, options }) { return engine.experimentSeeds(name, options); },
+  realStart(engine, { request, maxIterations }) {
+    const run = engine.realImages(request);
+    const id = nextRunId++;
+    runs.set(id, { id, run, real: true, maxIterations: maxIterations ?? request?.settings?.iters ?? Infinity, stepsPerFrame: 1, msPerStep: 0 });
+    return { runId: id, info: run.info };
+  },
+  realAdvance(engine, { runId, budgetMs, every, rows }) { return realAdvance(getRun(runId), budgetMs ?? 12, every ?? 1, rows); },
+  realCall(engine, { runId, method, args }) {
+    const { run } = getRun(runId);
+    if (!['params', 'measure', 'testSoftmax', 'testScores', 'testSelection', 'analyze'].includes(method)) {
+      throw new Error(`unknown real-images method '${method}'`);
+    }
+    return run[method](...(args ?? []));
+  },
   reset(engine, { runId }) { getRun(runId).run.reset(); return null; },
   cancel(engine, { runId }) {
     const entry = runs.get(runId);
