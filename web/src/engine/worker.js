@@ -17,7 +17,8 @@
 //   realStart {request, maxIterations} a real-images run (Engine.realImages) -> {runId, info}
 //   realAdvance {runId, budgetMs, every, rows}  steps that fit in the budget, measured every `every`
 //                                      iterations (and at the end) -> {frames, iteration, done,
-//                                      softmax?: s_it of the test images `rows` when given}
+//                                      softmax?, output?: s_it and f_i of the test images `rows`
+//                                      when given}
 //   realCall {runId, method, args}     params, measure, testSoftmax, testScores, testSelection, analyze
 import { createEngine } from './engine.js';
 
@@ -100,7 +101,7 @@ function realAdvance(entry, budgetMs, every, rows) {
     entry.stepsPerFrame = Math.max(1, Math.floor(budgetMs / Math.max(entry.msPerStep, 1e-6)));
   }
   const out = { frames, iteration: run.iteration, taken, computeMs: ms, done: run.iteration >= entry.maxIterations || taken === 0 };
-  if (rows) out.softmax = run.testSoftmax(rows);
+  if (rows) { out.softmax = run.testSoftmax(rows); out.output = run.testScores(rows).output; }
   return out;
 }
 

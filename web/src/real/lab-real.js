@@ -207,7 +207,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     document.querySelector('.topbar .player')?.removeAttribute('hidden');
   }
 
-  let queued = false, lastSlow = 0;
+  let queued = false, lastSlow = 0, lastCurves = 0, galleryKey = [];
   function onUpdate(what) {
     if (what === 'error') {
       const info = session.info();
@@ -247,14 +247,23 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     if (info.loaded) $('real-iter').textContent = `k = ${info.iteration} / ${info.maxIterations}`;
     if (!info.loaded) return;
     const run = session.runs[focus] ?? session.runs[0];
-    gallery.update({ pixels: run.info.testPixels, rows: run.info.rows, cols: run.info.cols, patch: 4, indices: session.gallery,
+    const now = performance.now();
+    // the gallery only when what it shows changed (the softmax arrives a few times a second)
+    const gkey = [run.softmax, run.output, selected, focus];
+    if (force || gkey.some((v, k) => v !== galleryKey[k])) {
+      galleryKey = gkey;
+      gallery.update({ pixels: run.info.testPixels, rows: run.info.rows, cols: run.info.cols, patch: 4, indices: session.gallery,
       labels: run.info.testLabels, softmax: run.softmax, output: run.output, classA: session.settings.classA, names: CLASS_NAMES, selected });
+    }
     const correct = run.output ? session.gallery.filter((idx, j) => (run.output[j] > 0) === (run.info.testLabels[idx] === session.settings.classA)).length : 0;
     $('real-sub-gallery').textContent = `The first ${session.gallery.length / 2} test images of ${CLASS_NAMES[session.settings.classA]} and of ${CLASS_NAMES[session.settings.classB]} ` +
       `(${run.label}): ${correct} of ${session.gallery.length} classified correctly now (✓/✗ from the sign of f_i). Orange: attention s_it; blue box: the selected patch. Click an image.`;
-    const now = performance.now();
-    for (const [c, [keys]] of Object.entries(CURVE_KEYS)) curves[c].update(curveData(session, keys));
-    if (force || !playing || now - lastSlow > 200) {
+    // the uPlot curves at ~10 Hz while playing (each redraw re-renders axes and text)
+    if (force || !playing || now - lastCurves > 100) {
+      lastCurves = now;
+      for (const [c, [keys]] of Object.entries(CURVE_KEYS)) curves[c].update(curveData(session, keys));
+    }
+    if (force || !playing || now - lastSlow > 250) {
       lastSlow = now;
       hist.update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) });
       drawSummary();

@@ -140,7 +140,7 @@ export function createRealSession(options) {
       const r = await run.engine.realAdvance(run.id, { every, rows: wantSoftmax ? gallery : undefined });
       if (my !== gen || destroyed) return;
       ingest(run, r.frames);
-      if (r.softmax) { run.softmax = r.softmax; run.lastSoftmaxAt = performance.now(); }
+      if (r.softmax) { run.softmax = r.softmax; run.output = r.output; run.lastSoftmaxAt = performance.now(); }
       if (r.done) {
         run.done = true;
         run.playing = false;

@@ -1,0 +1,102 @@
+// Real images (SPEC section 6) in wasm: the site's asset (scripts/make-real-images-asset.mjs) read by
+// the page's loader (web/src/real/asset.js) gives the images of the IDX files in file order; the wasm
+// run (attnsvm-experiments build) makes the split of SPEC section 6 from them; and a reduced run
+// agrees with the native CLI `attnsvm experiment real-images` (relative difference <= 1e-9).
+// Needs Debian's dataset-fashion-mnist and the wasm build; the CLI comparison uses
+// build/native-release/cli/attnsvm (or build/native-debug, or ATTNSVM_CLI) and is skipped without one.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadEngine, repoRoot } from './helpers.mjs';
+import { realImagesFiles } from '../../scripts/make-real-images-asset.mjs';
+import { loadPair, parseClassFile } from '../../web/src/real/asset.js';
+
+const DIR = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mnist';
+const TOL = 1e-9;
+const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
+  .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+
+function idx(name) {
+  const b = gunzipSync(readFileSync(join(DIR, name)));
+  const dims = b[3];
+  return { shape: Array.from({ length: dims }, (_, k) => b.readUInt32BE(4 + 4 * k)), data: b.subarray(4 + 4 * dims) };
+}
+
+let files, engine, raw;
+const fetchImpl = async (url) => {
+  const name = `data/fashion-mnist/${url.split('/').pop()}`;
+  return files[name] ? { ok: true, status: 200, arrayBuffer: async () => files[name].buffer.slice(files[name].byteOffset, files[name].byteOffset + files[name].byteLength) }
+    : { ok: false, status: 404 };
+};
+before(async () => {
+  files = realImagesFiles(DIR);
+  engine = await loadEngine('attnsvm-experiments');
+  raw = { trainImages: idx('train-images-idx3-ubyte.gz'), trainLabels: idx('train-labels-idx1-ubyte.gz'),
+    testImages: idx('t10k-images-idx3-ubyte.gz'), testLabels: idx('t10k-labels-idx1-ubyte.gz') };
+});
+
+// The first `per` images of each class of the pair in file order, interleaved as in the file.
+function expected(images, labels, a, b, per) {
+  const kept = [];
+  const count = { [a]: 0, [b]: 0 };
+  for (let i = 0; i < labels.data.length; i++) {
+    const l = labels.data[i];
+    if ((l === a || l === b) && count[l] < per) { count[l]++; kept.push(i); }
+  }
+  const px = 784;
+  const pixels = new Uint8Array(kept.length * px);
+  kept.forEach((i, j) => pixels.set(images.data.subarray(i * px, (i + 1) * px), j * px));
+  return { pixels, labels: Int32Array.from(kept, (i) => labels.data[i]) };
+}
+
+test('the asset, merged by the page, holds the first 500 images of each class in file order', async () => {
+  assert.equal(Object.keys(files).length, 10);
+  const pair = await loadPair('http://x/', 7, 9, { fetchImpl });
+  const e = expected(raw.trainImages, raw.trainLabels, 7, 9, 500);
+  assert.deepEqual(pair.train.labels, e.labels);
+  assert.ok(Buffer.from(pair.train.pixels).equals(Buffer.from(e.pixels)), 'train pixels differ from the IDX file');
+  const t = expected(raw.testImages, raw.testLabels, 7, 9, 500);
+  assert.deepEqual(pair.test.labels, t.labels);
+  assert.ok(Buffer.from(pair.test.pixels).equals(Buffer.from(t.pixels)), 'test pixels differ from the IDX file');
+});
+
+test('bad asset files are named with the byte offset', () => {
+  const good = gunzipSync(files['data/fashion-mnist/class-3.bin.gz']);
+  assert.throws(() => parseClassFile(good.subarray(0, 10), 'f'), /f: truncated at byte offset 10 \(the header has 16 bytes\)/);
+  assert.throws(() => parseClassFile(good.subarray(0, 9000), 'f'), /f: truncated at byte offset 9000 \(500 \+ 500 images of 28 x 28 need 788016 bytes\)/);
+  const wrong = Buffer.from(good); wrong.write('IDX3', 0, 'latin1');
+  assert.throws(() => parseClassFile(wrong, 'f'), /f: not a real-images asset \(magic "IDX3" at byte offset 0/);
+  assert.throws(() => parseClassFile(good, 'f', 4), /f: holds class 3 at byte offset 5, expected 4/);
+});
+
+test('the wasm run makes the split of SPEC section 6 and reports bad requests', async () => {
+  const pair = await loadPair('http://x/', 2, 5, { fetchImpl });
+  const run = engine.realImages({ ...pair, settings: { classA: 2, classB: 5, nTrain: 60, nTest: 40, iters: 5 } });
+  try {
+    assert.equal(run.info.nTrain, 60);
+    assert.equal(run.info.nTest, 40);
+    assert.equal(run.info.T, 49);
+    assert.equal(run.info.d, 18);
+    const t = expected(raw.testImages, raw.testLabels, 2, 5, 20);
+    assert.deepEqual(run.info.testLabels, t.labels);
+    assert.ok(Buffer.from(run.info.testPixels).equals(Buffer.from(t.pixels)));
+    const f0 = run.measure();
+    assert.equal(f0.iteration, 0);
+    assert.ok(Math.abs(f0.trainLoss - Math.log(2)) < 1e-12, `loss at W = 0, v = 0 is log 2 (got ${f0.trainLoss})`);
+    const r = run.step(5, true);
+    assert.equal(r.taken, 5);
+    assert.ok(r.frame.trainLoss < f0.trainLoss);
+    const s = run.testSoftmax([0, 3]);
+    assert.equal(s.length, 2 * 49);
+    for (const k of [0, 1]) assert.ok(Math.abs(s.subarray(49 * k, 49 * (k + 1)).reduce((a, b) => a + b, 0) - 1) < 1e-12);
+  } finally { run.dispose(); }
+  assert.throws(() => engine.realImages({ ...pair, settings: { classA: 2, classB: 2 } }), (e) => e.kind === 'input' && /class/i.test(e.message));
+  assert.throws(() => engine.realImages({ ...pair, settings: { classA: 2, classB: 5, nTrain: 61 } }), (e) => e.kind === 'input' && /61|odd/.test(e.message));
+  assert.throws(() => engine.realImages({ train: { ...pair.train, pixels: pair.train.pixels.subarray(1) }, test: pair.test, settings: { classA: 2, classB: 5 } }),
+    (e) => e.kind === 'input' && /train: 783999 pixel bytes for 1000 labels/.test(e.message));
+  assert.throws(() => engine.realImages({ ...pair, settings: { classA: 2, classB: 5, optimizer: 'sgd' } }), (e) => e.kind === 'input' && /sgd/.test(e.message));
+});
