@@ -43,7 +43,12 @@ const std::vector<std::string>& fashionClassNames();
 // of A are kept, one of class B likewise (so the result keeps file order, classes interleaved as in the
 // file). InputError when the classes are equal or out of range, count is odd or < 2, or the file has
 // fewer than count/2 images of a class.
-ImageSet binarySubset(const ImageSet& all, int classA, int classB, int count);
+// `seed` is what a seed of the experiment changes (the run itself is deterministic: W0 = 0, v0 = 0,
+// full batch): seed 0 takes the first count/2 of each class (SPEC section 6); seed k > 0 takes the
+// first count/2 of each class after a Fisher-Yates shuffle of that class's file indices with Rng(k)
+// (class A's list first, then class B's, from one stream; swap index j = nextU64() % (i+1) for
+// i = m-1 down to 1). The kept images are returned in file order in both cases.
+ImageSet binarySubset(const ImageSet& all, int classA, int classB, int count, std::uint64_t seed = 0);
 
 // Tokens of SPEC section 6: the image cut into a g x g grid of patch x patch patches (g = rows/patch),
 // read row by row (T = g^2); token = the patch's pixels / 255 (row-major) followed by its position
