@@ -9,8 +9,6 @@ import {
   fromRagged, toI32, toF64,
 } from './convert.js';
 
-import { RealImagesRun } from './real-run.js';
-
 export { AttnsvmError } from './convert.js';
 
 function unwrap(status) {
@@ -240,9 +238,6 @@ export function wrapModule(M) {
       const r = unwrap(experimentEntry('basinLimits')(options ?? {}));
       return { tokens: r.tokens, range: Array.from(r.range) };
     },
-    // Real images (SPEC section 6; attnsvm-experiments build): a RealImagesRun (real-run.js).
-    realImages: (request) => new RealImagesRun(M, request),
-    realClassNames: () => unwrap(experimentEntry('realClassNames')()).names,
     train(config) {
       if (!config || typeof config !== 'object') throw new AttnsvmError('train(config): config must be an object');
       const wire = {

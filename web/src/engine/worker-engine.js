@@ -9,7 +9,7 @@ import { AttnsvmError } from './convert.js';
 
 const ENGINE_METHODS = ['version', 'scenarioNames', 'scenario', 'sphere', 'validate', 'scores',
   'forward', 'solve', 'analyze', 'enumerate', 'generalized', 'path', 'heapBytes', 'heapUsed',
-  'experimentNames', 'experimentSeeds', 'basinMap', 'basinLimits', 'realClassNames'];
+  'experimentNames', 'experimentSeeds', 'basinMap', 'basinLimits'];
 
 const raf = (f) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(f) : setTimeout(f, 16));
 
@@ -102,6 +102,8 @@ export async function createWorkerEngine(options = {}) {
   const api = {
     worker,
     call,
+    // a raw protocol request, for workers that extend worker.js (web/src/real/real-worker.js)
+    request,
     startRun: (config, { maxIterations } = {}) => request('start', { config, maxIterations }),
     play,
     pause,
@@ -125,10 +127,5 @@ export async function createWorkerEngine(options = {}) {
   for (const m of ENGINE_METHODS) api[m] = (...args) => call(m, ...args);
   // The worker's own experiment message (same result as call('experimentSeeds', ...)).
   api.experimentSeeds = (name, options = {}) => request('experiment', { name, options });
-  // Real-images runs (attnsvm-experiments build; worker.js realStart / realAdvance / realCall).
-  api.realStart = (req, { maxIterations } = {}) => request('realStart', { request: req, maxIterations });
-  api.realAdvance = (runId, { budgetMs: budget = budgetMs, every = 1, rows } = {}) =>
-    request('realAdvance', { runId, budgetMs: budget, every, rows });
-  api.realCall = (runId, method, ...args) => request('realCall', { runId, method, args });
   return api;
 }

@@ -14,17 +14,15 @@
 //   cancel  {runId}                    dispose the run
 //   experiment {name, options}         seeds of a seeded experiment (Engine.experimentSeeds); the
 //                                      lab's experiment runner splits the seeds over a worker pool
-//   realStart {request, maxIterations} a real-images run (Engine.realImages) -> {runId, info}
-//   realAdvance {runId, budgetMs, every, rows}  steps that fit in the budget, measured every `every`
-//                                      iterations (and at the end) -> {frames, iteration, done,
-//                                      softmax?, output?: s_it and f_i of the test images `rows`
-//                                      when given}
-//   realCall {runId, method, args}     params, measure, testSoftmax, testScores, testSelection, analyze
+// Extensions (a worker script that imports this one and adds to `handlers`, e.g.
+// web/src/real/real-worker.js) register their runs in `runs` under ids from newRunId(), so that
+// cancel works for them too (their run objects have dispose()).
 import { createEngine } from './engine.js';
 
 let enginePromise = null;
 let nextRunId = 1;
-const runs = new Map(); // runId -> {run, maxIterations, stepsPerFrame, msPerStep}
+export const runs = new Map(); // runId -> {run, maxIterations, stepsPerFrame, msPerStep}
+export const newRunId = () => nextRunId++;
 
 async function init({ baseUrl, moduleSource, moduleName }) {
   if (moduleSource) {
@@ -48,7 +46,7 @@ function transferables(value) {
   return [...out];
 }
 
-function getRun(runId) {
+export function getRun(runId) {
   const entry = runs.get(runId);
   if (!entry) throw Object.assign(new Error(`no run with id ${runId} (cancelled?)`), { kind: 'state' });
   return entry;
@@ -74,37 +72,6 @@ function advance(entry, budgetMs) {
   return frame(entry, chunk, ms);
 }
 
-// One player frame of a real-images run: at least one step, then more while the measured cost per
-// step fits in the budget; the measurements at every multiple of `every` and at the last iteration.
-// A step of the default run costs more than a display frame, so frames carry a few steps each.
-function realAdvance(entry, budgetMs, every, rows) {
-  const { run } = entry;
-  const frames = [];
-  const t0 = performance.now();
-  let taken = 0;
-  while (run.iteration < entry.maxIterations) {
-    const it = run.iteration;
-    const toMark = every - (it % every);
-    const k = Math.min(toMark, entry.maxIterations - it, Math.max(1, entry.stepsPerFrame - taken));
-    const last = it + k >= entry.maxIterations;
-    const r = run.step(k, (it + k) % every === 0 || last);
-    taken += r.taken;
-    if (r.frame) frames.push(r.frame);
-    if (r.taken < k) break;
-    const elapsed = performance.now() - t0;
-    if (taken >= entry.stepsPerFrame || elapsed + elapsed / taken > budgetMs) break;
-  }
-  const ms = performance.now() - t0;
-  if (taken > 0) {
-    const perStep = ms / taken;
-    entry.msPerStep = entry.msPerStep ? 0.7 * entry.msPerStep + 0.3 * perStep : perStep;
-    entry.stepsPerFrame = Math.max(1, Math.floor(budgetMs / Math.max(entry.msPerStep, 1e-6)));
-  }
-  const out = { frames, iteration: run.iteration, taken, computeMs: ms, done: run.iteration >= entry.maxIterations || taken === 0 };
-  if (rows) { out.softmax = run.testSoftmax(rows); out.output = run.testScores(rows).output; }
-  return out;
-}
-
 function frame(entry, chunk, computeMs) {
   const done = chunk.stopped || entry.run.iteration >= entry.maxIterations;
   // joint training: the head v(k) too (the lab plots its convergence to the head SVM)
@@ -112,7 +79,7 @@ function frame(entry, chunk, computeMs) {
   return { ...chunk, ...head, runId: entry.id, stepsPerFrame: entry.stepsPerFrame, computeMs, done };
 }
 
-const handlers = {
+export const handlers = {
   async call(engine, { method, args }) {
     if (typeof engine[method] !== 'function' || method === 'train' || method === 'module') {
       throw new Error(`unknown engine method '${method}' (use startRun for training)`);
@@ -134,20 +101,6 @@ const handlers = {
     return frame(entry, chunk, performance.now() - t0);
   },
   experiment(engine, { name, options }) { return engine.experimentSeeds(name, options); },
-  realStart(engine, { request, maxIterations }) {
-    const run = engine.realImages(request);
-    const id = nextRunId++;
-    runs.set(id, { id, run, real: true, maxIterations: maxIterations ?? request?.settings?.iters ?? Infinity, stepsPerFrame: 1, msPerStep: 0 });
-    return { runId: id, info: run.info };
-  },
-  realAdvance(engine, { runId, budgetMs, every, rows }) { return realAdvance(getRun(runId), budgetMs ?? 12, every ?? 1, rows); },
-  realCall(engine, { runId, method, args }) {
-    const { run } = getRun(runId);
-    if (!['params', 'measure', 'testSoftmax', 'testScores', 'testSelection', 'analyze'].includes(method)) {
-      throw new Error(`unknown real-images method '${method}'`);
-    }
-    return run[method](...(args ?? []));
-  },
   reset(engine, { runId }) { getRun(runId).run.reset(); return null; },
   cancel(engine, { runId }) {
     const entry = runs.get(runId);

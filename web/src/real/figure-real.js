@@ -2,8 +2,8 @@
 // <attnsvm-figure scenario="real-images">): the same session as the lab (session.js), drawn compactly
 // with SVG curves (no uPlot in the embeds' budget). Panels: gallery, accuracy, loss, sparsity, hist,
 // weights. The asset of the two classes and the experiments build of the module are fetched when
-// the figure starts, never by figures of other scenarios. Same api as figure.js.
-import { createWorkerEngine } from '../engine/worker-engine.js';
+// the figure starts, never by figures of other scenarios. Same api as figure.js; options as
+// figure.js plus realEngine(): Promise<real engine> (real-engine.js) and realBase (the folder of data/).
 import { createCurves } from '../plots/curves-svg.js';
 import { createMatrices } from '../plots/heatmaps.js';
 import { CLASS_NAMES } from './asset.js';
@@ -81,7 +81,8 @@ export function createRealFigure(root, options) {
 
   let visible = false, userPaused = false, autoplay = options.autoplay !== false, started = false, error = null, destroyed = false;
   const showMessage = (text) => { msg.textContent = text ?? ''; msg.hidden = !text; };
-  const makeEngine = options.realEngine ?? (() => createWorkerEngine({ moduleName: 'attnsvm-experiments' }));
+  // the host makes the workers (embed-page.js: a worker file of the site; element.js: an inlined one)
+  const makeEngine = options.realEngine ?? (() => Promise.reject(new Error('no realEngine given to the figure')));
 
   function start() {
     session?.destroy();

@@ -8,7 +8,7 @@
 // selection; accuracy, loss, selection sharpness and sparsity over iterations; the |W_jk|
 // histograms; the W heatmaps. Compare mode trains p = 1.1, 2 and 3 side by side, one worker each.
 import './real.css';
-import { createWorkerEngine } from '../engine/worker-engine.js';
+import { createRealEngine } from './real-engine.js';
 import { createCurves } from '../plots/curves.js';
 import { createMatrices } from '../plots/heatmaps.js';
 import { svgString, svgSize, svgToPng } from '../plots/export.js';
@@ -104,7 +104,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
 
   // one worker per compare slot, kept across restarts (the module loads once per worker)
   const engines = [];
-  const makeEngine = (k) => (engines[k] ??= createWorkerEngine({ moduleName: 'attnsvm-experiments' }).catch((e) => { engines[k] = undefined; throw e; }));
+  const makeEngine = (k) => (engines[k] ??= createRealEngine({ worker: new Worker(new URL('./real-worker.js', import.meta.url)) })
+    .catch((e) => { engines[k] = undefined; throw e; }));
 
   let state = null, session = null, key = null, focus = 0, selected = null, detail = null, lastError = null;
   const messages = root.querySelector('.real-messages');
