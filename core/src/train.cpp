@@ -8,6 +8,7 @@
 // which is an exact zero step when the true gradient underflows.
 #include "attnsvm/train.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include "text.hpp"
 #include <utility>
@@ -62,6 +63,51 @@ bool stepBlock(const Eigen::Ref<const Mat>& x, const Eigen::Ref<const Mat>& dir,
 }
 
 Eigen::Map<Mat> asMatrix(Vec& v) { return Eigen::Map<Mat>(v.data(), v.size(), 1); }
+Eigen::Map<const Mat> asMatrix(const Vec& v) { return Eigen::Map<const Mat>(v.data(), v.size(), 1); }
+
+// ---- Adam (Optimizer::Adam) ----
+// Adam needs the true gradient g = exp(logScale) dir, not the scaled direction the other steps use:
+// its step lr mhat / (sqrt(shat) + eps) depends on the size of g relative to eps and to the past. A
+// gradient that underflows is a zero gradient (the moments decay and the step stays finite); the
+// scale is capped at e^300 so that g^2 cannot overflow (a true gradient that large does not occur
+// with the bounded losses of the model; the cap only keeps the moments finite).
+constexpr double kAdamMaxLogScale = 300.0;
+
+void adamStep(const Eigen::Ref<const Mat>& x, const Eigen::Ref<const Mat>& dir, double logScale,
+              const TrainSettings& s, double lr, int k, Eigen::Ref<Mat> m, Eigen::Ref<Mat> sq,
+              Eigen::Ref<Mat> next) {
+  const double scale = logScale == -INFINITY ? 0.0 : std::exp(std::min(logScale, kAdamMaxLogScale));
+  const double b1 = s.adamBeta1, b2 = s.adamBeta2;
+  m = b1 * m + ((1.0 - b1) * scale) * dir;
+  sq = b2 * sq + ((1.0 - b2) * scale * scale) * dir.cwiseAbs2();
+  // Bias corrections of iteration k >= 1: mhat = m / (1 - b1^k), shat = sq / (1 - b2^k).
+  const double c1 = 1.0 - std::pow(b1, k), c2 = 1.0 - std::pow(b2, k);
+  next = x - (lr / c1) * (m.array() / ((sq.array() / c2).sqrt() + s.adamEps)).matrix();
+}
+
+// Adam on every block of the attention parameters (W; K and Q; or p).
+void adamAttention(Parameterization param, const Params& x, const Gradient& g, const TrainSettings& s, int k,
+                   Params& m, Params& sq, Params& next) {
+  switch (param) {
+    case Parameterization::W: adamStep(x.W, g.W, g.logScale, s, s.lr, k, m.W, sq.W, next.W); break;
+    case Parameterization::KQ:
+      adamStep(x.K, g.K, g.logScale, s, s.lr, k, m.K, sq.K, next.K);
+      adamStep(x.Q, g.Q, g.logScale, s, s.lr, k, m.Q, sq.Q, next.Q);
+      break;
+    case Parameterization::Prompt:
+      adamStep(asMatrix(x.p), asMatrix(g.p), g.logScale, s, s.lr, k, asMatrix(m.p), asMatrix(sq.p), asMatrix(next.p));
+      break;
+  }
+}
+
+void requireAdamSettings(const TrainSettings& s) {
+  if (!(s.adamBeta1 >= 0.0 && s.adamBeta1 < 1.0))
+    throw InputError("adamBeta1 = " + std::to_string(s.adamBeta1) + ": must be in [0, 1)");
+  if (!(s.adamBeta2 >= 0.0 && s.adamBeta2 < 1.0))
+    throw InputError("adamBeta2 = " + std::to_string(s.adamBeta2) + ": must be in [0, 1)");
+  if (!(s.adamEps > 0.0) || !std::isfinite(s.adamEps))
+    throw InputError("adamEps = " + std::to_string(s.adamEps) + ": must be finite and > 0");
+}
 
 }  // namespace
 
@@ -102,8 +148,8 @@ ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params ini
   const TrainSettings& s = settings_;
   requirePositive(s.lr, "lr");
   requireMirrorExponent(s.p, "p");
-  if (s.optimizer == Optimizer::Adam || (s.trainHead && s.headOptimizer == Optimizer::Adam))
-    throw InputError("optimizer adam is not available in this build yet");
+  const bool adam = s.optimizer == Optimizer::Adam || (s.trainHead && s.headOptimizer == Optimizer::Adam);
+  if (adam) requireAdamSettings(s);
   if (s.trainHead) {
     requirePositive(s.headLr, "headLr");
     requireMirrorExponent(s.headP, "headP");
@@ -123,6 +169,13 @@ ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params ini
       !params_.v.allFinite())
     throw InputError("initial parameters contain NaN or Inf");
   next_ = params_;
+  if (adam) {  // first and second moments of every block, zero at the start
+    adamM_ = params_;
+    for (Mat* b : {&adamM_.W, &adamM_.K, &adamM_.Q}) b->setZero();
+    adamM_.p.setZero();
+    adamM_.v.setZero();
+    adamS_ = adamM_;
+  }
 
   trace_.units = model_.units();
   trace_.T = model_.data().T;
@@ -178,7 +231,10 @@ bool Trainer::update() {
   const ModelSpec& spec = model_.spec();
   const TrainSettings& s = settings_;
   bool moved = false;
-  switch (spec.param) {
+  if (s.optimizer == Optimizer::Adam) {
+    adamAttention(spec.param, params_, grad_, s, iteration_ + 1, adamM_, adamS_, next_);
+    moved = true;  // Adam has no undefined step (a zero gradient is a zero step)
+  } else switch (spec.param) {
     case Parameterization::W:
       moved = stepBlock(params_.W, grad_.W, grad_.logScale, s.optimizer, s.lr, s.p, next_.W);
       break;
@@ -195,14 +251,22 @@ bool Trainer::update() {
                         asMatrix(next_.p));
       break;
   }
-  if (!moved) {
+  // In joint training a zero attention gradient is not the end: at W = 0, v = 0 (the real-images
+  // start) only the head has a gradient, and W starts moving once v is nonzero.
+  bool headMoved = false;
+  if (s.trainHead && s.headOptimizer == Optimizer::Adam) {
+    adamStep(asMatrix(params_.v), asMatrix(grad_.v), grad_.logScaleHead, s, s.headLr, iteration_ + 1,
+             asMatrix(adamM_.v), asMatrix(adamS_.v), asMatrix(next_.v));
+    headMoved = true;
+  } else if (s.trainHead) {
+    headMoved = stepBlock(asMatrix(params_.v), asMatrix(grad_.v), grad_.logScaleHead, s.headOptimizer, s.headLr,
+                          s.headP, asMatrix(next_.v));
+  }
+  if (!moved && !headMoved) {
     stopReason_ = "zero gradient direction at iteration " + std::to_string(iteration_) +
                   ": the normalized step is undefined (the loss is stationary)";
     return false;
   }
-  if (s.trainHead)
-    stepBlock(asMatrix(params_.v), asMatrix(grad_.v), grad_.logScaleHead, s.headOptimizer, s.headLr,
-              s.headP, asMatrix(next_.v));
   const bool finite = allFinite(next_.W) && allFinite(next_.K) && allFinite(next_.Q) &&
                       next_.p.allFinite() && next_.v.allFinite();
   if (!finite) {

@@ -139,6 +139,7 @@ class Trainer {
   std::string stopReason_;
   // Private working state (preallocated so that steps and trace frames do not allocate).
   Params next_;                        // candidate parameters of the step being taken
+  Params adamM_, adamS_;               // Adam: first and second moments per block (sized only for Adam)
   Mat weff_;                           // effective weights of params_ ((K,Q): K Q^T)
   Mat gram_;                           // weff^T weff, for the singular values
   Eigen::SelfAdjointEigenSolver<Mat> eig_;
