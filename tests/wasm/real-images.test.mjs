@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { loadEngine, repoRoot } from './helpers.mjs';
 import { realImagesFiles } from '../../scripts/make-real-images-asset.mjs';
 import { loadPair, parseClassFile } from '../../web/src/real/asset.js';
+import { RealImagesRun } from '../../web/src/engine/real-run.js';
 
 const DIR = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mnist';
 const TOL = 1e-9;
@@ -27,6 +28,7 @@ function idx(name) {
 }
 
 let files, engine, raw;
+const realRun = (request) => new RealImagesRun(engine.module, request);
 const fetchImpl = async (url) => {
   const name = `data/fashion-mnist/${url.split('/').pop()}`;
   return files[name] ? { ok: true, status: 200, arrayBuffer: async () => files[name].buffer.slice(files[name].byteOffset, files[name].byteOffset + files[name].byteLength) }
@@ -75,7 +77,7 @@ test('bad asset files are named with the byte offset', () => {
 
 test('the wasm run makes the split of SPEC section 6 and reports bad requests', async () => {
   const pair = await loadPair('http://x/', 2, 5, { fetchImpl });
-  const run = engine.realImages({ ...pair, settings: { classA: 2, classB: 5, nTrain: 60, nTest: 40, iters: 5 } });
+  const run = realRun({ ...pair, settings: { classA: 2, classB: 5, nTrain: 60, nTest: 40, iters: 5 } });
   try {
     assert.equal(run.info.nTrain, 60);
     assert.equal(run.info.nTest, 40);
@@ -94,9 +96,9 @@ test('the wasm run makes the split of SPEC section 6 and reports bad requests', 
     assert.equal(s.length, 2 * 49);
     for (const k of [0, 1]) assert.ok(Math.abs(s.subarray(49 * k, 49 * (k + 1)).reduce((a, b) => a + b, 0) - 1) < 1e-12);
   } finally { run.dispose(); }
-  assert.throws(() => engine.realImages({ ...pair, settings: { classA: 2, classB: 2 } }), (e) => e.kind === 'input' && /class/i.test(e.message));
-  assert.throws(() => engine.realImages({ ...pair, settings: { classA: 2, classB: 5, nTrain: 61 } }), (e) => e.kind === 'input' && /61|odd/.test(e.message));
-  assert.throws(() => engine.realImages({ train: { ...pair.train, pixels: pair.train.pixels.subarray(1) }, test: pair.test, settings: { classA: 2, classB: 5 } }),
+  assert.throws(() => realRun({ ...pair, settings: { classA: 2, classB: 2 } }), (e) => e.kind === 'input' && /class/i.test(e.message));
+  assert.throws(() => realRun({ ...pair, settings: { classA: 2, classB: 5, nTrain: 61 } }), (e) => e.kind === 'input' && /61|odd/.test(e.message));
+  assert.throws(() => realRun({ train: { ...pair.train, pixels: pair.train.pixels.subarray(1) }, test: pair.test, settings: { classA: 2, classB: 5 } }),
     (e) => e.kind === 'input' && /train: 783999 pixel bytes for 1000 labels/.test(e.message));
-  assert.throws(() => engine.realImages({ ...pair, settings: { classA: 2, classB: 5, optimizer: 'sgd' } }), (e) => e.kind === 'input' && /sgd/.test(e.message));
+  assert.throws(() => realRun({ ...pair, settings: { classA: 2, classB: 5, optimizer: 'sgd' } }), (e) => e.kind === 'input' && /sgd/.test(e.message));
 });

@@ -1,5 +1,5 @@
 // The gallery of test images (one canvas): each image in grey, the attention s_it of the current W
-// drawn over its patch grid (orange, opacity s_it / max_t s_it), the selected patch (argmax_t s_it)
+// drawn over its patch grid (orange where s_it is above uniform), the selected patch (argmax_t s_it)
 // boxed, and below it the true class with a tick or cross for the prediction sign f_i.
 // createGallery(container, { onSelect(j) }) -> { update(data), resize(w), canvas, tileAt(x, y),
 //   tileCenter(j) }
@@ -11,30 +11,37 @@ import { themeColors } from '../plots/theme.js';
 const ATTN = [230, 159, 0]; // Okabe-Ito orange
 const OK = '#009E73', BAD = '#D55E00';
 
-// Draws image k of `pixels` with its attention into ctx at (x, y), `scale` device pixels per pixel.
+// Draws image k of `pixels` with its attention into ctx at (x, y), `scale` device pixels per pixel:
+// the image at its own resolution on a small canvas, scaled up without smoothing. The overlay's
+// opacity is the attention above uniform, (s_it - 1/T) / (max_t s_it - 1/T): none at W = 0.
+let scratch = null;
 export function drawImage(ctx, { pixels, rows, cols, patch, index, softmax, offset = 0, x, y, scale, box = true }) {
-  const img = ctx.createImageData(cols * scale, rows * scale);
+  scratch ??= document.createElement('canvas');
+  if (scratch.width !== cols || scratch.height !== rows) { scratch.width = cols; scratch.height = rows; }
+  const sctx = scratch.getContext('2d');
+  const img = sctx.createImageData(cols, rows);
   const g = Math.floor(rows / patch);
   const T = g * g;
   let mx = 0;
   if (softmax) for (let t = 0; t < T; t++) mx = Math.max(mx, softmax[offset + t]);
+  const span = mx - 1 / T;
   const base = index * rows * cols;
-  for (let r = 0; r < rows * scale; r++) {
-    const pr = Math.floor(r / scale);
-    for (let c = 0; c < cols * scale; c++) {
-      const pc = Math.floor(c / scale);
-      const v = 255 - pixels[base + pr * cols + pc]; // dark garment on a light ground
-      const t = Math.min(g - 1, Math.floor(pr / patch)) * g + Math.min(g - 1, Math.floor(pc / patch));
-      const a = softmax && mx > 0 ? 0.65 * (softmax[offset + t] / mx) : 0;
-      const o = 4 * (r * cols * scale + c);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const v = 255 - pixels[base + r * cols + c]; // dark garment on a light ground
+      const t = Math.min(g - 1, Math.floor(r / patch)) * g + Math.min(g - 1, Math.floor(c / patch));
+      const a = softmax && span > 1e-9 ? 0.7 * Math.max(0, (softmax[offset + t] - 1 / T) / span) : 0;
+      const o = 4 * (r * cols + c);
       img.data[o] = (1 - a) * v + a * ATTN[0];
       img.data[o + 1] = (1 - a) * v + a * ATTN[1];
       img.data[o + 2] = (1 - a) * v + a * ATTN[2];
       img.data[o + 3] = 255;
     }
   }
-  ctx.putImageData(img, x, y);
-  if (softmax && box) {
+  sctx.putImageData(img, 0, 0);
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(scratch, x, y, cols * scale, rows * scale);
+  if (softmax && box && span > 1e-9) {
     let best = 0;
     for (let t = 1; t < T; t++) if (softmax[offset + t] > softmax[offset + best]) best = t;
     const s = patch * scale;

@@ -237,7 +237,15 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     if (my === session) schedule(true);
   }
 
+  // the longest drawing pass (ms), for the tests and the benchmark
+  const drawStats = { max: 0, count: 0, total: 0 };
   function drawAll(force = false) {
+    const t0 = performance.now();
+    drawAllInner(force);
+    const ms = performance.now() - t0;
+    drawStats.max = Math.max(drawStats.max, ms); drawStats.count++; drawStats.total += ms;
+  }
+  function drawAllInner(force) {
     if (!session) return;
     const info = session.info();
     const playing = info.playing;
@@ -336,6 +344,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   return {
     show, hide,
     get visible() { return !root.hidden; },
+    drawStats: () => ({ ...drawStats }),
     info: () => (session ? { ...session.info(), gallery: session.gallery.length, selected, detail: detail && { index: detail.index, label: detail.label, output: detail.output }, message: lastError } : null),
     session: () => session,
     play: () => session?.play(),

@@ -57,10 +57,15 @@ export function createRealSession(options) {
     p, label: base.optimizer === 'adam' ? 'Adam' : `p = ${p}`, settings: { ...base, p },
     engine: null, id: null, info: null, series: emptySeries(), last: null, histogram: null,
     playing: false, inFlight: false, done: false, softmax: null, output: null, lastSoftmaxAt: 0,
-    W: null, analysis: null, analyzing: false, error: null, startedAt: 0, finishedAt: 0,
+    W: null, analysis: null, analyzing: false, error: null, startedAt: 0, finishedAt: 0, nextAt: 0,
   }));
   const update = (what) => { if (!destroyed) options.onUpdate?.(api, what); };
   const every = Math.max(1, Math.round(base.iters / 200));
+  // Share of the time each worker computes: the workers and the page share the machine's cores, and
+  // three busy workers on two cores starve the page (its tasks then take 50-200 ms of wall time).
+  // So the runs together use at most cores - 1, each waiting computeMs * (1/duty - 1) between frames.
+  const cores = (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 2;
+  const duty = options.duty ?? Math.min(0.8, Math.max(0.15, (cores - 1) / runs.length));
   const raf = (f) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(f) : setTimeout(f, 16));
 
   function ingest(run, frames) {
@@ -125,7 +130,7 @@ export function createRealSession(options) {
       const my = gen;
       const tick = () => {
         if (!run.playing || my !== gen || destroyed) return;
-        if (!run.inFlight) advance(run, my);
+        if (!run.inFlight && performance.now() >= run.nextAt) advance(run, my);
         raf(tick);
       };
       raf(tick);
@@ -139,6 +144,7 @@ export function createRealSession(options) {
       const wantSoftmax = performance.now() - run.lastSoftmaxAt > softmaxEveryMs;
       const r = await run.engine.realAdvance(run.id, { every, rows: wantSoftmax ? gallery : undefined });
       if (my !== gen || destroyed) return;
+      run.nextAt = performance.now() + r.computeMs * (1 / duty - 1);
       ingest(run, r.frames);
       if (r.softmax) { run.softmax = r.softmax; run.output = r.output; run.lastSoftmaxAt = performance.now(); }
       if (r.done) {
@@ -229,6 +235,7 @@ export function createRealSession(options) {
     get data() { return data; },
     settings: base,
     every,
+    duty,
     classNames: CLASS_NAMES,
     info() {
       return {
