@@ -62,7 +62,8 @@ export function createGallery(container, { onSelect } = {}) {
   function layout() {
     const n = data.indices.length;
     const dpr = globalThis.devicePixelRatio || 1;
-    const scaleCss = Math.max(2, Math.min(data.maxTile ?? 4, Math.floor((width - 8) / (Math.min(n, 12) * (data.cols + 3)))));
+    // tiles as large as fit with 8 per row (3 rows for the lab's 24), at most maxTile px per pixel
+    const scaleCss = Math.max(2, Math.min(data.maxTile ?? 4, Math.floor((width - 8) / (Math.min(n, data.perRow ?? 8) * (data.cols + 3)))));
     const tile = data.cols * scaleCss, labelH = 16, gap = 6;
     const perRow = Math.max(1, Math.floor((width + gap) / (tile + gap)));
     const gridRows = Math.ceil(n / perRow);
@@ -93,8 +94,10 @@ export function createGallery(container, { onSelect } = {}) {
       const f = data.output?.[j];
       const right = f === undefined ? null : (f > 0) === (label === data.classA);
       ctx.fillStyle = right === null ? c.muted : right ? OK : BAD;
-      const name = data.names[label];
-      ctx.fillText(`${right === null ? '' : right ? '✓ ' : '✗ '}${name.length > 11 ? `${name.slice(0, 10)}…` : name}`, x * dpr, (y + tile + 2) * dpr);
+      // the label cut to the tile's width
+      let text = `${right === null ? '' : right ? '✓ ' : '✗ '}${data.names[label]}`;
+      while (text.length > 3 && ctx.measureText(text).width > (tile + gap - 2) * dpr) text = `${text.slice(0, -2)}…`;
+      ctx.fillText(text, x * dpr, (y + tile + 2) * dpr);
       if (data.selected === j) {
         ctx.strokeStyle = c.fg;
         ctx.lineWidth = 2 * dpr;

@@ -100,6 +100,13 @@ export const num = (x, d = 3) => (Number.isFinite(x) ? (Math.abs(x) >= 1e4 || (M
 
 // What the page says about one run's final selection (SPEC section 4 on the first nSvm training
 // images), and about the clicked image.
+const VERDICTS = {
+  globally_optimal: 'globally optimal (every image selects its highest-scoring patch)',
+  locally_optimal: 'locally optimal (feasible, support patches score lower), not global',
+  neither: 'neither globally nor locally optimal',
+  infeasible: 'infeasible (no Att-SVM separates it)',
+};
+
 export function analysisText(run) {
   const a = run.analysis;
   if (!a) return run.done ? 'Analysing the final selection…' : 'The SVM analysis runs when training ends.';
@@ -108,7 +115,7 @@ export function analysisText(run) {
   const svm = a.feasible
     ? `corr(W, W^mm_${q}) = ${num(a.corr, 4)}, D_${q} = ${num(a.divergence, 4)}`
     : `no l_${q} Att-SVM for this selection (${a.status})`;
-  return `First ${a.nSvm} training images: the selection is ${String(a.verdict).replace(/_/g, ' ')}; ${svm}.`;
+  return `First ${a.nSvm} training images: the selection is ${VERDICTS[a.verdict] ?? String(a.verdict).replace(/_/g, ' ')}; ${svm}.`;
 }
 
 export function imageDetailText(d, run, names, classA) {
