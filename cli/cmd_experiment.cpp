@@ -19,7 +19,7 @@ struct ExperimentCmdOptions {
   bool quiet = false;
   bool pretty = false;
   ExperimentOptions e;
-  std::string dims, ps;
+  std::string dims, ps, classes, optimizers;
 };
 
 template <class T>
@@ -54,6 +54,14 @@ Command addExperimentCommand(CLI::App& app) {
   sub->add_option("--dims", o->dims, "rank, multitoken, overparam: comma-separated list of d");
   sub->add_option("--ps", o->ps, "mirror-descent: comma-separated list of p");
   sub->add_option("--rank-tol", o->e.rankTol, "rank: singular values above this count")->capture_default_str();
+  sub->add_option("--classes", o->classes, "real-images: two Fashion-MNIST classes A,B (default 7,9: Sneaker vs Ankle boot)");
+  sub->add_option("--optimizer", o->optimizers, "real-images: comma-separated optimizers (default nmd,adam; md = plain l_p MD; nmd and md run once per --ps, default 1.1,2,3)");
+  sub->add_option("--train", o->e.nTrain, "real-images: training images (default 1000, half per class)");
+  sub->add_option("--test", o->e.nTest, "real-images: test images (default 1000)");
+  sub->add_option("--n-svm", o->e.nSvm, "real-images: training images of the final SVM analysis (default 50)");
+  sub->add_option("--lr", o->e.lr, "real-images: step of l_p MD (default 0.1)");
+  sub->add_option("--adam-lr", o->e.adamLr, "real-images: step of Adam (default 0.01)");
+  sub->add_option("--data-dir", o->e.dataDir, "real-images: Fashion-MNIST directory (default $ATTNSVM_FASHION_MNIST or /usr/share/datasets/fashion-mnist)");
   sub->add_option("--out", o->out, "write the JSON result here (default: stdout)");
   sub->add_option("--csv", o->csv, "write the CSV table here");
   sub->add_flag("--quiet", o->quiet, "no progress on stderr");
@@ -69,6 +77,12 @@ Command addExperimentCommand(CLI::App& app) {
     ExperimentOptions e = o->e;
     if (!o->dims.empty()) e.dims = parseList<int>(o->dims, "--dims");
     if (!o->ps.empty()) e.ps = parseList<double>(o->ps, "--ps");
+    if (!o->classes.empty()) e.classes = parseList<int>(o->classes, "--classes");
+    if (!o->optimizers.empty()) {
+      std::stringstream ss(o->optimizers);
+      std::string item;
+      while (std::getline(ss, item, ',')) e.optimizers.push_back(item);
+    }
     e.progress = !o->quiet;
     if (e.seeds == 0) throw InputError("--seeds = 0: zero runs");
     const ExperimentResult r = runExperiment(o->name, e);

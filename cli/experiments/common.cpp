@@ -101,7 +101,8 @@ json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds
 
 std::vector<std::string> experimentNames() {
   return {"local-convergence", "rank",     "multitoken", "prompt-global-local", "loss-function", "joint-pv",
-          "mirror-descent",    "overparam", "basin-map", "rates",               "paths2d",       "paths2d-t5"};
+          "mirror-descent",    "overparam", "basin-map", "rates",               "paths2d",       "paths2d-t5",
+          "real-images"};
 }
 
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& o) {
@@ -115,6 +116,12 @@ ExperimentResult runExperiment(const std::string& name, const ExperimentOptions&
     if (!(o.ps[k] > 1.0) || !std::isfinite(o.ps[k]) || o.ps[k] > 1e3)
       throw InputError("--ps[" + std::to_string(k) + "] = " + csvNum(o.ps[k]) + " is out of range: p must be in (1, 1000]");
   if (!(o.rankTol > 0.0)) throw InputError("--rank-tol must be > 0");
+  if (o.nTrain != -1) checkRange(o.nTrain, 2, 60000, "--train");
+  if (o.nTest != -1) checkRange(o.nTest, 2, 10000, "--test");
+  if (o.nSvm != -1) checkRange(o.nSvm, 1, 60000, "--n-svm");
+  for (double lr : {o.lr, o.adamLr})
+    if (!(lr >= 0.0) || !std::isfinite(lr)) throw InputError("--lr / --adam-lr must be finite and > 0");
+  if (name == "real-images") return realImagesExperiment(o);
   if (name == "local-convergence") return localConvergenceExperiment(o);
   if (name == "rank") return rankExperiment(o);
   if (name == "multitoken") return multitokenExperiment(o);

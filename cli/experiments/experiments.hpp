@@ -25,6 +25,12 @@ struct ExperimentOptions {
   std::vector<double> ps;      // mirror-descent: override the list of p
   double rankTol = kRankDefaultTol;  // rank: singular values above this count (1e-7)
   bool progress = true;        // progress on stderr
+  // real-images (-1 / empty / 0: the experiment's default)
+  std::vector<int> classes;              // A,B
+  std::vector<std::string> optimizers;   // optimizer names (mirror ones run once per p; adam once)
+  int nTrain = -1, nTest = -1, nSvm = -1;
+  double lr = 0.0, adamLr = 0.0;
+  std::string dataDir;                   // Fashion-MNIST directory ("" : $ATTNSVM_FASHION_MNIST or Debian's)
 };
 
 struct ExperimentResult {
@@ -43,6 +49,7 @@ std::vector<std::string> experimentNames();
 // Throws InputError for an unknown name or options out of range.
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& options);
 
+ExperimentResult realImagesExperiment(const ExperimentOptions& options);  // real_images.cpp
 ExperimentResult localConvergenceExperiment(const ExperimentOptions& options);
 ExperimentResult rankExperiment(const ExperimentOptions& options);
 ExperimentResult multitokenExperiment(const ExperimentOptions& options);

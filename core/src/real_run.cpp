@@ -85,6 +85,7 @@ RealImagesRun::RealImagesRun(Dataset train, Dataset test, const RealImagesSettin
 
 int RealImagesRun::step(int k) { return impl_->trainer.step(k); }
 int RealImagesRun::iteration() const { return impl_->trainer.iteration(); }
+const std::string& RealImagesRun::stopReason() const { return impl_->trainer.stopReason(); }
 const Params& RealImagesRun::params() const { return impl_->trainer.params(); }
 const RealImagesSettings& RealImagesRun::settings() const { return impl_->settings; }
 const Dataset& RealImagesRun::train() const { return impl_->train; }

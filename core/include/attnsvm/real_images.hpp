@@ -99,6 +99,7 @@ class RealImagesRun {
   RealImagesRun(Dataset train, Dataset test, const RealImagesSettings& settings);
   int step(int k);                       // as Trainer::step
   int iteration() const;
+  const std::string& stopReason() const;  // empty while the run goes on (as Trainer::stopReason)
   RealImagesFrame measure() const;       // at the current parameters
   const Params& params() const;          // W (d x d) and v (d)
   Mat testSoftmax() const;               // nTest x T, s_it of the test images

@@ -1,0 +1,262 @@
+// experiment real-images (SPEC section 6): Fashion-MNIST patches, l_p mirror descent for several p
+// (and Adam) on the pooled-query attention model with its head, mean +- std over seeds. The runs
+// are the core's RealImagesRun (the lab trains the same in its workers); here only the threads,
+// the aggregation and the JSON/CSV.
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "attnsvm/errors.hpp"
+#include "attnsvm/real_images.hpp"
+#include "common.hpp"
+#include "json_io.hpp"
+
+namespace attnsvm::cli {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// One compared method: an optimizer and its p (Adam: no p).
+struct Method {
+  Optimizer optimizer;
+  double p;
+  double lr;
+  std::string name;  // "nmd p=1.1", "adam"
+};
+
+std::vector<Method> methodsOf(const ExperimentOptions& o) {
+  const std::vector<double> ps = o.ps.empty() ? std::vector<double>{1.1, 2.0, 3.0} : o.ps;
+  const std::vector<std::string> opts = o.optimizers.empty() ? std::vector<std::string>{"nmd", "adam"} : o.optimizers;
+  std::vector<Method> out;
+  for (const std::string& name : opts) {
+    const Optimizer opt = parseOptimizer(name, "--optimizer");
+    const double lr = opt == Optimizer::Adam ? (o.adamLr > 0 ? o.adamLr : 0.01) : (o.lr > 0 ? o.lr : 0.1);
+    if (opt == Optimizer::Adam) {
+      out.push_back({opt, 2.0, lr, "adam"});
+      continue;
+    }
+    for (double p : ps) {
+      std::ostringstream label;  // shortest form: "nmd p=1.1", not csvNum's 17 digits
+      label << optimizerName(opt) << " p=" << p;
+      out.push_back({opt, p, lr, label.str()});
+    }
+  }
+  return out;
+}
+
+// Per-iteration measurements of one run, in frame order (every `every` iterations and the last).
+const char* const kSeries[] = {"train_loss", "test_loss", "train_accuracy", "test_accuracy",
+                               "train_max_softmax", "test_max_softmax", "sparsity"};
+constexpr int kSeriesCount = 7;
+
+double field(const RealImagesFrame& f, int k) {
+  switch (k) {
+    case 0: return f.trainLoss;
+    case 1: return f.testLoss;
+    case 2: return f.trainAccuracy;
+    case 3: return f.testAccuracy;
+    case 4: return f.trainMaxSoftmax;
+    case 5: return f.testMaxSoftmax;
+    default: return f.sparsity;
+  }
+}
+
+struct RunOut {
+  std::vector<int> iteration;
+  std::vector<std::vector<double>> series = std::vector<std::vector<double>>(kSeriesCount);
+  RealImagesFrame last;
+  RealImagesAnalysis analysis;
+  std::string stopReason;
+  Mat W;
+  Vec v;
+  double trainSeconds = 0, analysisSeconds = 0;
+};
+
+RunOut runOne(const ImageSet& trainAll, const ImageSet& testAll, const RealImagesSettings& s, std::uint64_t seed,
+              int every) {
+  const Dataset train = patchDataset(binarySubset(trainAll, s.classA, s.classB, s.nTrain, seed), s.classA, s.classB, s.patch);
+  const Dataset test = patchDataset(binarySubset(testAll, s.classA, s.classB, s.nTest, seed), s.classA, s.classB, s.patch);
+  RealImagesRun run(train, test, s);
+  RunOut out;
+  auto frame = [&]() {
+    const RealImagesFrame f = run.measure();
+    out.iteration.push_back(f.iteration);
+    for (int k = 0; k < kSeriesCount; ++k) out.series[k].push_back(field(f, k));
+    out.last = f;
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  frame();
+  while (run.iteration() < s.iters) {
+    const int want = std::min(every, s.iters - run.iteration());
+    const int took = run.step(want);
+    if (took > 0) frame();
+    if (took < want) break;
+  }
+  out.trainSeconds = secondsSince(t0);
+  out.stopReason = run.stopReason();
+  const auto t1 = std::chrono::steady_clock::now();
+  out.analysis = run.analyze();
+  out.analysisSeconds = secondsSince(t1);
+  out.W = run.params().W;
+  out.v = run.params().v;
+  return out;
+}
+
+json numberOrNull(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+}  // namespace
+
+ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int seeds = pick(o.seeds, 5);
+  const int threads = resolveThreads(o.threads);
+  RealImagesSettings base;
+  if (!o.classes.empty()) {
+    if (o.classes.size() != 2)
+      throw InputError("--classes needs two classes A,B (0..9), got " + std::to_string(o.classes.size()));
+    base.classA = o.classes[0];
+    base.classB = o.classes[1];
+  }
+  base.iters = pick(o.iters, 1000);
+  base.nTrain = pick(o.nTrain, base.nTrain);
+  base.nTest = pick(o.nTest, base.nTest);
+  base.nSvm = pick(o.nSvm, base.nSvm);
+  if (base.nSvm > base.nTrain)
+    throw InputError("--n-svm = " + std::to_string(base.nSvm) + " exceeds --train = " + std::to_string(base.nTrain));
+  const int every = o.every > 0 ? o.every : std::max(1, base.iters / 100);
+  const std::vector<Method> methods = methodsOf(o);
+
+  // The files are read once; each seed takes its own subset (binarySubset's seed rule).
+  const ImageSet trainAll = readFashionMnist("train", o.dataDir);
+  const ImageSet testAll = readFashionMnist("t10k", o.dataDir);
+  // Fail fast on bad classes or sizes (the same checks every run would make).
+  (void)binarySubset(trainAll, base.classA, base.classB, base.nTrain);
+  (void)binarySubset(testAll, base.classA, base.classB, base.nTest);
+
+  const int items = static_cast<int>(methods.size()) * seeds;
+  std::vector<RunOut> out(items);
+  Progress progress("real-images", items, o.progress);
+  parallelFor(items, threads, progress, [&](int idx) {
+    const Method& m = methods[idx / seeds];
+    RealImagesSettings s = base;
+    s.optimizer = m.optimizer;
+    s.p = m.p;
+    s.lr = m.lr;
+    out[idx] = runOne(trainAll, testAll, s, o.seedBase + static_cast<std::uint64_t>(idx % seeds), every);
+  });
+  progress.finish();
+
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = settingsJson("real-images", o, seeds, base.iters, threads);
+  const auto& names = fashionClassNames();
+  j["settings"]["classes"] = {base.classA, base.classB};
+  j["settings"]["class_names"] = {names[base.classA], names[base.classB]};
+  j["settings"]["n_train"] = base.nTrain;
+  j["settings"]["n_test"] = base.nTest;
+  j["settings"]["patch"] = base.patch;
+  j["settings"]["T"] = (trainAll.rows / base.patch) * (trainAll.cols / base.patch);
+  j["settings"]["d"] = base.patch * base.patch + 2;
+  j["settings"]["n_svm"] = base.nSvm;
+  j["settings"]["every"] = every;
+  j["settings"]["model"] = "cross attention, z_i = mean token, linear head v, logistic loss; W0 = 0, v0 = 0, "
+                           "W and v trained jointly with the same optimizer and lr, full batch";
+  j["settings"]["seed_rule"] = "seed 0: the first n/2 images of each class in file order; seed k > 0: the first n/2 "
+                               "after a Fisher-Yates shuffle of each class's file indices with Rng(k); the same "
+                               "rule for the training and the test file";
+  j["settings"]["sparsity"] = "share of entries of W with |W_jk| < 0.01 max |W_jk|";
+  j["settings"]["accuracy"] = "share of images with Y_i f_i > 0";
+  json perMethod = json::array();
+  std::string csv;
+  for (std::size_t mi = 0; mi < methods.size(); ++mi) {
+    const Method& m = methods[mi];
+    const RunOut* first = out.data() + mi * seeds;
+    SeriesBlock block;
+    block.iteration = first[0].iteration;
+    for (int k = 0; k < seeds; ++k)
+      if (first[k].iteration.size() > block.iteration.size()) block.iteration = first[k].iteration;
+    for (int f = 0; f < kSeriesCount; ++f) {
+      std::vector<std::vector<double>> perSeed;
+      for (int k = 0; k < seeds; ++k) perSeed.push_back(first[k].series[f]);
+      block.add(kSeries[f], perSeed);
+    }
+    auto finals = [&](auto get) {
+      std::vector<double> v;
+      for (int k = 0; k < seeds; ++k) v.push_back(get(first[k]));
+      return statsJson(stats(v));
+    };
+    std::map<std::string, int> verdicts;
+    int feasible = 0;
+    std::vector<double> histogram(first[0].last.histogram.size(), 0.0);
+    json runs = json::array();
+    for (int k = 0; k < seeds; ++k) {
+      const RunOut& r = first[k];
+      ++verdicts[r.analysis.verdict];
+      feasible += r.analysis.feasible ? 1 : 0;
+      for (std::size_t b = 0; b < histogram.size() && b < r.last.histogram.size(); ++b)
+        histogram[b] += r.last.histogram[b] / seeds;
+      json run = {{"seed", o.seedBase + k},
+                  {"iterations", r.last.iteration},
+                  {"train_accuracy", r.last.trainAccuracy},
+                  {"test_accuracy", r.last.testAccuracy},
+                  {"train_loss", numberOrNull(r.last.trainLoss)},
+                  {"test_loss", numberOrNull(r.last.testLoss)},
+                  {"train_max_softmax", r.last.trainMaxSoftmax},
+                  {"test_max_softmax", r.last.testMaxSoftmax},
+                  {"sparsity", r.last.sparsity},
+                  {"histogram", r.last.histogram},
+                  {"norm_W_fro", r.W.norm()},
+                  {"norm_v", r.v.norm()},
+                  {"train_seconds", r.trainSeconds},
+                  {"analysis_seconds", r.analysisSeconds},
+                  {"analysis",
+                   {{"n_svm", r.analysis.nSvm},
+                    {"selection", r.analysis.selection},
+                    {"verdict", r.analysis.verdict},
+                    {"feasible", r.analysis.feasible},
+                    {"status", r.analysis.status},
+                    {"corr", numberOrNull(r.analysis.corr)},
+                    {"divergence", numberOrNull(r.analysis.divergence)}}}};
+      if (!r.stopReason.empty()) run["stop_reason"] = r.stopReason;
+      runs.push_back(std::move(run));
+    }
+    const double top = first[0].W.cwiseAbs().maxCoeff();
+    json r;
+    r["method"] = m.name;
+    r["optimizer"] = optimizerName(m.optimizer);
+    r["p"] = m.optimizer == Optimizer::Adam ? json(nullptr) : json(m.p);
+    r["lr"] = m.lr;
+    r["final"] = {
+        {"train_accuracy", finals([](const RunOut& x) { return x.last.trainAccuracy; })},
+        {"test_accuracy", finals([](const RunOut& x) { return x.last.testAccuracy; })},
+        {"train_loss", finals([](const RunOut& x) { return x.last.trainLoss; })},
+        {"test_loss", finals([](const RunOut& x) { return x.last.testLoss; })},
+        {"train_max_softmax", finals([](const RunOut& x) { return x.last.trainMaxSoftmax; })},
+        {"test_max_softmax", finals([](const RunOut& x) { return x.last.testMaxSoftmax; })},
+        {"sparsity", finals([](const RunOut& x) { return x.last.sparsity; })},
+        {"svm_corr", finals([](const RunOut& x) { return x.analysis.corr; })},
+        {"svm_divergence", finals([](const RunOut& x) { return x.analysis.divergence; })},
+        {"train_seconds", finals([](const RunOut& x) { return x.trainSeconds; })},
+        {"analysis_seconds", finals([](const RunOut& x) { return x.analysisSeconds; })}};
+    r["svm_feasible"] = feasible;
+    r["verdicts"] = verdicts;
+    r["histogram_mean"] = histogram;
+    r["heatmap_seed0"] = {{"W", toJson(top > 0 ? Mat(first[0].W / top) : first[0].W)},
+                          {"svm", first[0].analysis.svm.size() ? toJson(first[0].analysis.svm /
+                                                                        first[0].analysis.svm.cwiseAbs().maxCoeff())
+                                                               : json(nullptr)}};
+    r["series"] = block.toJson();
+    r["runs"] = std::move(runs);
+    perMethod.push_back(std::move(r));
+    csv += block.csv("method", m.name, mi == 0);
+  }
+  j["per_method"] = std::move(perMethod);
+  j["seconds"] = secondsSince(t0);
+  res.csv = csv;
+  return res;
+}
+
+}  // namespace attnsvm::cli
