@@ -136,6 +136,7 @@ class RealRunHandle {
       val o = val::object();
       put(o, "taken", val(taken));
       put(o, "iteration", val(r.iteration()));
+      put(o, "stopReason", val(r.stopReason()));  // empty while the run goes on
       if (measure) put(o, "frame", frameObject(r.measure()));
       return o;
     });

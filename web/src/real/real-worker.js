@@ -3,7 +3,8 @@
 //   realStart   {request, maxIterations}    -> {runId, info} (info: the split's sizes, test labels and pixels)
 //   realAdvance {runId, budgetMs, every, rows}  steps that fit in the budget, measured at every multiple
 //               of `every` and at the last iteration -> {frames, iteration, taken, done, computeMs,
-//               softmax?, output?: s_it and f_i of the test images `rows` when given}
+//               stopReason ('' unless the run stopped early), softmax?, output?: s_it and f_i of the
+//               test images `rows` when given}
 //   realCall    {runId, method, args}       params, measure, testSoftmax, testScores, testSelection, analyze
 // Pages of other scenarios never load this file (worker.js alone is their worker).
 import { handlers, runs, newRunId, getRun } from '../engine/worker.js';
@@ -24,7 +25,7 @@ function advance(entry, budgetMs, every, rows) {
     const r = run.step(k, (it + k) % every === 0 || it + k >= entry.maxIterations);
     taken += r.taken;
     if (r.frame) frames.push(r.frame);
-    if (r.taken < k) break;
+    if (r.taken < k) { entry.stopReason = r.stopReason; break; }
     const elapsed = performance.now() - t0;
     if (taken >= entry.stepsPerFrame || elapsed + elapsed / taken > budgetMs) break;
   }
@@ -33,7 +34,8 @@ function advance(entry, budgetMs, every, rows) {
     entry.msPerStep = entry.msPerStep ? 0.7 * entry.msPerStep + 0.3 * (ms / taken) : ms / taken;
     entry.stepsPerFrame = Math.max(1, Math.floor(budgetMs / Math.max(entry.msPerStep, 1e-6)));
   }
-  const out = { frames, iteration: run.iteration, taken, computeMs: ms, done: run.iteration >= entry.maxIterations || taken === 0 };
+  const out = { frames, iteration: run.iteration, taken, computeMs: ms, done: run.iteration >= entry.maxIterations || taken === 0,
+    stopReason: entry.stopReason ?? '' };
   if (rows) { out.softmax = run.testSoftmax(rows); out.output = run.testScores(rows).output; }
   return out;
 }

@@ -149,6 +149,7 @@ export function createRealSession(options) {
       if (r.softmax) { run.softmax = r.softmax; run.output = r.output; run.lastSoftmaxAt = performance.now(); }
       if (r.done) {
         run.done = true;
+        if (r.stopReason) run.error = `stopped at k = ${r.iteration}: ${r.stopReason}`;
         run.playing = false;
         run.finishedAt = performance.now();
         await refreshSoftmax(run);
