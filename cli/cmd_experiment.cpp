@@ -58,7 +58,7 @@ Command addExperimentCommand(CLI::App& app) {
   sub->add_option("--optimizer", o->optimizers, "real-images: comma-separated optimizers (default nmd,adam; md = plain l_p MD; nmd and md run once per --ps, default 1.1,2,3)");
   sub->add_option("--train", o->e.nTrain, "real-images: training images (default 1000, half per class)");
   sub->add_option("--test", o->e.nTest, "real-images: test images (default 1000)");
-  sub->add_option("--n-svm", o->e.nSvm, "real-images: training images of the final SVM analysis (default 50)");
+  sub->add_option("--n-svm", o->e.nSvm, "real-images: training images of the final SVM analysis (default 500)");
   sub->add_option("--lr", o->e.lr, "real-images: step of l_p MD (default 0.1)");
   sub->add_option("--adam-lr", o->e.adamLr, "real-images: step of Adam (default 0.01)");
   sub->add_option("--data-dir", o->e.dataDir, "real-images: Fashion-MNIST directory (default $ATTNSVM_FASHION_MNIST or /usr/share/datasets/fashion-mnist)");
