@@ -103,7 +103,7 @@ test('it trains to the end, the gallery draws the attention, a click shows the s
   await page.waitForFunction(() => window.__lab.real().detail?.index !== undefined, null, { timeout: 10000 });
   const detail = await page.evaluate(() => ({ info: window.__lab.real().detail, text: document.getElementById('real-body-detail').textContent }));
   assert.match(detail.text, /Selected patch \(\d, \d\) with s = /);
-  assert.match(detail.text, /First 50 training images: the selection is /);
+  assert.match(detail.text, /First 200 training images: the selection is /);
   await page.screenshot({ path: screenshotPath('real-lab-1400x900'), fullPage: true });
   assert.deepEqual(problems, []);
   await context.close();

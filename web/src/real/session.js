@@ -28,7 +28,8 @@ export function realSettings(state) {
     p: state.p ?? 2,
     lr: state.lr ?? (optimizer === 'adam' ? 0.01 : 0.1),
     iters: state.iterations ?? 1000,
-    nSvm: 50,
+    // the SVM analysis on the first nSvm training images (the core's default 500, at most N_train)
+    nSvm: Math.min(500, state.nTrain ?? 1000),
     histogramBins: 20,
   };
 }
