@@ -3,6 +3,7 @@
 import { defineConfig } from 'vite';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { realImagesAsset } from './scripts/make-real-images-asset.mjs';
 
 const root = resolve(import.meta.dirname, 'web');
 
@@ -32,7 +33,8 @@ export function pureD3Schemes() {
 
 export default defineConfig({
   root,
-  plugins: [pureD3Schemes()],
+  // realImagesAsset: the Fashion-MNIST subset of the "Real images" scenario (dist/data/fashion-mnist/)
+  plugins: [pureD3Schemes(), realImagesAsset()],
   base: './',
   publicDir: 'public',
   build: {

@@ -60,6 +60,40 @@ try {
       await context.close();
     }
   }
+  // Real images (web/src/real/): the compare mode at the default settings (SPEC section 6), played to
+  // its end; the accuracy curves, the |W_jk| histograms, the W heatmaps and a shot of the gallery.
+  if (!only || only.has('real-images')) {
+    const { page, problems, context } = await openLab(browser, site.url, 's=real-images&cmp=1', { viewport: { width: 1400, height: 900 } });
+    try {
+      await page.waitForFunction(() => window.__lab.real()?.loaded || window.__lab.real()?.message, null, { timeout: 60000 });
+      const t0 = Date.now();
+      await page.evaluate(() => window.__lab.realView().play());
+      await page.waitForFunction(() => { const r = window.__lab.real(); return r.message || (r.done && r.runs.every((x) => x.analysis)); }, null, { timeout: 900000, polling: 500 });
+      const r = await page.evaluate(() => window.__lab.real());
+      if (r.message) throw new Error(r.message);
+      console.log(`real-images (browser, compare mode, ${Math.round((Date.now() - t0) / 1000)} s): ${JSON.stringify(r.runs.map((x) => ({ p: x.p, seconds: x.seconds, ...x.last, histogram: undefined, analysis: x.analysis })))}`);
+      for (const panel of ['accuracy', 'hist', 'weights']) {
+        const blob = await page.evaluate(async (id) => {
+          const b = await window.__lab.realView().exportPanel(id);
+          const buf = new Uint8Array(await b.arrayBuffer());
+          let bin = ''; for (const x of buf) bin += String.fromCharCode(x);
+          return btoa(bin);
+        }, panel);
+        const file = resolve(outDir, `real-images-${panel}.png`);
+        writeFileSync(file, Buffer.from(blob, 'base64'));
+        console.log(`wrote ${file}`);
+      }
+      const file = resolve(outDir, 'real-images-gallery.png');
+      await (await page.$('#real-panel-gallery')).screenshot({ path: file });
+      console.log(`wrote ${file}`);
+      if (problems.length) throw new Error(problems.join('\n'));
+    } catch (e) {
+      failures++;
+      console.error(`real-images: ${e.message}`);
+    } finally {
+      await context.close();
+    }
+  }
   const wanted = EXPERIMENT_FIGURES.filter((n) => !only || only.has(n));
   if (wanted.length || !only || only.has('basin-map')) {
     const { page, problems, context } = await openLab(browser, site.url, '', { viewport: { width: 1280, height: 900 } });

@@ -24,9 +24,11 @@
 // done, started, iteration, maxIterations, correlations, info(); methods play(), pause(), reset().
 // It fires 'attnsvm:status' events ({detail: info}) on start, pause and completion.
 import './figure.css';
-import EngineWorker from '../engine/worker.js?worker&inline';
+// the engine's worker with the real-images requests (a superset of worker.js; web/src/real/)
+import EngineWorker from '../real/real-worker.js?worker&inline';
 import moduleSource from 'virtual:attnsvm-module-source';
 import { createEngineClient } from '../lab/engine-client.js';
+import { createRealEngine } from '../real/real-engine.js';
 import { createFigure } from './figure.js';
 import { parseEmbedHash, labHash } from './params.js';
 
@@ -116,13 +118,16 @@ class AttnsvmFigure extends HTMLElement {
     const lab = this.getAttribute('lab');
     const labUrl = new URL(`${lab ?? 'index.html'}${labHash(s.state)}`, lab ? document.baseURI : BASE).href;
     this._figure = createFigure(this._root, {
-      client: engine(),
+      client: s.state.scenario === 'real-images' ? null : engine(), // real images: workers of its own
       state: s.state,
       panels: s.panels,
       caption: s.caption,
       labUrl,
       autoplay: s.autoplay && !reducedMotion.matches,
       notice: s.errors.length ? `attnsvm-figure: ${s.errors.join('; ')}.` : null,
+      // real images: the experiments build and the data, next to this script (fetched only then)
+      realEngine: () => createRealEngine({ worker: new EngineWorker(), baseUrl: new URL('wasm/', BASE).href }),
+      realBase: BASE,
       onUpdate: (fig) => this.dispatchEvent(new CustomEvent('attnsvm:status', { detail: fig.info() })),
     });
     if (this._visible) this._figure.setVisible(true);

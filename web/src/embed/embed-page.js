@@ -61,9 +61,10 @@ function start() {
   figure?.destroy();
   settings = parseEmbedHash(location.hash);
   applyTheme(settings.theme);
-  client ??= createEngineClient();
+  const real = settings.state.scenario === 'real-images';  // its own workers (realEngine below)
+  if (!real) client ??= createEngineClient();
   figure = createFigure(root, {
-    client,
+    client: real ? null : client,
     state: settings.state,
     panels: settings.panels,
     caption: settings.caption,
@@ -71,6 +72,9 @@ function start() {
     autoplay: settings.autoplay && !reducedMotion.matches,
     notice: settings.errors.length ? `The link has problems: ${settings.errors.join('; ')}.` : null,
     onUpdate: postStatus,
+    // real images: workers of their own with the experiments module (made only for that scenario)
+    realEngine: () => import('../real/real-engine.js')
+      .then(({ createRealEngine }) => createRealEngine({ worker: new Worker(new URL('../real/real-worker.js', import.meta.url)) })),
   });
   io.disconnect();
   io.observe(root);

@@ -34,6 +34,7 @@ import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
 import { REF_STYLE, OKABE_ITO, themeColors, seqColor } from '../plots/theme.js';
 import { PANEL_TITLES } from './params.js';
+import { createLazyRealFigure } from '../real/figure-lazy.js';
 
 const el = (tag, cls, text) => {
   const e = document.createElement(tag);
@@ -44,6 +45,8 @@ const el = (tag, cls, text) => {
 const raf = (f) => requestAnimationFrame(f);
 
 export function createFigure(root, options) {
+  // real images (SPEC section 6): a figure of its own, loaded on demand (web/src/real/)
+  if (options.state.scenario === 'real-images') return createLazyRealFigure(root, options);
   const state = options.state;
   const info = SCENARIO_INFO[state.scenario];
   const speed = Math.max(1, options.speed ?? state.speed ?? 5);

@@ -13,6 +13,9 @@
 import { decodeHash, encodeHash } from '../lab/state.js';
 
 export const PANEL_IDS = ['plane', 'softmax', 'current', 'corr', 'norms', 'spectrum', 'weights', 'readout'];
+// the panels of the real-images figure (web/src/real/figure-real.js)
+export const REAL_PANEL_IDS = ['gallery', 'accuracy', 'loss', 'sparsity', 'hist', 'weights'];
+const panelIds = (scenario) => (scenario === 'real-images' ? REAL_PANEL_IDS : PANEL_IDS);
 
 // Short titles for small figures (the lab's PANELS titles are written for a full page).
 export const PANEL_TITLES = {
@@ -40,6 +43,7 @@ export const DEFAULT_PANELS = {
   'joint-wv': ['plane', 'corr'],
   overparam: ['readout', 'corr'],
   sphere: ['plane', 'corr'],
+  'real-images': ['gallery', 'accuracy'],
 };
 
 export const EMBED_KEYS = ['panels', 'caption', 'id', 'autoplay', 'theme'];
@@ -52,7 +56,7 @@ export function parsePanels(text, scenario) {
   for (const raw of String(text).split(',')) {
     const p = raw.trim();
     if (!p) continue;
-    if (!PANEL_IDS.includes(p)) errors.push(`unknown panel "${p}" (panels: ${PANEL_IDS.join(', ')})`);
+    if (!panelIds(scenario).includes(p)) errors.push(`unknown panel "${p}" (panels: ${panelIds(scenario).join(', ')})`);
     else if (!panels.includes(p)) panels.push(p);
   }
   if (!panels.length) panels.push(...(DEFAULT_PANELS[scenario] ?? ['plane', 'corr']));

@@ -102,6 +102,8 @@ export async function createWorkerEngine(options = {}) {
   const api = {
     worker,
     call,
+    // a raw protocol request, for workers that extend worker.js (web/src/real/real-worker.js)
+    request,
     startRun: (config, { maxIterations } = {}) => request('start', { config, maxIterations }),
     play,
     pause,

@@ -14,11 +14,15 @@
 //   cancel  {runId}                    dispose the run
 //   experiment {name, options}         seeds of a seeded experiment (Engine.experimentSeeds); the
 //                                      lab's experiment runner splits the seeds over a worker pool
+// Extensions (a worker script that imports this one and adds to `handlers`, e.g.
+// web/src/real/real-worker.js) register their runs in `runs` under ids from newRunId(), so that
+// cancel works for them too (their run objects have dispose()).
 import { createEngine } from './engine.js';
 
 let enginePromise = null;
 let nextRunId = 1;
-const runs = new Map(); // runId -> {run, maxIterations, stepsPerFrame, msPerStep}
+export const runs = new Map(); // runId -> {run, maxIterations, stepsPerFrame, msPerStep}
+export const newRunId = () => nextRunId++;
 
 async function init({ baseUrl, moduleSource, moduleName }) {
   if (moduleSource) {
@@ -42,7 +46,7 @@ function transferables(value) {
   return [...out];
 }
 
-function getRun(runId) {
+export function getRun(runId) {
   const entry = runs.get(runId);
   if (!entry) throw Object.assign(new Error(`no run with id ${runId} (cancelled?)`), { kind: 'state' });
   return entry;
@@ -75,7 +79,7 @@ function frame(entry, chunk, computeMs) {
   return { ...chunk, ...head, runId: entry.id, stepsPerFrame: entry.stepsPerFrame, computeMs, done };
 }
 
-const handlers = {
+export const handlers = {
   async call(engine, { method, args }) {
     if (typeof engine[method] !== 'function' || method === 'train' || method === 'module') {
       throw new Error(`unknown engine method '${method}' (use startRun for training)`);

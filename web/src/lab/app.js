@@ -24,6 +24,8 @@ import { svgString, svgSize, svgToPng, download } from '../plots/export.js';
 import { mountExperimentPanel } from '../experiments/panel.js';
 
 const t0 = performance.now();
+// Scenarios with a view of their own (SPEC section 6, web/src/real/) are not engine scenarios.
+const ENGINE_SCENARIOS = SCENARIO_IDS.filter((s) => !SCENARIO_INFO[s].own);
 const { $ } = buildLayout(document.getElementById('app'));
 
 // ---------- theme ----------
@@ -140,7 +142,7 @@ async function boot() {
     $('engine-version').textContent = await client.version();
     const names = await client.scenarioNames();
     window.__lab.engineScenarios = names;
-    const missing = SCENARIO_IDS.filter((s) => !names.includes(s));
+    const missing = ENGINE_SCENARIOS.filter((s) => !names.includes(s));
     if (missing.length) setMessage('engine', `The engine lacks the scenarios ${missing.join(', ')}.`);
   } catch (e) {
     fatal(`The WebAssembly engine could not start: ${e.message}`);
@@ -174,6 +176,8 @@ async function restartInner({ autoplay = false } = {}) {
   refs = {}; report = null; refSelection = null; headSvm = null; generalizedRef = null;
   follower.reset();
   setMessage('data', null); setMessage('engine-run', null);
+  if (state.scenario === 'real-images') { await showRealImages(my); return; }
+  hideRealImages();
   syncControls();
   writeHash();
   let base;
@@ -261,6 +265,23 @@ async function restartInner({ autoplay = false } = {}) {
   markReady();
   if (wasPlaying) play();
 }
+
+// ---------- real images (web/src/real/lab-real.js): a view of its own, loaded when opened ----------
+let realView = null;
+async function showRealImages(my) {
+  cfg = null;
+  writeHash();
+  try {
+    const { mountRealImages } = await import('../real/lab-real.js');
+    if (my !== gen) return;
+    realView ??= mountRealImages({ layout: document.querySelector('.layout'), scenarioOptions: $('ctl-scenario').innerHTML, setState });
+    realView.show(state);
+  } catch (e) {
+    setMessage('engine-run', `The real-images view could not load: ${e.message}`);
+  }
+  markReady();
+}
+function hideRealImages() { realView?.hide(); }
 
 // ---------- reference SVMs (reference-follower.js, shared with the embedded figures) ----------
 async function refreshReferences(selection = currentSelection(cfg, trace, state.selection) ?? defaultSelection(cfg, scores), dataset = cfg?.dataset) {
@@ -784,7 +805,9 @@ window.__lab = {
   verdict: () => (report && !report.error ? report.verdict : null),
   verdictView: () => (cfg ? verdictOf(viewContext()) : null),
   report: () => report && structuredClone(report),
-  scenarioNames: () => [...SCENARIO_IDS],
+  scenarioNames: () => [...ENGINE_SCENARIOS],
+  real: () => realView?.info() ?? null,
+  realView: () => realView,
   messages: () => [...messages.values()],
   set: (patch) => setState(patch),
   play, pause: stopPlayer, step: (k) => advance(k ?? state.speed), reset: () => restart(),

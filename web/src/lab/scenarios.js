@@ -114,6 +114,15 @@ export const SCENARIO_INFO = {
     refs: ['fro', 'nuclear'],
     options: ['seed', 'n', 'T', 'd'],
   },
+  // Its own view (web/src/real/lab-real.js), not the token panels: the engine has no scenario of this name.
+  'real-images': {
+    title: 'Real images (Fashion-MNIST patches)',
+    caption: 'Attention pooling over the 4 x 4 patches of Fashion-MNIST images, W and the head trained jointly by l_p mirror descent or Adam.',
+    formulas: [],
+    refs: [],
+    options: [],
+    own: true,
+  },
 };
 
 export const SCENARIO_ORDER = Object.keys(SCENARIO_INFO);

@@ -5,7 +5,7 @@
 
 export const SCENARIO_IDS = [
   'paths2d', 'paths2d-t5', 'local-convergence', 'rank', 'multitoken', 'prompt-global-local',
-  'loss-function', 'joint-pv', 'mirror-descent', 'md-convergence', 'joint-wv', 'overparam', 'sphere',
+  'loss-function', 'joint-pv', 'mirror-descent', 'md-convergence', 'joint-wv', 'overparam', 'sphere', 'real-images',
 ];
 
 const enumOf = (values, def, nullable = false) => ({ type: 'enum', values, def, nullable });
@@ -35,7 +35,7 @@ export const SCHEMA = {
   head: { key: 'head', ...enumOf(['linear', 'relu'], null, true) },
   loss: { key: 'loss', ...enumOf(['logistic', 'exponential', 'correlation'], null, true) },
   // training overrides
-  optimizer: { key: 'opt', ...enumOf(['gd', 'ngd', 'md', 'nmd', 'nmd-fro'], null, true) },
+  optimizer: { key: 'opt', ...enumOf(['gd', 'ngd', 'md', 'nmd', 'nmd-fro', 'adam'], null, true) },
   lr: { key: 'lr', ...num(1e-6, 100, null, true) },
   p: { key: 'p', ...num(1.05, 10, null, true) },
   joint: { key: 'joint', ...bool(null, true) },
@@ -45,6 +45,12 @@ export const SCHEMA = {
   refs: { key: 'refs', type: 'set', values: ['fro', 'nuclear', 'lp'], def: null, nullable: true },
   svmP: { key: 'svmp', ...num(1.05, 10, null, true) },
   selection: { key: 'sel', ...enumOf(['auto', 'optimal'], 'auto') },
+  // real images (web/src/real/, SPEC section 6): the class pair, the split sizes, compare p = 1.1, 2, 3
+  classA: { key: 'ca', ...int(0, 9, null, true) },
+  classB: { key: 'cb', ...int(0, 9, null, true) },
+  nTrain: { key: 'ntr', ...int(2, 1000, null, true) },
+  nTest: { key: 'nte', ...int(2, 1000, null, true) },
+  compare: { key: 'cmp', ...bool(null, true) },
   // player: iterations per displayed frame
   speed: { key: 'speed', ...int(1, 1000, 5) },
 };

@@ -1,0 +1,269 @@
+// The real-images entry points (SPEC section 6), linked only into the attnsvm-experiments module:
+// the lab's "Real images" scenario and its embeds load that build on demand, so pages and embeds of
+// the other scenarios do not pay for them. Thin wrappers over the core (attnsvm/real_images.hpp):
+// the page hands over the pixels and labels of the two classes in file order, and the core does the
+// split (binarySubset), the tokens (patchDataset) and the training, as the native CLI does.
+//
+// Wire: an image set is {rows, cols, pixels: Uint8Array (count*rows*cols), labels: Int32Array};
+// the run's request is {train, test, settings: {classA, classB, nTrain, nTest, patch, optimizer, p,
+// lr, iters, nSvm, histogramBins}}.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attnsvm/errors.hpp"
+#include "attnsvm/real_images.hpp"
+#include "attnsvm/cold.hpp"
+#include "convert.hpp"
+#include "guarded.hpp"
+
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
+using emscripten::val;
+using namespace attnsvm;
+
+namespace {
+
+using wire::guarded;
+using wire::put;
+
+ImageSet imageSet(const val& o, const std::string& what) {
+  if (!wire::has(o, "pixels") || !wire::has(o, "labels")) throw InputError(what + " needs pixels and labels");
+  ImageSet s;
+  s.rows = wire::integer(o, "rows", 0);
+  s.cols = wire::integer(o, "cols", 0);
+  if (s.rows < 1 || s.cols < 1 || s.rows > 1024 || s.cols > 1024)
+    throw InputError(what + ": rows x cols = " + std::to_string(s.rows) + " x " + std::to_string(s.cols) + " is out of range 1..1024");
+  s.pixels = emscripten::convertJSArrayToNumberVector<std::uint8_t>(o["pixels"]);
+  s.labels = wire::ints(o["labels"]);
+  const std::size_t expect = static_cast<std::size_t>(s.labels.size()) * s.rows * s.cols;
+  if (s.pixels.size() != expect)
+    throw InputError(what + ": " + std::to_string(s.pixels.size()) + " pixel bytes for " + std::to_string(s.labels.size()) +
+                     " labels of " + std::to_string(s.rows) + " x " + std::to_string(s.cols) + " images (expected " +
+                     std::to_string(expect) + ")");
+  return s;
+}
+
+RealImagesSettings realSettings(const val& o) {
+  RealImagesSettings s;
+  if (o.isUndefined() || o.isNull()) return s;
+  s.classA = wire::integer(o, "classA", s.classA);
+  s.classB = wire::integer(o, "classB", s.classB);
+  s.nTrain = wire::integer(o, "nTrain", s.nTrain);
+  s.nTest = wire::integer(o, "nTest", s.nTest);
+  s.patch = wire::integer(o, "patch", s.patch);
+  s.optimizer = parseOptimizer(wire::string(o, "optimizer", optimizerName(s.optimizer)));
+  s.p = wire::number(o, "p", s.p);
+  s.lr = wire::number(o, "lr", s.lr);
+  s.iters = wire::integer(o, "iters", s.iters);
+  s.nSvm = wire::integer(o, "nSvm", s.nSvm);
+  s.histogramBins = wire::integer(o, "histogramBins", s.histogramBins);
+  if (!(s.p > 1) || !std::isfinite(s.p)) throw InputError("settings.p = " + std::to_string(s.p) + " must be > 1");
+  if (!(s.lr > 0) || !std::isfinite(s.lr)) throw InputError("settings.lr must be a positive number");
+  if (s.iters < 1 || s.iters > 10000000) throw InputError("settings.iters = " + std::to_string(s.iters) + " is out of range 1..10000000");
+  if (s.histogramBins < 1 || s.histogramBins > 1000) throw InputError("settings.histogramBins is out of range 1..1000");
+  return s;
+}
+
+val frameObject(const RealImagesFrame& f) {
+  val o = val::object();
+  put(o, "iteration", val(f.iteration));
+  put(o, "trainLoss", val(f.trainLoss));
+  put(o, "testLoss", val(f.testLoss));
+  put(o, "trainAccuracy", val(f.trainAccuracy));
+  put(o, "testAccuracy", val(f.testAccuracy));
+  put(o, "trainMaxSoftmax", val(f.trainMaxSoftmax));
+  put(o, "testMaxSoftmax", val(f.testMaxSoftmax));
+  put(o, "sparsity", val(f.sparsity));
+  put(o, "histogram", wire::f64(f.histogram));
+  return o;
+}
+
+// Rows `rows` of an n x T matrix, row-major, as one Float64Array (all rows when `rows` is empty).
+val rowsOf(const Mat& m, const std::vector<int>& rows) {
+  std::vector<double> out;
+  const int n = static_cast<int>(m.rows()), T = static_cast<int>(m.cols());
+  std::vector<int> pick = rows;
+  if (pick.empty())
+    for (int i = 0; i < n; ++i) pick.push_back(i);
+  out.reserve(pick.size() * T);
+  for (int i : pick) {
+    if (i < 0 || i >= n) throw InputError("image " + std::to_string(i) + " is out of range 0.." + std::to_string(n - 1));
+    for (int t = 0; t < T; ++t) out.push_back(m(i, t));
+  }
+  return wire::f64(out);
+}
+
+// A real-images training run owned by JS: created empty (constructors cannot report errors), then
+// init(request); JS must call delete().
+class RealRunHandle {
+ public:
+  val init(const val& req) {
+    return guarded([&] {
+      const RealImagesSettings s = realSettings(req["settings"]);
+      const ImageSet trainAll = imageSet(req["train"], "train");
+      const ImageSet testAll = imageSet(req["test"], "test");
+      ImageSet train = binarySubset(trainAll, s.classA, s.classB, s.nTrain);
+      ImageSet test = binarySubset(testAll, s.classA, s.classB, s.nTest);
+      run_ = std::make_unique<RealImagesRun>(patchDataset(train, s.classA, s.classB, s.patch),
+                                             patchDataset(test, s.classA, s.classB, s.patch), s);
+      testImages_ = std::move(test);
+      val o = val::object();
+      const Dataset& d = run_->train();
+      put(o, "nTrain", val(d.n));
+      put(o, "nTest", val(run_->test().n));
+      put(o, "T", val(d.T));
+      put(o, "d", val(d.d));
+      put(o, "rows", val(testImages_.rows));
+      put(o, "cols", val(testImages_.cols));
+      put(o, "testLabels", wire::i32(testImages_.labels));
+      put(o, "testPixels", val(emscripten::typed_memory_view(testImages_.pixels.size(), testImages_.pixels.data()))
+                               .call<val>("slice"));
+      return o;
+    });
+  }
+
+  // k steps; the measurements after them when `measure` (the player's frames).
+  val step(int k, bool measure) {
+    return guarded([&] {
+      RealImagesRun& r = run();
+      if (k < 0) throw InputError("step(k): k = " + std::to_string(k) + " must be >= 0");
+      const int taken = r.step(k);
+      val o = val::object();
+      put(o, "taken", val(taken));
+      put(o, "iteration", val(r.iteration()));
+      put(o, "stopReason", val(r.stopReason()));  // empty while the run goes on
+      if (measure) put(o, "frame", frameObject(r.measure()));
+      return o;
+    });
+  }
+
+  val measure() {
+    return guarded([&] {
+      val o = val::object();
+      put(o, "frame", frameObject(run().measure()));
+      return o;
+    });
+  }
+
+  val params() {
+    return guarded([&] {
+      const Params& p = run().params();
+      val o = val::object();
+      put(o, "W", wire::matrix(p.W));
+      put(o, "v", wire::f64(p.v));
+      return o;
+    });
+  }
+
+  // s_it of the test images `rows` (Int32Array; empty: all), row-major rows x T.
+  val testSoftmax(const val& rows) {
+    return guarded([&] {
+      val o = val::object();
+      put(o, "softmax", rowsOf(run().testSoftmax(), wire::ints(rows)));
+      put(o, "T", val(run().test().T));
+      return o;
+    });
+  }
+
+  val testSelection() {
+    return guarded([&] {
+      val o = val::object();
+      put(o, "selection", wire::i32(run().testSelection()));
+      return o;
+    });
+  }
+
+  // Token scores gamma_it = Y_i v^T x_it of the test images `rows` with the current head v, and
+  // their outputs f_i = v^T X_i^T s_i (the prediction is sign f_i): the selection analysis of one
+  // image (SPEC section 4: its optimal patch is argmax_t gamma_it).
+  val testScores(const val& rows) {
+    return guarded([&] {
+      const RealImagesRun& r = run();
+      const Dataset& test = r.test();
+      const Vec& v = r.params().v;
+      const Mat S = r.testSoftmax();
+      std::vector<int> pick = wire::ints(rows);
+      if (pick.empty())
+        for (int i = 0; i < test.n; ++i) pick.push_back(i);
+      std::vector<double> gamma, output;
+      gamma.reserve(pick.size() * test.T);
+      for (int i : pick) {
+        if (i < 0 || i >= test.n) throw InputError("image " + std::to_string(i) + " is out of range 0.." + std::to_string(test.n - 1));
+        const Vec scores = test.tokens(i) * v;  // v^T x_it
+        for (int t = 0; t < test.T; ++t) gamma.push_back(test.Y(i) * scores(t));
+        output.push_back(S.row(i).dot(scores.transpose()));
+      }
+      val o = val::object();
+      put(o, "gamma", wire::f64(gamma));
+      put(o, "output", wire::f64(output));
+      put(o, "T", val(test.T));
+      return o;
+    });
+  }
+
+  val analyze() {
+    return guarded([&] {
+      const RealImagesAnalysis a = run().analyze();
+      val o = val::object();
+      put(o, "nSvm", val(a.nSvm));
+      put(o, "selection", wire::i32(a.selection));
+      put(o, "verdict", val(a.verdict));
+      put(o, "feasible", val(a.feasible));
+      put(o, "status", val(a.status));
+      put(o, "corr", val(a.corr));
+      put(o, "divergence", val(a.divergence));
+      put(o, "svm", a.svm.size() ? wire::matrix(a.svm) : val::null());
+      return o;
+    });
+  }
+
+  int iteration() const { return run_ ? run_->iteration() : 0; }
+
+ private:
+  RealImagesRun& run() {
+    if (!run_) throw InputError("real-images run is not initialized");
+    return *run_;
+  }
+  const RealImagesRun& run() const {
+    if (!run_) throw InputError("real-images run is not initialized");
+    return *run_;
+  }
+
+  std::unique_ptr<RealImagesRun> run_;
+  ImageSet testImages_;
+};
+
+// The ten class names (index = label).
+val realClassNamesW() {
+  return guarded([] {
+    val names = val::array();
+    for (const std::string& n : fashionClassNames()) names.call<void>("push", n);
+    val o = val::object();
+    put(o, "names", names);
+    return o;
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attnsvm_real) {
+  using namespace emscripten;
+  function("realClassNames", &realClassNamesW);
+  class_<RealRunHandle>("RealImagesRun")
+      .constructor<>()
+      .function("init", &RealRunHandle::init)
+      .function("step", &RealRunHandle::step)
+      .function("measure", &RealRunHandle::measure)
+      .function("params", &RealRunHandle::params)
+      .function("testSoftmax", &RealRunHandle::testSoftmax)
+      .function("testSelection", &RealRunHandle::testSelection)
+      .function("testScores", &RealRunHandle::testScores)
+      .function("analyze", &RealRunHandle::analyze)
+      .function("iteration", &RealRunHandle::iteration);
+}
+ATTNSVM_COLD_END

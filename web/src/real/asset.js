@@ -1,0 +1,93 @@
+// The page side of the real-images asset (scripts/make-real-images-asset.mjs writes it into the built
+// site): fetches the files of two classes, only when a real-images scenario opens, checks them, and
+// merges them back into file order, the order the core's binarySubset walks. Every failure is an
+// Error whose message names the file and what is wrong (the page shows it and keeps its state).
+export const ASSET_DIR = 'data/fashion-mnist';
+const MAGIC = 'AFMC';
+const VERSION = 1;
+const HEADER = 16;
+
+export const CLASS_NAMES = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot'];
+
+export const classUrl = (baseUrl, k) => new URL(`${ASSET_DIR}/class-${k}.bin.gz`, baseUrl).href;
+
+async function inflate(bytes, name) {
+  // a server may already have removed the gzip layer (Content-Encoding: gzip for .gz files)
+  if (!(bytes[0] === 0x1f && bytes[1] === 0x8b)) return bytes;
+  if (typeof DecompressionStream !== 'function') throw new Error(`${name}: this browser cannot inflate gzip (no DecompressionStream)`);
+  try {
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch (e) {
+    throw new Error(`${name}: corrupt gzip data (${e.message})`);
+  }
+}
+
+// One class file -> {k, rows, cols, train: {index, pixels}, test: {index, pixels}}.
+export function parseClassFile(bytes, name, expectClass) {
+  if (bytes.length < HEADER) throw new Error(`${name}: truncated at byte offset ${bytes.length} (the header has ${HEADER} bytes)`);
+  const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
+  if (magic !== MAGIC) throw new Error(`${name}: not a real-images asset (magic "${magic}" at byte offset 0, expected "${MAGIC}")`);
+  if (bytes[4] !== VERSION) throw new Error(`${name}: version ${bytes[4]} at byte offset 4 (this page reads version ${VERSION})`);
+  const k = bytes[5], rows = bytes[6], cols = bytes[7];
+  if (expectClass !== undefined && k !== expectClass) throw new Error(`${name}: holds class ${k} at byte offset 5, expected ${expectClass}`);
+  if (!rows || !cols) throw new Error(`${name}: image size ${rows} x ${cols} at byte offset 6`);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const nTrain = dv.getUint32(8, true), nTest = dv.getUint32(12, true);
+  const px = rows * cols;
+  const need = HEADER + 4 * (nTrain + nTest) + px * (nTrain + nTest);
+  if (bytes.length < need) throw new Error(`${name}: truncated at byte offset ${bytes.length} (${nTrain} + ${nTest} images of ${rows} x ${cols} need ${need} bytes)`);
+  const indices = (from, count) => Array.from({ length: count }, (_, j) => dv.getUint32(from + 4 * j, true));
+  const trainIndex = indices(HEADER, nTrain), testIndex = indices(HEADER + 4 * nTrain, nTest);
+  const p0 = HEADER + 4 * (nTrain + nTest);
+  return {
+    k, rows, cols,
+    train: { index: trainIndex, pixels: bytes.subarray(p0, p0 + px * nTrain) },
+    test: { index: testIndex, pixels: bytes.subarray(p0 + px * nTrain, p0 + px * (nTrain + nTest)) },
+  };
+}
+
+// Two classes' images of one split merged by their index in the original file.
+function merge(a, b, split, px) {
+  const items = [];
+  for (const c of [a, b]) c[split].index.forEach((idx, j) => items.push({ idx, c, j }));
+  items.sort((x, y) => x.idx - y.idx);
+  const pixels = new Uint8Array(items.length * px);
+  const labels = new Int32Array(items.length);
+  items.forEach(({ c, j }, i) => {
+    pixels.set(c[split].pixels.subarray(j * px, (j + 1) * px), i * px);
+    labels[i] = c.k;
+  });
+  return { rows: a.rows, cols: a.cols, pixels, labels };
+}
+
+const cache = new Map(); // url -> Promise<parsed class file>
+
+async function loadClass(baseUrl, k, fetchImpl) {
+  const url = classUrl(baseUrl, k);
+  if (!cache.has(url)) {
+    const p = (async () => {
+      const name = `${ASSET_DIR}/class-${k}.bin.gz`;
+      let res;
+      try { res = await fetchImpl(url); } catch (e) { throw new Error(`${name} could not be fetched (${e.message})`); }
+      if (!res.ok) {
+        throw new Error(`${name} is missing from this site (HTTP ${res.status}): the site build writes it from Debian's ` +
+          'dataset-fashion-mnist (apt-get install dataset-fashion-mnist, then npm run build)');
+      }
+      return parseClassFile(await inflate(new Uint8Array(await res.arrayBuffer()), name), name, k);
+    })();
+    cache.set(url, p);
+    p.catch(() => cache.delete(url)); // a failure is retried on the next open
+  }
+  return cache.get(url);
+}
+
+// {train, test} image sets of the classes A and B (the request of Engine.realImages).
+export async function loadPair(baseUrl, classA, classB, { fetchImpl = (u) => fetch(u) } = {}) {
+  for (const c of [classA, classB]) if (!(Number.isInteger(c) && c >= 0 && c <= 9)) throw new Error(`class ${c} is out of range 0..9`);
+  if (classA === classB) throw new Error(`the two classes must differ (both are ${classA}, ${CLASS_NAMES[classA]})`);
+  const [a, b] = await Promise.all([loadClass(baseUrl, classA, fetchImpl), loadClass(baseUrl, classB, fetchImpl)]);
+  if (a.rows !== b.rows || a.cols !== b.cols) throw new Error(`the class files have different image sizes (${a.rows} x ${a.cols} and ${b.rows} x ${b.cols})`);
+  const px = a.rows * a.cols;
+  return { train: merge(a, b, 'train', px), test: merge(a, b, 'test', px), perClass: { train: Math.min(a.train.index.length, b.train.index.length), test: Math.min(a.test.index.length, b.test.index.length) } };
+}

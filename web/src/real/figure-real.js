@@ -1,0 +1,198 @@
+// The "Real images" scenario as an embedded figure (iframe embed.html#s=real-images... and
+// <attnsvm-figure scenario="real-images">): the same session as the lab (session.js), drawn compactly
+// with SVG curves (no uPlot in the embeds' budget). Panels: gallery, accuracy, loss, sparsity, hist,
+// weights. The asset of the two classes and the experiments build of the module are fetched when
+// the figure starts, never by figures of other scenarios. Same api as figure.js; options as
+// figure.js plus realEngine(): Promise<real engine> (real-engine.js) and realBase (the folder of data/).
+import { createCurves } from '../plots/curves-svg.js';
+import { createMatrices } from '../plots/heatmaps.js';
+import { CLASS_NAMES } from './asset.js';
+import { createRealSession, realSettings } from './session.js';
+import { createGallery } from './gallery.js';
+import { curveSeries, curveData, createHistograms, weightItems, runColor, pct } from './panels.js';
+
+export const REAL_PANEL_TITLES = {
+  gallery: 'Test images: where attention looks',
+  accuracy: 'Test accuracy (solid) and train (dashed)',
+  loss: 'Logistic loss',
+  sparsity: 'Sparsity of W (share below 1% of max)',
+  hist: 'Histogram of |W_jk| / max |W_jk|',
+  weights: 'W / max |W_jk|',
+};
+
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text != null) e.textContent = text;
+  return e;
+};
+
+export function createRealFigure(root, options) {
+  const state = options.state;
+  const settings = realSettings(state);
+  root.classList.add('attnsvm-figure');
+  const head = el('div', 'af-head');
+  const title = el('div', 'af-title', `Real images: ${CLASS_NAMES[settings.classA]} vs ${CLASS_NAMES[settings.classB]}`);
+  const player = el('div', 'af-player');
+  const bPlay = el('button', 'af-btn af-primary', '▶ Play');
+  bPlay.type = 'button';
+  const bReset = el('button', 'af-btn', '↺ Reset');
+  bReset.type = 'button';
+  bReset.setAttribute('aria-label', 'Reset');
+  const iterOut = el('output', 'af-iter', 'loading…');
+  player.append(bPlay, bReset, iterOut);
+  const lab = el('a', 'af-lab', 'Open in the lab ↗');
+  lab.href = options.labUrl ?? '#';
+  lab.target = '_blank';
+  lab.rel = 'noopener';
+  head.append(title, player, lab);
+  const msg = el('div', 'af-msg');
+  msg.setAttribute('role', 'status');
+  msg.hidden = true;
+  const grid = el('div', `af-panels af-n${Math.min(options.panels.length, 3)}`);
+  const legend = el('div', 'af-legend');
+  const cap = el('p', 'af-caption');
+  const capText = options.caption === 'scenario' ? 'Attention pooling over the 4 x 4 patches of Fashion-MNIST images; W and the linear head trained jointly from zero by l_p mirror descent.' : options.caption;
+  cap.textContent = capText ?? '';
+  cap.hidden = !capText;
+  root.replaceChildren(head, msg, grid, legend, cap);
+
+  const bodies = {};
+  for (const id of options.panels) {
+    const sec = el('section', `af-panel af-panel-${id}`);
+    sec.dataset.panel = id;
+    const body = el('div', 'af-body');
+    const note = el('p', 'af-note');
+    sec.append(el('h3', 'af-panel-title', REAL_PANEL_TITLES[id]), body, note);
+    grid.append(sec);
+    bodies[id] = { body, note };
+  }
+  const has = (id) => !!bodies[id];
+  let session = null;
+  const parts = {};
+  if (has('gallery')) parts.gallery = createGallery(bodies.gallery.body, { onSelect: () => {} });
+  const CURVES = { accuracy: [['testAccuracy', 'trainAccuracy'], ['test', 'train'], 'accuracy', false],
+    loss: [['testLoss', 'trainLoss'], ['test', 'train'], 'loss', true], sparsity: [['sparsity'], ['W'], 'sparsity', false] };
+  for (const [id, [, , label, log]] of Object.entries(CURVES)) {
+    if (has(id)) parts[id] = createCurves(bodies[id].body, { xlabel: 'iteration k', y: { label, log }, series: [], height: 180 });
+  }
+  if (has('hist')) parts.hist = createHistograms(bodies.hist.body, { height: 160 });
+  if (has('weights')) parts.weights = createMatrices(bodies.weights.body);
+
+  let visible = false, userPaused = false, autoplay = options.autoplay !== false, started = false, error = null, destroyed = false;
+  const showMessage = (text) => { msg.textContent = text ?? ''; msg.hidden = !text; };
+  // the host makes the workers (embed-page.js: a worker file of the site; element.js: an inlined one)
+  const makeEngine = options.realEngine ?? (() => Promise.reject(new Error('no realEngine given to the figure')));
+
+  function start() {
+    session?.destroy();
+    session = createRealSession({
+      settings, compare: !!state.compare, baseUrl: options.realBase ?? document.baseURI, makeEngine, gallery: 12,
+      onUpdate: (s, what) => {
+        if (s !== session) return;
+        if (what === 'error') {
+          const i = s.info();
+          error = i.error ? `The real images could not be loaded: ${i.error}` : `Training failed: ${s.runs.find((r) => r.error)?.error}`;
+          showMessage(error);
+        }
+        if (what === 'loaded') {
+          for (const id of Object.keys(CURVES)) if (parts[id]) parts[id].setSeries(curveSeries(s, CURVES[id][1]));
+          legend.replaceChildren(...s.runs.map((r) => {
+            const span = el('span', 'af-li');
+            const sw = el('i', 'af-sw'); sw.style.background = runColor(r);
+            span.append(sw, document.createTextNode(`${r.label} (${s.settings.optimizer === 'adam' ? 'Adam' : s.settings.optimizer === 'md' ? 'l_p MD' : 'normalized l_p MD'})`));
+            return span;
+          }));
+          if (visible && autoplay && !userPaused) play();
+        }
+        if (what === 'analysis' || what === 'loaded' || (what === 'frame' && has('weights') && performance.now() - lastW > 500)) {
+          lastW = performance.now();
+          if (has('weights')) Promise.all(s.runs.map((r) => s.weights(r))).then(() => schedule(true), () => {});
+        }
+        schedule(what !== 'frame');
+        options.onUpdate?.(api);
+      },
+    });
+    session.load();
+  }
+  let lastW = 0;
+
+  let queued = false, forceNext = false, lastSlow = 0;
+  function schedule(force) {
+    forceNext ||= force;
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; const f = forceNext; forceNext = false; render(f); });
+  }
+  function render(force) {
+    if (!session || destroyed) return;
+    const info = session.info();
+    bPlay.textContent = info.playing ? '❚❚ Pause' : info.done && info.loaded ? '✓ Done' : '▶ Play';
+    bPlay.setAttribute('aria-pressed', String(info.playing));
+    bPlay.disabled = !info.loaded || info.done;
+    bReset.disabled = !info.loaded;
+    iterOut.textContent = info.loaded ? `k = ${info.iteration} / ${info.maxIterations}` : (error ? '' : 'loading…');
+    if (!info.loaded || (!visible && !force)) return;
+    const run = session.runs[0];
+    if (parts.gallery) {
+      parts.gallery.update({ pixels: run.info.testPixels, rows: run.info.rows, cols: run.info.cols, patch: 4, indices: session.gallery,
+        labels: run.info.testLabels, softmax: run.softmax, output: run.output, classA: settings.classA, names: CLASS_NAMES, selected: null, maxTile: 3 });
+      bodies.gallery.note.textContent = `Orange: attention s_it of the current W (${run.label}); blue box: the selected patch; ✓/✗: the prediction.`;
+    }
+    for (const [id, [keys]] of Object.entries(CURVES)) {
+      if (!parts[id]) continue;
+      parts[id].update(curveData(session, keys));
+      const now = session.runs.map((r) => `${r.label}: ${pct(r.last?.[keys[0]])}`).join(', ');
+      bodies[id].note.textContent = id === 'loss' ? 'Log scale.' : `Now ${now}.`;
+    }
+    const t = performance.now();
+    if (force || !info.playing || t - lastSlow > 250) {
+      lastSlow = t;
+      parts.hist?.update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) });
+      parts.weights?.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: 'W / max|W|', maxCell: 8 });
+    }
+  }
+
+  function play() {
+    if (!session?.info().loaded || destroyed) return;
+    started = true;
+    session.play();
+    render(true);
+  }
+  bPlay.onclick = () => {
+    if (session?.info().playing) { userPaused = true; session.pause(); } else { userPaused = false; play(); }
+    render(true);
+    options.onUpdate?.(api);
+  };
+  bReset.onclick = () => { userPaused = false; session?.reset(); };
+
+  const ro = new ResizeObserver(() => {
+    for (const [id, p] of Object.entries(parts)) p.resize?.(bodies[id].body.clientWidth);
+    schedule(true);
+  });
+  for (const { body } of Object.values(bodies)) ro.observe(body);
+
+  const api = {
+    root,
+    play: () => { userPaused = false; play(); },
+    pause: () => { userPaused = true; session?.pause(); },
+    reset: () => session?.reset(),
+    setVisible(v) {
+      visible = v;
+      if (v) { render(true); if (autoplay && !userPaused && !session?.info().done) play(); } else session?.pause();
+    },
+    setAutoplay(v) { autoplay = v; },
+    destroy() { destroyed = true; ro.disconnect(); session?.destroy(); },
+    info() {
+      const i = session?.info();
+      return {
+        ready: !!i?.loaded, playing: !!i?.playing, done: !!i?.done && !!i?.loaded, started, error, visible, busy: false,
+        iteration: i?.iteration ?? 0, maxIterations: settings.iters, correlations: {}, selection: null, verdict: null,
+        scenario: 'real-images', panels: [...options.panels], real: i ?? null,
+      };
+    },
+  };
+  if (options.notice) showMessage(options.notice);
+  start();
+  return api;
+}

@@ -1,0 +1,356 @@
+// The lab's "Real images" scenario (SPEC section 6): a view of its own in place of the lab's token
+// panels, loaded (with the asset of the two classes and the experiments build of the module) only
+// when the scenario opens. The state lives in the lab's URL hash (state.js: ca, cb, opt, p, lr, it,
+// ntr, nte, cmp); every control goes through the lab's setState, which calls show(state) again.
+//
+// Panels: the gallery of test images with the attention of the current W over each image's patch
+// grid; the clicked image's softmax over patches, its token scores and the analysis of its
+// selection; accuracy, loss, selection sharpness and sparsity over iterations; the |W_jk|
+// histograms; the W heatmaps. Compare mode trains p = 1.1, 2 and 3 side by side, one worker each.
+import './real.css';
+import { createRealEngine } from './real-engine.js';
+import { createCurves } from '../plots/curves.js';
+import { createMatrices } from '../plots/heatmaps.js';
+import { svgString, svgSize, svgToPng } from '../plots/export.js';
+import { CLASS_NAMES } from './asset.js';
+import { createRealSession, realSettings, OPTIMIZERS } from './session.js';
+import { createGallery } from './gallery.js';
+import { curveSeries, curveData, createHistograms, weightItems, runColor, analysisText, imageDetailText, pct, num } from './panels.js';
+
+const opt = (v, label = v) => `<option value="${v}">${label}</option>`;
+const RUN_FIELDS = ['classA', 'classB', 'optimizer', 'p', 'lr', 'iterations', 'nTrain', 'nTest', 'compare'];
+
+export const REAL_CAPTION = 'Fashion-MNIST images cut into a 7 x 7 grid of 4 x 4 patches: each patch (its 16 pixels and its position) is a token, the image\'s mean token is the query (attention pooling), and a linear head reads the pooled token; W and the head train jointly from zero, full batch. The gallery shows, over each test image, where the attention of the current W goes (orange: s_it, boxed: the selected patch). The mirror-descent paper reports that l_p MD with p near 1 generalizes better, selects sharper and gives sparser W than gradient descent (p = 2): compare p = 1.1, 2 and 3 and see whether this holds here.';
+
+function layoutHtml(scenarioOptions) {
+  return `
+  <aside class="controls" aria-label="Real images controls">
+    <form autocomplete="off" onsubmit="return false">
+      <fieldset><legend>Scenario</legend>
+        <label for="real-scenario">Preset</label>
+        <select id="real-scenario">${scenarioOptions}</select>
+      </fieldset>
+      <fieldset><legend>Data</legend>
+        <div class="row">
+          <label>Class A (+1) <select id="real-ca">${CLASS_NAMES.map((n, k) => opt(k, `${k} ${n}`)).join('')}</select></label>
+          <label>Class B (−1) <select id="real-cb">${CLASS_NAMES.map((n, k) => opt(k, `${k} ${n}`)).join('')}</select></label>
+        </div>
+        <div class="row">
+          <label>N train <input id="real-ntr" type="number" min="2" max="1000" step="2"></label>
+          <label>N test <input id="real-nte" type="number" min="2" max="1000" step="2"></label>
+        </div>
+        <p class="hint">The first N/2 images of each class in the training and test files, in file order (the CLI's split).</p>
+      </fieldset>
+      <fieldset><legend>Training</legend>
+        <label for="real-opt">Optimizer (W and the head v)</label>
+        <select id="real-opt">${Object.entries(OPTIMIZERS).map(([k, v]) => opt(k, v)).join('')}</select>
+        <div class="row">
+          <label data-real="p">p <select id="real-p">${[1.1, 1.5, 2, 3].map((p) => opt(p, p === 2 ? '2 (GD)' : p)).join('')}</select></label>
+          <label>Step η <input id="real-lr" type="number" min="0" step="any"></label>
+          <label>Iterations <input id="real-it" type="number" min="1" max="20000" step="1"></label>
+        </div>
+        <label class="check" data-real="compare"><input id="real-cmp" type="checkbox"> compare p = 1.1, 2, 3 side by side</label>
+      </fieldset>
+    </form>
+  </aside>
+  <main>
+    <div class="messages real-messages" role="alert" aria-live="assertive"></div>
+    <section class="intro"><h2>Real images: attention over Fashion-MNIST patches</h2>
+      <p class="real-caption"></p></section>
+    <div class="real-player" role="group" aria-label="Real-images player">
+      <button id="real-play" type="button" class="primary">▶ Play</button>
+      <button id="real-reset" type="button">Reset</button>
+      <output id="real-iter">loading…</output>
+    </div>
+    <div class="panels">
+      <section class="panel wide" id="real-panel-gallery"><header><h3>Test images and where attention looks</h3>
+        <div class="tools"><label class="inline">attention of <select id="real-focus"></select></label></div></header>
+        <p class="sub" id="real-sub-gallery"></p><div class="body" id="real-body-gallery"></div></section>
+      <section class="panel" id="real-panel-detail"><header><h3>The selected image: softmax over patches</h3></header>
+        <div class="body" id="real-body-detail"><p class="sub">Click an image of the gallery.</p></div></section>
+      <section class="panel" id="real-panel-summary"><header><h3>Now: accuracy, sharpness, sparsity, SVM analysis</h3></header>
+        <div class="body" id="real-body-summary"></div></section>
+      <section class="panel" id="real-panel-accuracy"><header><h3>Accuracy (test solid, train dashed)</h3>
+        <div class="tools"><button type="button" data-real-export="accuracy">PNG</button></div></header>
+        <div class="body" id="real-body-accuracy"></div></section>
+      <section class="panel" id="real-panel-loss"><header><h3>Logistic loss (test solid, train dashed)</h3>
+        <div class="tools"><button type="button" data-real-export="loss">PNG</button></div></header>
+        <div class="body" id="real-body-loss"></div></section>
+      <section class="panel" id="real-panel-sharpness"><header><h3>Selection sharpness: mean max_t s_it (test)</h3></header>
+        <div class="body" id="real-body-sharpness"></div></section>
+      <section class="panel" id="real-panel-sparsity"><header><h3>Sparsity of W: share of |W_jk| below 1% of the largest</h3></header>
+        <div class="body" id="real-body-sparsity"></div></section>
+      <section class="panel" id="real-panel-hist"><header><h3>Histogram of |W_jk| / max |W_jk|</h3>
+        <div class="tools"><button type="button" data-real-export="hist">PNG</button></div></header>
+        <div class="body" id="real-body-hist"></div></section>
+      <section class="panel" id="real-panel-weights"><header><h3>W / max |W_jk| (rows and columns: 16 pixels, then row and column of the patch)</h3>
+        <div class="tools"><button type="button" data-real-export="weights">PNG</button></div></header>
+        <div class="body" id="real-body-weights"></div></section>
+    </div>
+  </main>`;
+}
+
+// mountRealImages({ layout (the lab's .layout, hidden while this view shows), scenarioOptions
+// (the <option>s of the lab's preset select), setState(patch), baseUrl })
+export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = document.baseURI }) {
+  const root = document.createElement('div');
+  root.className = 'layout real-layout';
+  root.id = 'real-images';
+  root.innerHTML = layoutHtml(scenarioOptions);
+  layout.after(root);
+  const $ = (id) => root.querySelector(`#${id}`);
+  $('real-body-gallery').parentNode.querySelector('.sub').textContent = '';
+  root.querySelector('.real-caption').textContent = REAL_CAPTION;
+
+  // one worker per compare slot, kept across restarts (the module loads once per worker)
+  const engines = [];
+  const makeEngine = (k) => (engines[k] ??= createRealEngine({ worker: new Worker(new URL('./real-worker.js', import.meta.url)) })
+    .catch((e) => { engines[k] = undefined; throw e; }));
+
+  let state = null, session = null, key = null, focus = 0, selected = null, detail = null, lastError = null;
+  const messages = root.querySelector('.real-messages');
+  function message(text) {
+    lastError = text;
+    messages.replaceChildren();
+    if (!text) return;
+    const div = document.createElement('div');
+    div.className = 'msg';
+    div.textContent = text;
+    messages.append(div);
+  }
+
+  const gallery = createGallery($('real-body-gallery'), { onSelect: (j) => select(j) });
+  const curves = {
+    accuracy: createCurves($('real-body-accuracy'), { xlabel: 'iteration k', y: { label: 'accuracy' }, series: [], height: 200 }),
+    loss: createCurves($('real-body-loss'), { xlabel: 'iteration k', y: { label: 'loss', log: true }, series: [], height: 200 }),
+    sharpness: createCurves($('real-body-sharpness'), { xlabel: 'iteration k', y: { label: 'mean max softmax' }, series: [], height: 170 }),
+    sparsity: createCurves($('real-body-sparsity'), { xlabel: 'iteration k', y: { label: 'share of |W_jk| < 1% max' }, series: [], height: 170 }),
+  };
+  const CURVE_KEYS = {
+    accuracy: [['testAccuracy', 'trainAccuracy'], ['test', 'train']],
+    loss: [['testLoss', 'trainLoss'], ['test', 'train']],
+    sharpness: [['testMaxSoftmax'], ['test']],
+    sparsity: [['sparsity'], ['W']],
+  };
+  const hist = createHistograms($('real-body-hist'));
+  const weights = createMatrices($('real-body-weights'));
+  const detailBox = $('real-body-detail');
+  const detailSoftmax = document.createElement('div');
+  const detailText = document.createElement('div');
+  detailText.className = 'real-detail-text';
+
+  // ---------- controls ----------
+  const numField = (id, field) => $(id).addEventListener('change', (e) => setState({ [field]: e.target.value.trim() === '' ? null : e.target.value }));
+  $('real-scenario').onchange = (e) => setState({ scenario: e.target.value });
+  $('real-ca').onchange = (e) => setState({ classA: Number(e.target.value) });
+  $('real-cb').onchange = (e) => setState({ classB: Number(e.target.value) });
+  $('real-opt').onchange = (e) => setState({ optimizer: e.target.value });
+  $('real-p').onchange = (e) => setState({ p: Number(e.target.value) });
+  $('real-cmp').onchange = (e) => setState({ compare: e.target.checked });
+  numField('real-lr', 'lr'); numField('real-it', 'iterations'); numField('real-ntr', 'nTrain'); numField('real-nte', 'nTest');
+  $('real-play').onclick = () => { if (!session) return; if (session.info().playing) session.pause(); else session.play(); };
+  $('real-reset').onclick = () => { session?.reset(); selected = null; detail = null; };
+  $('real-focus').onchange = (e) => { focus = Number(e.target.value); selected = null; drawAll(true); };
+  root.querySelectorAll('[data-real-export]').forEach((b) => {
+    b.onclick = async () => {
+      const url = URL.createObjectURL(await exportPanel(b.dataset.realExport));
+      const a = Object.assign(document.createElement('a'), { href: url, download: `attnsvm-real-images-${b.dataset.realExport}.png` });
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    };
+  });
+
+  function syncControls(s, settings) {
+    const set = (id, v) => { const el = $(id); if (document.activeElement !== el) el.value = String(v); };
+    set('real-scenario', 'real-images');
+    set('real-ca', settings.classA); set('real-cb', settings.classB);
+    set('real-opt', settings.optimizer);
+    const pSel = $('real-p');
+    if (![...pSel.options].some((o) => Number(o.value) === settings.p)) pSel.append(new Option(String(settings.p), String(settings.p)));
+    set('real-p', settings.p);
+    set('real-lr', settings.lr); set('real-it', settings.iters); set('real-ntr', settings.nTrain); set('real-nte', settings.nTest);
+    $('real-cmp').checked = !!s.compare;
+    root.querySelector('[data-real="p"]').hidden = settings.optimizer === 'adam' || !!s.compare;
+    root.querySelector('[data-real="compare"]').hidden = settings.optimizer === 'adam';
+  }
+
+  // ---------- runs ----------
+  function show(s) {
+    state = s;
+    layout.hidden = true;
+    root.hidden = false;
+    document.querySelector('.topbar .player')?.setAttribute('hidden', '');
+    const settings = realSettings(s);
+    syncControls(s, settings);
+    const k = JSON.stringify([settings, !!s.compare]);
+    if (k === key && session) return;
+    key = k;
+    session?.destroy();
+    selected = null; detail = null;
+    message(null);
+    const my = session = createRealSession({
+      settings, compare: !!s.compare, baseUrl, makeEngine: (i) => makeEngine(i), keepEngines: true,
+      onUpdate: (sess, what) => { if (sess === session) onUpdate(what); },
+    });
+    const focusSel = $('real-focus');
+    focusSel.replaceChildren(...my.runs.map((r, i) => new Option(r.label, String(i))));
+    focus = 0;
+    for (const c of Object.keys(curves)) curves[c].setSeries(curveSeries(my, CURVE_KEYS[c][1]));
+    $('real-iter').textContent = 'loading the images…';
+    my.load().then(() => { if (my === session && my.info().loaded && autoplay) my.play(); });
+  }
+  const autoplay = new URLSearchParams(location.search).get('autoplay') !== '0';
+
+  function hide() {
+    session?.pause();
+    root.hidden = true;
+    layout.hidden = false;
+    document.querySelector('.topbar .player')?.removeAttribute('hidden');
+  }
+
+  let queued = false, lastSlow = 0, lastCurves = 0, galleryKey = [];
+  function onUpdate(what) {
+    if (what === 'error') {
+      const info = session.info();
+      const runErr = session.runs.find((r) => r.error)?.error;
+      message(info.error ? `The real images could not be loaded: ${info.error}` : `Training failed: ${runErr}`);
+      $('real-iter').textContent = info.error ? 'no data' : $('real-iter').textContent;
+    }
+    if (what === 'analysis' || what === 'loaded') { fetchWeights(); if (selected !== null) select(selected); }
+    schedule(what !== 'frame');
+  }
+  function schedule(force) {
+    if (queued) { forceNext ||= force; return; }
+    queued = true;
+    forceNext = force;
+    requestAnimationFrame(() => { queued = false; drawAll(forceNext); });
+  }
+  let forceNext = false;
+
+  let weightsBusy = false, lastWeights = 0;
+  async function fetchWeights() {
+    if (!session || weightsBusy) return;
+    weightsBusy = true;
+    const my = session;
+    try { await Promise.all(my.runs.map((r) => my.weights(r))); } catch { /* a cancelled run */ } finally { weightsBusy = false; }
+    lastWeights = performance.now();
+    if (my === session) schedule(true);
+  }
+
+  // the longest drawing pass (ms), for the tests and the benchmark
+  const drawStats = { max: 0, count: 0, total: 0 };
+  function drawAll(force = false) {
+    const t0 = performance.now();
+    drawAllInner(force);
+    const ms = performance.now() - t0;
+    drawStats.max = Math.max(drawStats.max, ms); drawStats.count++; drawStats.total += ms;
+  }
+  function drawAllInner(force) {
+    if (!session) return;
+    const info = session.info();
+    const playing = info.playing;
+    $('real-play').textContent = playing ? '❚❚ Pause' : info.done && info.loaded ? '✓ Done' : '▶ Play';
+    $('real-play').setAttribute('aria-pressed', String(playing));
+    $('real-play').disabled = !info.loaded || (info.done && !playing);
+    $('real-reset').disabled = !info.loaded;
+    if (info.loaded) $('real-iter').textContent = `k = ${info.iteration} / ${info.maxIterations}`;
+    if (!info.loaded) return;
+    const run = session.runs[focus] ?? session.runs[0];
+    const now = performance.now();
+    // the gallery only when what it shows changed (the softmax arrives a few times a second)
+    const gkey = [run.softmax, run.output, selected, focus];
+    if (force || gkey.some((v, k) => v !== galleryKey[k])) {
+      galleryKey = gkey;
+      gallery.update({ pixels: run.info.testPixels, rows: run.info.rows, cols: run.info.cols, patch: 4, indices: session.gallery,
+      labels: run.info.testLabels, softmax: run.softmax, output: run.output, classA: session.settings.classA, names: CLASS_NAMES, selected });
+    }
+    const correct = run.output ? session.gallery.filter((idx, j) => (run.output[j] > 0) === (run.info.testLabels[idx] === session.settings.classA)).length : 0;
+    $('real-sub-gallery').textContent = `The first ${session.gallery.length / 2} test images of ${CLASS_NAMES[session.settings.classA]} and of ${CLASS_NAMES[session.settings.classB]} ` +
+      `(${run.label}): ${correct} of ${session.gallery.length} classified correctly now (✓/✗ from the sign of f_i). Orange: attention s_it; blue box: the selected patch. Click an image.`;
+    // the uPlot curves at ~10 Hz while playing (each redraw re-renders axes and text)
+    if (force || !playing || now - lastCurves > 100) {
+      lastCurves = now;
+      for (const [c, [keys]] of Object.entries(CURVE_KEYS)) curves[c].update(curveData(session, keys));
+    }
+    if (force || !playing || now - lastSlow > 250) {
+      lastSlow = now;
+      hist.update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) });
+      drawSummary();
+      if (playing && now - lastWeights > 500) fetchWeights();
+      weights.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: 'W / max|W|', maxCell: 12 });
+    }
+  }
+
+  function drawSummary() {
+    const rows = session.runs.map((r) => {
+      const l = r.last ?? {};
+      return `<tr><th scope="row"><span class="real-sw" style="background:${runColor(r)}"></span>${r.label}</th><td>${pct(l.trainAccuracy)}</td><td>${pct(l.testAccuracy)}</td>` +
+        `<td>${num(l.testLoss)}</td><td>${num(l.testMaxSoftmax)}</td><td>${pct(l.sparsity)}</td></tr>`;
+    }).join('');
+    const body = $('real-body-summary');
+    body.innerHTML = `<table class="real-table"><thead><tr><th></th><th>train acc.</th><th>test acc.</th><th>test loss</th><th>max s</th><th>sparsity</th></tr></thead><tbody>${rows}</tbody></table>`;
+    for (const r of session.runs) {
+      const p = document.createElement('p');
+      p.className = 'sub';
+      p.textContent = `${r.label}: ${analysisText(r)}`;
+      body.append(p);
+    }
+  }
+
+  async function select(j) {
+    if (!session?.info().loaded) return;
+    selected = j;
+    const my = session;
+    const r = focus;
+    try {
+      detail = await my.detail(r, j);
+    } catch (e) { return; }
+    if (my !== session || selected !== j) return;
+    drawDetail(my.runs[r]);
+    drawAll(true);
+  }
+
+  function drawDetail(run) {
+    const d = detail;
+    const g = Math.round(Math.sqrt(d.T));
+    const grid = (arr) => Array.from({ length: g }, (_, r) => Array.from(arr.subarray(r * g, (r + 1) * g)));
+    let sel = 0, optT = 0;
+    for (let t = 1; t < d.T; t++) { if (d.softmax[t] > d.softmax[sel]) sel = t; if (d.gamma[t] > d.gamma[optT]) optT = t; }
+    detailBox.replaceChildren(detailSoftmax, detailText);
+    if (!detailMatrices) detailMatrices = createMatrices(detailSoftmax);
+    detailMatrices.update({ items: [
+      { label: 'softmax s_t over patches', M: grid(d.softmax), marks: [{ r: Math.floor(sel / g), c: sel % g, kind: 'selected' }, { r: Math.floor(optT / g), c: optT % g, kind: 'optimal' }] },
+    ], scheme: 'seq', domain: [0, Math.max(...d.softmax)], showValues: true, maxCell: 30, colorLabel: 's_t' });
+    detailText.replaceChildren(...[...imageDetailText(d, run, CLASS_NAMES, session.settings.classA), 'Solid box: selected patch; dashed: optimal patch.', analysisText(run)]
+      .map((t) => Object.assign(document.createElement('p'), { className: 'sub', textContent: t })));
+  }
+  let detailMatrices = null;
+
+  async function exportPanel(id) {
+    const svgEl = id === 'hist' ? hist.svg() : id === 'weights' ? weights.svg() : curves[id].svg();
+    const text = svgString(svgEl, { title: `attnsvm — real images — ${id}` });
+    const { width, height } = svgSize(svgEl);
+    return svgToPng(text, width, height, 2);
+  }
+
+  const ro = new ResizeObserver(() => {
+    gallery.resize($('real-body-gallery').clientWidth);
+    for (const c of Object.values(curves)) c.resize();
+    hist.resize($('real-body-hist').clientWidth);
+    weights.resize($('real-body-weights').clientWidth);
+  });
+  root.querySelectorAll('.body').forEach((b) => ro.observe(b));
+
+  return {
+    show, hide,
+    get visible() { return !root.hidden; },
+    drawStats: () => ({ ...drawStats }),
+    info: () => (session ? { ...session.info(), gallery: session.gallery.length, selected, detail: detail && { index: detail.index, label: detail.label, output: detail.output }, message: lastError } : null),
+    session: () => session,
+    play: () => session?.play(),
+    pause: () => session?.pause(),
+    select: (j) => select(j),
+    tileCenter: (j) => gallery.tileCenter(j),
+    exportPanel,
+  };
+}
