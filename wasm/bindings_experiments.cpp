@@ -44,11 +44,8 @@ val experimentSeedsW(const std::string& name, const val& req) {
       throw InputError("seedStart must be an integer in 0..2^53-1");
     const int count = wire::integer(req, "seedCount", 1);
     if (count < 1 || count > 100000) throw InputError("seedCount = " + std::to_string(count) + " is out of range 1..100000");
-    std::vector<SeedResult> results;
-    results.reserve(count);
-    for (int k = 0; k < count; ++k)
-      results.push_back(runExperimentSeed(name, static_cast<std::uint64_t>(start) + k, so));
-    return wire::seedResults(results);
+    // The core batches the seeds' training where it can (local-convergence), as the CLI does.
+    return wire::seedResults(runExperimentSeeds(name, static_cast<std::uint64_t>(start), count, so));
   });
 }
 

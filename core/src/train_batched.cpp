@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -31,6 +33,60 @@ bool perQueryUnits(AttentionKind kind) { return kind == AttentionKind::SeqToSeq 
 void signedPower(double* x, std::size_t size, double e) {
   if (e == 1.0) return;
   for (std::size_t i = 0; i < size; ++i) x[i] = std::copysign(std::pow(std::abs(x[i]), e), x[i]);
+}
+
+// x <- e^x elementwise in a form the compiler vectorizes (std::exp is an opaque call per element):
+// Cody-Waite reduction x = n ln2 + r, |r| <= ln2/2, Taylor polynomial of degree 13 (truncation
+// below 1e-17 relative), 2^n assembled in the exponent bits. Within about 1 ulp of std::exp on
+// [-708, 709]; below -708 (a softmax weight under 1e-307 beside a weight of 1) it returns 0, above
+// 709 +inf; NaN stays NaN.
+inline void expLanes(double* __restrict x, int count) {
+  constexpr double kShift = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to an integer
+  constexpr std::uint64_t kShiftBits = 0x4338000000000000ULL;
+  for (int i = 0; i < count; ++i) {
+    const double v = x[i];
+    const double c = std::min(std::max(v, -708.0), 709.0);
+    const double t = c * 1.4426950408889634 + kShift;
+    const double n = t - kShift;
+    const double r = (c - n * 6.93147180369123816490e-01) - n * 1.90821492927058770002e-10;
+    double p = 1.0 / 6227020800.0;
+    p = p * r + 1.0 / 479001600.0;
+    p = p * r + 1.0 / 39916800.0;
+    p = p * r + 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    std::uint64_t bits;
+    std::memcpy(&bits, &t, sizeof bits);
+    bits = (bits - kShiftBits + 1023) << 52;
+    double scale;
+    std::memcpy(&scale, &bits, sizeof scale);
+    const double y = p * scale;
+    x[i] = v < -708.0 ? 0.0 : (v > 709.0 ? std::numeric_limits<double>::infinity() : y);
+  }
+}
+
+// out[k] = sum_{j < count} a[j sa + k] b[j sb + k] for every lane k < lanes (a multiple of L): the
+// sums of kLanes runs accumulate in registers, not in memory.
+template <int L>
+inline void laneDots(double* __restrict out, const double* __restrict a, std::ptrdiff_t sa,
+                     const double* __restrict b, std::ptrdiff_t sb, int count, int lanes) {
+  for (int kb = 0; kb < lanes; kb += L) {
+    double acc[L] = {};
+    for (int j = 0; j < count; ++j) {
+      const double* __restrict x = a + j * sa + kb;
+      const double* __restrict y = b + j * sb + kb;
+      for (int l = 0; l < L; ++l) acc[l] += x[l] * y[l];
+    }
+    for (int l = 0; l < L; ++l) out[kb + l] = acc[l];
+  }
 }
 
 }  // namespace
@@ -56,6 +112,7 @@ BatchedTrainer::BatchedTrainer(std::vector<Model> models, TrainSettings settings
   (void)Trainer(models_[0], s_, inits[0]);
   const Dataset& d0 = models_[0].data();
   K_ = static_cast<int>(models_.size());
+  KP_ = (K_ + kLanes - 1) / kLanes * kLanes;
   n_ = d0.n;
   T_ = d0.T;
   d_ = d0.d;
@@ -80,7 +137,7 @@ BatchedTrainer::BatchedTrainer(std::vector<Model> models, TrainSettings settings
   logUnits_ = std::log(static_cast<double>(units_));
   unitSeq_.resize(units_);
   unitCount_.resize(units_);
-  const std::size_t K = K_, d = d_, T = T_, U = units_;
+  const std::size_t K = KP_, d = d_, T = T_, U = units_;
   tokens_.assign(static_cast<std::size_t>(n_) * T * d * K, 0.0);
   headDot_.assign(static_cast<std::size_t>(n_) * T * K, 0.0);
   label_.assign(U * K, 0.0);
@@ -147,6 +204,13 @@ BatchedTrainer::BatchedTrainer(std::vector<Model> models, TrainSettings settings
       break;
   }
   inits_ = inits;
+  // Padding lanes (up to a multiple of kLanes) hold copies of run 0 and never commit a step.
+  for (std::vector<double>* v : {&tokens_, &headDot_, &label_, &queryIn_, &keys_, &W_, &K_m_, &Q_, &p_})
+    padLanes(*v);
+  nextW_ = W_;
+  nextK_ = K_m_;
+  nextQ_ = Q_;
+  nextP_ = p_;
   queries_.assign((prompt ? 1 : U) * d * K, 0.0);
   score_.assign(T * K, 0.0);
   w_.assign(T * K, 0.0);
@@ -165,10 +229,16 @@ BatchedTrainer::BatchedTrainer(std::vector<Model> models, TrainSettings settings
   active_.assign(K, 1);
   moved_.assign(K, 0);
   movedFirst_.assign(K, 0);
-  iteration_.assign(K, 0);
-  stopReason_.assign(K, std::string());
+  iteration_.assign(K_, 0);
+  stopReason_.assign(K_, std::string());
   evaluate();
   checkEvaluation();
+}
+
+void BatchedTrainer::padLanes(std::vector<double>& v) const {
+  const std::size_t K = KP_;
+  for (std::size_t e = 0; e * K < v.size(); ++e)
+    for (std::size_t k = K_; k < K; ++k) v[e * K + k] = v[e * K];
 }
 
 bool BatchedTrainer::allStopped() const {
@@ -180,7 +250,7 @@ bool BatchedTrainer::allStopped() const {
 Params BatchedTrainer::params(int r) const {
   Params out = inits_.at(r);
   if (out.v.size() == 0) out.v = models_[r].data().v;
-  const std::size_t K = K_;
+  const std::size_t K = KP_;
   auto unload = [&](const std::vector<double>& src, double* dst, std::size_t size) {
     for (std::size_t e = 0; e < size; ++e) dst[e] = src[e * K + r];
   };
@@ -198,61 +268,34 @@ Params BatchedTrainer::params(int r) const {
 Mat BatchedTrainer::weights(int r) const { return effectiveWeights(models_.at(r).spec(), params(r)); }
 
 void BatchedTrainer::selectedProbability(int r, VecRef out) const {
-  for (int u = 0; u < units_; ++u) out[u] = prob_[static_cast<std::size_t>(u) * K_ + r];
+  for (int u = 0; u < units_; ++u) out[u] = prob_[static_cast<std::size_t>(u) * KP_ + r];
 }
 
 // ---- gradient ----
 
 void BatchedTrainer::evaluate() {
-  const int K = K_, d = d_, m = m_, U = units_;
+  const int K = KP_, d = d_, m = m_, U = units_;
   std::fill(loss_.begin(), loss_.end(), 0.0);
   double* __restrict q = queries_.data();
   // Queries: W z_u; K (Q^T z_u); Wk^T p (one shared query).
   switch (param_) {
     case Parameterization::W:
       for (int u = 0; u < U; ++u)
-        for (int a = 0; a < d; ++a) {
-          double* __restrict out = q + (u * d + a) * K;
-          for (int k = 0; k < K; ++k) out[k] = 0.0;
-          for (int b = 0; b < d; ++b) {
-            const double* __restrict w = W_.data() + (a + b * d) * K;
-            const double* __restrict z = queryIn_.data() + (u * d + b) * K;
-            for (int k = 0; k < K; ++k) out[k] += w[k] * z[k];
-          }
-        }
+        for (int a = 0; a < d; ++a)  // q(a) = sum_b W(a, b) z(b)
+          laneDots<kLanes>(q + (u * d + a) * K, W_.data() + a * K, d * K, queryIn_.data() + u * d * K, K, d, K);
       break;
     case Parameterization::KQ:
       for (int u = 0; u < U; ++u) {
-        for (int c = 0; c < m; ++c) {
-          double* __restrict out = inner_.data() + (u * m + c) * K;
-          for (int k = 0; k < K; ++k) out[k] = 0.0;
-          for (int b = 0; b < d; ++b) {
-            const double* __restrict w = Q_.data() + (b + c * d) * K;
-            const double* __restrict z = queryIn_.data() + (u * d + b) * K;
-            for (int k = 0; k < K; ++k) out[k] += w[k] * z[k];
-          }
-        }
-        for (int a = 0; a < d; ++a) {
-          double* __restrict out = q + (u * d + a) * K;
-          for (int k = 0; k < K; ++k) out[k] = 0.0;
-          for (int c = 0; c < m; ++c) {
-            const double* __restrict w = K_m_.data() + (a + c * d) * K;
-            const double* __restrict z = inner_.data() + (u * m + c) * K;
-            for (int k = 0; k < K; ++k) out[k] += w[k] * z[k];
-          }
-        }
+        for (int c = 0; c < m; ++c)  // inner(c) = sum_b Q(b, c) z(b)
+          laneDots<kLanes>(inner_.data() + (u * m + c) * K, Q_.data() + c * d * K, K, queryIn_.data() + u * d * K, K,
+                           d, K);
+        for (int a = 0; a < d; ++a)  // q(a) = sum_c K(a, c) inner(c)
+          laneDots<kLanes>(q + (u * d + a) * K, K_m_.data() + a * K, d * K, inner_.data() + u * m * K, K, m, K);
       }
       break;
     case Parameterization::Prompt:
-      for (int a = 0; a < d; ++a) {
-        double* __restrict out = q + a * K;
-        for (int k = 0; k < K; ++k) out[k] = 0.0;
-        for (int b = 0; b < d; ++b) {
-          const double* __restrict w = keys_.data() + (b + a * d) * K;  // (Wk^T)(a, b) = Wk(b, a)
-          const double* __restrict pp = p_.data() + b * K;
-          for (int k = 0; k < K; ++k) out[k] += w[k] * pp[k];
-        }
-      }
+      for (int a = 0; a < d; ++a)  // (Wk^T p)(a) = sum_b Wk(b, a) p(b)
+        laneDots<kLanes>(q + a * K, keys_.data() + a * d * K, K, p_.data(), K, d, K);
       break;
   }
   for (int u = 0; u < U; ++u) unitPass(u);
@@ -262,7 +305,7 @@ void BatchedTrainer::evaluate() {
 
 // evaluateUnit for unit u of every run (see model_unit.cpp for the derivation).
 void BatchedTrainer::unitPass(int u) {
-  const int K = K_, d = d_, tau = unitCount_[u];
+  const int K = KP_, d = d_, tau = unitCount_[u];
   const std::size_t base = static_cast<std::size_t>(unitSeq_[u]) * T_;  // first token row of the sequence
   const double* __restrict q = queries_.data() + (param_ == Parameterization::Prompt ? 0 : u * d * K);
   const double* __restrict X = tokens_.data() + base * d * K;  // X(t, j)[k] at ((t d + j) K + k)
@@ -280,15 +323,7 @@ void BatchedTrainer::unitPass(int u) {
   double* __restrict lambda = best + 6 * K;
   double* __restrict expLambda = best + 7 * K;
   // Scores a_t = x_t . q and the first maximum.
-  for (int t = 0; t < tau; ++t) {
-    double* __restrict at = a + t * K;
-    for (int k = 0; k < K; ++k) at[k] = 0.0;
-    for (int j = 0; j < d; ++j) {
-      const double* __restrict x = X + (t * d + j) * K;
-      const double* __restrict qj = q + j * K;
-      for (int k = 0; k < K; ++k) at[k] += x[k] * qj[k];
-    }
-  }
+  for (int t = 0; t < tau; ++t) laneDots<kLanes>(a + t * K, X + t * d * K, K, q, K, d, K);
   for (int k = 0; k < K; ++k) {
     best[k] = a[k];
     alphaD[k] = 0.0;
@@ -328,10 +363,12 @@ void BatchedTrainer::unitPass(int u) {
     for (int k = 0; k < K; ++k) wsum[k] = 0.0;
     for (int t = 0; t < tau; ++t) {
       double* __restrict wt = w + t * K;
-      for (int k = 0; k < K; ++k) {
-        wt[k] = std::exp(wt[k] - beta[k]);
-        wsum[k] += wt[k];
-      }
+      for (int k = 0; k < K; ++k) wt[k] -= beta[k];
+    }
+    expLanes(w, tau * K);
+    for (int t = 0; t < tau; ++t) {
+      const double* __restrict wt = w + t * K;
+      for (int k = 0; k < K; ++k) wsum[k] += wt[k];
     }
     for (int k = 0; k < K; ++k) {
       const double expBeta = std::exp(beta[k]);
@@ -348,20 +385,24 @@ void BatchedTrainer::unitPass(int u) {
       for (int k = 0; k < K; ++k) mean[k] += wt[k] * (ht[k] - hvA[k]);
     }
     for (int k = 0; k < K; ++k) mean[k] *= expLambda[k];
-    // Direction of grad_q: sum_t w_t (delta_t - mean) (x_t - x_alpha).
-    for (int j = 0; j < d * K; ++j) g[j] = 0.0;
+    // Direction of grad_q: sum_t c_t (x_t - x_alpha), c_t = w_t (delta_t - mean) (into w).
     for (int t = 0; t < tau; ++t) {
-      const double* __restrict wt = w + t * K;
+      double* __restrict wt = w + t * K;
       const double* __restrict ht = hv + t * K;
-      for (int k = 0; k < K; ++k) tmp_[k] = wt[k] * ((ht[k] - hvA[k]) - mean[k]);
-      const double* __restrict c = tmp_.data();
-      for (int j = 0; j < d; ++j) {
-        const double* __restrict x = X + (t * d + j) * K;
-        const double* __restrict xj = xa + j * K;
-        double* __restrict gj = g + j * K;
-        for (int k = 0; k < K; ++k) gj[k] += c[k] * (x[k] - xj[k]);
-      }
+      for (int k = 0; k < K; ++k) wt[k] *= (ht[k] - hvA[k]) - mean[k];
     }
+    constexpr int L = kLanes;
+    for (int j = 0; j < d; ++j)
+      for (int kb = 0; kb < K; kb += L) {
+        double acc[L] = {};
+        const double* __restrict xj = xa + j * K + kb;
+        for (int t = 0; t < tau; ++t) {
+          const double* __restrict c = w + t * K + kb;
+          const double* __restrict x = X + (t * d + j) * K + kb;
+          for (int l = 0; l < L; ++l) acc[l] += c[l] * (x[l] - xj[l]);
+        }
+        for (int l = 0; l < L; ++l) g[j * K + kb + l] = acc[l];
+      }
   } else {
     for (int k = 0; k < K; ++k) {
       probU[k] = 1.0;
@@ -391,19 +432,25 @@ void BatchedTrainer::unitPass(int u) {
     if (tau > 1 && norm[k] > 0.0 && std::isfinite(norm[k])) logQ[k] = lambda[k] + std::log(norm[k]) + logDeriv;
     else if (tau > 1 && !std::isfinite(norm[k])) logQ[k] = std::numeric_limits<double>::quiet_NaN();
     else logQ[k] = kNegInf;
-    tmp_[k] = logQ[k] == kNegInf || std::isnan(logQ[k]) ? 0.0 : 1.0 / norm[k];
+    // Divisor 1 (and the direction set to 0) where the direction is zero or not finite.
+    tmp_[k] = logQ[k] == kNegInf || std::isnan(logQ[k]) ? 0.0 : 1.0;
+    norm[k] = tmp_[k] == 0.0 ? 1.0 : norm[k];
   }
   for (int j = 0; j < d; ++j) {
     const double* __restrict gj = g + j * K;
     double* __restrict dj = dir + j * K;
-    for (int k = 0; k < K; ++k) dj[k] = tmp_[k] == 0.0 ? 0.0 : gj[k] / norm[k];
+    const double* __restrict ok = tmp_.data();
+    for (int k = 0; k < K; ++k) {
+      const double v = gj[k] / norm[k];
+      dj[k] = ok[k] != 0.0 ? v : 0.0;
+    }
   }
 }
 
 // Model::gradient's assembly: rescale the unit directions by sign exp(mu - max mu), sum them into
 // the parameter blocks; the (K,Q) balance term (gradient.cpp's addBalance).
 void BatchedTrainer::assemble() {
-  const int K = K_, d = d_, m = m_, U = units_;
+  const int K = KP_, d = d_, m = m_, U = units_;
   double* __restrict top = coef_.data();
   double* __restrict nan = top + K;
   for (int k = 0; k < K; ++k) {
@@ -450,35 +497,14 @@ void BatchedTrainer::assemble() {
   }
   // gradW(a, b) = sum_u dirs_u(a) z_u(b)
   for (int b = 0; b < d; ++b)
-    for (int a = 0; a < d; ++a) {
-      double* __restrict out = gW_.data() + (a + b * d) * K;
-      for (int k = 0; k < K; ++k) out[k] = 0.0;
-      for (int u = 0; u < U; ++u) {
-        const double* __restrict da = dirs_.data() + (u * d + a) * K;
-        const double* __restrict zb = queryIn_.data() + (u * d + b) * K;
-        for (int k = 0; k < K; ++k) out[k] += da[k] * zb[k];
-      }
-    }
+    for (int a = 0; a < d; ++a)
+      laneDots<kLanes>(gW_.data() + (a + b * d) * K, dirs_.data() + a * K, d * K, queryIn_.data() + b * K, d * K, U, K);
   if (param_ != Parameterization::KQ) return;
   // grad_K = gradW Q, grad_Q = gradW^T K
   for (int c = 0; c < m; ++c)
     for (int a = 0; a < d; ++a) {
-      double* __restrict gk = gK_.data() + (a + c * d) * K;
-      double* __restrict gq = gQ_.data() + (a + c * d) * K;
-      for (int k = 0; k < K; ++k) {
-        gk[k] = 0.0;
-        gq[k] = 0.0;
-      }
-      for (int b = 0; b < d; ++b) {
-        const double* __restrict gab = gW_.data() + (a + b * d) * K;
-        const double* __restrict gba = gW_.data() + (b + a * d) * K;
-        const double* __restrict qb = Q_.data() + (b + c * d) * K;
-        const double* __restrict kb = K_m_.data() + (b + c * d) * K;
-        for (int k = 0; k < K; ++k) {
-          gk[k] += gab[k] * qb[k];
-          gq[k] += gba[k] * kb[k];
-        }
-      }
+      laneDots<kLanes>(gK_.data() + (a + c * d) * K, gW_.data() + a * K, d * K, Q_.data() + c * d * K, K, d, K);
+      laneDots<kLanes>(gQ_.data() + (a + c * d) * K, gW_.data() + a * d * K, K, K_m_.data() + c * d * K, K, d, K);
     }
   // Balance term 2 balance F, combined with the data part in the log domain.
   const double balance = s_.balance;
@@ -532,7 +558,7 @@ void BatchedTrainer::checkEvaluation() {
 // Trainer's stepBlock for every run: next = x - coef dir (through the mirror map for MD with
 // p != 2); moved_[k] = 0 where the normalized step is undefined (then next = x).
 void BatchedTrainer::stepBlock(const double* x, const double* dir, int size, double* next) {
-  const int K = K_;
+  const int K = KP_;
   const Optimizer opt = s_.optimizer;
   const bool normalized = isNormalizedOptimizer(opt);
   const bool mirror = isMirrorOptimizer(opt) && s_.p != 2.0;
@@ -595,7 +621,7 @@ void BatchedTrainer::stepBlock(const double* x, const double* dir, int size, dou
 }
 
 void BatchedTrainer::update() {
-  const int K = K_, d = d_;
+  const int K = KP_, d = d_;
   const std::size_t K1 = K;
   const int dm = d * m_;
   switch (param_) {
@@ -609,23 +635,32 @@ void BatchedTrainer::update() {
       break;
     case Parameterization::Prompt: stepBlock(p_.data(), gP_.data(), d, nextP_.data()); break;
   }
-  auto finiteLane = [&](const std::vector<double>& v, int k) {
-    for (std::size_t e = 0; e * K1 < v.size(); ++e)
-      if (!std::isfinite(v[e * K1 + k])) return false;
-    return true;
+  // x * 0 is 0 for finite x and NaN for Inf or NaN: one vector pass flags every run's candidate.
+  double* __restrict bad = coef_.data();
+  for (int k = 0; k < K; ++k) bad[k] = 0.0;
+  auto flagNonFinite = [&](const std::vector<double>& v) {
+    for (std::size_t e = 0; e * K1 < v.size(); ++e) {
+      const double* __restrict ve = v.data() + e * K1;
+      for (int k = 0; k < K; ++k) bad[k] += ve[k] * 0.0;
+    }
   };
-  for (int k = 0; k < K; ++k) {
-    active_[k] = 0;
+  switch (param_) {
+    case Parameterization::W: flagNonFinite(nextW_); break;
+    case Parameterization::KQ:
+      flagNonFinite(nextK_);
+      flagNonFinite(nextQ_);
+      break;
+    case Parameterization::Prompt: flagNonFinite(nextP_); break;
+  }
+  for (int k = 0; k < K; ++k) active_[k] = 0;  // the padding lanes never move
+  for (int k = 0; k < K_; ++k) {
     if (!stopReason_[k].empty()) continue;
     if (!moved_[k]) {
       stopReason_[k] = "zero gradient direction at iteration " + std::to_string(iteration_[k]) +
                        ": the normalized step is undefined (the loss is stationary)";
       continue;
     }
-    const bool finite = param_ == Parameterization::W    ? finiteLane(nextW_, k)
-                        : param_ == Parameterization::KQ ? finiteLane(nextK_, k) && finiteLane(nextQ_, k)
-                                                         : finiteLane(nextP_, k);
-    if (!finite) {
+    if (bad[k] != 0.0) {
       stopReason_[k] = "parameters are not finite after iteration " + std::to_string(iteration_[k] + 1) +
                        " (divergent run; the step was not taken)";
       continue;
@@ -669,7 +704,7 @@ void BatchedTrainer::update() {
       break;
   }
   // ||effective W||_F against maxNorm (Trainer's check after the step, safeNorm's fast path).
-  for (int k = 0; k < K; ++k) {
+  for (int k = 0; k < K_; ++k) {
     if (!active_[k]) continue;
     ++iteration_[k];
     double norm = std::numeric_limits<double>::quiet_NaN();

@@ -55,13 +55,15 @@ class BatchedTrainer {
 
   std::vector<Model> models_;
   TrainSettings s_;
-  int K_ = 0, n_ = 0, T_ = 0, d_ = 0, m_ = 0, units_ = 0;
+  static constexpr int kLanes = 8;  // runs per register block; lanes are padded to a multiple
+  void padLanes(std::vector<double>& v) const;
+  int K_ = 0, KP_ = 0, n_ = 0, T_ = 0, d_ = 0, m_ = 0, units_ = 0;
   Parameterization param_ = Parameterization::W;
   LossKind lossKind_ = LossKind::Logistic;
   double logUnits_ = 0.0;
   std::vector<int> unitSeq_, unitCount_, unitQueryToken_;  // unitQueryToken_: unused (cross) or token index
 
-  // Data, run index innermost: element e of run k at [e * K + k].
+  // Data, run index innermost: element e of run k at [e * KP_ + k].
   std::vector<double> tokens_;   // ((i T + t) d + j)
   std::vector<double> headDot_;  // (i T + t): v . x_it (the fixed linear head)
   std::vector<double> queryIn_;  // (u d + j): the query input z_u (W, (K,Q))
