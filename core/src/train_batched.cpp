@@ -370,12 +370,14 @@ void BatchedTrainer::unitPass(int u) {
       const double* __restrict wt = w + t * K;
       for (int k = 0; k < K; ++k) wsum[k] += wt[k];
     }
+    double* __restrict expBeta = tmp_.data();
+    std::copy(beta, beta + K, expBeta);
+    expLanes(expBeta, K);
     for (int k = 0; k < K; ++k) {
-      const double expBeta = std::exp(beta[k]);
-      const double S = expBeta * wsum[k];
+      const double S = expBeta[k] * wsum[k];
       lambda[k] = beta[k] - std::log1p(S);
       probU[k] = 1.0 / (1.0 + S);
-      expLambda[k] = expBeta * probU[k];
+      expLambda[k] = expBeta[k] * probU[k];
       mean[k] = 0.0;
     }
     // Head contrasts delta_t = v.x_t - v.x_alpha and their softmax mean (times exp(-lambda)).
@@ -418,13 +420,27 @@ void BatchedTrainer::unitPass(int u) {
     const double* __restrict gj = g + j * K;
     for (int k = 0; k < K; ++k) norm[k] = std::max(norm[k], std::abs(gj[k]));
   }
+  // Logistic: l(u) = softplus(-u) and log|l'(u)| = -softplus(u) share e^{-|u|} (one vector exp).
+  double* __restrict margin = expLambda;  // no longer needed: u = Y f per run
+  double* __restrict expAbs = tmp_.data();
   for (int k = 0; k < K; ++k) {
-    const double f = hvA[k] + mean[k];
-    const double uu = y[k] * f;
-    const double term = lossValue(lossKind_, uu);
+    margin[k] = y[k] * (hvA[k] + mean[k]);
+    expAbs[k] = -std::abs(margin[k]);
+  }
+  const bool logistic = lossKind_ == LossKind::Logistic;
+  if (logistic) expLanes(expAbs, K);
+  for (int k = 0; k < K; ++k) {
+    const double uu = margin[k];
+    double term, logDeriv;
+    if (logistic) {
+      const double soft = std::log1p(expAbs[k]);  // softplus(x) = max(x, 0) + log1p(e^{-|x|})
+      term = std::max(-uu, 0.0) + soft;
+      logDeriv = uu >= 0.0 ? -(uu + term) : -(std::max(uu, 0.0) + soft);
+    } else {
+      term = lossValue(lossKind_, uu);
+      logDeriv = logAbsLossDerivative(lossKind_, uu);
+    }
     loss_[k] += term;
-    double logDeriv = (lossKind_ == LossKind::Logistic && uu >= 0.0) ? -(uu + term)
-                                                                      : logAbsLossDerivative(lossKind_, uu);
     if (std::abs(y[k]) != 1.0) logDeriv += std::log(std::abs(y[k]));
     sign[k] = y[k] > 0 ? -1.0 : 1.0;
     // A NaN anywhere in the direction makes the max-abs NaN-free; check the sum as Eigen's
@@ -468,8 +484,10 @@ void BatchedTrainer::assemble() {
     const double* __restrict mu = logQ_.data() + u * K;
     const double* __restrict sg = sign_.data() + u * K;
     double* __restrict c = tmp_.data();
+    for (int k = 0; k < K; ++k) c[k] = mu[k] - top[k];
+    expLanes(c, K);
     for (int k = 0; k < K; ++k)
-      c[k] = (nan[k] != 0.0 || top[k] == kNegInf || mu[k] == kNegInf) ? 0.0 : sg[k] * std::exp(mu[k] - top[k]);
+      c[k] = (nan[k] != 0.0 || top[k] == kNegInf || mu[k] == kNegInf) ? 0.0 : sg[k] * c[k];
     for (int j = 0; j < d; ++j) {
       double* __restrict dj = dirs_.data() + (u * d + j) * K;
       for (int k = 0; k < K; ++k) dj[k] *= c[k];
