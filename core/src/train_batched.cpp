@@ -21,6 +21,16 @@
 #include "model_internal.hpp"
 #include "text.hpp"
 
+// x86-64 (GCC): the lane loops are compiled twice, for AVX2 (4 doubles per vector) and for the
+// portable baseline (SSE2, 2 per vector), and the loader picks one for the CPU. Both give the same
+// bits: each run's arithmetic is the same sequence of operations at any vector width, and without
+// fp-contract (ISO C++ mode) no multiply-add is fused.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+#define ATTNSVM_LANES __attribute__((target_clones("avx2", "default")))
+#else
+#define ATTNSVM_LANES
+#endif
+
 namespace attnsvm {
 
 namespace {
@@ -273,7 +283,7 @@ void BatchedTrainer::selectedProbability(int r, VecRef out) const {
 
 // ---- gradient ----
 
-void BatchedTrainer::evaluate() {
+ATTNSVM_LANES void BatchedTrainer::evaluate() {
   const int K = KP_, d = d_, m = m_, U = units_;
   std::fill(loss_.begin(), loss_.end(), 0.0);
   double* __restrict q = queries_.data();
@@ -304,7 +314,7 @@ void BatchedTrainer::evaluate() {
 }
 
 // evaluateUnit for unit u of every run (see model_unit.cpp for the derivation).
-void BatchedTrainer::unitPass(int u) {
+ATTNSVM_LANES void BatchedTrainer::unitPass(int u) {
   const int K = KP_, d = d_, tau = unitCount_[u];
   const std::size_t base = static_cast<std::size_t>(unitSeq_[u]) * T_;  // first token row of the sequence
   const double* __restrict q = queries_.data() + (param_ == Parameterization::Prompt ? 0 : u * d * K);
@@ -465,7 +475,7 @@ void BatchedTrainer::unitPass(int u) {
 
 // Model::gradient's assembly: rescale the unit directions by sign exp(mu - max mu), sum them into
 // the parameter blocks; the (K,Q) balance term (gradient.cpp's addBalance).
-void BatchedTrainer::assemble() {
+ATTNSVM_LANES void BatchedTrainer::assemble() {
   const int K = KP_, d = d_, m = m_, U = units_;
   double* __restrict top = coef_.data();
   double* __restrict nan = top + K;
@@ -575,7 +585,7 @@ void BatchedTrainer::checkEvaluation() {
 
 // Trainer's stepBlock for every run: next = x - coef dir (through the mirror map for MD with
 // p != 2); moved_[k] = 0 where the normalized step is undefined (then next = x).
-void BatchedTrainer::stepBlock(const double* x, const double* dir, int size, double* next) {
+ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir, int size, double* next) {
   const int K = KP_;
   const Optimizer opt = s_.optimizer;
   const bool normalized = isNormalizedOptimizer(opt);
@@ -638,7 +648,7 @@ void BatchedTrainer::stepBlock(const double* x, const double* dir, int size, dou
   }
 }
 
-void BatchedTrainer::update() {
+ATTNSVM_LANES void BatchedTrainer::update() {
   const int K = KP_, d = d_;
   const std::size_t K1 = K;
   const int dm = d * m_;
