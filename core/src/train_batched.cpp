@@ -83,6 +83,60 @@ inline void expLanes(double* __restrict x, int count) {
   }
 }
 
+// log u for positive normal u, inlined into vectorizable loops: u = m 2^e with m in [sqrt(1/2),
+// sqrt(2)), log m = 2 atanh(s), s = (m - 1)/(m + 1), |s| <= 0.172, series to s^21 (truncation below
+// 1e-17 relative); exponent and mantissa read from the bits. Within 2 ulp of std::log.
+inline double logNormal(double u) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &u, sizeof bits);
+  const std::uint64_t ebits = (bits >> 52) | 0x4330000000000000ULL;  // the double 2^52 + biased exponent
+  double e;
+  std::memcpy(&e, &ebits, sizeof e);
+  e -= 4503599627370496.0 + 1023.0;
+  const std::uint64_t mbits = (bits & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL;  // mantissa in [1, 2)
+  double m;
+  std::memcpy(&m, &mbits, sizeof m);
+  const bool big = m > 1.4142135623730951;
+  m = big ? 0.5 * m : m;
+  e = big ? e + 1.0 : e;
+  const double s = (m - 1.0) / (m + 1.0), z = s * s;
+  double p = 1.0 / 21.0;
+  p = p * z + 1.0 / 19.0;
+  p = p * z + 1.0 / 17.0;
+  p = p * z + 1.0 / 15.0;
+  p = p * z + 1.0 / 13.0;
+  p = p * z + 1.0 / 11.0;
+  p = p * z + 1.0 / 9.0;
+  p = p * z + 1.0 / 7.0;
+  p = p * z + 1.0 / 5.0;
+  p = p * z + 1.0 / 3.0;
+  return e * 6.93147180369123816490e-01 + (2.0 * s + 2.0 * s * z * p + e * 1.90821492927058770002e-10);
+}
+
+// x <- log1p(x) for x >= 0, +inf and NaN (the softmax normalizer S, the logistic loss's e^{-|u|}):
+// log(1 + x) plus the rounding of 1 + x put back, (x - ((1 + x) - 1)) / (1 + x). Within 2 ulp of
+// std::log1p.
+inline void log1pLanes(double* __restrict x, int count) {
+  for (int i = 0; i < count; ++i) {
+    const double v = x[i], u = 1.0 + v;
+    const double r = logNormal(u) + (v - (u - 1.0)) / u;
+    x[i] = (v != v || v == std::numeric_limits<double>::infinity()) ? v : r;
+  }
+}
+
+// x <- log(x) for x >= 0, +inf and NaN (the max-abs of a unit's direction): 0 -> -inf; subnormal
+// inputs scaled by 2^54 first.
+inline void logLanes(double* __restrict x, int count) {
+  for (int i = 0; i < count; ++i) {
+    const double v = x[i];
+    const bool tiny = v < std::numeric_limits<double>::min();
+    const double r = tiny ? logNormal(v * 18014398509481984.0) - 54.0 * 0.69314718055994530942 : logNormal(v);
+    x[i] = (v != v || v == std::numeric_limits<double>::infinity()) ? v
+           : v == 0.0                                            ? -std::numeric_limits<double>::infinity()
+                                                                 : r;
+  }
+}
+
 // out[k] = sum_{j < count} a[j sa + k] b[j sb + k] for every lane k < lanes (a multiple of L): the
 // sums of kLanes runs accumulate in registers, not in memory.
 template <int L>
@@ -383,13 +437,16 @@ ATTNSVM_LANES void BatchedTrainer::unitPass(int u) {
     double* __restrict expBeta = tmp_.data();
     std::copy(beta, beta + K, expBeta);
     expLanes(expBeta, K);
+    double* __restrict logS = lambda;
     for (int k = 0; k < K; ++k) {
       const double S = expBeta[k] * wsum[k];
-      lambda[k] = beta[k] - std::log1p(S);
+      logS[k] = S;
       probU[k] = 1.0 / (1.0 + S);
       expLambda[k] = expBeta[k] * probU[k];
       mean[k] = 0.0;
     }
+    log1pLanes(logS, K);
+    for (int k = 0; k < K; ++k) lambda[k] = beta[k] - logS[k];
     // Head contrasts delta_t = v.x_t - v.x_alpha and their softmax mean (times exp(-lambda)).
     for (int t = 0; t < tau; ++t) {
       const double* __restrict wt = w + t * K;
@@ -438,12 +495,18 @@ ATTNSVM_LANES void BatchedTrainer::unitPass(int u) {
     expAbs[k] = -std::abs(margin[k]);
   }
   const bool logistic = lossKind_ == LossKind::Logistic;
-  if (logistic) expLanes(expAbs, K);
+  if (logistic) {
+    expLanes(expAbs, K);
+    log1pLanes(expAbs, K);  // log1p(e^{-|u|})
+  }
+  double* __restrict logNorm = wsum;  // log of the max-abs of the direction
+  std::copy(norm, norm + K, logNorm);
+  logLanes(logNorm, K);
   for (int k = 0; k < K; ++k) {
     const double uu = margin[k];
     double term, logDeriv;
     if (logistic) {
-      const double soft = std::log1p(expAbs[k]);  // softplus(x) = max(x, 0) + log1p(e^{-|x|})
+      const double soft = expAbs[k];  // softplus(x) = max(x, 0) + log1p(e^{-|x|})
       term = std::max(-uu, 0.0) + soft;
       logDeriv = uu >= 0.0 ? -(uu + term) : -(std::max(uu, 0.0) + soft);
     } else {
@@ -455,19 +518,19 @@ ATTNSVM_LANES void BatchedTrainer::unitPass(int u) {
     sign[k] = y[k] > 0 ? -1.0 : 1.0;
     // A NaN anywhere in the direction makes the max-abs NaN-free; check the sum as Eigen's
     // lpNorm<Infinity> would propagate it.
-    if (tau > 1 && norm[k] > 0.0 && std::isfinite(norm[k])) logQ[k] = lambda[k] + std::log(norm[k]) + logDeriv;
+    if (tau > 1 && norm[k] > 0.0 && std::isfinite(norm[k])) logQ[k] = lambda[k] + logNorm[k] + logDeriv;
     else if (tau > 1 && !std::isfinite(norm[k])) logQ[k] = std::numeric_limits<double>::quiet_NaN();
     else logQ[k] = kNegInf;
     // Divisor 1 (and the direction set to 0) where the direction is zero or not finite.
     tmp_[k] = logQ[k] == kNegInf || std::isnan(logQ[k]) ? 0.0 : 1.0;
-    norm[k] = tmp_[k] == 0.0 ? 1.0 : norm[k];
+    norm[k] = tmp_[k] == 0.0 ? 1.0 : 1.0 / norm[k];  // now the reciprocal: one division per run
   }
   for (int j = 0; j < d; ++j) {
     const double* __restrict gj = g + j * K;
     double* __restrict dj = dir + j * K;
     const double* __restrict ok = tmp_.data();
     for (int k = 0; k < K; ++k) {
-      const double v = gj[k] / norm[k];
+      const double v = gj[k] * norm[k];
       dj[k] = ok[k] != 0.0 ? v : 0.0;
     }
   }
