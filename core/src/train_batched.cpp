@@ -30,6 +30,12 @@
 #else
 #define ATTNSVM_LANES
 #endif
+// The lane kernels below are inlined into each clone (compiled at its vector width).
+#if defined(__GNUC__)
+#define ATTNSVM_INLINE inline __attribute__((always_inline))
+#else
+#define ATTNSVM_INLINE inline
+#endif
 
 namespace attnsvm {
 
@@ -50,7 +56,7 @@ void signedPower(double* x, std::size_t size, double e) {
 // below 1e-17 relative), 2^n assembled in the exponent bits. Within about 1 ulp of std::exp on
 // [-708, 709]; below -708 (a softmax weight under 1e-307 beside a weight of 1) it returns 0, above
 // 709 +inf; NaN stays NaN.
-inline void expLanes(double* __restrict x, int count) {
+ATTNSVM_INLINE void expLanes(double* __restrict x, int count) {
   constexpr double kShift = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to an integer
   constexpr std::uint64_t kShiftBits = 0x4338000000000000ULL;
   for (int i = 0; i < count; ++i) {
@@ -86,7 +92,7 @@ inline void expLanes(double* __restrict x, int count) {
 // log u for positive normal u, inlined into vectorizable loops: u = m 2^e with m in [sqrt(1/2),
 // sqrt(2)), log m = 2 atanh(s), s = (m - 1)/(m + 1), |s| <= 0.172, series to s^21 (truncation below
 // 1e-17 relative); exponent and mantissa read from the bits. Within 2 ulp of std::log.
-inline double logNormal(double u) {
+ATTNSVM_INLINE double logNormal(double u) {
   std::uint64_t bits;
   std::memcpy(&bits, &u, sizeof bits);
   const std::uint64_t ebits = (bits >> 52) | 0x4330000000000000ULL;  // the double 2^52 + biased exponent
@@ -116,7 +122,7 @@ inline double logNormal(double u) {
 // x <- log1p(x) for x >= 0, +inf and NaN (the softmax normalizer S, the logistic loss's e^{-|u|}):
 // log(1 + x) plus the rounding of 1 + x put back, (x - ((1 + x) - 1)) / (1 + x). Within 2 ulp of
 // std::log1p.
-inline void log1pLanes(double* __restrict x, int count) {
+ATTNSVM_INLINE void log1pLanes(double* __restrict x, int count) {
   for (int i = 0; i < count; ++i) {
     const double v = x[i], u = 1.0 + v;
     const double r = logNormal(u) + (v - (u - 1.0)) / u;
@@ -126,7 +132,7 @@ inline void log1pLanes(double* __restrict x, int count) {
 
 // x <- log(x) for x >= 0, +inf and NaN (the max-abs of a unit's direction): 0 -> -inf; subnormal
 // inputs scaled by 2^54 first.
-inline void logLanes(double* __restrict x, int count) {
+ATTNSVM_INLINE void logLanes(double* __restrict x, int count) {
   for (int i = 0; i < count; ++i) {
     const double v = x[i];
     const bool tiny = v < std::numeric_limits<double>::min();
@@ -140,7 +146,7 @@ inline void logLanes(double* __restrict x, int count) {
 // out[k] = sum_{j < count} a[j sa + k] b[j sb + k] for every lane k < lanes (a multiple of L): the
 // sums of kLanes runs accumulate in registers, not in memory.
 template <int L>
-inline void laneDots(double* __restrict out, const double* __restrict a, std::ptrdiff_t sa,
+ATTNSVM_INLINE void laneDots(double* __restrict out, const double* __restrict a, std::ptrdiff_t sa,
                      const double* __restrict b, std::ptrdiff_t sb, int count, int lanes) {
   for (int kb = 0; kb < lanes; kb += L) {
     double acc[L] = {};
@@ -549,8 +555,9 @@ ATTNSVM_LANES void BatchedTrainer::assemble() {
   for (int u = 0; u < U; ++u) {
     const double* __restrict mu = logQ_.data() + u * K;
     for (int k = 0; k < K; ++k) {
-      if (std::isnan(mu[k])) nan[k] = 1.0;
-      else top[k] = std::max(top[k], mu[k]);
+      const bool isNan = mu[k] != mu[k];
+      nan[k] = isNan ? 1.0 : nan[k];
+      top[k] = isNan ? top[k] : std::max(top[k], mu[k]);
     }
   }
   for (int u = 0; u < U; ++u) {
@@ -610,18 +617,25 @@ ATTNSVM_LANES void BatchedTrainer::assemble() {
   }
   double* __restrict dataCoef = tmp_.data();
   double* __restrict regCoef = coef_.data() + 2 * K;
+  // gradient.cpp's addBalance per run: logReg = log(2 balance) + log(size), t = max(logData, logReg).
+  double* __restrict logReg = coef_.data() + 3 * K;
+  double* __restrict top2 = coef_.data() + 4 * K;
+  std::copy(size, size + K, logReg);
+  logLanes(logReg, K);
+  const double logTwiceBalance = std::log(2.0 * balance);
   for (int k = 0; k < K; ++k) {
-    if (!(size[k] > 0.0)) {
-      dataCoef[k] = 1.0;
-      regCoef[k] = 0.0;
-      continue;
-    }
-    const double logData = logScale_[k];
-    const double logReg = std::log(2.0 * balance) + std::log(size[k]);
-    const double t = std::max(logData, logReg);
-    dataCoef[k] = logData == kNegInf ? 0.0 : std::exp(logData - t);
-    regCoef[k] = std::exp(logReg - t) / size[k];
-    logScale_[k] = t;
+    logReg[k] = logTwiceBalance + logReg[k];
+    top2[k] = std::max(logScale_[k], logReg[k]);
+    dataCoef[k] = logScale_[k] - top2[k];
+    regCoef[k] = logReg[k] - top2[k];
+  }
+  expLanes(dataCoef, K);
+  expLanes(regCoef, K);
+  for (int k = 0; k < K; ++k) {
+    const bool some = size[k] > 0.0;
+    dataCoef[k] = !some ? 1.0 : (logScale_[k] == kNegInf ? 0.0 : dataCoef[k]);
+    regCoef[k] = !some ? 0.0 : regCoef[k] / size[k];
+    logScale_[k] = some ? top2[k] : logScale_[k];
   }
   for (std::size_t e = 0; e < dm; ++e) {
     double* __restrict gk = gK_.data() + e * K;
