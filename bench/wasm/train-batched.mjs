@@ -4,7 +4,7 @@
 // iterations on W and (K,Q), experimentSeeds: batched training + the SVM solves) in one thread.
 // Prints the markdown rows of docs/BENCHMARKS.md ("Training throughput"). Medians of process CPU
 // time (the machine is shared), ROUNDS (env, default 5) alternating single/batched samples.
-// Run: node bench/wasm/train-batched.mjs
+// Run: node bench/wasm/train-batched.mjs (FULL=0 skips the full experiment)
 import { loadEngine } from '../../tests/wasm/helpers.mjs';
 import { median, cpuMs } from './cpu-time.mjs';
 
@@ -29,8 +29,8 @@ const rows = [];
 const shapes = [
   { label: '(6,8,10)', n: 6, T: 8, d: 10, iters: 2000, seeds: [8, 16, 32] },
   { label: '(15,15,20)', n: 15, T: 15, d: 20, iters: 400, seeds: [16] },
-  { label: '(1000,49,18)', n: 1000, T: 49, d: 18, iters: 2, seeds: [8] },
-];
+  { label: '(1000,49,18)', n: 1000, T: 49, d: 18, iters: 20, seeds: [8] },
+].filter((s) => !process.env.ONLY || s.label === process.env.ONLY);  // ONLY='(6,8,10)': one shape
 for (const s of shapes) {
   for (const count of s.seeds) {
     const base = { n: s.n, T: s.T, d: s.d, iters: s.iters, seedStart: 1, seedCount: count, optimizer: 'ngd', lr: 0.1 };
@@ -50,6 +50,7 @@ console.log('|---|---:|---:|---:|');
 for (const r of rows) console.log(r);
 
 // The full local-convergence experiment in one thread.
+if (process.env.FULL === '0') process.exit(0);
 const full = [];
 for (let r = 0; r < Math.max(3, Math.min(ROUNDS, 5)); r++) {
   const t0 = cpuMs();
