@@ -5,6 +5,7 @@
 
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/train.hpp"
+#include "attnsvm/train_batched.hpp"
 
 namespace attnsvm {
 namespace {
@@ -55,6 +56,55 @@ BENCHMARK(BM_NGD_W)->Args({6, 8, 10})->Args({32, 32, 32})->Args({128, 64, 64});
 BENCHMARK(BM_NGD_W_TraceEvery1)->Args({6, 8, 10});
 BENCHMARK(BM_NGD_KQ)->Args({6, 8, 10});
 BENCHMARK(BM_MD_p3_W)->Args({6, 8, 10});
+
+// Batched trainer: `runs` runs of the shape (seeds 1..runs of the sphere scenario) advanced
+// together; items = steps of single runs (runs x iterations), so items_per_second compares
+// directly with BM_NGD_W's.
+void runBatched(benchmark::State& state, Parameterization param, Optimizer opt, double p) {
+  const int n = static_cast<int>(state.range(0)), T = static_cast<int>(state.range(1)),
+            d = static_cast<int>(state.range(2)), runs = static_cast<int>(state.range(3));
+  std::vector<Model> models;
+  std::vector<Params> inits;
+  TrainSettings settings;
+  for (int r = 0; r < runs; ++r) {
+    ScenarioOptions o;
+    o.n = n;
+    o.T = T;
+    o.d = d;
+    o.seed = 1 + r;
+    Scenario sc = makeScenario("sphere", o);
+    sc.model.param = param;
+    models.emplace_back(sc.data, sc.model);
+    inits.push_back(sc.init);
+    settings = sc.train;
+  }
+  settings.optimizer = opt;
+  settings.p = p;
+  settings.traceEvery = 1 << 30;
+  settings.maxNorm = 1e300;
+  BatchedTrainer trainer(std::move(models), settings, inits);
+  const int kBatch = n * T * d > 100000 ? 1 : 16;  // iterations per timed call
+  for (auto _ : state) {
+    trainer.step(kBatch);
+    if (trainer.stopped(0)) state.SkipWithError(trainer.stopReason(0).c_str());
+  }
+  const double steps = static_cast<double>(state.iterations()) * kBatch * runs;
+  state.SetItemsProcessed(static_cast<int64_t>(steps));
+  state.counters["flops"] =
+      benchmark::Counter(steps * flopsPerIteration(n, T, d, param == Parameterization::KQ), benchmark::Counter::kIsRate);
+}
+
+void BM_Batched_NGD_W(benchmark::State& s) { runBatched(s, Parameterization::W, Optimizer::NGD, 2.0); }
+void BM_Batched_NGD_KQ(benchmark::State& s) { runBatched(s, Parameterization::KQ, Optimizer::NGD, 2.0); }
+void BM_Batched_MD_p3_W(benchmark::State& s) { runBatched(s, Parameterization::W, Optimizer::MD, 3.0); }
+// (n, T, d, runs): the papers' shape at several batch sizes, (15, 15, 20), the real-images shape
+// (SPEC section 6: n = 1000 images, T = 49 patches, d = 18).
+BENCHMARK(BM_Batched_NGD_W)
+    ->Args({6, 8, 10, 4})->Args({6, 8, 10, 8})->Args({6, 8, 10, 16})->Args({6, 8, 10, 32})->Args({6, 8, 10, 64})
+    ->Args({15, 15, 20, 16})->Args({1000, 49, 18, 8});
+BENCHMARK(BM_Batched_NGD_KQ)->Args({6, 8, 10, 16});
+BENCHMARK(BM_Batched_MD_p3_W)->Args({6, 8, 10, 16});
+BENCHMARK(BM_NGD_W)->Args({15, 15, 20})->Args({1000, 49, 18});
 
 // Attainable double-precision rate of this build on this machine: a 256^3 Eigen GEMM.
 void BM_PeakGemm(benchmark::State& state) {

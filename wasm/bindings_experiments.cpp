@@ -14,6 +14,8 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
 #include "attnsvm/experiment_basin.hpp"
+#include "attnsvm/scenarios.hpp"
+#include "attnsvm/train_batched.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
 
@@ -44,11 +46,8 @@ val experimentSeedsW(const std::string& name, const val& req) {
       throw InputError("seedStart must be an integer in 0..2^53-1");
     const int count = wire::integer(req, "seedCount", 1);
     if (count < 1 || count > 100000) throw InputError("seedCount = " + std::to_string(count) + " is out of range 1..100000");
-    std::vector<SeedResult> results;
-    results.reserve(count);
-    for (int k = 0; k < count; ++k)
-      results.push_back(runExperimentSeed(name, static_cast<std::uint64_t>(start) + k, so));
-    return wire::seedResults(results);
+    // The core batches the seeds' training where it can (local-convergence), as the CLI does.
+    return wire::seedResults(runExperimentSeeds(name, static_cast<std::uint64_t>(start), count, so));
   });
 }
 
@@ -108,6 +107,66 @@ val basinLimitsW(const val& req) {
   });
 }
 
+// Training throughput and batched-vs-single agreement in wasm (bench/wasm/train-batched.mjs,
+// tests/wasm/train-batched.test.mjs): seeds seedStart .. seedStart + seedCount - 1 of the sphere
+// scenario at (n, T, d), `iters` steps of `optimizer` (lr, p) on W or (K,Q) from the scenario's start,
+// all seeds advanced together (batched: true, BatchedTrainer) or one Trainer per seed. Returns the
+// final effective weights of every run (column-major, d*d per run), its iteration and stop reason.
+val trainSeedsW(const val& req) {
+  return guarded([&] {
+    ScenarioOptions so;
+    so.n = wire::integer(req, "n", 6);
+    so.T = wire::integer(req, "T", 8);
+    so.d = wire::integer(req, "d", 10);
+    const int start = wire::integer(req, "seedStart", 0), count = wire::integer(req, "seedCount", 1);
+    const int iters = wire::integer(req, "iters", 2000);
+    if (count < 1 || count > 4096) throw InputError("seedCount = " + std::to_string(count) + " is out of range 1..4096");
+    if (start < 0) throw InputError("seedStart = " + std::to_string(start) + " must be >= 0");
+    if (iters < 0 || iters > 10000000) throw InputError("iters = " + std::to_string(iters) + " is out of range 0..10000000");
+    const std::string param = wire::string(req, "param", "W");
+    if (param != "W" && param != "KQ") throw InputError("param '" + param + "': expected W or KQ");
+    std::vector<Model> models;
+    std::vector<Params> inits;
+    TrainSettings ts;
+    for (int k = 0; k < count; ++k) {
+      so.seed = static_cast<std::uint64_t>(start) + k;
+      Scenario sc = makeScenario("sphere", so);
+      sc.model.param = param == "KQ" ? Parameterization::KQ : Parameterization::W;
+      models.emplace_back(sc.data, sc.model);
+      inits.push_back(sc.init);
+      ts = sc.train;
+    }
+    ts.optimizer = parseOptimizer(wire::string(req, "optimizer", "ngd"));
+    ts.lr = wire::number(req, "lr", ts.lr);
+    ts.p = wire::number(req, "p", ts.p);
+    ts.traceEvery = iters + 1;
+    std::vector<double> weights;
+    std::vector<int> iterations;
+    val reasons = val::array();
+    auto keep = [&](const Mat& w, int it, const std::string& why) {
+      weights.insert(weights.end(), w.data(), w.data() + w.size());
+      iterations.push_back(it);
+      reasons.call<void>("push", why);
+    };
+    if (wire::boolean(req, "batched", true)) {
+      BatchedTrainer bt(models, ts, inits);
+      bt.step(iters);
+      for (int k = 0; k < count; ++k) keep(bt.weights(k), bt.iteration(k), bt.stopReason(k));
+    } else {
+      for (int k = 0; k < count; ++k) {
+        Trainer tr(models[k], ts, inits[k]);
+        tr.step(iters);
+        keep(tr.weights(), tr.iteration(), tr.stopReason());
+      }
+    }
+    val o = val::object();
+    o.set("weights", wire::f64(weights));
+    o.set("iterations", wire::i32(iterations));
+    o.set("stopReasons", reasons);
+    return o;
+  });
+}
+
 val experimentNamesW() {
   return guarded([] {
     val names = val::array();
@@ -126,4 +185,5 @@ EMSCRIPTEN_BINDINGS(attnsvm_experiments) {
   function("experimentNames", &experimentNamesW);
   function("basinMap", &basinMapW);
   function("basinLimits", &basinLimitsW);
+  function("trainSeeds", &trainSeedsW);
 }

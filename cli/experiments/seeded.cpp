@@ -1,6 +1,7 @@
 // The seeded sphere experiments: local convergence, multi-token, mirror descent,
 // overparameterization, rates. The per-seed work is the core's runExperimentSeed (the wasm module
 // runs the same); here only the threads, the mean/std over seeds and the JSON/CSV.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -17,15 +18,23 @@ double seconds(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Item s * seeds + k is seed seedBase + k of setting s; written to its own slot.
+// Item s * seeds + k is seed seedBase + k of setting s; written to its own slot. The seeds of a
+// setting go in chunks (consecutive seeds, runExperimentSeeds batches their training), about two
+// per thread so that the threads stay balanced; the results do not depend on the chunking.
 std::vector<SeedResult> runSeeds(const std::string& name, const ExperimentOptions& o, int seeds,
                                  const std::vector<SeedOptions>& settings, int threads) {
   const int items = seeds * static_cast<int>(settings.size());
   std::vector<SeedResult> out(items);
-  Progress progress(name, items, o.progress);
-  parallelFor(items, threads, progress, [&](int idx) {
-    const int s = idx / seeds, k = idx % seeds;
-    out[idx] = runExperimentSeed(name, o.seedBase + static_cast<std::uint64_t>(k), settings[s]);
+  const int perChunk = std::max(8, (seeds + 2 * threads - 1) / (2 * threads) / 8 * 8);
+  const int chunksPerSetting = (seeds + perChunk - 1) / perChunk;
+  const int chunks = chunksPerSetting * static_cast<int>(settings.size());
+  Progress progress(name, chunks, o.progress);
+  parallelFor(chunks, threads, progress, [&](int idx) {
+    const int s = idx / chunksPerSetting, k0 = (idx % chunksPerSetting) * perChunk;
+    const int count = std::min(perChunk, seeds - k0);
+    std::vector<SeedResult> part =
+        runExperimentSeeds(name, o.seedBase + static_cast<std::uint64_t>(k0), count, settings[s]);
+    for (int k = 0; k < count; ++k) out[s * seeds + k0 + k] = std::move(part[k]);
   });
   progress.finish();
   return out;

@@ -1,11 +1,13 @@
 // Basin map rows (see experiment_basin.hpp); the loop body of the CLI's former basin-map code.
 #include "attnsvm/experiment_basin.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
 #include "attnsvm/scenarios.hpp"
+#include "attnsvm/train_batched.hpp"
 
 namespace attnsvm {
 
@@ -29,15 +31,24 @@ BasinRow basinMapRow(std::uint64_t seed, int grid, int row, int iters) {
   BasinRow out;
   out.selection.resize(grid, -1);
   out.finalP.resize(grid);
-  for (int col = 0; col < grid; ++col) {
-    Params init = sc.init;
-    init.p = Vec::Zero(sc.data.d);
-    init.p[0] = basinCoord(col, grid);
-    if (sc.data.d > 1) init.p[1] = basinCoord(row, grid);
-    const RunRecord rec = runTraining(sc.data, sc.model, sc.train, init, iters, iters);
-    out.selection[col] = rec.finalSelection.empty() ? -1 : rec.finalSelection[0];
-    const Mat& w = rec.weights.back();
-    out.finalP[col] = Eigen::Map<const Vec>(w.data(), w.size());
+  // The starts of a row share the data: trained together (BatchedTrainer), 64 at a time.
+  constexpr int kBatch = 64;
+  for (int c0 = 0; c0 < grid; c0 += kBatch) {
+    const int count = std::min(kBatch, grid - c0);
+    std::vector<Params> inits(count, sc.init);
+    for (int k = 0; k < count; ++k) {
+      inits[k].p = Vec::Zero(sc.data.d);
+      inits[k].p[0] = basinCoord(c0 + k, grid);
+      if (sc.data.d > 1) inits[k].p[1] = basinCoord(row, grid);
+    }
+    const std::vector<const Dataset*> data(count, &sc.data);
+    const std::vector<RunRecord> recs = runTrainingBatched(data, sc.model, sc.train, inits, iters, iters);
+    for (int k = 0; k < count; ++k) {
+      const RunRecord& rec = recs[k];
+      out.selection[c0 + k] = rec.finalSelection.empty() ? -1 : rec.finalSelection[0];
+      const Mat& w = rec.weights.back();
+      out.finalP[c0 + k] = Eigen::Map<const Vec>(w.data(), w.size());
+    }
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // One seed of each seeded experiment (see experiment.hpp). Moved here from the CLI so that the
 // native tool and the wasm module run the same code; the arithmetic is unchanged.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -10,6 +11,7 @@
 #include "attnsvm/experiment_prompt.hpp"
 #include "attnsvm/experiment_rank.hpp"
 #include "attnsvm/scenarios.hpp"
+#include "attnsvm/train_batched.hpp"
 
 namespace attnsvm {
 
@@ -58,15 +60,14 @@ void describe(SeedResult& r, const Scenario& sc, int iters, int every) {
   r.every = every;
 }
 
+const Parameterization kLocalParams[2] = {Parameterization::W, Parameterization::KQ};
+
 // Normalized GD on W and on (K,Q) from the scenario's start; correlation of the snapshots with the
-// Frobenius and nuclear SVMs of each run's final selection.
-SeedResult localConvergence(std::uint64_t seed, const SeedOptions& o) {
-  const Scenario sc = makeScenario("local-convergence", scenarioOptions(seed, -1));
-  const int iters = o.iters == -1 ? 2000 : o.iters;
-  const int every = defaultEvery(iters, o.every);
+// Frobenius and nuclear SVMs of each run's final selection. recs: the two runs (W, then (K,Q)).
+SeedResult localConvergenceFrom(const Scenario& sc, int iters, int every, const RunRecord (&recs)[2]) {
   SeedResult r;
   describe(r, sc, iters, every);
-  const Parameterization params[2] = {Parameterization::W, Parameterization::KQ};
+  const Parameterization* params = kLocalParams;
   const char* names[2] = {"W", "KQ"};
   struct Refs {
     std::optional<Mat> fro, nuc;
@@ -77,7 +78,7 @@ SeedResult localConvergence(std::uint64_t seed, const SeedOptions& o) {
   for (int p = 0; p < 2; ++p) {
     ModelSpec spec = sc.model;
     spec.param = params[p];
-    RunRecord rec = runTraining(sc.data, spec, sc.train, sc.init, iters, every);
+    const RunRecord& rec = recs[p];
     const std::vector<int>& sel = rec.finalSelection;
     auto found = refs.find(sel);
     if (found == refs.end()) {
@@ -110,6 +111,48 @@ SeedResult localConvergence(std::uint64_t seed, const SeedOptions& o) {
     for (int f = 0; f < 6; ++f) addValue(r, n + fields[f], finals[p][f]);
   }
   return r;
+}
+
+int localIters(const SeedOptions& o) { return o.iters == -1 ? 2000 : o.iters; }
+
+SeedResult localConvergence(std::uint64_t seed, const SeedOptions& o) {
+  const Scenario sc = makeScenario("local-convergence", scenarioOptions(seed, -1));
+  const int iters = localIters(o), every = defaultEvery(iters, o.every);
+  RunRecord recs[2];
+  for (int p = 0; p < 2; ++p) {
+    ModelSpec spec = sc.model;
+    spec.param = kLocalParams[p];
+    recs[p] = runTraining(sc.data, spec, sc.train, sc.init, iters, every);
+  }
+  return localConvergenceFrom(sc, iters, every, recs);
+}
+
+// Seeds first .. first + count - 1 of local convergence with the runs of all seeds advanced
+// together (BatchedTrainer): the W runs as one batch, the (K,Q) runs as another.
+std::vector<SeedResult> localConvergenceSeeds(std::uint64_t first, int count, const SeedOptions& o) {
+  std::vector<Scenario> scs;
+  scs.reserve(count);
+  for (int k = 0; k < count; ++k) scs.push_back(makeScenario("local-convergence", scenarioOptions(first + k, -1)));
+  const int iters = localIters(o), every = defaultEvery(iters, o.every);
+  std::vector<const Dataset*> data;
+  std::vector<Params> inits;
+  for (const Scenario& sc : scs) {
+    data.push_back(&sc.data);
+    inits.push_back(sc.init);
+  }
+  std::vector<RunRecord> runs[2];
+  for (int p = 0; p < 2; ++p) {
+    ModelSpec spec = scs[0].model;
+    spec.param = kLocalParams[p];
+    runs[p] = runTrainingBatched(data, spec, scs[0].train, inits, iters, every);
+  }
+  std::vector<SeedResult> out;
+  out.reserve(count);
+  for (int k = 0; k < count; ++k) {
+    const RunRecord recs[2] = {std::move(runs[0][k]), std::move(runs[1][k])};
+    out.push_back(localConvergenceFrom(scs[k], iters, every, recs));
+  }
+  return out;
 }
 
 // Normalized GD on W from W0 = 0 at dimension d: does it reach the globally optimal selection?
@@ -277,13 +320,41 @@ std::vector<std::string> seedExperimentNames() {
           "md-convergence", "joint-wv"};
 }
 
-SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& o) {
+namespace {
+void checkSeedOptions(const SeedOptions& o) {
   if (o.iters != -1 && (o.iters < 1 || o.iters > kMaxIters))
     throw InputError("iters = " + std::to_string(o.iters) + " is out of range 1.." + std::to_string(kMaxIters));
   if (o.every != -1 && (o.every < 1 || o.every > kMaxIters))
     throw InputError("every = " + std::to_string(o.every) + " is out of range 1.." + std::to_string(kMaxIters));
   if (o.d != -1 && (o.d < 1 || o.d > kMaxDim))
     throw InputError("d = " + std::to_string(o.d) + " is out of range 1.." + std::to_string(kMaxDim));
+}
+}  // namespace
+
+std::vector<SeedResult> runExperimentSeeds(const std::string& name, std::uint64_t first, int count,
+                                           const SeedOptions& o) {
+  if (count < 0) throw InputError("seed count = " + std::to_string(count) + ": must be >= 0");
+  checkSeedOptions(o);
+  std::vector<SeedResult> out;
+  if (name == "local-convergence") {
+    constexpr int kBatch = 64;  // runs per batch: bounds the working memory, results do not depend on it
+    for (int k = 0; k < count; k += kBatch) {
+      std::vector<SeedResult> part = localConvergenceSeeds(first + k, std::min(kBatch, count - k), o);
+      for (SeedResult& r : part) {
+        r.experiment = name;
+        out.push_back(std::move(r));
+      }
+    }
+    for (int k = 0; k < count; ++k) out[k].seed = first + k;
+    return out;
+  }
+  out.reserve(count);
+  for (int k = 0; k < count; ++k) out.push_back(runExperimentSeed(name, first + k, o));
+  return out;
+}
+
+SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& o) {
+  checkSeedOptions(o);
   SeedResult r;
   if (name == "local-convergence") r = localConvergence(seed, o);
   else if (name == "overparam") r = overparam(seed, o);

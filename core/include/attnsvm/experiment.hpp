@@ -102,5 +102,11 @@ struct SeedResult {
 std::vector<std::string> seedExperimentNames();
 // Throws InputError for an unknown name or bad options (naming the field).
 SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& options);
+// Seeds first .. first + count - 1 of one setting, in seed order: the same results as
+// runExperimentSeed seed by seed (up to floating-point reassociation), with the training runs of
+// all seeds batched (BatchedTrainer) where the experiment allows it (local-convergence), else one
+// seed at a time.
+std::vector<SeedResult> runExperimentSeeds(const std::string& name, std::uint64_t first, int count,
+                                           const SeedOptions& options);
 
 }  // namespace attnsvm

@@ -1,0 +1,933 @@
+// Batched trainer (see train_batched.hpp): Trainer's iteration for K runs at once, structure of
+// arrays with the run index innermost. Every loop below that touches per-run data has the run
+// index k as its innermost loop with unit stride, so it vectorizes across runs; per-run scalar
+// work (exp, log of the softmax normalizers, the loss) is one call per unit per run, as in
+// evaluateUnit. The formulas are evaluateUnit's (model_unit.cpp) and Model::gradient's
+// (gradient.cpp) with two reassociations that the single-run code cannot afford but a batch can:
+//   b_t = a_t - a_alpha          instead of (x_t - x_alpha) . q  (same absolute error, eps |x||q|)
+//   v . (x_t - x_alpha) = v.x_t - v.x_alpha, with v.x_t computed once (the head is fixed)
+// so the head's contrasts cost nothing per step and the head output is f = v.x_alpha + mean.
+#include "attnsvm/train_batched.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "attnsvm/errors.hpp"
+#include "mirror_internal.hpp"
+#include "model_internal.hpp"
+#include "text.hpp"
+
+// x86-64 (GCC): the lane loops are compiled twice, for AVX2 (4 doubles per vector) and for the
+// portable baseline (SSE2, 2 per vector), and the loader picks one for the CPU. Both give the same
+// bits: each run's arithmetic is the same sequence of operations at any vector width, and without
+// fp-contract (ISO C++ mode) no multiply-add is fused.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+#define ATTNSVM_LANES __attribute__((target_clones("avx2", "default")))
+#else
+#define ATTNSVM_LANES
+#endif
+// The lane kernels below are inlined into each clone (compiled at its vector width).
+#if defined(__GNUC__)
+#define ATTNSVM_INLINE inline __attribute__((always_inline))
+#else
+#define ATTNSVM_INLINE inline
+#endif
+
+namespace attnsvm {
+
+namespace {
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+bool perQueryUnits(AttentionKind kind) { return kind == AttentionKind::SeqToSeq || kind == AttentionKind::Causal; }
+
+// sign(x)|x|^e, elementwise (mirror.cpp's signedPower on a flat array; identity for e = 1).
+void signedPower(double* x, std::size_t size, double e) {
+  if (e == 1.0) return;
+  for (std::size_t i = 0; i < size; ++i) x[i] = std::copysign(std::pow(std::abs(x[i]), e), x[i]);
+}
+
+// x <- e^x elementwise in a form the compiler vectorizes (std::exp is an opaque call per element):
+// Cody-Waite reduction x = n ln2 + r, |r| <= ln2/2, Taylor polynomial of degree 13 (truncation
+// below 1e-17 relative), 2^n assembled in the exponent bits. Within about 1 ulp of std::exp on
+// [-708, 709]; below -708 (a softmax weight under 1e-307 beside a weight of 1) it returns 0, above
+// 709 +inf; NaN stays NaN.
+ATTNSVM_INLINE void expLanes(double* __restrict x, int count) {
+  constexpr double kShift = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to an integer
+  constexpr std::uint64_t kShiftBits = 0x4338000000000000ULL;
+  for (int i = 0; i < count; ++i) {
+    const double v = x[i];
+    const double c = std::min(std::max(v, -708.0), 709.0);
+    const double t = c * 1.4426950408889634 + kShift;
+    const double n = t - kShift;
+    const double r = (c - n * 6.93147180369123816490e-01) - n * 1.90821492927058770002e-10;
+    double p = 1.0 / 6227020800.0;
+    p = p * r + 1.0 / 479001600.0;
+    p = p * r + 1.0 / 39916800.0;
+    p = p * r + 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    std::uint64_t bits;
+    std::memcpy(&bits, &t, sizeof bits);
+    bits = (bits - kShiftBits + 1023) << 52;
+    double scale;
+    std::memcpy(&scale, &bits, sizeof scale);
+    const double y = p * scale;
+    x[i] = v < -708.0 ? 0.0 : (v > 709.0 ? std::numeric_limits<double>::infinity() : y);
+  }
+}
+
+// log u for positive normal u, inlined into vectorizable loops: u = m 2^e with m in [sqrt(1/2),
+// sqrt(2)), log m = 2 atanh(s), s = (m - 1)/(m + 1), |s| <= 0.172, series to s^21 (truncation below
+// 1e-17 relative); exponent and mantissa read from the bits. Within 2 ulp of std::log.
+ATTNSVM_INLINE double logNormal(double u) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &u, sizeof bits);
+  const std::uint64_t ebits = (bits >> 52) | 0x4330000000000000ULL;  // the double 2^52 + biased exponent
+  double e;
+  std::memcpy(&e, &ebits, sizeof e);
+  e -= 4503599627370496.0 + 1023.0;
+  const std::uint64_t mbits = (bits & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL;  // mantissa in [1, 2)
+  double m;
+  std::memcpy(&m, &mbits, sizeof m);
+  const bool big = m > 1.4142135623730951;
+  m = big ? 0.5 * m : m;
+  e = big ? e + 1.0 : e;
+  const double s = (m - 1.0) / (m + 1.0), z = s * s;
+  double p = 1.0 / 21.0;
+  p = p * z + 1.0 / 19.0;
+  p = p * z + 1.0 / 17.0;
+  p = p * z + 1.0 / 15.0;
+  p = p * z + 1.0 / 13.0;
+  p = p * z + 1.0 / 11.0;
+  p = p * z + 1.0 / 9.0;
+  p = p * z + 1.0 / 7.0;
+  p = p * z + 1.0 / 5.0;
+  p = p * z + 1.0 / 3.0;
+  return e * 6.93147180369123816490e-01 + (2.0 * s + 2.0 * s * z * p + e * 1.90821492927058770002e-10);
+}
+
+// x <- log1p(x) for x >= 0, +inf and NaN (the softmax normalizer S, the logistic loss's e^{-|u|}):
+// log(1 + x) plus the rounding of 1 + x put back, (x - ((1 + x) - 1)) / (1 + x). Within 2 ulp of
+// std::log1p.
+ATTNSVM_INLINE void log1pLanes(double* __restrict x, int count) {
+  for (int i = 0; i < count; ++i) {
+    const double v = x[i], u = 1.0 + v;
+    const double r = logNormal(u) + (v - (u - 1.0)) / u;
+    x[i] = (v != v || v == std::numeric_limits<double>::infinity()) ? v : r;
+  }
+}
+
+// x <- log(x) for x >= 0, +inf and NaN (the max-abs of a unit's direction): 0 -> -inf; subnormal
+// inputs scaled by 2^54 first.
+ATTNSVM_INLINE void logLanes(double* __restrict x, int count) {
+  for (int i = 0; i < count; ++i) {
+    const double v = x[i];
+    const bool tiny = v < std::numeric_limits<double>::min();
+    const double r = tiny ? logNormal(v * 18014398509481984.0) - 54.0 * 0.69314718055994530942 : logNormal(v);
+    x[i] = (v != v || v == std::numeric_limits<double>::infinity()) ? v
+           : v == 0.0                                            ? -std::numeric_limits<double>::infinity()
+                                                                 : r;
+  }
+}
+
+// out[k] = sum_{j < count} a[j sa + k] b[j sb + k] for every lane k < lanes (a multiple of L): the
+// sums of kLanes runs accumulate in registers, not in memory.
+template <int L>
+ATTNSVM_INLINE void laneDots(double* __restrict out, const double* __restrict a, std::ptrdiff_t sa,
+                     const double* __restrict b, std::ptrdiff_t sb, int count, int lanes) {
+  for (int kb = 0; kb < lanes; kb += L) {
+    double acc[L] = {};
+    for (int j = 0; j < count; ++j) {
+      const double* __restrict x = a + j * sa + kb;
+      const double* __restrict y = b + j * sb + kb;
+      for (int l = 0; l < L; ++l) acc[l] += x[l] * y[l];
+    }
+    for (int l = 0; l < L; ++l) out[kb + l] = acc[l];
+  }
+}
+
+}  // namespace
+
+std::string batchedUnsupported(const ModelSpec& spec, const TrainSettings& s) {
+  if (spec.head != HeadKind::Linear) return "the batched trainer has the linear head only";
+  if (s.trainHead) return "the batched trainer does not train the head";
+  if (s.optimizer == Optimizer::Adam) return "the batched trainer has no Adam";
+  if (s.traceSoftmax) return "the batched trainer records no softmax trace";
+  return "";
+}
+
+BatchedTrainer::BatchedTrainer(std::vector<Model> models, TrainSettings settings, const std::vector<Params>& inits)
+    : models_(std::move(models)), s_(std::move(settings)) {
+  if (models_.empty()) throw InputError("batched trainer: no runs");
+  if (inits.size() != models_.size())
+    throw InputError("batched trainer: " + std::to_string(inits.size()) + " starts for " +
+                     std::to_string(models_.size()) + " runs");
+  const ModelSpec& spec0 = models_[0].spec();
+  const std::string why = batchedUnsupported(spec0, s_);
+  if (!why.empty()) throw InputError(why);
+  // Trainer's checks of the settings and of the start (same messages), on the first run.
+  (void)Trainer(models_[0], s_, inits[0]);
+  const Dataset& d0 = models_[0].data();
+  K_ = static_cast<int>(models_.size());
+  KP_ = (K_ + kLanes - 1) / kLanes * kLanes;
+  n_ = d0.n;
+  T_ = d0.T;
+  d_ = d0.d;
+  param_ = spec0.param;
+  lossKind_ = spec0.loss;
+  m_ = param_ == Parameterization::KQ ? (spec0.m == 0 ? d_ : spec0.m) : 0;
+  for (int r = 0; r < K_; ++r) {
+    const Dataset& dr = models_[r].data();
+    const ModelSpec& sr = models_[r].spec();
+    if (dr.n != n_ || dr.T != T_ || dr.d != d_ || sr.attention != spec0.attention || sr.param != param_ ||
+        sr.loss != lossKind_ || sr.head != spec0.head || (param_ == Parameterization::KQ && sr.m != spec0.m) ||
+        (param_ != Parameterization::Prompt && sr.attention == AttentionKind::Self && dr.query != d0.query))
+      throw InputError("batched trainer: run " + std::to_string(r) + " differs in shape or model from run 0");
+    (void)models_[r].loss(inits[r]);  // shape check of the start (InputError)
+    const Params& p = inits[r];
+    if (!p.W.allFinite() || !p.K.allFinite() || !p.Q.allFinite() || !p.p.allFinite() || !p.v.allFinite())
+      throw InputError("initial parameters of run " + std::to_string(r) + " contain NaN or Inf");
+  }
+  const AttentionKind kind = spec0.attention;
+  const bool prompt = param_ == Parameterization::Prompt;
+  units_ = perQueryUnits(kind) ? n_ * T_ : n_;
+  logUnits_ = std::log(static_cast<double>(units_));
+  unitSeq_.resize(units_);
+  unitCount_.resize(units_);
+  const std::size_t K = KP_, d = d_, T = T_, U = units_;
+  tokens_.assign(static_cast<std::size_t>(n_) * T * d * K, 0.0);
+  headDot_.assign(static_cast<std::size_t>(n_) * T * K, 0.0);
+  label_.assign(U * K, 0.0);
+  if (!prompt) queryIn_.assign(U * d * K, 0.0);
+  if (prompt) keys_.assign(d * d * K, 0.0);
+  for (int r = 0; r < K_; ++r) {
+    const Dataset& dr = models_[r].data();
+    const Vec& v = inits[r].v.size() ? inits[r].v : dr.v;
+    for (int row = 0; row < n_ * T_; ++row) {
+      for (int j = 0; j < d_; ++j) tokens_[(row * d + j) * K + r] = dr.X(row, j);
+      headDot_[row * K + r] = dr.X.row(row).dot(v);
+    }
+    if (prompt)
+      for (std::size_t e = 0; e < d * d; ++e) keys_[e * K + r] = models_[r].spec().Wk(e);
+  }
+  for (int u = 0; u < units_; ++u) {
+    const bool perQuery = perQueryUnits(kind);
+    const int i = perQuery ? u / T_ : u;
+    const int k = perQuery ? u % T_ : 0;
+    unitSeq_[u] = i;
+    unitCount_[u] = kind == AttentionKind::Causal ? k + 1 : T_;
+    for (int r = 0; r < K_; ++r) {
+      const Dataset& dr = models_[r].data();
+      label_[u * K + r] = dr.Y[i];
+      if (prompt) continue;
+      for (int j = 0; j < d_; ++j) {
+        double z = 0.0;
+        switch (kind) {
+          case AttentionKind::Cross: z = dr.Z(i, j); break;
+          case AttentionKind::Self: z = dr.X(i * T_ + dr.query, j); break;
+          default: z = dr.X(i * T_ + k, j); break;
+        }
+        queryIn_[(u * d + j) * K + r] = z;
+      }
+    }
+  }
+  // Parameters, column-major per run.
+  auto load = [&](std::vector<double>& dst, std::size_t size, auto get) {
+    dst.assign(size * K, 0.0);
+    for (int r = 0; r < K_; ++r)
+      for (std::size_t e = 0; e < size; ++e) dst[e * K + r] = get(r, e);
+  };
+  const std::size_t dm = d * static_cast<std::size_t>(m_);
+  switch (param_) {
+    case Parameterization::W:
+      load(W_, d * d, [&](int r, std::size_t e) { return inits[r].W(e); });
+      nextW_ = W_;
+      gW_.assign(d * d * K, 0.0);
+      break;
+    case Parameterization::KQ:
+      load(K_m_, dm, [&](int r, std::size_t e) { return inits[r].K(e); });
+      load(Q_, dm, [&](int r, std::size_t e) { return inits[r].Q(e); });
+      nextK_ = K_m_;
+      nextQ_ = Q_;
+      gW_.assign(d * d * K, 0.0);
+      gK_.assign(dm * K, 0.0);
+      gQ_.assign(dm * K, 0.0);
+      inner_.assign(U * m_ * K, 0.0);
+      break;
+    case Parameterization::Prompt:
+      load(p_, d, [&](int r, std::size_t e) { return inits[r].p(e); });
+      nextP_ = p_;
+      gP_.assign(d * K, 0.0);
+      break;
+  }
+  inits_ = inits;
+  // Padding lanes (up to a multiple of kLanes) hold copies of run 0 and never commit a step.
+  for (std::vector<double>* v : {&tokens_, &headDot_, &label_, &queryIn_, &keys_, &W_, &K_m_, &Q_, &p_})
+    padLanes(*v);
+  nextW_ = W_;
+  nextK_ = K_m_;
+  nextQ_ = Q_;
+  nextP_ = p_;
+  queries_.assign((prompt ? 1 : U) * d * K, 0.0);
+  score_.assign(T * K, 0.0);
+  w_.assign(T * K, 0.0);
+  xa_.assign(d * K, 0.0);
+  ghat_.assign(d * K, 0.0);
+  dirs_.assign(U * d * K, 0.0);
+  logQ_.assign(U * K, 0.0);
+  sign_.assign(U * K, 0.0);
+  prob_.assign(U * K, 0.0);
+  alpha_.assign(U * K, 0);
+  tmp_.assign(d * K, 0.0);
+  tmp2_.assign(d * K, 0.0);
+  coef_.assign(8 * K, 0.0);
+  logScale_.assign(K, 0.0);
+  loss_.assign(K, 0.0);
+  active_.assign(K, 1);
+  moved_.assign(K, 0);
+  movedFirst_.assign(K, 0);
+  iteration_.assign(K_, 0);
+  stopReason_.assign(K_, std::string());
+  evaluate();
+  checkEvaluation();
+}
+
+void BatchedTrainer::padLanes(std::vector<double>& v) const {
+  const std::size_t K = KP_;
+  for (std::size_t e = 0; e * K < v.size(); ++e)
+    for (std::size_t k = K_; k < K; ++k) v[e * K + k] = v[e * K];
+}
+
+bool BatchedTrainer::allStopped() const {
+  for (int r = 0; r < K_; ++r)
+    if (stopReason_[r].empty()) return false;
+  return true;
+}
+
+Params BatchedTrainer::params(int r) const {
+  Params out = inits_.at(r);
+  if (out.v.size() == 0) out.v = models_[r].data().v;
+  const std::size_t K = KP_;
+  auto unload = [&](const std::vector<double>& src, double* dst, std::size_t size) {
+    for (std::size_t e = 0; e < size; ++e) dst[e] = src[e * K + r];
+  };
+  switch (param_) {
+    case Parameterization::W: unload(W_, out.W.data(), out.W.size()); break;
+    case Parameterization::KQ:
+      unload(K_m_, out.K.data(), out.K.size());
+      unload(Q_, out.Q.data(), out.Q.size());
+      break;
+    case Parameterization::Prompt: unload(p_, out.p.data(), out.p.size()); break;
+  }
+  return out;
+}
+
+Mat BatchedTrainer::weights(int r) const { return effectiveWeights(models_.at(r).spec(), params(r)); }
+
+void BatchedTrainer::selectedProbability(int r, VecRef out) const {
+  for (int u = 0; u < units_; ++u) out[u] = prob_[static_cast<std::size_t>(u) * KP_ + r];
+}
+
+// ---- gradient ----
+
+ATTNSVM_LANES void BatchedTrainer::evaluate() {
+  const int K = KP_, d = d_, m = m_, U = units_;
+  std::fill(loss_.begin(), loss_.end(), 0.0);
+  double* __restrict q = queries_.data();
+  // Queries: W z_u; K (Q^T z_u); Wk^T p (one shared query).
+  switch (param_) {
+    case Parameterization::W:
+      for (int u = 0; u < U; ++u)
+        for (int a = 0; a < d; ++a)  // q(a) = sum_b W(a, b) z(b)
+          laneDots<kLanes>(q + (u * d + a) * K, W_.data() + a * K, d * K, queryIn_.data() + u * d * K, K, d, K);
+      break;
+    case Parameterization::KQ:
+      for (int u = 0; u < U; ++u) {
+        for (int c = 0; c < m; ++c)  // inner(c) = sum_b Q(b, c) z(b)
+          laneDots<kLanes>(inner_.data() + (u * m + c) * K, Q_.data() + c * d * K, K, queryIn_.data() + u * d * K, K,
+                           d, K);
+        for (int a = 0; a < d; ++a)  // q(a) = sum_c K(a, c) inner(c)
+          laneDots<kLanes>(q + (u * d + a) * K, K_m_.data() + a * K, d * K, inner_.data() + u * m * K, K, m, K);
+      }
+      break;
+    case Parameterization::Prompt:
+      for (int a = 0; a < d; ++a)  // (Wk^T p)(a) = sum_b Wk(b, a) p(b)
+        laneDots<kLanes>(q + a * K, keys_.data() + a * d * K, K, p_.data(), K, d, K);
+      break;
+  }
+  for (int u = 0; u < U; ++u) unitPass(u);
+  for (int k = 0; k < K; ++k) loss_[k] /= U;
+  assemble();
+}
+
+// evaluateUnit for unit u of every run (see model_unit.cpp for the derivation).
+ATTNSVM_LANES void BatchedTrainer::unitPass(int u) {
+  const int K = KP_, d = d_, tau = unitCount_[u];
+  const std::size_t base = static_cast<std::size_t>(unitSeq_[u]) * T_;  // first token row of the sequence
+  const double* __restrict q = queries_.data() + (param_ == Parameterization::Prompt ? 0 : u * d * K);
+  const double* __restrict X = tokens_.data() + base * d * K;  // X(t, j)[k] at ((t d + j) K + k)
+  const double* __restrict hv = headDot_.data() + base * K;     // v.x_t [k] at (t K + k)
+  double* __restrict a = score_.data();
+  double* __restrict w = w_.data();
+  double* __restrict xa = xa_.data();
+  double* __restrict g = ghat_.data();
+  double* __restrict best = coef_.data();
+  double* __restrict alphaD = best + K;
+  double* __restrict beta = best + 2 * K;
+  double* __restrict wsum = best + 3 * K;
+  double* __restrict hvA = best + 4 * K;
+  double* __restrict mean = best + 5 * K;
+  double* __restrict lambda = best + 6 * K;
+  double* __restrict expLambda = best + 7 * K;
+  // Scores a_t = x_t . q and the first maximum.
+  for (int t = 0; t < tau; ++t) laneDots<kLanes>(a + t * K, X + t * d * K, K, q, K, d, K);
+  for (int k = 0; k < K; ++k) {
+    best[k] = a[k];
+    alphaD[k] = 0.0;
+  }
+  for (int t = 1; t < tau; ++t) {
+    const double* __restrict at = a + t * K;
+    for (int k = 0; k < K; ++k) {
+      const bool more = at[k] > best[k];
+      best[k] = more ? at[k] : best[k];
+      alphaD[k] = more ? static_cast<double>(t) : alphaD[k];
+    }
+  }
+  int* __restrict alpha = alpha_.data() + static_cast<std::size_t>(u) * K;
+  for (int k = 0; k < K; ++k) {
+    const int al = static_cast<int>(alphaD[k]);
+    alpha[k] = al;
+    hvA[k] = hv[al * K + k];
+    for (int j = 0; j < d; ++j) xa[j * K + k] = X[(al * d + j) * K + k];
+  }
+  double* __restrict probU = prob_.data() + static_cast<std::size_t>(u) * K;
+  double* __restrict logQ = logQ_.data() + static_cast<std::size_t>(u) * K;
+  double* __restrict sign = sign_.data() + static_cast<std::size_t>(u) * K;
+  const double* __restrict y = label_.data() + static_cast<std::size_t>(u) * K;
+  double* __restrict dir = dirs_.data() + static_cast<std::size_t>(u) * d * K;
+  if (tau > 1) {
+    // b_t = a_t - a_alpha (-inf at alpha, so that w_alpha = 0), beta = max over t != alpha.
+    for (int k = 0; k < K; ++k) beta[k] = kNegInf;
+    for (int t = 0; t < tau; ++t) {
+      double* __restrict wt = w + t * K;
+      const double* __restrict at = a + t * K;
+      for (int k = 0; k < K; ++k) {
+        const double b = alphaD[k] == static_cast<double>(t) ? kNegInf : at[k] - best[k];
+        wt[k] = b;
+        beta[k] = std::max(beta[k], b);
+      }
+    }
+    for (int k = 0; k < K; ++k) wsum[k] = 0.0;
+    for (int t = 0; t < tau; ++t) {
+      double* __restrict wt = w + t * K;
+      for (int k = 0; k < K; ++k) wt[k] -= beta[k];
+    }
+    expLanes(w, tau * K);
+    for (int t = 0; t < tau; ++t) {
+      const double* __restrict wt = w + t * K;
+      for (int k = 0; k < K; ++k) wsum[k] += wt[k];
+    }
+    double* __restrict expBeta = tmp_.data();
+    std::copy(beta, beta + K, expBeta);
+    expLanes(expBeta, K);
+    double* __restrict logS = lambda;
+    for (int k = 0; k < K; ++k) {
+      const double S = expBeta[k] * wsum[k];
+      logS[k] = S;
+      probU[k] = 1.0 / (1.0 + S);
+      expLambda[k] = expBeta[k] * probU[k];
+      mean[k] = 0.0;
+    }
+    log1pLanes(logS, K);
+    for (int k = 0; k < K; ++k) lambda[k] = beta[k] - logS[k];
+    // Head contrasts delta_t = v.x_t - v.x_alpha and their softmax mean (times exp(-lambda)).
+    for (int t = 0; t < tau; ++t) {
+      const double* __restrict wt = w + t * K;
+      const double* __restrict ht = hv + t * K;
+      for (int k = 0; k < K; ++k) mean[k] += wt[k] * (ht[k] - hvA[k]);
+    }
+    for (int k = 0; k < K; ++k) mean[k] *= expLambda[k];
+    // Direction of grad_q: sum_t c_t (x_t - x_alpha), c_t = w_t (delta_t - mean) (into w).
+    for (int t = 0; t < tau; ++t) {
+      double* __restrict wt = w + t * K;
+      const double* __restrict ht = hv + t * K;
+      for (int k = 0; k < K; ++k) wt[k] *= (ht[k] - hvA[k]) - mean[k];
+    }
+    constexpr int L = kLanes;
+    for (int j = 0; j < d; ++j)
+      for (int kb = 0; kb < K; kb += L) {
+        double acc[L] = {};
+        const double* __restrict xj = xa + j * K + kb;
+        for (int t = 0; t < tau; ++t) {
+          const double* __restrict c = w + t * K + kb;
+          const double* __restrict x = X + (t * d + j) * K + kb;
+          for (int l = 0; l < L; ++l) acc[l] += c[l] * (x[l] - xj[l]);
+        }
+        for (int l = 0; l < L; ++l) g[j * K + kb + l] = acc[l];
+      }
+  } else {
+    for (int k = 0; k < K; ++k) {
+      probU[k] = 1.0;
+      lambda[k] = kNegInf;
+      mean[k] = 0.0;
+    }
+    for (int j = 0; j < d * K; ++j) g[j] = 0.0;
+  }
+  // Loss and log|l'|, one run at a time (scalar transcendental functions).
+  double* __restrict norm = tmp2_.data();
+  for (int k = 0; k < K; ++k) norm[k] = 0.0;
+  for (int j = 0; j < d; ++j) {
+    const double* __restrict gj = g + j * K;
+    for (int k = 0; k < K; ++k) norm[k] = std::max(norm[k], std::abs(gj[k]));
+  }
+  // Logistic: l(u) = softplus(-u) and log|l'(u)| = -softplus(u) share e^{-|u|} (one vector exp).
+  double* __restrict margin = expLambda;  // no longer needed: u = Y f per run
+  double* __restrict expAbs = tmp_.data();
+  for (int k = 0; k < K; ++k) {
+    margin[k] = y[k] * (hvA[k] + mean[k]);
+    expAbs[k] = -std::abs(margin[k]);
+  }
+  const bool logistic = lossKind_ == LossKind::Logistic;
+  if (logistic) {
+    expLanes(expAbs, K);
+    log1pLanes(expAbs, K);  // log1p(e^{-|u|})
+  }
+  double* __restrict logNorm = wsum;  // log of the max-abs of the direction
+  std::copy(norm, norm + K, logNorm);
+  logLanes(logNorm, K);
+  for (int k = 0; k < K; ++k) {
+    const double uu = margin[k];
+    double term, logDeriv;
+    if (logistic) {
+      const double soft = expAbs[k];  // softplus(x) = max(x, 0) + log1p(e^{-|x|})
+      term = std::max(-uu, 0.0) + soft;
+      logDeriv = uu >= 0.0 ? -(uu + term) : -(std::max(uu, 0.0) + soft);
+    } else {
+      term = lossValue(lossKind_, uu);
+      logDeriv = logAbsLossDerivative(lossKind_, uu);
+    }
+    loss_[k] += term;
+    if (std::abs(y[k]) != 1.0) logDeriv += std::log(std::abs(y[k]));
+    sign[k] = y[k] > 0 ? -1.0 : 1.0;
+    // A NaN anywhere in the direction makes the max-abs NaN-free; check the sum as Eigen's
+    // lpNorm<Infinity> would propagate it.
+    if (tau > 1 && norm[k] > 0.0 && std::isfinite(norm[k])) logQ[k] = lambda[k] + logNorm[k] + logDeriv;
+    else if (tau > 1 && !std::isfinite(norm[k])) logQ[k] = std::numeric_limits<double>::quiet_NaN();
+    else logQ[k] = kNegInf;
+    // Divisor 1 (and the direction set to 0) where the direction is zero or not finite.
+    tmp_[k] = logQ[k] == kNegInf || std::isnan(logQ[k]) ? 0.0 : 1.0;
+    norm[k] = tmp_[k] == 0.0 ? 1.0 : 1.0 / norm[k];  // now the reciprocal: one division per run
+  }
+  for (int j = 0; j < d; ++j) {
+    const double* __restrict gj = g + j * K;
+    double* __restrict dj = dir + j * K;
+    const double* __restrict ok = tmp_.data();
+    for (int k = 0; k < K; ++k) {
+      const double v = gj[k] * norm[k];
+      dj[k] = ok[k] != 0.0 ? v : 0.0;
+    }
+  }
+}
+
+// Model::gradient's assembly: rescale the unit directions by sign exp(mu - max mu), sum them into
+// the parameter blocks; the (K,Q) balance term (gradient.cpp's addBalance).
+ATTNSVM_LANES void BatchedTrainer::assemble() {
+  const int K = KP_, d = d_, m = m_, U = units_;
+  double* __restrict top = coef_.data();
+  double* __restrict nan = top + K;
+  for (int k = 0; k < K; ++k) {
+    top[k] = kNegInf;
+    nan[k] = 0.0;
+  }
+  for (int u = 0; u < U; ++u) {
+    const double* __restrict mu = logQ_.data() + u * K;
+    for (int k = 0; k < K; ++k) {
+      const bool isNan = mu[k] != mu[k];
+      nan[k] = isNan ? 1.0 : nan[k];
+      top[k] = isNan ? top[k] : std::max(top[k], mu[k]);
+    }
+  }
+  for (int u = 0; u < U; ++u) {
+    const double* __restrict mu = logQ_.data() + u * K;
+    const double* __restrict sg = sign_.data() + u * K;
+    double* __restrict c = tmp_.data();
+    for (int k = 0; k < K; ++k) c[k] = mu[k] - top[k];
+    expLanes(c, K);
+    for (int k = 0; k < K; ++k)
+      c[k] = (nan[k] != 0.0 || top[k] == kNegInf || mu[k] == kNegInf) ? 0.0 : sg[k] * c[k];
+    for (int j = 0; j < d; ++j) {
+      double* __restrict dj = dirs_.data() + (u * d + j) * K;
+      for (int k = 0; k < K; ++k) dj[k] *= c[k];
+    }
+  }
+  for (int k = 0; k < K; ++k)
+    logScale_[k] = nan[k] != 0.0 ? std::numeric_limits<double>::quiet_NaN() : top[k] - logUnits_;
+
+  if (param_ == Parameterization::Prompt) {
+    // grad_p = Wk sum_u dirs_u
+    double* __restrict sum = tmp2_.data();
+    for (int j = 0; j < d * K; ++j) sum[j] = 0.0;
+    for (int u = 0; u < U; ++u)
+      for (int j = 0; j < d * K; ++j) sum[j] += dirs_[u * d * K + j];
+    for (int a = 0; a < d; ++a) {
+      double* __restrict out = gP_.data() + a * K;
+      for (int k = 0; k < K; ++k) out[k] = 0.0;
+      for (int b = 0; b < d; ++b) {
+        const double* __restrict wk = keys_.data() + (a + b * d) * K;
+        const double* __restrict sb = sum + b * K;
+        for (int k = 0; k < K; ++k) out[k] += wk[k] * sb[k];
+      }
+    }
+    return;
+  }
+  // gradW(a, b) = sum_u dirs_u(a) z_u(b)
+  for (int b = 0; b < d; ++b)
+    for (int a = 0; a < d; ++a)
+      laneDots<kLanes>(gW_.data() + (a + b * d) * K, dirs_.data() + a * K, d * K, queryIn_.data() + b * K, d * K, U, K);
+  if (param_ != Parameterization::KQ) return;
+  // grad_K = gradW Q, grad_Q = gradW^T K
+  for (int c = 0; c < m; ++c)
+    for (int a = 0; a < d; ++a) {
+      laneDots<kLanes>(gK_.data() + (a + c * d) * K, gW_.data() + a * K, d * K, Q_.data() + c * d * K, K, d, K);
+      laneDots<kLanes>(gQ_.data() + (a + c * d) * K, gW_.data() + a * d * K, K, K_m_.data() + c * d * K, K, d, K);
+    }
+  // Balance term 2 balance F, combined with the data part in the log domain.
+  const double balance = s_.balance;
+  if (!(balance > 0.0)) return;
+  const std::size_t dm = static_cast<std::size_t>(d) * m;
+  double* __restrict size = tmp2_.data();
+  for (int k = 0; k < K; ++k) size[k] = 0.0;
+  for (std::size_t e = 0; e < dm; ++e) {
+    const double* __restrict ke = K_m_.data() + e * K;
+    const double* __restrict qe = Q_.data() + e * K;
+    for (int k = 0; k < K; ++k) size[k] = std::max(size[k], std::max(std::abs(ke[k]), std::abs(qe[k])));
+  }
+  double* __restrict dataCoef = tmp_.data();
+  double* __restrict regCoef = coef_.data() + 2 * K;
+  // gradient.cpp's addBalance per run: logReg = log(2 balance) + log(size), t = max(logData, logReg).
+  double* __restrict logReg = coef_.data() + 3 * K;
+  double* __restrict top2 = coef_.data() + 4 * K;
+  std::copy(size, size + K, logReg);
+  logLanes(logReg, K);
+  const double logTwiceBalance = std::log(2.0 * balance);
+  for (int k = 0; k < K; ++k) {
+    logReg[k] = logTwiceBalance + logReg[k];
+    top2[k] = std::max(logScale_[k], logReg[k]);
+    dataCoef[k] = logScale_[k] - top2[k];
+    regCoef[k] = logReg[k] - top2[k];
+  }
+  expLanes(dataCoef, K);
+  expLanes(regCoef, K);
+  for (int k = 0; k < K; ++k) {
+    const bool some = size[k] > 0.0;
+    dataCoef[k] = !some ? 1.0 : (logScale_[k] == kNegInf ? 0.0 : dataCoef[k]);
+    regCoef[k] = !some ? 0.0 : regCoef[k] / size[k];
+    logScale_[k] = some ? top2[k] : logScale_[k];
+  }
+  for (std::size_t e = 0; e < dm; ++e) {
+    double* __restrict gk = gK_.data() + e * K;
+    double* __restrict gq = gQ_.data() + e * K;
+    const double* __restrict ke = K_m_.data() + e * K;
+    const double* __restrict qe = Q_.data() + e * K;
+    for (int k = 0; k < K; ++k) {
+      gk[k] = dataCoef[k] == 0.0 ? regCoef[k] * ke[k] : dataCoef[k] * gk[k] + regCoef[k] * ke[k];
+      gq[k] = dataCoef[k] == 0.0 ? regCoef[k] * qe[k] : dataCoef[k] * gq[k] + regCoef[k] * qe[k];
+    }
+  }
+}
+
+void BatchedTrainer::checkEvaluation() {
+  for (int k = 0; k < K_; ++k) {
+    if (!stopReason_[k].empty()) continue;
+    if (!std::isfinite(loss_[k])) stopReason_[k] = "loss is not finite at iteration " + std::to_string(iteration_[k]);
+    else if (std::isnan(logScale_[k]))
+      stopReason_[k] = "gradient is not finite at iteration " + std::to_string(iteration_[k]);
+  }
+}
+
+// ---- step ----
+
+// Trainer's stepBlock for every run: next = x - coef dir (through the mirror map for MD with
+// p != 2); moved_[k] = 0 where the normalized step is undefined (then next = x).
+ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir, int size, double* next) {
+  const int K = KP_;
+  const Optimizer opt = s_.optimizer;
+  const bool normalized = isNormalizedOptimizer(opt);
+  const bool mirror = isMirrorOptimizer(opt) && s_.p != 2.0;
+  double* __restrict coef = tmp_.data();
+  if (normalized) {
+    double* __restrict nrm = tmp2_.data();
+    for (int k = 0; k < K; ++k) nrm[k] = 0.0;
+    if (opt == Optimizer::NMD && s_.p != 2.0) {
+      // Dual norm ||dir||_q, 1/p + 1/q = 1, scaled by the largest entry (as lpNorm).
+      const double qexp = s_.p / (s_.p - 1.0);
+      double* __restrict topv = coef;
+      for (int k = 0; k < K; ++k) topv[k] = 0.0;
+      for (int e = 0; e < size; ++e)
+        for (int k = 0; k < K; ++k) topv[k] = std::max(topv[k], std::abs(dir[e * K + k]));
+      for (int e = 0; e < size; ++e)
+        for (int k = 0; k < K; ++k)
+          if (topv[k] > 0.0 && std::isfinite(topv[k])) nrm[k] += std::pow(std::abs(dir[e * K + k]) / topv[k], qexp);
+      for (int k = 0; k < K; ++k)
+        nrm[k] = (topv[k] > 0.0 && std::isfinite(topv[k])) ? topv[k] * std::pow(nrm[k], 1.0 / qexp) : topv[k];
+    } else {
+      for (int e = 0; e < size; ++e) {
+        const double* __restrict de = dir + e * K;
+        for (int k = 0; k < K; ++k) nrm[k] += de[k] * de[k];
+      }
+      for (int k = 0; k < K; ++k) nrm[k] = std::sqrt(nrm[k]);
+    }
+    constexpr double eps = std::numeric_limits<double>::epsilon();
+    for (int k = 0; k < K; ++k) {
+      const bool ok = nrm[k] > 0.0 && logScale_[k] != kNegInf;
+      moved_[k] = ok;
+      if (!ok) coef[k] = 0.0;
+      // NMD: lr g / (||g||_q + eps) with g = exp(logScale) dir, i.e. lr dir / (||dir||_q + eps exp(-logScale)).
+      else if (opt == Optimizer::NMD) coef[k] = s_.lr / (nrm[k] + eps * std::exp(-logScale_[k]));
+      else coef[k] = s_.lr / nrm[k];
+    }
+  } else {
+    for (int k = 0; k < K; ++k) {
+      moved_[k] = 1;
+      coef[k] = logScale_[k] == kNegInf ? 0.0 : s_.lr * std::exp(logScale_[k]);
+    }
+  }
+  if (mirror) {
+    std::copy(x, x + static_cast<std::size_t>(size) * K, next);
+    signedPower(next, static_cast<std::size_t>(size) * K, s_.p - 1.0);
+    for (int e = 0; e < size; ++e)
+      for (int k = 0; k < K; ++k) next[e * K + k] -= coef[k] * dir[e * K + k];
+    signedPower(next, static_cast<std::size_t>(size) * K, 1.0 / (s_.p - 1.0));
+    // A run whose step is undefined keeps x exactly (the round trip through the map may not).
+    for (int e = 0; e < size; ++e)
+      for (int k = 0; k < K; ++k)
+        if (!moved_[k]) next[e * K + k] = x[e * K + k];
+  } else {
+    for (int e = 0; e < size; ++e) {
+      const double* __restrict xe = x + e * K;
+      const double* __restrict de = dir + e * K;
+      double* __restrict ne = next + e * K;
+      for (int k = 0; k < K; ++k) ne[k] = xe[k] - coef[k] * de[k];
+    }
+  }
+}
+
+ATTNSVM_LANES void BatchedTrainer::update() {
+  const int K = KP_, d = d_;
+  const std::size_t K1 = K;
+  const int dm = d * m_;
+  switch (param_) {
+    case Parameterization::W: stepBlock(W_.data(), gW_.data(), d * d, nextW_.data()); break;
+    case Parameterization::KQ:
+      // Each factor separately; the run moves if either factor does (Trainer::update).
+      stepBlock(K_m_.data(), gK_.data(), dm, nextK_.data());
+      std::copy(moved_.begin(), moved_.end(), movedFirst_.begin());
+      stepBlock(Q_.data(), gQ_.data(), dm, nextQ_.data());
+      for (int k = 0; k < K; ++k) moved_[k] = moved_[k] || movedFirst_[k];
+      break;
+    case Parameterization::Prompt: stepBlock(p_.data(), gP_.data(), d, nextP_.data()); break;
+  }
+  // x * 0 is 0 for finite x and NaN for Inf or NaN: one vector pass flags every run's candidate.
+  double* __restrict bad = coef_.data();
+  for (int k = 0; k < K; ++k) bad[k] = 0.0;
+  auto flagNonFinite = [&](const std::vector<double>& v) {
+    for (std::size_t e = 0; e * K1 < v.size(); ++e) {
+      const double* __restrict ve = v.data() + e * K1;
+      for (int k = 0; k < K; ++k) bad[k] += ve[k] * 0.0;
+    }
+  };
+  switch (param_) {
+    case Parameterization::W: flagNonFinite(nextW_); break;
+    case Parameterization::KQ:
+      flagNonFinite(nextK_);
+      flagNonFinite(nextQ_);
+      break;
+    case Parameterization::Prompt: flagNonFinite(nextP_); break;
+  }
+  for (int k = 0; k < K; ++k) active_[k] = 0;  // the padding lanes never move
+  for (int k = 0; k < K_; ++k) {
+    if (!stopReason_[k].empty()) continue;
+    if (!moved_[k]) {
+      stopReason_[k] = "zero gradient direction at iteration " + std::to_string(iteration_[k]) +
+                       ": the normalized step is undefined (the loss is stationary)";
+      continue;
+    }
+    if (bad[k] != 0.0) {
+      stopReason_[k] = "parameters are not finite after iteration " + std::to_string(iteration_[k] + 1) +
+                       " (divergent run; the step was not taken)";
+      continue;
+    }
+    active_[k] = 1;
+  }
+  // The runs that take the step (active_) get the candidate; the others keep their state.
+  auto commit = [&](std::vector<double>& x, const std::vector<double>& next) {
+    const std::size_t size = x.size() / K1;
+    for (std::size_t e = 0; e < size; ++e) {
+      double* __restrict xe = x.data() + e * K1;
+      const double* __restrict ne = next.data() + e * K1;
+      for (int k = 0; k < K; ++k) xe[k] = active_[k] ? ne[k] : xe[k];
+    }
+  };
+  // Squared Frobenius norm of the effective weights ((K,Q): of K and of Q) per run.
+  double* __restrict sqA = coef_.data();
+  double* __restrict sqB = coef_.data() + K;
+  for (int k = 0; k < K; ++k) sqA[k] = sqB[k] = 0.0;
+  auto sumSquares = [&](const std::vector<double>& x, double* out) {
+    const std::size_t size = x.size() / K1;
+    for (std::size_t e = 0; e < size; ++e) {
+      const double* __restrict xe = x.data() + e * K1;
+      for (int k = 0; k < K; ++k) out[k] += xe[k] * xe[k];
+    }
+  };
+  switch (param_) {
+    case Parameterization::W:
+      commit(W_, nextW_);
+      sumSquares(W_, sqA);
+      break;
+    case Parameterization::KQ:
+      commit(K_m_, nextK_);
+      commit(Q_, nextQ_);
+      sumSquares(K_m_, sqA);
+      sumSquares(Q_, sqB);
+      break;
+    case Parameterization::Prompt:
+      commit(p_, nextP_);
+      sumSquares(p_, sqA);
+      break;
+  }
+  // ||effective W||_F against maxNorm (Trainer's check after the step, safeNorm's fast path).
+  for (int k = 0; k < K_; ++k) {
+    if (!active_[k]) continue;
+    ++iteration_[k];
+    double norm = std::numeric_limits<double>::quiet_NaN();
+    if (param_ == Parameterization::KQ) {
+      // ||K Q^T||_F <= ||K||_F ||Q||_F: form the product only when the bound is not conclusive.
+      const double bound = std::sqrt(sqA[k]) * std::sqrt(sqB[k]);
+      if (std::isfinite(bound) && bound * (1.0 + 1e-12) <= s_.maxNorm) continue;
+    } else if (std::isfinite(sqA[k]) && sqA[k] > 1e-280) {
+      norm = std::sqrt(sqA[k]);
+    }
+    if (std::isnan(norm)) {  // rare: (K,Q) near the bound, or a norm outside the fast path
+      const Mat weff = weights(k);
+      const double sq = weff.squaredNorm();
+      if (std::isfinite(sq) && sq > 1e-280) norm = std::sqrt(sq);
+      else {
+        const double top = weff.cwiseAbs().maxCoeff();
+        norm = (!(top > 0.0) || !std::isfinite(top)) ? top : top * (weff / top).norm();
+      }
+    }
+    if (!std::isfinite(norm) || norm > s_.maxNorm) {
+      detail::Text why;
+      why << "||W||_F = " << norm << " exceeds maxNorm = " << s_.maxNorm << " at iteration " << iteration_[k];
+      stopReason_[k] = why.str();
+    }
+  }
+}
+
+void BatchedTrainer::step(int k) {
+  if (k < 0) throw InputError("step(" + std::to_string(k) + "): the count must be >= 0");
+  for (int it = 0; it < k; ++it) {
+    if (allStopped()) return;
+    update();
+    evaluate();
+    checkEvaluation();
+  }
+}
+
+// ---- many runs with snapshots (runTraining's loop, experiment_util.cpp) ----
+
+std::vector<RunRecord> runTrainingBatched(const std::vector<const Dataset*>& data, const ModelSpec& spec,
+                                          const TrainSettings& settingsIn, const std::vector<Params>& inits,
+                                          int iters, int every) {
+  if (data.size() != inits.size())
+    throw InputError("runTrainingBatched: " + std::to_string(data.size()) + " data sets for " +
+                     std::to_string(inits.size()) + " starts");
+  std::vector<RunRecord> recs(data.size());
+  if (data.empty()) return recs;
+  TrainSettings settings = settingsIn;
+  settings.traceEvery = std::max(1, iters);
+  settings.traceSoftmax = false;
+  if (!batchedUnsupported(spec, settings).empty()) {
+    for (std::size_t r = 0; r < data.size(); ++r)
+      recs[r] = runTraining(*data[r], spec, settingsIn, inits[r], iters, every);
+    return recs;
+  }
+  std::vector<Model> models;
+  models.reserve(data.size());
+  for (const Dataset* d : data) models.emplace_back(*d, spec);
+  BatchedTrainer bt(std::move(models), settings, inits);
+  const int K = bt.runs();
+  const int units = bt.model(0).units();
+  Vec prob(units);
+  auto snap = [&](int r) {
+    RunRecord& rec = recs[r];
+    bt.selectedProbability(r, prob);
+    rec.iteration.push_back(bt.iteration(r));
+    rec.weights.push_back(bt.weights(r));
+    rec.meanProb.push_back(prob.mean());
+    rec.minProb.push_back(prob.minCoeff());
+  };
+  every = std::max(1, every);
+  const bool snapshots = every < iters;
+  std::vector<unsigned char> done(K, 0);
+  if (snapshots)
+    for (int r = 0; r < K; ++r) {
+      const std::size_t planned = static_cast<std::size_t>(iters / every) + 2;
+      recs[r].iteration.reserve(planned);
+      recs[r].weights.reserve(planned);
+      recs[r].meanProb.reserve(planned);
+      recs[r].minProb.reserve(planned);
+      snap(r);
+    }
+  // All runs advance in chunks of `every`; a run that stops inside a chunk leaves the loop there
+  // (runTraining's break) and gets its final snapshot below.
+  int reached = 0;
+  while (reached < iters) {
+    bool any = false;
+    for (int r = 0; r < K; ++r) any = any || (!done[r] && !bt.stopped(r));
+    if (!any) break;
+    const int want = std::min(iters, reached + every) - reached;
+    std::vector<int> before(K);
+    for (int r = 0; r < K; ++r) before[r] = bt.iteration(r);
+    bt.step(want);
+    reached += want;
+    for (int r = 0; r < K; ++r) {
+      if (done[r]) continue;
+      if (bt.stopped(r) && bt.iteration(r) - before[r] < want) {
+        done[r] = 1;
+        continue;
+      }
+      if (snapshots) snap(r);
+      if (bt.stopped(r)) done[r] = 1;
+    }
+  }
+  for (int r = 0; r < K; ++r) {
+    RunRecord& rec = recs[r];
+    if (!snapshots) snap(r);
+    if (rec.iteration.back() != bt.iteration(r)) snap(r);
+    const Params final = bt.params(r);
+    const Forward fw = bt.model(r).forward(final);
+    rec.finalSelection = fw.selected;
+    rec.finalProb = fw.selectedProbability;
+    rec.finalSoftmax = fw.softmax;
+    rec.finalLoss = fw.loss;
+    rec.finalParams = final;
+    rec.stopReason = bt.stopReason(r);
+  }
+  return recs;
+}
+
+}  // namespace attnsvm
