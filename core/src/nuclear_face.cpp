@@ -95,7 +95,8 @@ bool polishExactRank(const MarginProblem& pb, const SolverSettings& st, MarginSo
     llt.compute(G);
     if (llt.info() != Eigen::Success) return false;
     const Vec mu = llt.solve(res);
-    const Mat dW = UJ.transpose() * mu.asDiagonal() * WJ - Up.transpose() * mu.asDiagonal() * Wp;
+    const Mat muW = WJ.array().colwise() * mu.array(), muWp = Wp.array().colwise() * mu.array();
+    const Mat dW = UJ.transpose() * muW - Up.transpose() * muWp;
     W = truncate(W + dW, r, Ur, Vr);
   }
   // Scale to exact feasibility and certify with the interior point's multipliers.
