@@ -58,6 +58,8 @@ bool polishExactRank(const MarginProblem& pb, const SolverSettings& st, MarginSo
   const Index drop = rankAtDrop(s);
   const bool exactRank = drop > 0;
   const Index r = exactRank ? drop : s.size();
+  // Nothing to gain: a tail already at rounding level (or no tail) with the gap at the target.
+  if (sol.gap <= kNuclearPolishGap && (!exactRank || s(r) <= 1e-12 * s(0))) return false;
   const Index m = pb.b.size();
   // Active constraints of the interior point's W (relative slack <= 1e-6, and every equality).
   const Vec c0 = constraintValues(pb, sol.W);
@@ -93,7 +95,8 @@ bool polishExactRank(const MarginProblem& pb, const SolverSettings& st, MarginSo
     llt.compute(G);
     if (llt.info() != Eigen::Success) return false;
     const Vec mu = llt.solve(res);
-    const Mat dW = UJ.transpose() * mu.asDiagonal() * WJ - Up.transpose() * mu.asDiagonal() * Wp;
+    const Mat muW = WJ.array().colwise() * mu.array(), muWp = Wp.array().colwise() * mu.array();
+    const Mat dW = UJ.transpose() * muW - Up.transpose() * muWp;
     W = truncate(W + dW, r, Ur, Vr);
   }
   // Scale to exact feasibility and certify with the interior point's multipliers.

@@ -43,6 +43,39 @@ namespace detail {
 ATTNSVM_COLD_BEGIN
 namespace {
 
+#ifndef __EMSCRIPTEN__
+// Smallest eigenvalue of the symmetric tridiagonal matrix (diagonal a, subdiagonal b) by bisection on
+// Sturm counts (the number of eigenvalues below x is the number of negative pivots of T - x I), to a
+// relative accuracy of ~1e-12 of the Gershgorin width: only the smallest eigenvalue is needed, and the
+// implicit QR iterations for all of them were the larger part of the step computation.
+double smallestEigenvalue(const Vec& a, const Vec& b) {
+  const Index n = a.size();
+  double lo = a(0), hi = a(0);
+  for (Index i = 0; i < n; ++i) {
+    const double r = (i > 0 ? std::abs(b(i - 1)) : 0.0) + (i + 1 < n ? std::abs(b(i)) : 0.0);
+    lo = std::min(lo, a(i) - r);
+    hi = std::max(hi, a(i) + r);
+  }
+  const double tiny = 1e-300;
+  auto below = [&](double x) {  // number of eigenvalues < x
+    Index count = 0;
+    double q = 1.0;
+    for (Index i = 0; i < n; ++i) {
+      q = a(i) - x - (i > 0 ? b(i - 1) * b(i - 1) / q : 0.0);
+      if (std::abs(q) < tiny) q = -tiny;
+      if (q < 0.0) ++count;
+    }
+    return count;
+  };
+  const double width = hi - lo;
+  for (int k = 0; k < 100 && hi - lo > 1e-12 * width; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    if (below(mid) >= 1) hi = mid; else lo = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+#endif
+
 // Largest alpha in (0, inf] with X + alpha dX >= 0, for X > 0 with Cholesky factor L
 // (the smallest eigenvalue of L^{-1} dX L^{-T}).
 double maxStepPsd(const Eigen::LLT<Mat>& cholX, const Mat& dX, Mat& work) {
@@ -50,8 +83,16 @@ double maxStepPsd(const Eigen::LLT<Mat>& cholX, const Mat& dX, Mat& work) {
   cholX.matrixL().solveInPlace(work);
   work.transposeInPlace();
   cholX.matrixL().solveInPlace(work);
+#ifdef __EMSCRIPTEN__
+  // WebAssembly: the eigenvalue solver the certificates' spectral norm already links (the bisection
+  // below is faster, but it is code of its own; the module-size bound, tests/wasm/builds).
   Eigen::SelfAdjointEigenSolver<Mat> eig(work, Eigen::EigenvaluesOnly);
   const double lo = eig.eigenvalues().minCoeff();
+#else
+  Vec diag(work.rows()), sub(work.rows() - 1), hcoeffs(work.rows() - 1);
+  Eigen::internal::tridiagonalization_inplace(work, diag, sub, hcoeffs, false);
+  const double lo = smallestEigenvalue(diag, sub);
+#endif
   return lo < 0.0 ? -1.0 / lo : std::numeric_limits<double>::infinity();
 }
 
@@ -88,7 +129,7 @@ class SdpSolver {
   Mat adjoint(const Vec& y) const { return U_.transpose() * (y.asDiagonal() * Wq_); }
   bool updateZ();
   void schur();
-  void symmetricProduct(const Eigen::Ref<const Mat>& B, Mat& out);
+  void symmetricProduct(const Mat& B, Mat& out);
   // Direction for the target sigma mu, with the Mehrotra second-order terms when corrector.
   void direction(double sigmaMu, bool corrector);
   void certifyIterate(MarginSolution& best, bool& improved) const;
@@ -111,7 +152,7 @@ class SdpSolver {
   Eigen::LLT<Mat> lltZ_, lltX_, lltK_, lltBlock_;
   Mat K_;                                        // Schur complement (+ diag(s / y))
   Mat UP_, XAA_, ZAA_, XAC_, ZAC_, XCC_, ZCC_;   // workspaces of schur()
-  Mat G_, dX_, dZ_, dXa_, dZa_, work_;
+  Mat G_, dX_, dZ_, dXa_, dZa_, work_, block_;
   Vec dy_, ds_, dya_, dsa_, rhs_, tmp_;
 };
 
@@ -186,7 +227,8 @@ bool SdpSolver::updateZ() {
   Z_.bottomLeftCorner(c_, r_) = -0.5 * M.transpose();
   lltZ_.compute(Z_);
   if (lltZ_.info() != Eigen::Success) return false;
-  Zi_ = lltZ_.solve(Mat::Identity(n_, n_));
+  Zi_.setIdentity(n_, n_);
+  lltZ_.solveInPlace(Zi_);
   Zi_ = 0.5 * (Zi_ + Zi_.transpose());
   return Zi_.allFinite();
 }
@@ -194,28 +236,41 @@ bool SdpSolver::updateZ() {
 // The lower triangle of U B U^T for a positive definite r x r block B: with B = L L^T a symmetric
 // rank-r update by U L (half the work of the general product); the general product if rounding
 // made B indefinite.
-void SdpSolver::symmetricProduct(const Eigen::Ref<const Mat>& B, Mat& out) {
+// WebAssembly: the general product only (the rank update and the triangular product are Eigen
+// kernels that nothing else in the module instantiates; the module-size bound, tests/wasm/builds).
+void SdpSolver::symmetricProduct(const Mat& B, Mat& out) {
+#ifndef __EMSCRIPTEN__
   lltBlock_.compute(B);
-  out.setZero(m_, m_);
   if (lltBlock_.info() == Eigen::Success) {
+    out.setZero(m_, m_);
     UP_.noalias() = U_ * lltBlock_.matrixL();
     out.selfadjointView<Eigen::Lower>().rankUpdate(UP_);
-  } else {
-    UP_.noalias() = U_ * B;
-    out.noalias() = UP_ * U_.transpose();
+    return;
   }
+#endif
+  UP_.noalias() = U_ * B;
+  out.noalias() = UP_ * U_.transpose();
 }
 
 // S_jk = <At_j, X At_k Zi> = 1/4 [ (u_j^T P u_k)(w_j^T Zi22 w_k) + (u_j^T W w_k)(u_k^T Zi12 w_j)
 //                                 + (u_k^T W w_j)(u_j^T Zi12 w_k) + (w_j^T R w_k)(u_j^T Zi11 u_k) ]
 void SdpSolver::schur() {
   const Index G = Zg_.rows();
-  symmetricProduct(X_.topLeftCorner(r_, r_), XAA_);
-  symmetricProduct(Zi_.topLeftCorner(r_, r_), ZAA_);
-  XAC_.noalias() = U_ * (X_.topRightCorner(r_, c_) * Zg_.transpose());   // m x G
-  ZAC_.noalias() = U_ * (Zi_.topRightCorner(r_, c_) * Zg_.transpose());  // m x G
-  XCC_.noalias() = Zg_ * X_.bottomRightCorner(c_, c_) * Zg_.transpose();    // G x G
-  ZCC_.noalias() = Zg_ * Zi_.bottomRightCorner(c_, c_) * Zg_.transpose();   // G x G
+  // The blocks are copied into plain matrices so that every product below is Mat x Mat (one
+  // instantiation of Eigen's product kernels, shared with the rest of the module).
+  block_ = X_.topLeftCorner(r_, r_);
+  symmetricProduct(block_, XAA_);
+  block_ = Zi_.topLeftCorner(r_, r_);
+  symmetricProduct(block_, ZAA_);
+  const Mat ZgT = Zg_.transpose();
+  block_ = X_.topRightCorner(r_, c_);
+  XAC_.noalias() = U_ * (block_ * ZgT);  // m x G
+  block_ = Zi_.topRightCorner(r_, c_);
+  ZAC_.noalias() = U_ * (block_ * ZgT);  // m x G
+  block_ = X_.bottomRightCorner(c_, c_);
+  XCC_.noalias() = Zg_ * (block_ * ZgT);  // G x G
+  block_ = Zi_.bottomRightCorner(c_, c_);
+  ZCC_.noalias() = Zg_ * (block_ * ZgT);  // G x G
   (void)G;
   K_.resize(m_, m_);
   for (Index k = 0; k < m_; ++k) {
@@ -268,10 +323,12 @@ void SdpSolver::direction(double sigmaMu, bool corrector) {
 // exact feasibility, lambda_j = y_j / ||A_j|| (zero on the dropped zero constraints).
 void SdpSolver::certifyIterate(MarginSolution& best, bool& improved) const {
   const Index m = pb_.b.size();
-  Mat W = kappa_ * X_.topRightCorner(r_, c_);
-  Vec lam = Vec::Zero(m);
-  for (Index k = 0; k < m_; ++k) lam(keep_[static_cast<std::size_t>(k)]) = isIneq(k) ? std::max(y_(k), 0.0) / nrm_(k) : y_(k) / nrm_(k);
-  const Vec cv = constraintValues(pb_, W);
+  MarginSolution cand;
+  cand.W = kappa_ * X_.topRightCorner(r_, c_);
+  cand.lambda = Vec::Zero(m);
+  for (Index k = 0; k < m_; ++k)
+    cand.lambda(keep_[static_cast<std::size_t>(k)]) = (isIneq(k) ? std::max(y_(k), 0.0) : y_(k)) / nrm_(k);
+  const Vec cv = constraintValues(pb_, cand.W);
   double scale = 1.0;
   for (Index j = 0; j < m; ++j) {
     const bool eq = !pb_.equality.empty() && pb_.equality[static_cast<std::size_t>(j)];
@@ -279,27 +336,10 @@ void SdpSolver::certifyIterate(MarginSolution& best, bool& improved) const {
     if (cv(j) <= 0.0) return;
     scale = std::max(scale, pb_.b(j) / cv(j));
   }
-  W *= scale;
-  double viol = 0.0;
-  for (Index j = 0; j < m; ++j) {
-    const bool eq = !pb_.equality.empty() && pb_.equality[static_cast<std::size_t>(j)];
-    const double rj = pb_.b(j) - scale * cv(j);
-    viol = std::max(viol, eq ? std::abs(rj) : std::max(rj, 0.0));
-  }
-  if (viol > st_.feasibilityTol) return;
-  const double num = lam.dot(pb_.b);
-  const double den = dualNorm(combine(pb_, lam), NormKind::Nuclear);
-  const double lower = (num > 0.0 && den > 0.0) ? num / den : 0.0;
-  const double objective = matrixNorm(W, NormKind::Nuclear);
-  if (!(objective > 0.0)) return;
-  const double gap = (objective - lower) / objective;
-  if (!(gap < best.gap)) return;
-  best.W = std::move(W);
-  best.lambda = std::move(lam);
-  best.objective = objective;
-  best.lowerBound = lower;
-  best.gap = gap;
-  best.maxViolation = viol;
+  cand.W *= scale;
+  certify(pb_, st_, cand);  // SPEC section 3's bound from (W, lambda) alone
+  if (!(cand.maxViolation <= st_.feasibilityTol) || !(cand.objective > 0.0) || !(cand.gap < best.gap)) return;
+  best = std::move(cand);
   improved = true;
 }
 
