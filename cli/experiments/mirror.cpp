@@ -41,8 +41,9 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
   std::vector<SeedResult> out(items);
   Progress progress("md-convergence", items, o.progress);
   parallelFor(items, threads, progress, [&](int idx) {
-    out[idx] = runExperimentSeed("md-convergence", o.seedBase + static_cast<std::uint64_t>(idx % seeds),
-                                 settings[idx / seeds]);
+    out[idx] =
+        runExperimentSeed("md-convergence", o.seedBase + static_cast<std::uint64_t>(idx % seeds),
+                          settings[idx / seeds]);
   });
   progress.finish();
 
@@ -63,10 +64,12 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
   j["settings"]["init"] = "W0 with i.i.d. N(0, 1) entries (the scenario's init stream of the seed)";
   j["settings"]["scenario"] = "md-convergence";
   j["settings"]["divergence"] =
-      "D_p(Wmm_q / ||Wmm_q||_p, W(k) / ||W(k)||_p), p the training p, Wmm_q the l_q Att-SVM of the run's final selection";
+      "D_p(Wmm_q / ||Wmm_q||_p, W(k) / ||W(k)||_p), p the training p, Wmm_q the l_q Att-SVM of the "
+      "run's final selection";
   j["settings"]["sparsity"] = "fraction of entries with |W_jk| <= 0.01 max |W|";
   json perP = json::array();
-  json divMean = json::array(), divStd = json::array(), corrMean = json::array(), corrStd = json::array();
+  json divMean = json::array(), divStd = json::array(), corrMean = json::array(),
+       corrStd = json::array();
   json matched = json::array();
   std::string csv;
   for (std::size_t pi = 0; pi < ps.size(); ++pi) {
@@ -77,10 +80,12 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
     double best = INFINITY, bestQ = kNaN;
     for (double q : qs) {
       const std::string Q = exponentName(q);
-      const Stats d = stats(valueColumn(first, seeds, "div_q" + Q)), c = stats(valueColumn(first, seeds, "corr_q" + Q));
+      const Stats d = stats(valueColumn(first, seeds, "div_q" + Q)),
+                  c = stats(valueColumn(first, seeds, "corr_q" + Q));
       final["div_q" + Q] = statsJson(d);
       final["corr_q" + Q] = statsJson(c);
-      final["sparsity_svm_q" + Q] = statsJson(stats(valueColumn(first, seeds, "sparsity_svm_q" + Q)));
+      final["sparsity_svm_q" + Q] =
+          statsJson(stats(valueColumn(first, seeds, "sparsity_svm_q" + Q)));
       dm.push_back(d.mean);
       ds.push_back(d.std);
       cm.push_back(c.mean);
@@ -90,10 +95,13 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
         bestQ = q;
       }
     }
-    for (const char* f : {"sparsity_W", "softmax", "loss", "global"}) final[f] = statsJson(stats(valueColumn(first, seeds, f)));
+    for (const char* f : {"sparsity_W", "softmax", "loss", "global"})
+      final[f] = statsJson(stats(valueColumn(first, seeds, f)));
     for (int k = 0; k < seeds; ++k) {
       const SeedResult& it = first[k];
-      json r = {{"seed", o.seedBase + k}, {"selection", it.selections[0]}, {"verdict", it.label("verdict")}};
+      json r = {{"seed", o.seedBase + k},
+                {"selection", it.selections[0]},
+                {"verdict", it.label("verdict")}};
       for (double q : qs) {
         const std::string Q = exponentName(q);
         r["div_q" + Q] = it.value("div_q" + Q);
@@ -110,7 +118,8 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
     row["final"] = std::move(final);
     row["smallest_divergence_q"] = bestQ;
     json heat;
-    for (std::size_t m = 0; m < first->matrixNames.size(); ++m) heat[first->matrixNames[m]] = matrixOrNull(first->matrices[m]);
+    for (std::size_t m = 0; m < first->matrixNames.size(); ++m)
+      heat[first->matrixNames[m]] = matrixOrNull(first->matrices[m]);
     row["matrices_seed0"] = std::move(heat);
     row["series"] = block.toJson();
     row["runs"] = std::move(runs);
@@ -153,18 +162,22 @@ ExperimentResult jointWvExperiment(const ExperimentOptions& o) {
   j["settings"]["init"] = "W0 = 0, v0 = 0";
   j["settings"]["scenario"] = "joint-wv";
   j["settings"]["data"] = datasetToJson(sc.data, sc.model.attention);
-  j["settings"]["references"] = "W: l_p Att-SVM of the final selection; v: l_p head SVM of the selected tokens; D_p in the run's p";
+  j["settings"]["references"] =
+      "W: l_p Att-SVM of the final selection; v: l_p head SVM of the selected tokens; D_p in the "
+      "run's p";
   const SeriesBlock block = aggregateSeries(&r, 1);
   json runs = json::array();
   for (std::size_t k = 0; k < r.selectionNames.size(); ++k) {
     const std::string P = r.selectionNames[k] + "_";
     const double p = mdExponents()[k];
-    json softmax = json::array(), logistic = json::array(), wmm = json::array(), vmm = json::array();
+    json softmax = json::array(), logistic = json::array(), wmm = json::array(),
+         vmm = json::array();
     for (int i = 0; i < r.n; ++i) {
       softmax.push_back(r.value(P + "softmax_" + std::to_string(i)));
       logistic.push_back(r.value(P + "logistic_" + std::to_string(i)));
       json row = json::array();
-      for (int a = 0; a < r.d; ++a) row.push_back(r.value(P + "wmm_z" + std::to_string(i) + "_" + std::to_string(a)));
+      for (int a = 0; a < r.d; ++a)
+        row.push_back(r.value(P + "wmm_z" + std::to_string(i) + "_" + std::to_string(a)));
       wmm.push_back(row);
     }
     for (int a = 0; a < r.d; ++a) vmm.push_back(r.value(P + "vmm_" + std::to_string(a)));

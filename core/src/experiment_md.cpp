@@ -35,7 +35,8 @@ double sparsity(const Mat& W) {
   if (W.size() == 0) return kNaN;
   const double m = W.cwiseAbs().maxCoeff();
   if (!(m > 0)) return kNaN;
-  return static_cast<double>((W.cwiseAbs().array() <= 1e-2 * m).count()) / static_cast<double>(W.size());
+  return static_cast<double>((W.cwiseAbs().array() <= 1e-2 * m).count()) /
+         static_cast<double>(W.size());
 }
 
 // corr and D_p (SVM first) of every snapshot; NaN everywhere without a reference.
@@ -53,7 +54,8 @@ void againstReference(const std::vector<Mat>& snaps, const std::optional<Mat>& r
 double lastOr(const std::vector<double>& s) { return s.empty() ? kNaN : s.back(); }
 
 void requireExponent(double p) {
-  if (!(p > 1.0) || !std::isfinite(p) || p > 1e3) throw InputError("p = " + std::to_string(p) + " must be in (1, 1000]");
+  if (!(p > 1.0) || !std::isfinite(p) || p > 1e3)
+    throw InputError("p = " + std::to_string(p) + " must be in (1, 1000]");
 }
 
 }  // namespace
@@ -214,7 +216,8 @@ SeedResult jointWvSeed(std::uint64_t /*seed*/, int iters, int every) {
       at.v = it.rec.heads[k];
       const Forward fw = model.forward(at);
       double s = 0.0;
-      for (Index u = 0; u < fw.output.size(); ++u) s += 1.0 / (1.0 + std::exp(-data.Y[u] * fw.output[u]));
+      for (Index u = 0; u < fw.output.size(); ++u)
+        s += 1.0 / (1.0 + std::exp(-data.Y[u] * fw.output[u]));
       logistic.push_back(s / static_cast<double>(fw.output.size()));
     }
     addValue(r, P + "corr_W", lastOr(corrW));
@@ -246,9 +249,11 @@ SeedResult jointWvSeed(std::uint64_t /*seed*/, int iters, int every) {
     }
     for (int i = 0; i < data.n; ++i) {
       const Vec q = it.wmm ? Vec(*it.wmm * data.Z.row(i).transpose()) : Vec::Constant(data.d, kNaN);
-      for (Index a = 0; a < data.d; ++a) addValue(r, P + "wmm_z" + std::to_string(i) + "_" + std::to_string(a), q[a]);
+      for (Index a = 0; a < data.d; ++a)
+        addValue(r, P + "wmm_z" + std::to_string(i) + "_" + std::to_string(a), q[a]);
     }
-    for (Index a = 0; a < data.d; ++a) addValue(r, P + "vmm_" + std::to_string(a), it.vmm ? (*it.vmm)(a, 0) : kNaN);
+    for (Index a = 0; a < data.d; ++a)
+      addValue(r, P + "vmm_" + std::to_string(a), it.vmm ? (*it.vmm)(a, 0) : kNaN);
     addLabel(r, P + "stop_reason", it.rec.stopReason);
     r.selectionNames.push_back("p" + exponentName(it.p));
     r.selections.push_back(it.rec.finalSelection);
@@ -256,7 +261,8 @@ SeedResult jointWvSeed(std::uint64_t /*seed*/, int iters, int every) {
   for (int i = 0; i < data.n; ++i)
     for (int t = 0; t < data.T; ++t)
       for (Index a = 0; a < data.d; ++a)
-        addValue(r, "x_" + std::to_string(i) + "_" + std::to_string(t) + "_" + std::to_string(a), data.X(i * data.T + t, a));
+        addValue(r, "x_" + std::to_string(i) + "_" + std::to_string(t) + "_" + std::to_string(a),
+                 data.X(i * data.T + t, a));
   return r;
 }
 

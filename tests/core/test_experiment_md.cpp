@@ -54,7 +54,8 @@ TEST(MdConvergence, MatchedSvmHasTheSmallestFinalDivergence) {
       const SeedResult r = runExperimentSeed("md-convergence", seed, so);
       ASSERT_EQ(r.iters, mdIterations(p));
       EXPECT_EQ(r.iteration.back(), r.iters) << r.label("stop_reason");
-      for (std::size_t k = 0; k < qs.size(); ++k) finals[k].push_back(r.value("div_q" + exponentName(qs[k])));
+      for (std::size_t k = 0; k < qs.size(); ++k)
+        finals[k].push_back(r.value("div_q" + exponentName(qs[k])));
       // The series' last point is the final value; the divergence falls along the run.
       const std::vector<double>& d = r.seriesOf("div_q" + exponentName(p));
       if (std::isfinite(d.back())) {
@@ -66,8 +67,9 @@ TEST(MdConvergence, MatchedSvmHasTheSmallestFinalDivergence) {
     std::size_t best = 0;
     for (std::size_t k = 0; k < qs.size(); ++k)
       if (meanOf(finals[k]) < meanOf(finals[best])) best = k;
-    EXPECT_EQ(qs[best], p) << "training p = " << p << ": mean final D_p with q = 1.75, 2, 3: " << meanOf(finals[0])
-                           << ", " << meanOf(finals[1]) << ", " << meanOf(finals[2]);
+    EXPECT_EQ(qs[best], p) << "training p = " << p
+                           << ": mean final D_p with q = 1.75, 2, 3: " << meanOf(finals[0]) << ", "
+                           << meanOf(finals[1]) << ", " << meanOf(finals[2]);
   }
 }
 

@@ -1,6 +1,7 @@
-// Normalized l_p mirror descent as the mirror-descent paper runs it (dual-norm step, SPEC section 2)
-// and the Bregman divergence of SPEC section 4: hand-computed steps (W, (K,Q) per factor, the head
-// v), p = 2 against normalized GD, the eps regime and underflow, and the divergence's closed forms.
+// Normalized l_p mirror descent as the mirror-descent paper runs it (dual-norm step, SPEC section
+// 2) and the Bregman divergence of SPEC section 4: hand-computed steps (W, (K,Q) per factor, the
+// head v), p = 2 against normalized GD, the eps regime and underflow, and the divergence's closed
+// forms.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -38,7 +39,8 @@ Mat handStep(const Mat& W, const Mat& g, double lr, double p) {
   const double dual = std::pow(powSum(g, q), 1.0 / q);
   Mat out(W.rows(), W.cols());
   for (Index k = 0; k < W.size(); ++k) {
-    const double u = std::copysign(std::pow(std::abs(W(k)), p - 1.0), W(k)) - lr * g(k) / (dual + kEps);
+    const double u =
+        std::copysign(std::pow(std::abs(W(k)), p - 1.0), W(k)) - lr * g(k) / (dual + kEps);
     out(k) = std::copysign(std::pow(std::abs(u), 1.0 / (p - 1.0)), u);
   }
   return out;
@@ -138,7 +140,8 @@ TEST(NormalizedMirrorDescent, WithP2ItIsNormalizedGDBitForBitWhileTheGradientDwa
   for (int k = 0; k < 40; ++k) {
     Gradient g;
     model.gradient(b.params(), g);
-    ASSERT_GT(std::exp(g.logScale) * g.W.norm(), 4.0) << "iteration " << k << ": outside the tested regime";
+    ASSERT_GT(std::exp(g.logScale) * g.W.norm(), 4.0)
+        << "iteration " << k << ": outside the tested regime";
     a.step(1);
     b.step(1);
     ASSERT_EQ(a.params().W, b.params().W) << "iteration " << k;
@@ -250,14 +253,18 @@ TEST(Bregman, DefinitionAndClosedForms) {
   // p = 2: half the squared Euclidean distance (of the unit vectors for directions).
   for (int trial = 0; trial < 50; ++trial) {
     const Mat A = rng.normalMatrix(5, 2), B = rng.normalMatrix(5, 2);
-    EXPECT_NEAR(bregmanDivergence(A, B, 2.0), 0.5 * (A - B).squaredNorm(), 1e-13 * (A.squaredNorm() + B.squaredNorm()));
-    EXPECT_NEAR(directionDivergence(A, B, 2.0), 0.5 * (A / A.norm() - B / B.norm()).squaredNorm(), 1e-14);
+    EXPECT_NEAR(bregmanDivergence(A, B, 2.0), 0.5 * (A - B).squaredNorm(),
+                1e-13 * (A.squaredNorm() + B.squaredNorm()));
+    EXPECT_NEAR(directionDivergence(A, B, 2.0), 0.5 * (A / A.norm() - B / B.norm()).squaredNorm(),
+                1e-14);
     EXPECT_NEAR(directionDivergence(A, B, 2.0), 1.0 - correlation(A, B), 1e-14);
   }
   // A hand example: A = (1, 0), B = (0, 1) at p = 3: (1/3) 1 + (2/3) 1 - 0 = 1.
-  EXPECT_NEAR(bregmanDivergence(Mat(Eigen::Vector2d(1, 0)), Mat(Eigen::Vector2d(0, 1)), 3.0), 1.0, 1e-15);
+  EXPECT_NEAR(bregmanDivergence(Mat(Eigen::Vector2d(1, 0)), Mat(Eigen::Vector2d(0, 1)), 3.0), 1.0,
+              1e-15);
   // A = (2, 0), B = (1, 1) at p = 3: (1/3) 8 + (2/3) 2 - <(1, 1), (2, 0)> = 8/3 + 4/3 - 2 = 2.
-  EXPECT_NEAR(bregmanDivergence(Mat(Eigen::Vector2d(2, 0)), Mat(Eigen::Vector2d(1, 1)), 3.0), 2.0, 1e-14);
+  EXPECT_NEAR(bregmanDivergence(Mat(Eigen::Vector2d(2, 0)), Mat(Eigen::Vector2d(1, 1)), 3.0), 2.0,
+              1e-14);
   EXPECT_THROW(bregmanDivergence(Mat::Zero(2, 2), Mat::Zero(3, 2), 2.0), InputError);
   EXPECT_THROW(directionDivergence(Mat::Zero(2, 2), Mat::Zero(2, 2), 1.0), InputError);
 }
@@ -269,7 +276,8 @@ TEST(Bregman, TraceRecordsTheDivergenceInTheTraceP) {
   const Mat ref = rng.normalMatrix(3, 3);
   Params init = model.zeroParams();
   init.W = rng.normalMatrix(3, 3);
-  for (auto [opt, p, expectP] : {std::tuple{Optimizer::NMD, 3.0, 3.0}, std::tuple{Optimizer::NGD, 3.0, 2.0}}) {
+  for (auto [opt, p, expectP] :
+       {std::tuple{Optimizer::NMD, 3.0, 3.0}, std::tuple{Optimizer::NGD, 3.0, 2.0}}) {
     TrainSettings s = nmd(0.1, p);
     s.optimizer = opt;
     s.traceEvery = 5;
@@ -281,7 +289,8 @@ TEST(Bregman, TraceRecordsTheDivergenceInTheTraceP) {
     ASSERT_EQ(t.divergence.size(), t.corr.size());
     ASSERT_EQ(t.divergence.size(), 2u * t.frames());
     EXPECT_NEAR(t.divergence[0], directionDivergence(ref, init.W, expectP), 1e-14);
-    EXPECT_NEAR(t.divergence[t.divergence.size() - 2], directionDivergence(ref, tr.weights(), expectP), 1e-14);
+    EXPECT_NEAR(t.divergence[t.divergence.size() - 2],
+                directionDivergence(ref, tr.weights(), expectP), 1e-14);
     EXPECT_NEAR(t.divergence.back(), directionDivergence(-ref, tr.weights(), expectP), 1e-14);
   }
 }

@@ -34,10 +34,10 @@ SeedResult mdConvergenceSeed(std::uint64_t seed, const SeedOptions& options);
 struct JointWvRun {
   double p = 2.0;
   Scenario sc;
-  RunRecord rec;                 // with the head v at each snapshot
-  std::optional<Mat> wmm, vmm;   // l_p Att-SVM and l_p head SVM of the final selection
-  Vec softmax;                   // selected token's softmax probability per sequence at the end
-  Vec logistic;                  // 1 / (1 + exp(-Y_i f_i)) per sequence at the end
+  RunRecord rec;                // with the head v at each snapshot
+  std::optional<Mat> wmm, vmm;  // l_p Att-SVM and l_p head SVM of the final selection
+  Vec softmax;                  // selected token's softmax probability per sequence at the end
+  Vec logistic;                 // 1 / (1 + exp(-Y_i f_i)) per sequence at the end
 };
 JointWvRun jointWvRun(double p, int iters, int every);
 // Series per run "p<p>_" + corr_W, div_W (vs W^mm_p), corr_v, div_v (vs v^mm_p, divergence in p),
