@@ -149,7 +149,7 @@ export function createRealFigure(root, options) {
     if (force || !info.playing || t - lastSlow > 250) {
       lastSlow = t;
       parts.hist?.update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) });
-      parts.weights?.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: 'W / max|W|', maxCell: 8 });
+      parts.weights?.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: '', maxCell: 8 });
     }
   }
 

@@ -277,7 +277,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
       hist.update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) });
       drawSummary();
       if (playing && now - lastWeights > 500) fetchWeights();
-      weights.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: 'W / max|W|', maxCell: 12 });
+      weights.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: '', maxCell: 12 });
     }
   }
 
