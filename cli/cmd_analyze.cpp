@@ -19,15 +19,6 @@ struct AnalyzeOptions {
   bool pretty = false;
 };
 
-json svmSummary(const MarginSolution& s) {
-  json j;
-  j["status"] = statusName(s.status);
-  j["objective"] = s.objective;
-  j["gap"] = s.gap;
-  j["max_violation"] = s.maxViolation;
-  if (!s.message.empty()) j["message"] = s.message;
-  return j;
-}
 }  // namespace
 
 Command addAnalyzeCommand(CLI::App& app) {
@@ -46,17 +37,13 @@ Command addAnalyzeCommand(CLI::App& app) {
     if (in.kind != AttentionKind::Cross && in.kind != AttentionKind::Self)
       throw InputError("analyze supports cross and self attention (one selected token per sequence)");
     const SelectionReport report = analyzeSelection(in.data, in.kind, in.data.alpha);
-    json out = selectionReportToJson(report);
-    out["alpha_given"] = in.alphaGiven;
+    json out = selectionReportToJson(report, attentionSvmProblem(in.data, in.kind, report.selection));
+    out["alphaGiven"] = in.alphaGiven;
     out["attention"] = toString(in.kind);
-    out["svm"] = svmSummary(report.svm);
-    if (report.svm.W.size() > 0) out["svm"]["W"] = toJson(report.svm.W);
     if (input.contains("W")) {
       const Mat W = readMatrix(input["W"], "W", in.data.d, in.data.d);
       const SelectionReport wr = analyzeWeights(in.data, in.kind, W);
-      json jw = selectionReportToJson(wr);
-      jw["svm"] = svmSummary(wr.svm);
-      out["weights"] = std::move(jw);
+      out["weights"] = selectionReportToJson(wr, attentionSvmProblem(in.data, in.kind, wr.selection));
     }
     if (o->enumerate) {
       json list = json::array();
@@ -64,11 +51,11 @@ Command addAnalyzeCommand(CLI::App& app) {
         json e;
         e["selection"] = r.selection;
         e["verdict"] = toString(r.verdict);
-        e["support_tokens"] = r.supportTokens;
+        e["supportTokens"] = r.supportTokens;
         e["objective"] = r.svm.objective;
         list.push_back(std::move(e));
       }
-      out["locally_optimal"] = std::move(list);
+      out["locallyOptimal"] = std::move(list);
     }
     std::cout << out.dump(o->pretty ? 2 : -1) << "\n";
     return 0;

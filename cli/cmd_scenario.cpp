@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "attnsvm/names.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "commands.hpp"
@@ -22,22 +23,6 @@ struct ScenarioCmdOptions {
   bool pretty = false;
 };
 
-const char* paramName(Parameterization p) {
-  switch (p) {
-    case Parameterization::W: return "w";
-    case Parameterization::KQ: return "kq";
-    case Parameterization::Prompt: return "prompt";
-  }
-  return "w";
-}
-const char* lossName(LossKind l) {
-  switch (l) {
-    case LossKind::Logistic: return "logistic";
-    case LossKind::Exponential: return "exp";
-    case LossKind::Correlation: return "correlation";
-  }
-  return "logistic";
-}
 
 constexpr int kMaxSize = 100000;
 void checkSize(int value, const char* name) {
@@ -80,9 +65,10 @@ Command addScenarioCommand(CLI::App& app) {
     out["title"] = s.title;
     out["iterations"] = s.iterations;
     json model;
-    model["param"] = paramName(s.model.param);
-    model["head"] = s.model.head == HeadKind::ReluMLP ? "relu" : "linear";
-    model["loss"] = lossName(s.model.loss);
+    model["attention"] = wireName(s.model.attention);
+    model["param"] = wireName(s.model.param);
+    model["head"] = wireName(s.model.head);
+    model["loss"] = wireName(s.model.loss);
     if (s.model.Wk.size() > 0) model["Wk"] = toJson(s.model.Wk);
     if (s.model.V.size() > 0) model["V"] = toJson(s.model.V);
     if (s.model.head == HeadKind::ReluMLP && s.model.V.size() > 0) out["V"] = toJson(s.model.V);
@@ -91,7 +77,7 @@ Command addScenarioCommand(CLI::App& app) {
     train["optimizer"] = optimizerName(s.train.optimizer);
     train["lr"] = s.train.lr;
     train["p"] = s.train.p;
-    train["train_head"] = s.train.trainHead;
+    train["trainHead"] = s.train.trainHead;
     out["train"] = std::move(train);
     json init;
     if (s.init.W.size() > 0) init["W"] = toJson(s.init.W);

@@ -101,11 +101,7 @@ Command addTrainCommand(CLI::App& app) {
       init = std::move(s.init);
       haveInit = true;
       if (sub->count("--iters") == 0) o->iters = s.iterations;
-      if (sub->count("--param")) {
-        if (o->param == "w") spec.param = Parameterization::W;
-        else if (o->param == "kq") spec.param = Parameterization::KQ;
-        else throw InputError("--param " + o->param + " is unknown; expected w or kq");
-      }
+      if (sub->count("--param")) spec.param = parseTrainParam(o->param);
       if (sub->count("--loss")) spec.loss = parseLoss(o->loss);
       if (sub->count("--optimizer")) settings.optimizer = parseOptimizerOption(o->optimizer);
       if (sub->count("--lr")) settings.lr = o->lr;
@@ -118,16 +114,12 @@ Command addTrainCommand(CLI::App& app) {
       data = std::move(in.data);
       spec.attention = in.kind;
       if (!o->attention.empty()) spec.attention = parseAttentionKind(o->attention);
-      if (o->param == "w") spec.param = Parameterization::W;
-      else if (o->param == "kq") spec.param = Parameterization::KQ;
-      else throw InputError("--param " + o->param + " is unknown; expected w or kq");
+      spec.param = parseTrainParam(o->param);
       spec.loss = parseLoss(o->loss);
-      if (o->head == "relu") {
-        spec.head = HeadKind::ReluMLP;
+      spec.head = parseHead(o->head);
+      if (spec.head == HeadKind::ReluMLP) {
         if (!input.contains("V")) throw InputError("V is missing: --head relu needs V (d x d) in the file");
         spec.V = readMatrix(input["V"], "V", data.d, data.d);
-      } else if (o->head != "linear") {
-        throw InputError("--head " + o->head + " is unknown; expected linear or relu");
       }
       settings.optimizer = parseOptimizerOption(o->optimizer);
       settings.lr = o->lr;
@@ -141,9 +133,9 @@ Command addTrainCommand(CLI::App& app) {
       InitSettings is;
       std::string kind = o->init;
       if (kind.empty()) kind = spec.param == Parameterization::KQ ? "random" : "zero";
-      if (kind == "zero") is.kind = InitKind::Zero;
-      else if (kind == "random") is.kind = InitKind::Random;
-      else throw InputError("--init " + kind + " is unknown; expected zero or random");
+      is.kind = parseWireName<InitKind>(kind, "--init");
+      if (is.kind != InitKind::Zero && is.kind != InitKind::Random)
+        throw InputError("--init " + kind + ": only zero or random can be given on the command line");
       is.seed = o->seed;
       is.scale = o->scale;
       init = initialParams(model, is);
@@ -180,7 +172,7 @@ Command addTrainCommand(CLI::App& app) {
     const Mat W = trainer.weights();
     json out;
     out["selection"] = fw.selected;
-    out["softmax_selected"] = vectorJson(fw.selectedProbability);
+    out["softmaxSelected"] = vectorJson(fw.selectedProbability);
     out["verdict"] = verdictName(data, spec, fw.selected);
     json corr;
     std::optional<Mat> fro, nuc, lp;
@@ -211,7 +203,7 @@ Command addTrainCommand(CLI::App& app) {
     out["loss"] = fw.loss;
     out["seconds"] = seconds;
     out["iterations"] = trainer.iteration();
-    if (trainer.stopped()) out["stop_reason"] = trainer.stopReason();
+    if (trainer.stopped()) out["stopReason"] = trainer.stopReason();
     out["norms"] = {{"fro", matrixNorm(W, NormKind::Frobenius)},
                     {"nuclear", matrixNorm(W, NormKind::Nuclear)}};
     if (md) out["norms"]["lp"] = matrixNorm(W, NormKind::Lp, lpP);

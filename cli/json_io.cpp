@@ -8,6 +8,8 @@
 #include <limits>
 #include <sstream>
 
+#include "attnsvm/fields.hpp"
+#include "attnsvm/names.hpp"
 #include "attnsvm/errors.hpp"
 
 namespace attnsvm::cli {
@@ -168,12 +170,7 @@ namespace {
 
 AttentionKind parseAttention(const json& j) {
   if (!j.is_string()) fail("attention is " + std::string(typeWord(j)) + ", expected \"cross\", \"self\", \"seq2seq\" or \"causal\"");
-  const std::string s = j.get<std::string>();
-  if (s == "cross") return AttentionKind::Cross;
-  if (s == "self") return AttentionKind::Self;
-  if (s == "seq2seq") return AttentionKind::SeqToSeq;
-  if (s == "causal") return AttentionKind::Causal;
-  fail("attention = \"" + s + "\" is unknown; expected \"cross\", \"self\", \"seq2seq\" or \"causal\"");
+  return parseWireName<AttentionKind>(j.get<std::string>(), "attention");
 }
 
 }  // namespace
@@ -313,24 +310,8 @@ json vectorJson(const Vec& v) {
   return a;
 }
 
-const char* toString(AttentionKind kind) {
-  switch (kind) {
-    case AttentionKind::Cross: return "cross";
-    case AttentionKind::Self: return "self";
-    case AttentionKind::SeqToSeq: return "seq2seq";
-    case AttentionKind::Causal: return "causal";
-  }
-  return "cross";
-}
-
-const char* toString(NormKind kind) {
-  switch (kind) {
-    case NormKind::Frobenius: return "fro";
-    case NormKind::Nuclear: return "nuclear";
-    case NormKind::Lp: return "lp";
-  }
-  return "fro";
-}
+const char* toString(AttentionKind kind) { return wireName(kind); }  // the core's table (names.hpp)
+const char* toString(NormKind kind) { return wireName(kind); }
 
 json datasetToJson(const Dataset& data, AttentionKind kind) {
   json j;
@@ -355,54 +336,44 @@ const char* statusName(SolveStatus status) {
   return "max_iterations";
 }
 
+namespace {
+// Writes the core's field lists (attnsvm/fields.hpp) as JSON: names and shapes come from there.
+struct JsonFields {
+  json& out;
+  void operator()(const char* name, double x) { out[name] = x; }
+  void operator()(const char* name, int x) { out[name] = x; }
+  void operator()(const char* name, bool x) { out[name] = x; }
+  void operator()(const char* name, const std::string& x) { out[name] = x; }
+  void operator()(const char* name, const Mat& m) { out[name] = toJson(m); }
+  void operator()(const char* name, const Vec& x) { out[name] = vectorJson(x); }
+  void operator()(const char* name, const std::vector<int>& x) { out[name] = x; }
+  void operator()(const char* name, const std::vector<std::vector<int>>& x) { out[name] = x; }
+  void operator()(const char* name, const IndexPairs& x) {
+    json a = json::array();
+    for (const auto& [i, t] : x.pairs) a.push_back({i, t});
+    out[name] = std::move(a);
+  }
+  template <class Fn>
+  void object(const char* name, Fn&& fn) {
+    json sub = json::object();
+    JsonFields v{sub};
+    fn(v);
+    out[name] = std::move(sub);
+  }
+};
+}  // namespace
+
 json solutionToJson(const MarginProblem& problem, const MarginSolution& sol) {
-  json j;
-  j["status"] = statusName(sol.status);
-  j["W"] = toJson(sol.W);
-  j["objective"] = sol.objective;
-  j["lower_bound"] = sol.lowerBound;
-  j["gap"] = sol.gap;
-  j["max_violation"] = sol.maxViolation;
-  json support = json::array();
-  for (int idx : sol.support) {
-    if (idx < 0 || idx >= static_cast<int>(problem.label.size())) continue;
-    const ConstraintLabel& l = problem.label[idx];
-    if (l.query >= 0)
-      support.push_back({l.sequence, l.query, l.token});
-    else
-      support.push_back({l.sequence, l.token});
-  }
-  j["support"] = std::move(support);
-  j["lambda"] = vectorJson(sol.lambda);
-  j["iterations"] = sol.iterations;
-  j["seconds"] = sol.seconds;
-  if (!sol.message.empty() || sol.status != SolveStatus::Optimal) j["message"] = sol.message;
-  if (sol.status == SolveStatus::Infeasible && sol.farkas.size() > 0) {
-    json farkas = json::array();
-    for (Index k = 0; k < sol.farkas.size(); ++k) {
-      if (sol.farkas[k] == 0.0 || k >= static_cast<Index>(problem.label.size())) continue;
-      const ConstraintLabel& l = problem.label[k];
-      json entry = {{"sequence", l.sequence}, {"token", l.token}, {"weight", sol.farkas[k]}};
-      if (l.query >= 0) entry["query"] = l.query;
-      farkas.push_back(std::move(entry));
-    }
-    j["farkas"] = std::move(farkas);
-  }
+  json j = json::object();
+  JsonFields v{j};
+  visitFields(sol, problem, v);
   return j;
 }
 
-json selectionReportToJson(const SelectionReport& r) {
-  json j;
-  j["selection"] = r.selection;
-  j["optimal"] = r.optimal;
-  j["ties"] = r.ties;
-  j["feasible"] = r.feasible;
-  j["verdict"] = toString(r.verdict);
-  j["support_tokens"] = r.supportTokens;
-  json viol = json::array();
-  for (const auto& [i, t] : r.violators) viol.push_back({i, t});
-  j["violators"] = std::move(viol);
-  j["explanation"] = r.explanation;
+json selectionReportToJson(const SelectionReport& r, const MarginProblem& problem) {
+  json j = json::object();
+  JsonFields v{j};
+  visitFields(r, problem, v);
   return j;
 }
 

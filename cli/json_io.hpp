@@ -56,7 +56,8 @@ const char* toString(NormKind kind);
 // A solver result in the CLI contract: status, W, objective, lower_bound, gap, max_violation,
 // support ([i, t] or [i, k, t] for seq2seq/causal), lambda, iterations, seconds (+ message).
 json solutionToJson(const MarginProblem& problem, const MarginSolution& sol);
-json selectionReportToJson(const SelectionReport& report);
+// The report's svm is the Frobenius SVM of `problem` (the selection's Att-SVM or prompt SVM).
+json selectionReportToJson(const SelectionReport& report, const MarginProblem& problem);
 const char* statusName(SolveStatus status);  // "optimal", "infeasible", "max_iterations"
 
 // Writes text to a file ("-" is stdout); throws InputError when the file cannot be written.

@@ -6,17 +6,15 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
+#include "attnsvm/names.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/train.hpp"
 
 namespace attnsvm::cli {
 
-inline NormKind parseNorm(const std::string& s) {
-  if (s == "fro" || s == "frobenius") return NormKind::Frobenius;
-  if (s == "nuclear" || s == "nuc") return NormKind::Nuclear;
-  if (s == "lp") return NormKind::Lp;
-  throw InputError("--norm " + s + " is unknown; expected fro, nuclear or lp");
-}
+// Enum options go through the core's one table of names (attnsvm/names.hpp): canonical names and
+// aliases are accepted, an unknown one lists the accepted ones.
+inline NormKind parseNorm(const std::string& s) { return parseWireName<NormKind>(s, "--norm"); }
 
 inline void checkP(double p, const std::string& option = "--p") {
   if (!std::isfinite(p) || p <= 1.0)
@@ -26,20 +24,20 @@ inline void checkP(double p, const std::string& option = "--p") {
 
 inline Optimizer parseOptimizerOption(const std::string& s) { return parseOptimizer(s, "--optimizer"); }
 
-inline LossKind parseLoss(const std::string& s) {
-  if (s == "logistic") return LossKind::Logistic;
-  if (s == "exp" || s == "exponential") return LossKind::Exponential;
-  if (s == "correlation" || s == "linear" || s == "-u") return LossKind::Correlation;
-  throw InputError("--loss " + s + " is unknown; expected logistic, exp or correlation");
-}
+inline LossKind parseLoss(const std::string& s) { return parseWireName<LossKind>(s, "--loss"); }
 
 inline AttentionKind parseAttentionKind(const std::string& s) {
-  if (s == "cross") return AttentionKind::Cross;
-  if (s == "self") return AttentionKind::Self;
-  if (s == "seq2seq") return AttentionKind::SeqToSeq;
-  if (s == "causal") return AttentionKind::Causal;
-  throw InputError("--attention " + s + " is unknown; expected cross, self, seq2seq or causal");
+  return parseWireName<AttentionKind>(s, "--attention");
 }
+
+// --param: W or KQ (a prompt needs its key matrix Wk, which only the scenarios provide).
+inline Parameterization parseTrainParam(const std::string& s) {
+  const Parameterization p = parseWireName<Parameterization>(s, "--param");
+  if (p == Parameterization::Prompt)
+    throw InputError("--param prompt needs the key matrix Wk: use --scenario with a prompt scenario");
+  return p;
+}
+inline HeadKind parseHead(const std::string& s) { return parseWireName<HeadKind>(s, "--head"); }
 
 // The scenario options shared by `scenario` and `train` (fields n, T, d, C, start, localCase,
 // variant of the command's option struct); registered here once so the two cannot drift apart.

@@ -17,6 +17,7 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
+#include "attnsvm/names.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
 #include "attnsvm/train.hpp"
@@ -75,6 +76,29 @@ val scenarioNamesW() {
     for (const std::string& n : scenarioNames()) names.call<void>("push", n);
     val o = val::object();
     put(o, "names", val(names));
+    return o;
+  });
+}
+
+// The core's vocabulary (attnsvm/names.hpp): canonical names of every public enum, so that the JS
+// side (and the test that checks attnsvm.d.ts against it) never keeps its own copy.
+val vocabularyW() {
+  return guarded([] {
+    const auto list = [](const std::vector<std::string>& names) {
+      val a = val::array();
+      for (const std::string& n : names) a.call<void>("push", n);
+      return a;
+    };
+    val o = val::object();
+    put(o, "attention", list(wireNames<AttentionKind>()));
+    put(o, "param", list(wireNames<Parameterization>()));
+    put(o, "head", list(wireNames<HeadKind>()));
+    put(o, "loss", list(wireNames<LossKind>()));
+    put(o, "optimizer", list(wireNames<Optimizer>()));
+    put(o, "init", list(wireNames<InitKind>()));
+    put(o, "norm", list(wireNames<NormKind>()));
+    put(o, "status", list(wireNames<SolveStatus>()));
+    put(o, "verdict", list(wireNames<Verdict>()));
     return o;
   });
 }
@@ -265,10 +289,8 @@ val pathW(const val& req) {
   return guarded([&] {
     const Model model(wire::dataset(req["dataset"]), wire::modelSpec(req["model"]));
     PathSettings ps;
-    const std::string norm = wire::string(req, "norm", "fro");
-    ps.norm = norm == "nuclear" ? BallNorm::Nuclear : norm == "lp" ? BallNorm::Lp : BallNorm::Frobenius;
-    if (norm != "fro" && norm != "nuclear" && norm != "lp")
-      throw InputError("unknown norm '" + norm + "' (expected fro, nuclear or lp)");
+    const NormKind norm = wire::normKind(wire::string(req, "norm", "fro"));  // unknown names throw
+    ps.norm = norm == NormKind::Nuclear ? BallNorm::Nuclear : norm == NormKind::Lp ? BallNorm::Lp : BallNorm::Frobenius;
     ps.p = wire::number(req, "p", ps.p);
     ps.iterationsPerRadius = wire::integer(req, "iterationsPerRadius", ps.iterationsPerRadius);
     if (!wire::has(req, "radii")) throw InputError("radii (increasing ball radii) are missing");
@@ -394,6 +416,7 @@ EMSCRIPTEN_BINDINGS(attnsvm) {
   function("version", &version);
   function("heapUsed", &heapUsed);
   function("scenarioNames", &scenarioNamesW);
+  function("vocabulary", &vocabularyW);
   function("scenario", &scenarioW);
   function("sphere", &sphereW);
   function("validate", &validateW);

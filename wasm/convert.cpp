@@ -10,6 +10,8 @@
 #include <limits>
 
 #include "attnsvm/errors.hpp"
+#include "attnsvm/fields.hpp"
+#include "attnsvm/names.hpp"
 #include "guarded.hpp"
 #include "attnsvm/cold.hpp"
 
@@ -119,60 +121,18 @@ Dataset dataset(const val& o) {
   return d;
 }
 
-AttentionKind attentionKind(const std::string& s) {
-  if (s == "cross") return AttentionKind::Cross;
-  if (s == "self") return AttentionKind::Self;
-  if (s == "seq2seq") return AttentionKind::SeqToSeq;
-  if (s == "causal") return AttentionKind::Causal;
-  bad("unknown attention kind '" + s + "' (expected cross, self, seq2seq or causal)");
-}
-
-static const char* name(AttentionKind k) {
-  switch (k) {
-    case AttentionKind::Cross: return "cross";
-    case AttentionKind::Self: return "self";
-    case AttentionKind::SeqToSeq: return "seq2seq";
-    case AttentionKind::Causal: return "causal";
-  }
-  return "cross";
-}
-
-NormKind normKind(const std::string& s) {
-  if (s == "fro") return NormKind::Frobenius;
-  if (s == "nuclear") return NormKind::Nuclear;
-  if (s == "lp") return NormKind::Lp;
-  bad("unknown norm '" + s + "' (expected fro, nuclear or lp)");
-}
-
-static Parameterization parameterization(const std::string& s) {
-  if (s == "W") return Parameterization::W;
-  if (s == "KQ") return Parameterization::KQ;
-  if (s == "prompt") return Parameterization::Prompt;
-  bad("unknown parameterization '" + s + "' (expected W, KQ or prompt)");
-}
-static const char* name(Parameterization p) {
-  return p == Parameterization::KQ ? "KQ" : p == Parameterization::Prompt ? "prompt" : "W";
-}
-
-static HeadKind headKind(const std::string& s) {
-  if (s == "linear") return HeadKind::Linear;
-  if (s == "relu") return HeadKind::ReluMLP;
-  bad("unknown head '" + s + "' (expected linear or relu)");
-}
-static const char* name(HeadKind h) { return h == HeadKind::ReluMLP ? "relu" : "linear"; }
-
-static LossKind lossKind(const std::string& s) {
-  if (s == "logistic") return LossKind::Logistic;
-  if (s == "exponential") return LossKind::Exponential;
-  if (s == "correlation") return LossKind::Correlation;
-  bad("unknown loss '" + s + "' (expected logistic, exponential or correlation)");
-}
-static const char* name(LossKind l) {
-  return l == LossKind::Exponential ? "exponential" : l == LossKind::Correlation ? "correlation" : "logistic";
-}
-
-static Optimizer optimizer(const std::string& s) { return parseOptimizer(s); }
-static const char* name(Optimizer o) { return optimizerName(o); }
+// Enum names: the core's one table (attnsvm/names.hpp); unknown names list the accepted ones.
+AttentionKind attentionKind(const std::string& s) { return parseWireName<AttentionKind>(s, "attention"); }
+static const char* name(AttentionKind k) { return wireName(k); }
+NormKind normKind(const std::string& s) { return parseWireName<NormKind>(s, "norm"); }
+static Parameterization parameterization(const std::string& s) { return parseWireName<Parameterization>(s, "model.param"); }
+static const char* name(Parameterization p) { return wireName(p); }
+static HeadKind headKind(const std::string& s) { return parseWireName<HeadKind>(s, "model.head"); }
+static const char* name(HeadKind h) { return wireName(h); }
+static LossKind lossKind(const std::string& s) { return parseWireName<LossKind>(s, "model.loss"); }
+static const char* name(LossKind l) { return wireName(l); }
+static Optimizer optimizer(const std::string& s) { return parseWireName<Optimizer>(s, "optimizer"); }
+static const char* name(Optimizer o) { return wireName(o); }
 
 ModelSpec modelSpec(const val& o) {
   ModelSpec s;
@@ -220,11 +180,7 @@ InitSettings initSettings(const val& o) {
   InitSettings s;
   if (o.isUndefined() || o.isNull()) return s;
   const std::string kind = string(o, "kind", "zero");
-  if (kind == "zero") s.kind = InitKind::Zero;
-  else if (kind == "random") s.kind = InitKind::Random;
-  else if (kind == "given") s.kind = InitKind::Given;
-  else if (kind == "cone") s.kind = InitKind::Cone;
-  else bad("unknown init kind '" + kind + "' (expected zero, random, given or cone)");
+  s.kind = parseWireName<InitKind>(kind, "init.kind");
   const double seed = number(o, "seed", 0);
   if (!(seed >= 0) || seed != std::floor(seed) || seed > 9007199254740991.0)
     bad("seed must be an integer in 0..2^53-1");
@@ -317,70 +273,48 @@ val params(const Params& p) {
   return o;
 }
 
-static const char* statusName(SolveStatus s) {
-  switch (s) {
-    case SolveStatus::Optimal: return "optimal";
-    case SolveStatus::Infeasible: return "infeasible";
-    case SolveStatus::MaxIterations: return "max_iterations";
+namespace {
+// Writes the core's field lists (attnsvm/fields.hpp) as JS objects: names and shapes come from there;
+// bulk arrays are typed (pairs flattened, ragged lists as {offsets, values}; convert.js unpacks them).
+struct ValFields {
+  val& out;
+  void operator()(const char* name, double x) { put(out, name, val(x)); }
+  void operator()(const char* name, int x) { put(out, name, val(x)); }
+  void operator()(const char* name, bool x) { put(out, name, val(x)); }
+  void operator()(const char* name, const std::string& x) { put(out, name, val(x)); }
+  void operator()(const char* name, const Mat& m) { put(out, name, val(matrix(m))); }
+  void operator()(const char* name, const Vec& x) { put(out, name, val(f64(x))); }
+  void operator()(const char* name, const std::vector<int>& x) { put(out, name, val(i32(x))); }
+  void operator()(const char* name, const std::vector<std::vector<int>>& x) { put(out, name, val(ragged(x))); }
+  void operator()(const char* name, const IndexPairs& x) {
+    std::vector<int> flat;
+    for (const auto& [i, t] : x.pairs) {
+      flat.push_back(i);
+      flat.push_back(t);
+    }
+    put(out, name, val(i32(flat)));
   }
-  return "max_iterations";
-}
+  template <class Fn>
+  void object(const char* name, Fn&& fn) {
+    val sub = val::object();
+    ValFields v{sub};
+    fn(v);
+    put(out, name, sub);
+  }
+};
+}  // namespace
 
 val solution(const MarginSolution& s, const MarginProblem& problem) {
-  // Support constraints as (sequence, token) pairs, plus the query for seq2seq/causal units.
-  std::vector<int> pairs, queries;
-  for (int j : s.support) {
-    if (j < 0 || j >= static_cast<int>(problem.label.size())) continue;
-    const ConstraintLabel& l = problem.label[j];
-    pairs.push_back(l.sequence);
-    pairs.push_back(l.token);
-    queries.push_back(l.query);
-  }
   val o = val::object();
-  put(o, "status", val(std::string(statusName(s.status))));
-  put(o, "W", val(matrix(s.W)));
-  put(o, "lambda", val(f64(s.lambda)));
-  put(o, "objective", val(s.objective));
-  put(o, "lowerBound", val(s.lowerBound));
-  put(o, "gap", val(s.gap));
-  put(o, "maxViolation", val(s.maxViolation));
-  put(o, "support", val(i32(pairs)));
-  put(o, "supportIndex", val(i32(s.support)));  // constraint indices (the only labels of generalized SVMs)
-  put(o, "supportQuery", val(i32(queries)));
-  put(o, "iterations", val(s.iterations));
-  put(o, "seconds", val(s.seconds));
-  put(o, "message", val(s.message));
-  if (s.farkas.size() > 0) put(o, "farkas", val(f64(s.farkas)));
-  put(o, "constraints", val(problem.constraints()));
+  ValFields v{o};
+  visitFields(s, problem, v);
   return o;
 }
 
-static const char* verdictName(Verdict v) {
-  switch (v) {
-    case Verdict::GloballyOptimal: return "globally_optimal";
-    case Verdict::LocallyOptimal: return "locally_optimal";
-    case Verdict::Neither: return "neither";
-    case Verdict::Infeasible: return "infeasible";
-  }
-  return "neither";
-}
-
 val selectionReport(const SelectionReport& r, const MarginProblem& problem) {
-  std::vector<int> violators;
-  for (const auto& [i, t] : r.violators) {
-    violators.push_back(i);
-    violators.push_back(t);
-  }
   val o = val::object();
-  put(o, "selection", val(i32(r.selection)));
-  put(o, "optimal", val(i32(r.optimal)));
-  put(o, "ties", val(ragged(r.ties)));
-  put(o, "feasible", val(r.feasible));
-  put(o, "verdict", val(std::string(verdictName(r.verdict))));
-  put(o, "supportTokens", val(ragged(r.supportTokens)));
-  put(o, "violators", val(i32(violators)));
-  put(o, "explanation", val(r.explanation));
-  put(o, "svm", val(solution(r.svm, problem)));
+  ValFields v{o};
+  visitFields(r, problem, v);
   return o;
 }
 

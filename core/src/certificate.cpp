@@ -7,6 +7,7 @@
 #include <map>
 #include "text.hpp"
 
+#include "attnsvm/names.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
 #include "solvers_internal.hpp"
@@ -56,14 +57,7 @@ bool isEquality(const MarginProblem& pb, Index j) {
 
 }  // namespace
 
-const char* toString(SolveStatus status) {
-  switch (status) {
-    case SolveStatus::Optimal: return "optimal";
-    case SolveStatus::Infeasible: return "infeasible";
-    case SolveStatus::MaxIterations: return "max_iterations";
-  }
-  return "unknown";
-}
+const char* toString(SolveStatus status) { return wireName(status); }  // the table in names.cpp
 
 double matrixNorm(const ConstMatRef& w, NormKind norm, double p) {
   switch (norm) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include "text.hpp"
 
+#include "attnsvm/names.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/selection.hpp"
 #include "attnsvm/cold.hpp"
@@ -146,15 +147,7 @@ SelectionReport analyzeUnits(const Dataset& data, const MarginProblem& pb, const
 
 }  // namespace
 
-const char* toString(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::GloballyOptimal: return "globally_optimal";
-    case Verdict::LocallyOptimal: return "locally_optimal";
-    case Verdict::Neither: return "neither";
-    case Verdict::Infeasible: return "infeasible";
-  }
-  return "unknown";
-}
+const char* toString(Verdict verdict) { return wireName(verdict); }  // the table in names.cpp
 
 SelectionReport analyzeSelection(const Dataset& data, AttentionKind kind,
                                  const std::vector<int>& selection, const SolverSettings& settings) {

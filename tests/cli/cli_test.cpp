@@ -33,12 +33,12 @@ TEST(Cli, SolvePrintsTheContractKeys) {
     const CliRun r = run({"solve", "--norm", norm, "--p", "1.5", data("small.json")});
     ASSERT_EQ(r.code, 0) << norm << ": " << r.err;
     const json j = json::parse(r.out);
-    for (const char* key : {"status", "W", "objective", "lower_bound", "gap", "max_violation", "support", "lambda",
+    for (const char* key : {"status", "W", "objective", "lowerBound", "gap", "maxViolation", "support", "lambda",
                             "iterations", "seconds"})
       EXPECT_TRUE(j.contains(key)) << norm << " lacks " << key;
     EXPECT_EQ(j["status"], "optimal");
     EXPECT_EQ(j["W"].size(), 2u);
-    EXPECT_LE(j["max_violation"].get<double>(), 1e-8);
+    EXPECT_LE(j["maxViolation"].get<double>(), 1e-8);
     EXPECT_LE(j["gap"].get<double>(), 1e-5);
     EXPECT_FALSE(j["support"].empty());
     EXPECT_EQ(j["support"][0].size(), 2u);  // [i, t]
@@ -81,15 +81,15 @@ TEST(Cli, AnalyzeReportsVerdictAndSupport) {
   EXPECT_EQ(j["optimal"], json({0, 1}));
   EXPECT_TRUE(j["feasible"].get<bool>());
   EXPECT_TRUE(j.contains("verdict"));
-  EXPECT_EQ(j["support_tokens"].size(), 2u);
-  EXPECT_FALSE(j["locally_optimal"].empty());
+  EXPECT_EQ(j["supportTokens"].size(), 2u);
+  EXPECT_FALSE(j["locallyOptimal"].empty());
 }
 
 TEST(Cli, TrainReportsSelectionVerdictAndCorrelations) {
   const CliRun r = run({"train", "--param", "w", "--optimizer", "ngd", "--lr", "0.1", "--iters", "300", data("small.json")});
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = json::parse(r.out);
-  for (const char* key : {"selection", "softmax_selected", "verdict", "corr", "W", "loss", "seconds"})
+  for (const char* key : {"selection", "softmaxSelected", "verdict", "corr", "W", "loss", "seconds"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["selection"].size(), 2u);
   EXPECT_TRUE(j["corr"].contains("fro"));

@@ -44,7 +44,7 @@ test('sphere datasets and scenarios are the same data', () => {
 function trainingCases() {
   const base = engine.sphere(6, 8, 10, 1);
   const small = engine.sphere(4, 5, 6, 2);
-  const { Z, ...selfData } = small;
+  const { Z: _smallZ, ...selfData } = small;
   const relu = engine.scenario('multitoken', { seed: 3 });
   const prompt = engine.scenario('prompt-global-local', { start: 1 });
   const joint = engine.scenario('joint-pv');
@@ -107,7 +107,7 @@ function solverCases() {
   const a = engine.sphere(6, 8, 10, 11);
   const b = engine.sphere(15, 15, 20, 12);
   const c = engine.sphere(5, 5, 4, 13);
-  const { Z, ...selfC } = c;
+  const { Z: _cZ, ...selfC } = c;
   const prompt = engine.scenario('prompt-global-local');
   const joint = engine.scenario('joint-pv');
   const Wk = prompt.model.Wk;

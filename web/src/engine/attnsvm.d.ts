@@ -9,7 +9,25 @@ export type AttentionKind = 'cross' | 'self' | 'seq2seq' | 'causal';
 export type Parameterization = 'W' | 'KQ' | 'prompt';
 export type HeadKind = 'linear' | 'relu';
 export type LossKind = 'logistic' | 'exponential' | 'correlation';
-export type OptimizerKind = 'gd' | 'ngd' | 'md' | 'nmd';
+// nmd: normalized l_p mirror descent as the mirror-descent paper runs it (gradient / its dual norm);
+// nmd-fro: the same normalized by the Frobenius norm; adam: Adam (real-data baseline).
+export type OptimizerKind = 'gd' | 'ngd' | 'md' | 'nmd' | 'nmd-fro' | 'adam';
+export type InitKind = 'zero' | 'random' | 'given' | 'cone';
+export type SolveStatus = 'optimal' | 'infeasible' | 'max_iterations';
+export type Verdict = 'globally_optimal' | 'locally_optimal' | 'neither' | 'infeasible';
+// The core's vocabulary: the canonical names of each enum (engine.vocabulary()); a test checks that
+// the unions of this file equal it.
+export interface Vocabulary {
+  attention: AttentionKind[];
+  param: Parameterization[];
+  head: HeadKind[];
+  loss: LossKind[];
+  optimizer: OptimizerKind[];
+  init: InitKind[];
+  norm: NormKind[];
+  status: SolveStatus[];
+  verdict: Verdict[];
+}
 export type NormKind = 'fro' | 'nuclear' | 'lp';
 export type Matrix = number[][];
 
@@ -50,7 +68,7 @@ export interface TrainJSON {
 export interface ParamsJSON { W?: Matrix; K?: Matrix; Q?: Matrix; p?: number[]; v?: number[]; }
 
 export interface InitJSON {
-  kind: 'zero' | 'random' | 'given' | 'cone';
+  kind: InitKind;
   seed?: number;
   scale?: number;
   direction?: Matrix;         // cone
@@ -89,7 +107,7 @@ export interface SolveRequest {
 }
 
 export interface Solution {
-  status: 'optimal' | 'infeasible' | 'max_iterations';
+  status: SolveStatus;
   W: Matrix;                 // rows x cols (d x d; d x 1 for prompt/head problems)
   lambda: number[];
   objective: number;
@@ -111,7 +129,7 @@ export interface SelectionReport {
   optimal: number[];
   ties: number[][];
   feasible: boolean;
-  verdict: 'globally_optimal' | 'locally_optimal' | 'neither' | 'infeasible';
+  verdict: Verdict;
   supportTokens: number[][];
   explanation: string;
   violators: [number, number][]; // (i, t): support tokens scoring >= the selected one
@@ -197,6 +215,7 @@ export interface ExperimentSeeds {
 export interface Engine {
   version(): string;
   scenarioNames(): string[];
+  vocabulary(): Vocabulary;
   scenario(name: string, options?: ScenarioOptions): ScenarioJSON;
   sphere(n: number, T: number, d: number, seed: number): DatasetJSON;
   validate(dataset: DatasetJSON, attention?: AttentionKind): void;   // throws Error naming field/sequence/token
@@ -255,6 +274,7 @@ export interface WorkerEngine {
   // Shortcuts for call(name, ...) (training goes through startRun / play).
   version: Async<Engine['version']>;
   scenarioNames: Async<Engine['scenarioNames']>;
+  vocabulary: Async<Engine['vocabulary']>;
   scenario: Async<Engine['scenario']>;
   sphere: Async<Engine['sphere']>;
   validate: Async<Engine['validate']>;

@@ -149,6 +149,10 @@ export function wrapModule(M) {
     module: M,
     version: () => M.version(),
     scenarioNames: () => unwrap(M.scenarioNames()).names,
+    vocabulary() {
+      const { ok: _ok, ...names } = unwrap(M.vocabulary());
+      return names;
+    },
     scenario(name, options = {}) {
       const r = unwrap(M.scenario(String(name), options ?? {}));
       return {

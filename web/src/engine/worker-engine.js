@@ -7,7 +7,7 @@
 // queueing work, and a hidden tab (no animation frames) pauses by itself.
 import { AttnsvmError } from './convert.js';
 
-const ENGINE_METHODS = ['version', 'scenarioNames', 'scenario', 'sphere', 'validate', 'scores',
+const ENGINE_METHODS = ['version', 'scenarioNames', 'vocabulary', 'scenario', 'sphere', 'validate', 'scores',
   'forward', 'solve', 'analyze', 'enumerate', 'generalized', 'path', 'heapBytes', 'heapUsed',
   'experimentNames', 'experimentSeeds', 'basinMap', 'basinLimits'];
 

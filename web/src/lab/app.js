@@ -11,7 +11,7 @@ import { dot, allFinite } from './linalg.js';
 import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
   effectiveRefs as configEffectiveRefs } from './config.js';
 import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView, normsView, spectrumView, weightsView,
-  readoutView, verdictOf, unitsOf, NORM_SERIES } from './views.js';
+  readoutView, verdictOf, NORM_SERIES } from './views.js';
 import { TraceStore } from './trace.js';
 import { currentSelection, defaultSelection, solveReferences, createFollower } from './reference-follower.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
@@ -19,7 +19,7 @@ import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
 import { createCurves } from '../plots/curves.js';
 import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
-import { REF_STYLE, themeColors } from '../plots/theme.js';
+import { themeColors } from '../plots/theme.js';
 import { svgString, svgSize, svgToPng, download } from '../plots/export.js';
 import { mountExperimentPanel } from '../experiments/panel.js';
 
@@ -132,7 +132,6 @@ let generalizedRef = null;    // ReLU heads: the generalized SVM's prediction W_
 let refGen = 0;
 let solving = 0;
 let firstFrameAt = null;
-let lastError = null;
 
 const effectiveRefs = () => configEffectiveRefs(state, cfg);
 const lpP = () => configLpP(state, cfg);

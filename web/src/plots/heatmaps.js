@@ -31,7 +31,7 @@ function styleAxis(g, c) {
   g.selectAll('text').attr('fill', c.fg);
 }
 
-function colorbar(svg, { x0, y0, h, scale, domain, c, label, id }) {
+function colorbar(svg, { x0, y0, h, scale, domain, c, label }) {
   const steps = 40;
   const g = svg.append('g').attr('class', 'colorbar');
   for (let k = 0; k < steps; k++) {
