@@ -71,7 +71,7 @@ try {
       await page.waitForFunction(() => { const r = window.__lab.real(); return r.message || (r.done && r.runs.every((x) => x.analysis)); }, null, { timeout: 900000, polling: 500 });
       const r = await page.evaluate(() => window.__lab.real());
       if (r.message) throw new Error(r.message);
-      console.log(`real-images (browser, compare mode, ${Math.round((Date.now() - t0) / 1000)} s): ${JSON.stringify(r.runs.map((x) => ({ p: x.p, seconds: x.seconds, ...x.last, histogram: undefined, analysis: x.analysis })))}`);
+      console.log(`real-images (browser, compare mode, ${Math.round((Date.now() - t0) / 1000)} s): ${JSON.stringify(r.runs.map((x) => ({ p: x.p, seconds: x.seconds, ...x.last, histogram: undefined, analysis: x.analysis && { ...x.analysis, selection: undefined } })))}`);
       for (const panel of ['accuracy', 'hist', 'weights']) {
         const blob = await page.evaluate(async (id) => {
           const b = await window.__lab.realView().exportPanel(id);
@@ -83,9 +83,14 @@ try {
         writeFileSync(file, Buffer.from(blob, 'base64'));
         console.log(`wrote ${file}`);
       }
-      const file = resolve(outDir, 'real-images-gallery.png');
-      await (await page.$('#real-panel-gallery')).screenshot({ path: file });
-      console.log(`wrote ${file}`);
+      // the gallery with the attention of each run (p = 1.1, 2, 3)
+      for (const [k, p] of [[0, '1.1'], [1, '2'], [2, '3']]) {
+        await page.selectOption('#real-focus', String(k));
+        await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res))));
+        const file = resolve(outDir, `real-images-gallery-p${p}.png`);
+        await (await page.$('#real-panel-gallery')).screenshot({ path: file });
+        console.log(`wrote ${file}`);
+      }
       if (problems.length) throw new Error(problems.join('\n'));
     } catch (e) {
       failures++;

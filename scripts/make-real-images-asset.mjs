@@ -37,7 +37,7 @@ function readIdx(path, expectMagic) {
   }
   let bytes = readFileSync(path);
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    try { bytes = gunzipSync(bytes); } catch (e) { throw new Error(`${path}: not a valid gzip file (${e.message})`); }
+    try { bytes = gunzipSync(bytes); } catch (e) { throw new Error(`${path}: not a valid gzip file (${e.message})`, { cause: e }); }
   }
   if (bytes.length < 8) throw new Error(`${path}: truncated at byte offset ${bytes.length} (no IDX header)`);
   const magic = bytes.readUInt32BE(0);

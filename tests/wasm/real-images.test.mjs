@@ -77,7 +77,7 @@ test('bad asset files are named with the byte offset', () => {
 
 test('the wasm run makes the split of SPEC section 6 and reports bad requests', async () => {
   const pair = await loadPair('http://x/', 2, 5, { fetchImpl });
-  const run = realRun({ ...pair, settings: { classA: 2, classB: 5, nTrain: 60, nTest: 40, iters: 5 } });
+  const run = realRun({ ...pair, settings: { classA: 2, classB: 5, nTrain: 60, nTest: 40, iters: 5, nSvm: 20 } });
   try {
     assert.equal(run.info.nTrain, 60);
     assert.equal(run.info.nTest, 40);

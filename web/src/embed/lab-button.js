@@ -7,7 +7,7 @@ import './lab-button.css';
 import { decodeHash } from '../lab/state.js';
 import { SCENARIO_INFO } from '../lab/scenarios.js';
 import { embedCode } from './embed-code.js';
-import { PANEL_IDS, PANEL_TITLES, DEFAULT_PANELS } from './params.js';
+import { panelIds, panelTitle, DEFAULT_PANELS } from './params.js';
 
 function install() {
   const tools = document.querySelector('.top-tools');
@@ -45,15 +45,17 @@ function install() {
   document.body.append(dialog);
   const $ = (sel) => dialog.querySelector(sel);
   const panelsBox = $('.embed-panels');
-  panelsBox.replaceChildren(...PANEL_IDS.map((id) => {
+  // the panels of the scenario (real images has its own, web/src/real/figure-real.js)
+  const listPanels = (scenario) => panelsBox.replaceChildren(...panelIds(scenario).map((id) => {
     const label = document.createElement('label');
     label.className = 'check';
     const input = document.createElement('input');
     input.type = 'checkbox';
     input.value = id;
-    label.append(input, ` ${PANEL_TITLES[id]}`);
+    label.append(input, ` ${panelTitle(scenario, id)}`);
     return label;
   }));
+  listPanels('paths2d');
   let code = null;
 
   function refresh() {
@@ -67,6 +69,7 @@ function install() {
 
   button.addEventListener('click', () => {
     const { state } = decodeHash(location.hash);
+    listPanels(state.scenario);
     const defaults = DEFAULT_PANELS[state.scenario] ?? ['plane', 'corr'];
     panelsBox.querySelectorAll('input').forEach((i) => { i.checked = defaults.includes(i.value); });
     $('#embed-caption').checked = false;

@@ -15,7 +15,16 @@ import { decodeHash, encodeHash } from '../lab/state.js';
 export const PANEL_IDS = ['plane', 'softmax', 'current', 'corr', 'norms', 'spectrum', 'weights', 'readout'];
 // the panels of the real-images figure (web/src/real/figure-real.js)
 export const REAL_PANEL_IDS = ['gallery', 'accuracy', 'loss', 'sparsity', 'hist', 'weights'];
-const panelIds = (scenario) => (scenario === 'real-images' ? REAL_PANEL_IDS : PANEL_IDS);
+export const panelIds = (scenario) => (scenario === 'real-images' ? REAL_PANEL_IDS : PANEL_IDS);
+export const REAL_PANEL_TITLES = {
+  gallery: 'Test images: where attention looks',
+  accuracy: 'Test accuracy (solid) and train (dashed)',
+  loss: 'Logistic loss',
+  sparsity: 'Sparsity of W (share below 1% of max)',
+  hist: 'Histogram of |W_jk| / max |W_jk|',
+  weights: 'W / max |W_jk|',
+};
+export const panelTitle = (scenario, id) => (scenario === 'real-images' ? REAL_PANEL_TITLES : PANEL_TITLES)[id];
 
 // Short titles for small figures (the lab's PANELS titles are written for a full page).
 export const PANEL_TITLES = {

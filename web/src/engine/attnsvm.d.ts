@@ -306,6 +306,47 @@ export interface WorkerEngine {
   reset(runId: number): Promise<void>;   // back to the initial parameters
   cancel(runId: number): Promise<void>;  // dispose the run (later calls with this id reject)
   terminate(): void;
+  // A raw protocol request (worker.js's message types and those of workers extending it, such as
+  // web/src/real/real-worker.js); resolves with the reply's result.
+  request(type: string, payload?: object, transfer?: Transferable[]): Promise<any>;
+}
+
+// ---- Real images (SPEC section 6; web/src/engine/real-run.js, attnsvm-experiments build only) ----
+// An image set: count images of rows x cols unsigned bytes (row-major, image after image) and a label each.
+export interface ImageSetJSON { rows: number; cols: number; pixels: Uint8Array; labels: Int32Array; }
+export interface RealImagesSettings {
+  classA?: number; classB?: number;      // default 7 (Sneaker, +1) vs 9 (Ankle boot, -1)
+  nTrain?: number; nTest?: number;       // default 1000 each (even; the first n/2 of each class in file order)
+  patch?: number;                        // default 4 (T = 49, d = 18)
+  optimizer?: 'nmd' | 'md' | 'adam';     // W and the head v, the same optimizer (default 'nmd')
+  p?: number; lr?: number; iters?: number; nSvm?: number; histogramBins?: number;
+}
+export interface RealImagesFrame {
+  iteration: number; trainLoss: number; testLoss: number; trainAccuracy: number; testAccuracy: number;
+  trainMaxSoftmax: number; testMaxSoftmax: number;
+  sparsity: number;                      // share of |W_jk| < 0.01 max |W_jk|
+  histogram: Float64Array;               // counts of |W_jk| / max |W_jk| in histogramBins bins on [0, 1]
+}
+export interface RealImagesAnalysis {
+  nSvm: number; selection: Int32Array; verdict: string; feasible: boolean; status: string;
+  corr: number; divergence: number;      // NaN when infeasible
+  svm: Matrix | null;                    // the l_p Att-SVM of the selection (d x d)
+}
+// new RealImagesRun(engine.module, {train, test, settings}): train and test hold (at least) the images
+// of the two classes in file order; the core makes the split (binarySubset) and the tokens (patchDataset).
+export class RealImagesRun {
+  constructor(module: object, request: { train: ImageSetJSON; test: ImageSetJSON; settings?: RealImagesSettings });
+  readonly info: { nTrain: number; nTest: number; T: number; d: number; rows: number; cols: number;
+    testLabels: Int32Array; testPixels: Uint8Array };  // the split's test images, in its order
+  readonly iteration: number;
+  step(k?: number, measure?: boolean): { taken: number; iteration: number; stopReason: string; frame?: RealImagesFrame };
+  measure(): RealImagesFrame;
+  params(): { W: Matrix; v: Float64Array };
+  testSoftmax(rows?: number[]): Float64Array;                 // rows x T, row-major (default: every test image)
+  testScores(rows?: number[]): { gamma: Float64Array; output: Float64Array; T: number };  // gamma_it = Y_i v^T x_it, f_i
+  testSelection(): Int32Array;
+  analyze(): RealImagesAnalysis;
+  dispose(): void;
 }
 
 export function createWorkerEngine(options?: {

@@ -19,7 +19,7 @@ async function inflate(bytes, name) {
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
     return new Uint8Array(await new Response(stream).arrayBuffer());
   } catch (e) {
-    throw new Error(`${name}: corrupt gzip data (${e.message})`);
+    throw new Error(`${name}: corrupt gzip data (${e.message})`, { cause: e });
   }
 }
 
@@ -69,7 +69,7 @@ async function loadClass(baseUrl, k, fetchImpl) {
     const p = (async () => {
       const name = `${ASSET_DIR}/class-${k}.bin.gz`;
       let res;
-      try { res = await fetchImpl(url); } catch (e) { throw new Error(`${name} could not be fetched (${e.message})`); }
+      try { res = await fetchImpl(url); } catch (e) { throw new Error(`${name} could not be fetched (${e.message})`, { cause: e }); }
       if (!res.ok) {
         throw new Error(`${name} is missing from this site (HTTP ${res.status}): the site build writes it from Debian's ` +
           'dataset-fashion-mnist (apt-get install dataset-fashion-mnist, then npm run build)');

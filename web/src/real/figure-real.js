@@ -10,15 +10,8 @@ import { CLASS_NAMES } from './asset.js';
 import { createRealSession, realSettings } from './session.js';
 import { createGallery } from './gallery.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, pct } from './panels.js';
+import { REAL_PANEL_TITLES } from '../embed/params.js';
 
-export const REAL_PANEL_TITLES = {
-  gallery: 'Test images: where attention looks',
-  accuracy: 'Test accuracy (solid) and train (dashed)',
-  loss: 'Logistic loss',
-  sparsity: 'Sparsity of W (share below 1% of max)',
-  hist: 'Histogram of |W_jk| / max |W_jk|',
-  weights: 'W / max |W_jk|',
-};
 
 const el = (tag, cls, text) => {
   const e = document.createElement(tag);
@@ -149,7 +142,7 @@ export function createRealFigure(root, options) {
     if (force || !info.playing || t - lastSlow > 250) {
       lastSlow = t;
       parts.hist?.update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) });
-      parts.weights?.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: 'W / max|W|', maxCell: 8 });
+      parts.weights?.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: '', maxCell: 8 });
     }
   }
 

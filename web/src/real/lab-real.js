@@ -18,7 +18,6 @@ import { createGallery } from './gallery.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, analysisText, imageDetailText, pct, num } from './panels.js';
 
 const opt = (v, label = v) => `<option value="${v}">${label}</option>`;
-const RUN_FIELDS = ['classA', 'classB', 'optimizer', 'p', 'lr', 'iterations', 'nTrain', 'nTest', 'compare'];
 
 export const REAL_CAPTION = 'Fashion-MNIST images cut into a 7 x 7 grid of 4 x 4 patches: each patch (its 16 pixels and its position) is a token, the image\'s mean token is the query (attention pooling), and a linear head reads the pooled token; W and the head train jointly from zero, full batch. The gallery shows, over each test image, where the attention of the current W goes (orange: s_it, boxed: the selected patch). The mirror-descent paper reports that l_p MD with p near 1 generalizes better, selects sharper and gives sparser W than gradient descent (p = 2): compare p = 1.1, 2 and 3 and see whether this holds here.';
 
@@ -107,7 +106,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   const makeEngine = (k) => (engines[k] ??= createRealEngine({ worker: new Worker(new URL('./real-worker.js', import.meta.url)) })
     .catch((e) => { engines[k] = undefined; throw e; }));
 
-  let state = null, session = null, key = null, focus = 0, selected = null, detail = null, lastError = null;
+  let session = null, key = null, focus = 0, selected = null, detail = null, lastError = null;
   const messages = root.querySelector('.real-messages');
   function message(text) {
     lastError = text;
@@ -176,7 +175,6 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
 
   // ---------- runs ----------
   function show(s) {
-    state = s;
     layout.hidden = true;
     root.hidden = false;
     document.querySelector('.topbar .player')?.setAttribute('hidden', '');
@@ -277,7 +275,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
       hist.update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) });
       drawSummary();
       if (playing && now - lastWeights > 500) fetchWeights();
-      weights.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: 'W / max|W|', maxCell: 12 });
+      weights.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: '', maxCell: 12 });
     }
   }
 

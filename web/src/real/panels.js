@@ -75,6 +75,12 @@ export function createHistograms(container, { height = 170 } = {}) {
         add('rect', { x, y: m.t + ih * (1 - v / ymax), width: Math.max(1, (bw * 0.85) / runs.length - 0.5), height: ih * (v / ymax), fill: runs[k].color });
       });
     });
+    // legend: one swatch per run, top right
+    runs.forEach((r, k) => {
+      const x = w - m.r - 70, y = m.t + 6 + 15 * k;
+      add('rect', { x, y, width: 10, height: 10, fill: r.color });
+      add('text', { x: x + 14, y: y + 9, 'font-size': 11, fill: c.fg }, r.label);
+    });
     for (const f of [0, 0.25, 0.5, 0.75, 1]) add('text', { x: m.l + f * iw, y: h - 16, 'text-anchor': 'middle', 'font-size': 10, fill: c.fg }, String(f));
     add('text', { x: m.l + iw / 2, y: h - 3, 'text-anchor': 'middle', 'font-size': 11, fill: c.fg }, '|W_jk| / max |W_jk|');
     svg.setAttribute('aria-label', `Histogram of |W_jk| / max |W_jk| for ${runs.map((r) => r.label).join(', ')}`);
