@@ -1,9 +1,9 @@
 // Solver timings (docs/BENCHMARKS.md, section "Solvers (native)").
 #include <benchmark/benchmark.h>
 
+#include "../tests/core/svm_test_data.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/scenarios.hpp"
-#include "../tests/core/svm_test_data.hpp"
 
 using namespace attnsvm;
 
@@ -40,8 +40,8 @@ void run(benchmark::State& state, NormKind norm, double p) {
   state.counters["iters"] = iters;
 }
 
-// The two instances of issue 16 (`attnsvm generate sphere`), on which the dual barrier method stalled
-// (certified gaps 4.9e-4 and 6.9e-5): range(0) selects the instance.
+// The two instances of issue 16 (`attnsvm generate sphere`), on which the dual barrier method
+// stalled (certified gaps 4.9e-4 and 6.9e-5): range(0) selects the instance.
 void BM_NuclearIssue16(benchmark::State& state) {
   const bool first = state.range(0) == 0;
   const Dataset data = first ? sphereDataset(9, 12, 14, 65271) : sphereDataset(15, 6, 18, 384512);
@@ -61,7 +61,8 @@ void BM_NuclearIssue16(benchmark::State& state) {
 
 void BM_Frobenius(benchmark::State& s) { run(s, NormKind::Frobenius, 2.0); }
 void BM_Nuclear(benchmark::State& s) { run(s, NormKind::Nuclear, 2.0); }
-// The six p of the tests: p < 2 dual interior point, p > 2 primal-dual interior point on the primal.
+// The six p of the tests: p < 2 dual interior point, p > 2 primal-dual interior point on the
+// primal.
 void BM_Lp11(benchmark::State& s) { run(s, NormKind::Lp, 1.1); }
 void BM_Lp15(benchmark::State& s) { run(s, NormKind::Lp, 1.5); }
 void BM_Lp175(benchmark::State& s) { run(s, NormKind::Lp, 1.75); }

@@ -1,6 +1,7 @@
 // Training throughput: iterations per second of the trainer's inner loop (gradient + step), with
 // an estimated flop rate, and a GEMM reference for this machine's attainable peak.
-// Run: build/h-engine-rel/bench/bench_train --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// Run: build/h-engine-rel/bench/bench_train --benchmark_repetitions=5
+// --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include "attnsvm/scenarios.hpp"
@@ -19,7 +20,8 @@ double flopsPerIteration(int n, int T, int d, bool kq) {
   return f;
 }
 
-void runTrainer(benchmark::State& state, Parameterization param, Optimizer opt, double p, int traceEvery) {
+void runTrainer(benchmark::State& state, Parameterization param, Optimizer opt, double p,
+                int traceEvery) {
   const int n = static_cast<int>(state.range(0)), T = static_cast<int>(state.range(1)),
             d = static_cast<int>(state.range(2));
   ScenarioOptions o;
@@ -43,14 +45,23 @@ void runTrainer(benchmark::State& state, Parameterization param, Optimizer opt, 
   }
   const double iterations = static_cast<double>(state.iterations()) * kBatch;
   state.SetItemsProcessed(static_cast<int64_t>(iterations));
-  state.counters["flops"] = benchmark::Counter(iterations * flopsPerIteration(n, T, d, param == Parameterization::KQ),
-                                               benchmark::Counter::kIsRate);
+  state.counters["flops"] =
+      benchmark::Counter(iterations * flopsPerIteration(n, T, d, param == Parameterization::KQ),
+                         benchmark::Counter::kIsRate);
 }
 
-void BM_NGD_W(benchmark::State& s) { runTrainer(s, Parameterization::W, Optimizer::NGD, 2.0, 1 << 30); }
-void BM_NGD_W_TraceEvery1(benchmark::State& s) { runTrainer(s, Parameterization::W, Optimizer::NGD, 2.0, 1); }
-void BM_NGD_KQ(benchmark::State& s) { runTrainer(s, Parameterization::KQ, Optimizer::NGD, 2.0, 1 << 30); }
-void BM_MD_p3_W(benchmark::State& s) { runTrainer(s, Parameterization::W, Optimizer::MD, 3.0, 1 << 30); }
+void BM_NGD_W(benchmark::State& s) {
+  runTrainer(s, Parameterization::W, Optimizer::NGD, 2.0, 1 << 30);
+}
+void BM_NGD_W_TraceEvery1(benchmark::State& s) {
+  runTrainer(s, Parameterization::W, Optimizer::NGD, 2.0, 1);
+}
+void BM_NGD_KQ(benchmark::State& s) {
+  runTrainer(s, Parameterization::KQ, Optimizer::NGD, 2.0, 1 << 30);
+}
+void BM_MD_p3_W(benchmark::State& s) {
+  runTrainer(s, Parameterization::W, Optimizer::MD, 3.0, 1 << 30);
+}
 
 BENCHMARK(BM_NGD_W)->Args({6, 8, 10})->Args({32, 32, 32})->Args({128, 64, 64});
 BENCHMARK(BM_NGD_W_TraceEvery1)->Args({6, 8, 10});
@@ -91,17 +102,29 @@ void runBatched(benchmark::State& state, Parameterization param, Optimizer opt, 
   const double steps = static_cast<double>(state.iterations()) * kBatch * runs;
   state.SetItemsProcessed(static_cast<int64_t>(steps));
   state.counters["flops"] =
-      benchmark::Counter(steps * flopsPerIteration(n, T, d, param == Parameterization::KQ), benchmark::Counter::kIsRate);
+      benchmark::Counter(steps * flopsPerIteration(n, T, d, param == Parameterization::KQ),
+                         benchmark::Counter::kIsRate);
 }
 
-void BM_Batched_NGD_W(benchmark::State& s) { runBatched(s, Parameterization::W, Optimizer::NGD, 2.0); }
-void BM_Batched_NGD_KQ(benchmark::State& s) { runBatched(s, Parameterization::KQ, Optimizer::NGD, 2.0); }
-void BM_Batched_MD_p3_W(benchmark::State& s) { runBatched(s, Parameterization::W, Optimizer::MD, 3.0); }
+void BM_Batched_NGD_W(benchmark::State& s) {
+  runBatched(s, Parameterization::W, Optimizer::NGD, 2.0);
+}
+void BM_Batched_NGD_KQ(benchmark::State& s) {
+  runBatched(s, Parameterization::KQ, Optimizer::NGD, 2.0);
+}
+void BM_Batched_MD_p3_W(benchmark::State& s) {
+  runBatched(s, Parameterization::W, Optimizer::MD, 3.0);
+}
 // (n, T, d, runs): the papers' shape at several batch sizes, (15, 15, 20), the real-images shape
 // (SPEC section 6: n = 1000 images, T = 49 patches, d = 18).
 BENCHMARK(BM_Batched_NGD_W)
-    ->Args({6, 8, 10, 4})->Args({6, 8, 10, 8})->Args({6, 8, 10, 16})->Args({6, 8, 10, 32})->Args({6, 8, 10, 64})
-    ->Args({15, 15, 20, 16})->Args({1000, 49, 18, 8});
+    ->Args({6, 8, 10, 4})
+    ->Args({6, 8, 10, 8})
+    ->Args({6, 8, 10, 16})
+    ->Args({6, 8, 10, 32})
+    ->Args({6, 8, 10, 64})
+    ->Args({15, 15, 20, 16})
+    ->Args({1000, 49, 18, 8});
 BENCHMARK(BM_Batched_NGD_KQ)->Args({6, 8, 10, 16});
 BENCHMARK(BM_Batched_MD_p3_W)->Args({6, 8, 10, 16});
 BENCHMARK(BM_NGD_W)->Args({15, 15, 20})->Args({1000, 49, 18});
@@ -115,8 +138,8 @@ void BM_PeakGemm(benchmark::State& state) {
     C.noalias() = A * B;
     benchmark::DoNotOptimize(C.data());
   }
-  state.counters["flops"] =
-      benchmark::Counter(static_cast<double>(state.iterations()) * 2.0 * N * N * N, benchmark::Counter::kIsRate);
+  state.counters["flops"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * 2.0 * N * N * N, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_PeakGemm);
 

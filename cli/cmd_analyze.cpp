@@ -23,11 +23,15 @@ struct AnalyzeOptions {
 
 Command addAnalyzeCommand(CLI::App& app) {
   auto o = std::make_shared<AnalyzeOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "analyze", "Token-selection analysis: optimal tokens, feasibility, support tokens and verdict of the selection");
-  sub->add_option("FILE", o->file, "input JSON ({X, Z|query, alpha?, Y, v, W?}); - for stdin")->required();
-  sub->add_flag("--enumerate", o->enumerate, "also list every feasible, locally optimal selection (T^n selections)");
-  sub->add_option("--max-selections", o->maxSelections, "cap on T^n for --enumerate")->capture_default_str();
+  CLI::App* sub = app.add_subcommand("analyze",
+                                     "Token-selection analysis: optimal tokens, feasibility, "
+                                     "support tokens and verdict of the selection");
+  sub->add_option("FILE", o->file, "input JSON ({X, Z|query, alpha?, Y, v, W?}); - for stdin")
+      ->required();
+  sub->add_flag("--enumerate", o->enumerate,
+                "also list every feasible, locally optimal selection (T^n selections)");
+  sub->add_option("--max-selections", o->maxSelections, "cap on T^n for --enumerate")
+      ->capture_default_str();
   sub->add_flag("--pretty", o->pretty, "indent the JSON output");
   Command c;
   c.app = sub;
@@ -35,15 +39,18 @@ Command addAnalyzeCommand(CLI::App& app) {
     const json input = readJsonFile(o->file);
     ProblemInput in = problemFromJson(input);
     if (in.kind != AttentionKind::Cross && in.kind != AttentionKind::Self)
-      throw InputError("analyze supports cross and self attention (one selected token per sequence)");
+      throw InputError(
+          "analyze supports cross and self attention (one selected token per sequence)");
     const SelectionReport report = analyzeSelection(in.data, in.kind, in.data.alpha);
-    json out = selectionReportToJson(report, attentionSvmProblem(in.data, in.kind, report.selection));
+    json out =
+        selectionReportToJson(report, attentionSvmProblem(in.data, in.kind, report.selection));
     out["alphaGiven"] = in.alphaGiven;
     out["attention"] = toString(in.kind);
     if (input.contains("W")) {
       const Mat W = readMatrix(input["W"], "W", in.data.d, in.data.d);
       const SelectionReport wr = analyzeWeights(in.data, in.kind, W);
-      out["weights"] = selectionReportToJson(wr, attentionSvmProblem(in.data, in.kind, wr.selection));
+      out["weights"] =
+          selectionReportToJson(wr, attentionSvmProblem(in.data, in.kind, wr.selection));
     }
     if (o->enumerate) {
       json list = json::array();

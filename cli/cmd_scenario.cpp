@@ -3,8 +3,8 @@
 #include <iostream>
 #include <memory>
 
-#include "attnsvm/names.hpp"
 #include "attnsvm/errors.hpp"
+#include "attnsvm/names.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "commands.hpp"
 #include "json_io.hpp"
@@ -23,17 +23,18 @@ struct ScenarioCmdOptions {
   bool pretty = false;
 };
 
-
 constexpr int kMaxSize = 100000;
 void checkSize(int value, const char* name) {
   if (value != -1 && (value < 1 || value > kMaxSize))
-    throw InputError(std::string("--") + name + " = " + std::to_string(value) + " is out of range 1.." + std::to_string(kMaxSize));
+    throw InputError(std::string("--") + name + " = " + std::to_string(value) +
+                     " is out of range 1.." + std::to_string(kMaxSize));
 }
 }  // namespace
 
 Command addScenarioCommand(CLI::App& app) {
   auto o = std::make_shared<ScenarioCmdOptions>();
-  CLI::App* sub = app.add_subcommand("scenario", "Print a named scenario of the papers as JSON (dataset + model + settings)");
+  CLI::App* sub = app.add_subcommand(
+      "scenario", "Print a named scenario of the papers as JSON (dataset + model + settings)");
   sub->add_option("NAME", o->name, "scenario name (--list shows them)");
   sub->add_flag("--list", o->list, "list the scenario names");
   sub->add_option("--seed", o->seed, "seed of random data")->capture_default_str();
@@ -95,8 +96,10 @@ Command addScenarioCommand(CLI::App& app) {
 Command addGenerateCommand(CLI::App& app) {
   auto o = std::make_shared<ScenarioCmdOptions>();
   auto kind = std::make_shared<std::string>();
-  CLI::App* sub = app.add_subcommand("generate", "Generate random data: `generate sphere --n N --T T --d D --seed S`");
-  sub->add_option("KIND", *kind, "sphere (unit tokens, queries and head; alpha = optimal tokens)")->required();
+  CLI::App* sub = app.add_subcommand(
+      "generate", "Generate random data: `generate sphere --n N --T T --d D --seed S`");
+  sub->add_option("KIND", *kind, "sphere (unit tokens, queries and head; alpha = optimal tokens)")
+      ->required();
   o->n = 6;
   o->T = 8;
   o->d = 10;
@@ -113,7 +116,9 @@ Command addGenerateCommand(CLI::App& app) {
     checkSize(o->T, "T");
     checkSize(o->d, "d");
     if (static_cast<double>(o->n) * o->T * o->d > 5e7)
-      throw InputError("generate: n*T*d = " + std::to_string(static_cast<double>(o->n) * o->T * o->d) + " is above the limit 5e7");
+      throw InputError(
+          "generate: n*T*d = " + std::to_string(static_cast<double>(o->n) * o->T * o->d) +
+          " is above the limit 5e7");
     const Dataset data = sphereDataset(o->n, o->T, o->d, o->seed);
     std::cout << datasetToJson(data, AttentionKind::Cross).dump(o->pretty ? 2 : -1) << "\n";
     return 0;

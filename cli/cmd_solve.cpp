@@ -23,10 +23,13 @@ struct SolveOptions {
 
 Command addSolveCommand(CLI::App& app) {
   auto o = std::make_shared<SolveOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "solve", "Solve the Att-SVM (min ||W|| s.t. <A_it, W> >= 1) of the file's selection; prints one JSON object");
-  sub->add_option("FILE", o->file, "input JSON ({X, Z|query, alpha?, Y, v}); - for stdin")->required();
-  sub->add_option("--norm", o->norm, "fro (Frobenius), nuclear, or lp (entrywise l_p)")->capture_default_str();
+  CLI::App* sub = app.add_subcommand("solve",
+                                     "Solve the Att-SVM (min ||W|| s.t. <A_it, W> >= 1) of the "
+                                     "file's selection; prints one JSON object");
+  sub->add_option("FILE", o->file, "input JSON ({X, Z|query, alpha?, Y, v}); - for stdin")
+      ->required();
+  sub->add_option("--norm", o->norm, "fro (Frobenius), nuclear, or lp (entrywise l_p)")
+      ->capture_default_str();
   sub->add_option("--p", o->p, "p of the l_p norm, p > 1 (with --norm lp)")->capture_default_str();
   sub->add_option("--tol", o->tol, "relative gap target (default: the solver's)");
   sub->add_option("--max-iterations", o->maxIterations, "iteration limit of the solver");

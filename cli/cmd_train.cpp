@@ -52,30 +52,49 @@ std::string csvNumber(double x) {
 
 Command addTrainCommand(CLI::App& app) {
   auto o = std::make_shared<TrainOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "train", "Train attention (W or K Q^T) on the file's data; report the selection, verdict and correlation with its SVMs");
-  sub->add_option("FILE", o->file, "input JSON ({X, Z|query, Y, v, V?}); - for stdin; omit with --scenario");
-  sub->add_option("--scenario", o->scenario, "take data, model and settings from a named scenario (see `attnsvm scenario --list`)");
-  sub->add_option("--param", o->param, "w (one matrix W) or kq (W = K Q^T); prompt with a prompt scenario")->capture_default_str();
-  sub->add_option("--optimizer", o->optimizer, "gd, ngd (normalized GD), md (l_p mirror descent), nmd (normalized MD, step divided by the dual norm ||grad||_q + eps as in the mirror-descent paper), nmd-fro (normalized MD, divided by ||grad||_F)")->capture_default_str();
+  CLI::App* sub = app.add_subcommand("train",
+                                     "Train attention (W or K Q^T) on the file's data; report the "
+                                     "selection, verdict and correlation with its SVMs");
+  sub->add_option("FILE", o->file,
+                  "input JSON ({X, Z|query, Y, v, V?}); - for stdin; omit with --scenario");
+  sub->add_option(
+      "--scenario", o->scenario,
+      "take data, model and settings from a named scenario (see `attnsvm scenario --list`)");
+  sub->add_option("--param", o->param,
+                  "w (one matrix W) or kq (W = K Q^T); prompt with a prompt scenario")
+      ->capture_default_str();
+  sub->add_option("--optimizer", o->optimizer,
+                  "gd, ngd (normalized GD), md (l_p mirror descent), nmd (normalized MD, step "
+                  "divided by the dual norm ||grad||_q + eps as in the mirror-descent paper), "
+                  "nmd-fro (normalized MD, divided by ||grad||_F)")
+      ->capture_default_str();
   sub->add_option("--p", o->p, "p of l_p mirror descent (p > 1)")->capture_default_str();
   sub->add_option("--lr", o->lr, "step size eta")->capture_default_str();
   sub->add_option("--iters", o->iters, "iterations")->capture_default_str();
   sub->add_option("--init", o->init, "zero or random (default: zero for w, random for kq)");
-  sub->add_option("--scale", o->scale, "standard deviation of a random init")->capture_default_str();
-  sub->add_option("--seed", o->seed, "seed of the random init (and of the scenario's data)")->capture_default_str();
-  sub->add_option("--loss", o->loss, "logistic, exp or correlation (l(u) = -u)")->capture_default_str();
-  sub->add_option("--head", o->head, "linear (v) or relu (v^T relu(V r); needs V in the file)")->capture_default_str();
-  sub->add_option("--attention", o->attention, "cross, self, seq2seq or causal (default: from the file)");
-  sub->add_option("--trace", o->trace, "write a CSV trace (iteration, loss, norms, softmax, corr and Bregman divergence D_p with the SVMs) to this file");
-  sub->add_option("--trace-every", o->traceEvery, "trace every k-th iteration")->capture_default_str();
+  sub->add_option("--scale", o->scale, "standard deviation of a random init")
+      ->capture_default_str();
+  sub->add_option("--seed", o->seed, "seed of the random init (and of the scenario's data)")
+      ->capture_default_str();
+  sub->add_option("--loss", o->loss, "logistic, exp or correlation (l(u) = -u)")
+      ->capture_default_str();
+  sub->add_option("--head", o->head, "linear (v) or relu (v^T relu(V r); needs V in the file)")
+      ->capture_default_str();
+  sub->add_option("--attention", o->attention,
+                  "cross, self, seq2seq or causal (default: from the file)");
+  sub->add_option("--trace", o->trace,
+                  "write a CSV trace (iteration, loss, norms, softmax, corr and Bregman divergence "
+                  "D_p with the SVMs) to this file");
+  sub->add_option("--trace-every", o->traceEvery, "trace every k-th iteration")
+      ->capture_default_str();
   addScenarioOptions(sub, *o);
   sub->add_flag("--pretty", o->pretty, "indent the JSON output");
   Command c;
   c.app = sub;
   c.run = [o, sub]() {
     if (o->iters < 0 || o->iters > kMaxIters)
-      throw InputError("--iters = " + std::to_string(o->iters) + " is out of range 0.." + std::to_string(kMaxIters));
+      throw InputError("--iters = " + std::to_string(o->iters) + " is out of range 0.." +
+                       std::to_string(kMaxIters));
     if (!(o->lr > 0) || !std::isfinite(o->lr)) throw InputError("--lr must be a positive number");
     if (o->traceEvery < 1) throw InputError("--trace-every must be >= 1");
     Dataset data;
@@ -122,7 +141,8 @@ Command addTrainCommand(CLI::App& app) {
       spec.loss = parseLoss(o->loss);
       spec.head = parseHead(o->head);
       if (spec.head == HeadKind::ReluMLP) {
-        if (!input.contains("V")) throw InputError("V is missing: --head relu needs V (d x d) in the file");
+        if (!input.contains("V"))
+          throw InputError("V is missing: --head relu needs V (d x d) in the file");
         spec.V = readMatrix(input["V"], "V", data.d, data.d);
       }
       settings.optimizer = parseOptimizerOption(o->optimizer);
@@ -139,7 +159,8 @@ Command addTrainCommand(CLI::App& app) {
       if (kind.empty()) kind = spec.param == Parameterization::KQ ? "random" : "zero";
       is.kind = parseWireName<InitKind>(kind, "--init");
       if (is.kind != InitKind::Zero && is.kind != InitKind::Random)
-        throw InputError("--init " + kind + ": only zero or random can be given on the command line");
+        throw InputError("--init " + kind +
+                         ": only zero or random can be given on the command line");
       is.seed = o->seed;
       is.scale = o->scale;
       init = initialParams(model, is);
@@ -160,8 +181,8 @@ Command addTrainCommand(CLI::App& app) {
     Vec prob(model.units());
     auto snapshot = [&]() {
       trainer.model().selection(trainer.params(), sel, prob);
-      snaps.push_back({trainer.iteration(), trainer.model().loss(trainer.params()), trainer.weights(),
-                       prob.minCoeff(), prob.mean()});
+      snaps.push_back({trainer.iteration(), trainer.model().loss(trainer.params()),
+                       trainer.weights(), prob.minCoeff(), prob.mean()});
     };
     if (!o->trace.empty()) snapshot();
     while (trainer.iteration() < o->iters && !trainer.stopped()) {
@@ -170,7 +191,8 @@ Command addTrainCommand(CLI::App& app) {
       if (trainer.step(k) < k && trainer.stopped()) break;
       if (!o->trace.empty()) snapshot();
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     const Forward fw = trainer.model().forward(trainer.params());
     const Mat W = trainer.weights();
@@ -181,7 +203,9 @@ Command addTrainCommand(CLI::App& app) {
     json corr, divergence;
     std::optional<Mat> fro, nuc, lp;
     // D_p(SVM direction, W direction) in the run's p (2 unless mirror descent), SPEC section 4.
-    auto div = [&](const Mat& w, const std::optional<Mat>& ref) { return ref ? json(directionDivergence(*ref, w, lpP)) : json(nullptr); };
+    auto div = [&](const Mat& w, const std::optional<Mat>& ref) {
+      return ref ? json(directionDivergence(*ref, w, lpP)) : json(nullptr);
+    };
     if (spec.param == Parameterization::Prompt) {
       fro = svmDirection(data, spec, fw.selected, NormKind::Frobenius);
       corr["fro"] = fro ? json(correlation(W, *fro)) : json(nullptr);
@@ -221,16 +245,18 @@ Command addTrainCommand(CLI::App& app) {
 
     if (!o->trace.empty()) {
       std::ostringstream csv;
-      csv << "iteration,loss,norm_fro,norm_nuclear,min_softmax_selected,mean_softmax_selected,corr_fro,corr_nuclear";
+      csv << "iteration,loss,norm_fro,norm_nuclear,min_softmax_selected,mean_softmax_selected,corr_"
+             "fro,corr_nuclear";
       if (md) csv << ",corr_lp";
       csv << ",div_fro,div_nuclear";  // D_p in the trace p (the MD p, else 2)
       if (md) csv << ",div_lp";
       csv << "\n";
       for (const Snap& s : snaps) {
-        csv << s.iteration << "," << csvNumber(s.loss) << "," << csvNumber(matrixNorm(s.W, NormKind::Frobenius))
-            << "," << csvNumber(matrixNorm(s.W, NormKind::Nuclear)) << "," << csvNumber(s.minProb) << ","
-            << csvNumber(s.meanProb) << "," << (fro ? csvNumber(correlation(s.W, *fro)) : "")
-            << "," << (nuc ? csvNumber(correlation(s.W, *nuc)) : "");
+        csv << s.iteration << "," << csvNumber(s.loss) << ","
+            << csvNumber(matrixNorm(s.W, NormKind::Frobenius)) << ","
+            << csvNumber(matrixNorm(s.W, NormKind::Nuclear)) << "," << csvNumber(s.minProb) << ","
+            << csvNumber(s.meanProb) << "," << (fro ? csvNumber(correlation(s.W, *fro)) : "") << ","
+            << (nuc ? csvNumber(correlation(s.W, *nuc)) : "");
         if (md) csv << "," << (lp ? csvNumber(correlation(s.W, *lp)) : "");
         csv << "," << (fro ? csvNumber(directionDivergence(*fro, s.W, lpP)) : "") << ","
             << (nuc ? csvNumber(directionDivergence(*nuc, s.W, lpP)) : "");

@@ -8,9 +8,9 @@
 #include <limits>
 #include <sstream>
 
+#include "attnsvm/errors.hpp"
 #include "attnsvm/fields.hpp"
 #include "attnsvm/names.hpp"
-#include "attnsvm/errors.hpp"
 
 namespace attnsvm::cli {
 
@@ -26,12 +26,18 @@ std::string shortDump(const json& j) {
 
 const char* typeWord(const json& j) {
   switch (j.type()) {
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    case json::value_t::string: return "a string";
-    case json::value_t::boolean: return "a boolean";
-    case json::value_t::null: return "null";
-    default: return "a number";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::boolean:
+      return "a boolean";
+    case json::value_t::null:
+      return "null";
+    default:
+      return "a number";
   }
 }
 
@@ -56,7 +62,9 @@ std::string quoteNonFinite(const std::string& text) {
       out += c;
       continue;
     }
-    auto startsWith = [&](const char* word) { return text.compare(i, std::char_traits<char>::length(word), word) == 0; };
+    auto startsWith = [&](const char* word) {
+      return text.compare(i, std::char_traits<char>::length(word), word) == 0;
+    };
     if (startsWith("-Infinity")) {
       out += "\"-Infinity\"";
       i += 8;
@@ -97,7 +105,8 @@ json readJsonFile(const std::string& path) {
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-    fail((path == "-" ? std::string("standard input") : "'" + path + "'") + " is empty: expected a JSON object");
+    fail((path == "-" ? std::string("standard input") : "'" + path + "'") +
+         " is empty: expected a JSON object");
   return parseJsonText(text, path == "-" ? std::string("standard input") : "'" + path + "'");
 }
 
@@ -112,7 +121,8 @@ double readNumber(const json& j, const std::string& where) {
   if (j.is_string()) {
     const std::string s = j.get<std::string>();
     if (s == "NaN" || s == "nan") fail(where + " is NaN");
-    if (s == "Infinity" || s == "-Infinity" || s == "inf" || s == "-inf") fail(where + " is infinite");
+    if (s == "Infinity" || s == "-Infinity" || s == "inf" || s == "-inf")
+      fail(where + " is infinite");
   }
   fail(where + " is " + typeWord(j) + " (" + shortDump(j) + "), expected a number");
 }
@@ -148,7 +158,8 @@ Mat readMatrix(const json& j, const std::string& field, Index rows, Index cols) 
   if (r == 0) return Mat(0, cols < 0 ? 0 : cols);
   Index c = cols;
   if (c < 0) {
-    if (!j[0].is_array()) fail(field + "[0] is " + typeWord(j[0]) + ", expected an array of numbers");
+    if (!j[0].is_array())
+      fail(field + "[0] is " + typeWord(j[0]) + ", expected an array of numbers");
     c = static_cast<Index>(j[0].size());
   }
   Mat m(r, c);
@@ -161,7 +172,8 @@ Mat readMatrix(const json& j, const std::string& field, Index rows, Index cols) 
       os << rowName << " has " << row.size() << " entries, expected " << c;
       fail(os.str());
     }
-    for (Index k = 0; k < c; ++k) m(i, k) = readNumber(row[k], rowName + "[" + std::to_string(k) + "]");
+    for (Index k = 0; k < c; ++k)
+      m(i, k) = readNumber(row[k], rowName + "[" + std::to_string(k) + "]");
   }
   return m;
 }
@@ -169,21 +181,28 @@ Mat readMatrix(const json& j, const std::string& field, Index rows, Index cols) 
 namespace {
 
 AttentionKind parseAttention(const json& j) {
-  if (!j.is_string()) fail("attention is " + std::string(typeWord(j)) + ", expected \"cross\", \"self\", \"seq2seq\" or \"causal\"");
+  if (!j.is_string())
+    fail("attention is " + std::string(typeWord(j)) +
+         ", expected \"cross\", \"self\", \"seq2seq\" or \"causal\"");
   return parseWireName<AttentionKind>(j.get<std::string>(), "attention");
 }
 
 }  // namespace
 
 ProblemInput problemFromJson(const json& j) {
-  if (!j.is_object()) fail(std::string("the input is ") + typeWord(j) + ", expected a JSON object with X, Z, Y, v");
-  if (!j.contains("X")) fail("X is missing: expected X as n x T x d (n sequences of T tokens in R^d)");
+  if (!j.is_object())
+    fail(std::string("the input is ") + typeWord(j) + ", expected a JSON object with X, Z, Y, v");
+  if (!j.contains("X"))
+    fail("X is missing: expected X as n x T x d (n sequences of T tokens in R^d)");
   const json& jx = j["X"];
-  if (!jx.is_array()) fail(std::string("X is ") + typeWord(jx) + ", expected n x T x d nested arrays");
+  if (!jx.is_array())
+    fail(std::string("X is ") + typeWord(jx) + ", expected n x T x d nested arrays");
   if (jx.empty()) fail("X is empty: need at least one sequence");
-  if (!jx[0].is_array()) fail(std::string("X[0] is ") + typeWord(jx[0]) + ", expected an array of tokens");
+  if (!jx[0].is_array())
+    fail(std::string("X[0] is ") + typeWord(jx[0]) + ", expected an array of tokens");
   if (jx[0].empty()) fail("X[0] has no tokens: need at least one token per sequence");
-  if (!jx[0][0].is_array()) fail(std::string("X[0][0] is ") + typeWord(jx[0][0]) + ", expected an array of d numbers");
+  if (!jx[0][0].is_array())
+    fail(std::string("X[0][0] is ") + typeWord(jx[0][0]) + ", expected an array of d numbers");
   const int n = static_cast<int>(jx.size());
   const int T = static_cast<int>(jx[0].size());
   const int d = static_cast<int>(jx[0][0].size());
@@ -205,11 +224,15 @@ ProblemInput problemFromJson(const json& j) {
     for (int t = 0; t < T; ++t) {
       const std::string tok = seq + "[" + std::to_string(t) + "]";
       const json& xt = xs[t];
-      if (!xt.is_array()) fail(tok + " is " + typeWord(xt) + ", expected an array of " + std::to_string(d) + " numbers");
+      if (!xt.is_array())
+        fail(tok + " is " + typeWord(xt) + ", expected an array of " + std::to_string(d) +
+             " numbers");
       if (static_cast<int>(xt.size()) != d)
-        fail(tok + " has " + std::to_string(xt.size()) + " coordinates, expected " + std::to_string(d) + " (as X[0][0])");
+        fail(tok + " has " + std::to_string(xt.size()) + " coordinates, expected " +
+             std::to_string(d) + " (as X[0][0])");
       for (int k = 0; k < d; ++k)
-        data.X(static_cast<Index>(i) * T + t, k) = readNumber(xt[k], tok + "[" + std::to_string(k) + "]");
+        data.X(static_cast<Index>(i) * T + t, k) =
+            readNumber(xt[k], tok + "[" + std::to_string(k) + "]");
     }
   }
 
@@ -217,11 +240,16 @@ ProblemInput problemFromJson(const json& j) {
   in.kind = hasZ ? AttentionKind::Cross : AttentionKind::Self;
   if (j.contains("attention")) in.kind = parseAttention(j["attention"]);
   if (in.kind == AttentionKind::Cross) {
-    if (!hasZ) fail("Z is missing: cross-attention needs one query per sequence (n x d); omit \"attention\" or set it to \"self\" to use a query token");
+    if (!hasZ)
+      fail(
+          "Z is missing: cross-attention needs one query per sequence (n x d); omit \"attention\" "
+          "or set it to \"self\" to use a query token");
     const json& jz = j["Z"];
-    if (!jz.is_array()) fail(std::string("Z is ") + typeWord(jz) + ", expected n x d nested arrays");
+    if (!jz.is_array())
+      fail(std::string("Z is ") + typeWord(jz) + ", expected n x d nested arrays");
     if (static_cast<int>(jz.size()) != n)
-      fail("Z has " + std::to_string(jz.size()) + " rows, expected n = " + std::to_string(n) + " (one query per sequence)");
+      fail("Z has " + std::to_string(jz.size()) + " rows, expected n = " + std::to_string(n) +
+           " (one query per sequence)");
     data.Z = readMatrix(jz, "Z", n, d);
   }
   if (j.contains("query")) data.query = readInt(j["query"], "query");
@@ -230,7 +258,8 @@ ProblemInput problemFromJson(const json& j) {
   const bool alphaGiven = j.contains("alpha") && !j["alpha"].is_null();
   if (j.contains("Y")) {
     data.Y = readVector(j["Y"], "Y");
-    if (data.Y.size() != n) fail("Y has " + std::to_string(data.Y.size()) + " labels, expected n = " + std::to_string(n));
+    if (data.Y.size() != n)
+      fail("Y has " + std::to_string(data.Y.size()) + " labels, expected n = " + std::to_string(n));
   } else if (alphaGiven) {
     data.Y = Vec::Ones(n);
   } else {
@@ -238,7 +267,9 @@ ProblemInput problemFromJson(const json& j) {
   }
   if (j.contains("v")) {
     data.v = readVector(j["v"], "v");
-    if (data.v.size() != d) fail("v has " + std::to_string(data.v.size()) + " entries, expected d = " + std::to_string(d));
+    if (data.v.size() != d)
+      fail("v has " + std::to_string(data.v.size()) +
+           " entries, expected d = " + std::to_string(d));
   } else if (alphaGiven) {
     data.v = Vec::Zero(d);
   } else {
@@ -247,7 +278,8 @@ ProblemInput problemFromJson(const json& j) {
   if (alphaGiven && perQuery) {
     const json& ja = j["alpha"];
     if (!ja.is_array() || static_cast<int>(ja.size()) != n)
-      fail("alpha must be n x T integers for " + std::string(toString(in.kind)) + " attention (one token per sequence and query position)");
+      fail("alpha must be n x T integers for " + std::string(toString(in.kind)) +
+           " attention (one token per sequence and query position)");
     for (int i = 0; i < n; ++i) {
       const std::string row = "alpha[" + std::to_string(i) + "]";
       if (!ja[i].is_array() || static_cast<int>(ja[i].size()) != T)
@@ -258,7 +290,8 @@ ProblemInput problemFromJson(const json& j) {
         const int hi = in.kind == AttentionKind::Causal ? k : T - 1;
         if (a < 0 || a > hi)
           fail(where + " = " + std::to_string(a) + " is out of range 0.." + std::to_string(hi) +
-               (in.kind == AttentionKind::Causal ? " (causal: a query attends to tokens t <= k)" : ""));
+               (in.kind == AttentionKind::Causal ? " (causal: a query attends to tokens t <= k)"
+                                                 : ""));
         in.units.push_back(a);
       }
     }
@@ -267,19 +300,22 @@ ProblemInput problemFromJson(const json& j) {
     const json& ja = j["alpha"];
     if (!ja.is_array()) fail(std::string("alpha is ") + typeWord(ja) + ", expected n integers");
     if (static_cast<int>(ja.size()) != n)
-      fail("alpha has " + std::to_string(ja.size()) + " entries, expected n = " + std::to_string(n));
+      fail("alpha has " + std::to_string(ja.size()) +
+           " entries, expected n = " + std::to_string(n));
     data.alpha.resize(n);
     for (int i = 0; i < n; ++i) {
       const std::string where = "alpha[" + std::to_string(i) + "]";
       data.alpha[i] = readInt(ja[i], where);
       if (data.alpha[i] < 0 || data.alpha[i] >= T)
-        fail(where + " = " + std::to_string(data.alpha[i]) + " is out of range 0.." + std::to_string(T - 1));
+        fail(where + " = " + std::to_string(data.alpha[i]) + " is out of range 0.." +
+             std::to_string(T - 1));
     }
     in.alphaGiven = true;
   }
   validate(data, in.kind);
   if (data.alpha.empty()) data.alpha = optimalTokens(data).opt;
-  if (!perQuery || in.units.empty()) in.units = defaultSelection(data, in.kind);  // the core's default
+  if (!perQuery || in.units.empty())
+    in.units = defaultSelection(data, in.kind);  // the core's default
   return in;
 }
 
@@ -318,9 +354,12 @@ json datasetToJson(const Dataset& data, AttentionKind kind) {
 
 const char* statusName(SolveStatus status) {
   switch (status) {
-    case SolveStatus::Optimal: return "optimal";
-    case SolveStatus::Infeasible: return "infeasible";
-    case SolveStatus::MaxIterations: return "max_iterations";
+    case SolveStatus::Optimal:
+      return "optimal";
+    case SolveStatus::Infeasible:
+      return "infeasible";
+    case SolveStatus::MaxIterations:
+      return "max_iterations";
   }
   return "max_iterations";
 }

@@ -47,8 +47,8 @@ Mat readMatrix(const json& j, const std::string& field, Index rows = -1, Index c
 
 // Output helpers. Doubles are written by nlohmann's shortest round-trip formatting (exactly the
 // double's value on reading back); non-finite values become null.
-json toJson(const Mat& m);          // array of rows
-json vectorJson(const Vec& v);      // array
+json toJson(const Mat& m);      // array of rows
+json vectorJson(const Vec& v);  // array
 json datasetToJson(const Dataset& data, AttentionKind kind);
 const char* toString(AttentionKind kind);
 const char* toString(NormKind kind);

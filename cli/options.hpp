@@ -6,8 +6,8 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
-#include "attnsvm/names.hpp"
 #include "attnsvm/model.hpp"
+#include "attnsvm/names.hpp"
 #include "attnsvm/train.hpp"
 
 namespace attnsvm::cli {
@@ -18,11 +18,14 @@ inline NormKind parseNorm(const std::string& s) { return parseWireName<NormKind>
 
 inline void checkP(double p, const std::string& option = "--p") {
   if (!std::isfinite(p) || p <= 1.0)
-    throw InputError(option + " = " + std::to_string(p) + " is out of range: p must be > 1 (and finite)");
+    throw InputError(option + " = " + std::to_string(p) +
+                     " is out of range: p must be > 1 (and finite)");
   if (p > 1e6) throw InputError(option + " = " + std::to_string(p) + " is too large (limit 1e6)");
 }
 
-inline Optimizer parseOptimizerOption(const std::string& s) { return parseOptimizer(s, "--optimizer"); }
+inline Optimizer parseOptimizerOption(const std::string& s) {
+  return parseOptimizer(s, "--optimizer");
+}
 
 inline LossKind parseLoss(const std::string& s) { return parseWireName<LossKind>(s, "--loss"); }
 
@@ -34,7 +37,8 @@ inline AttentionKind parseAttentionKind(const std::string& s) {
 inline Parameterization parseTrainParam(const std::string& s) {
   const Parameterization p = parseWireName<Parameterization>(s, "--param");
   if (p == Parameterization::Prompt)
-    throw InputError("--param prompt needs the key matrix Wk: use --scenario with a prompt scenario");
+    throw InputError(
+        "--param prompt needs the key matrix Wk: use --scenario with a prompt scenario");
   return p;
 }
 inline HeadKind parseHead(const std::string& s) { return parseWireName<HeadKind>(s, "--head"); }

@@ -8,7 +8,9 @@
 namespace attnsvm::cli {
 
 Progress::Progress(std::string label, long total, bool enabled)
-    : label_(std::move(label)), total_(total < 1 ? 1 : total), enabled_(enabled),
+    : label_(std::move(label)),
+      total_(total < 1 ? 1 : total),
+      enabled_(enabled),
       tty_(enabled && isatty(STDERR_FILENO) != 0) {
   start_ = lastDraw_ = std::chrono::steady_clock::now();
   if (enabled_ && tty_) draw(0, false);
@@ -59,10 +61,12 @@ void Progress::draw(long done, bool final) {
     for (; k < width; ++k) bar[k] = '.';
     bar[width] = '\0';
     if (final) {
-      std::fprintf(stderr, "\r%s [%s] %ld/%ld  %.2f s        \n", label_.c_str(), bar, done, total_, elapsed);
+      std::fprintf(stderr, "\r%s [%s] %ld/%ld  %.2f s        \n", label_.c_str(), bar, done, total_,
+                   elapsed);
     } else {
       const double eta = done > 0 ? elapsed * (1.0 - frac) / frac : 0.0;
-      std::fprintf(stderr, "\r%s [%s] %ld/%ld  %.1f s  ETA %.1f s   ", label_.c_str(), bar, done, total_, elapsed, eta);
+      std::fprintf(stderr, "\r%s [%s] %ld/%ld  %.1f s  ETA %.1f s   ", label_.c_str(), bar, done,
+                   total_, elapsed, eta);
     }
   } else {
     std::fprintf(stderr, "%s: %ld/%ld (%d%%) %.2f s%s\n", label_.c_str(), done, total_,

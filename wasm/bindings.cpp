@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "attnsvm/cold.hpp"
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
@@ -23,10 +24,9 @@
 #include "attnsvm/train.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
-#include "attnsvm/cold.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
-using emscripten::val;
+    using emscripten::val;
 using namespace attnsvm;
 
 namespace {
@@ -40,7 +40,6 @@ struct Status {
   std::string error;
   std::string kind;  // "input" | "numerical" | "internal"
 };
-
 
 // Runs body(context) and converts any exception into a failure status; out of line (one copy of
 // the catch clause for all the Status entry points).
@@ -107,7 +106,8 @@ ScenarioOptions scenarioOptions(const val& o) {
   ScenarioOptions s;
   if (o.isUndefined() || o.isNull()) return s;
   const double seed = wire::number(o, "seed", 0);
-  if (!(seed >= 0) || seed > 9007199254740991.0) throw InputError("seed must be an integer in 0..2^53-1");
+  if (!(seed >= 0) || seed > 9007199254740991.0)
+    throw InputError("seed must be an integer in 0..2^53-1");
   s.seed = static_cast<std::uint64_t>(seed);
   s.n = wire::integer(o, "n", s.n);
   s.T = wire::integer(o, "T", s.T);
@@ -139,7 +139,8 @@ val scenarioW(const std::string& name, const val& options) {
 
 val sphereW(int n, int T, int d, double seed) {
   return guarded([&] {
-    if (!(seed >= 0) || seed > 9007199254740991.0) throw InputError("seed must be an integer in 0..2^53-1");
+    if (!(seed >= 0) || seed > 9007199254740991.0)
+      throw InputError("seed must be an integer in 0..2^53-1");
     val o = val::object();
     put(o, "dataset", val(wire::dataset(sphereDataset(n, T, d, static_cast<std::uint64_t>(seed)))));
     return o;
@@ -163,7 +164,8 @@ val scoresW(const val& data) {
   });
 }
 
-// Parameters for a model: the caller's fields over zero parameters; the head defaults to the data's v.
+// Parameters for a model: the caller's fields over zero parameters; the head defaults to the data's
+// v.
 Params paramsFor(const Model& model, const val& given) {
   Params p = model.zeroParams();
   const Params g = wire::params(given);
@@ -185,7 +187,8 @@ val forwardW(const val& data, const val& spec, const val& params) {
 
 // The selection a request names, or the core's default for the attention kind (the dataset's alpha,
 // or the optimal token of every unit: per sequence, or per (sequence, query) for seq2seq / causal).
-std::vector<int> selectionOf(const val& req, const Dataset& d, AttentionKind kind = AttentionKind::Cross) {
+std::vector<int> selectionOf(const val& req, const Dataset& d,
+                             AttentionKind kind = AttentionKind::Cross) {
   if (wire::has(req, "selection")) return wire::ints(req["selection"]);
   return defaultSelection(d, kind);
 }
@@ -211,15 +214,18 @@ MarginProblem problemOf(const val& req, const Dataset& d) {
   }
   validate(d, AttentionKind::SeqToSeq);  // prompt/head problems use no query: sizes and finiteness
   if (problem == "head") return headSvmProblem(d, selectionOf(req, d));
-  if (!wire::has(req, "Wk")) throw InputError("the " + problem + " problem needs the key matrix Wk");
+  if (!wire::has(req, "Wk"))
+    throw InputError("the " + problem + " problem needs the key matrix Wk");
   const Mat Wk = wire::matrix(req["Wk"], "Wk");
   if (problem == "prompt") return promptSvmProblem(d, Wk, selectionOf(req, d));
   if (problem == "relaxed-prompt") {
     if (!wire::has(req, "headSupport"))
-      throw InputError("the relaxed-prompt problem needs headSupport (the head SVM's support sequences)");
+      throw InputError(
+          "the relaxed-prompt problem needs headSupport (the head SVM's support sequences)");
     return relaxedPromptSvmProblem(d, Wk, selectionOf(req, d), wire::ints(req["headSupport"]));
   }
-  throw InputError("unknown problem '" + problem + "' (expected attention, prompt, relaxed-prompt or head)");
+  throw InputError("unknown problem '" + problem +
+                   "' (expected attention, prompt, relaxed-prompt or head)");
 }
 
 val solveW(const val& req) {
@@ -236,7 +242,8 @@ val analyzeW(const val& req) {
     const AttentionKind kind =
         wire::attentionKind(wire::string(req, "attention", d.Z.size() > 0 ? "cross" : "self"));
     const SolverSettings settings = solverSettings(req);
-    if (wire::string(req, "problem", "attention") == "prompt") {  // prompt attention: the prompt SVM
+    if (wire::string(req, "problem", "attention") ==
+        "prompt") {  // prompt attention: the prompt SVM
       validate(d, AttentionKind::SeqToSeq);
       if (!wire::has(req, "Wk")) throw InputError("the prompt analysis needs the key matrix Wk");
       const Mat Wk = wire::matrix(req["Wk"], "Wk");
@@ -261,7 +268,8 @@ val enumerateW(const val& req) {
     const double cap = wire::number(req, "maxSelections", 200000);
     val reports = val::array();
     for (const SelectionReport& r : enumerateLocallyOptimal(d, kind, static_cast<long long>(cap)))
-      reports.call<void>("push", wire::selectionReport(r, attentionSvmProblem(d, kind, r.selection)));
+      reports.call<void>("push",
+                         wire::selectionReport(r, attentionSvmProblem(d, kind, r.selection)));
     val o = val::object();
     put(o, "reports", val(reports));
     return o;
@@ -273,8 +281,9 @@ val generalizedW(const val& req) {
   return guarded([&] {
     const Dataset d = wire::dataset(req["dataset"]);
     validate(d, AttentionKind::SeqToSeq);  // sizes and finiteness; the softmax carries the queries
-    const GeneralizedSvm g = generalizedSvm(d, wire::matrix(req["softmax"], "softmax"),
-                                            wire::number(req, "threshold", 1e-3), solverSettings(req));
+    const GeneralizedSvm g =
+        generalizedSvm(d, wire::matrix(req["softmax"], "softmax"),
+                       wire::number(req, "threshold", 1e-3), solverSettings(req));
     val o = val::object();
     put(o, "selectedSets", val(wire::ragged(g.selectedSets)));
     put(o, "direction", val(wire::solution(g.direction, MarginProblem{})));
@@ -290,7 +299,9 @@ val pathW(const val& req) {
     const Model model(wire::dataset(req["dataset"]), wire::modelSpec(req["model"]));
     PathSettings ps;
     const NormKind norm = wire::normKind(wire::string(req, "norm", "fro"));  // unknown names throw
-    ps.norm = norm == NormKind::Nuclear ? BallNorm::Nuclear : norm == NormKind::Lp ? BallNorm::Lp : BallNorm::Frobenius;
+    ps.norm = norm == NormKind::Nuclear ? BallNorm::Nuclear
+              : norm == NormKind::Lp    ? BallNorm::Lp
+                                        : BallNorm::Frobenius;
     ps.p = wire::number(req, "p", ps.p);
     ps.iterationsPerRadius = wire::integer(req, "iterationsPerRadius", ps.iterationsPerRadius);
     if (!wire::has(req, "radii")) throw InputError("radii (increasing ball radii) are missing");
@@ -312,14 +323,14 @@ val pathW(const val& req) {
   });
 }
 
-
 // A training run owned by JS: created empty (constructors cannot report errors), then init().
 // JS must call delete() (Run.dispose() in the wrapper).
 class RunHandle {
  public:
   Status init(const val& cfg) {
     return guardedStatus([&] {
-      model_ = std::make_unique<Model>(wire::dataset(cfg["dataset"]), wire::modelSpec(cfg["model"]));
+      model_ =
+          std::make_unique<Model>(wire::dataset(cfg["dataset"]), wire::modelSpec(cfg["model"]));
       settings_ = wire::trainSettings(cfg["train"]);
       init_ = initialParams(*model_, wire::initSettings(cfg["init"]));
       references_.clear();

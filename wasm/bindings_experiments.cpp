@@ -1,7 +1,8 @@
-// The experiment entry points, linked only into the attnsvm-experiments module (the lab's experiment
-// panel loads it in its worker pool): the per-seed experiments and the basin map would otherwise add
-// ~27 KB gzipped to the module every page and embed loads (docs/BENCHMARKS.md, "WebAssembly").
-// Thin wrappers over the core (attnsvm/experiment.hpp), exactly as the native CLI calls it.
+// The experiment entry points, linked only into the attnsvm-experiments module (the lab's
+// experiment panel loads it in its worker pool): the per-seed experiments and the basin map would
+// otherwise add ~27 KB gzipped to the module every page and embed loads (docs/BENCHMARKS.md,
+// "WebAssembly"). Thin wrappers over the core (attnsvm/experiment.hpp), exactly as the native CLI
+// calls it.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -45,9 +46,11 @@ val experimentSeedsW(const std::string& name, const val& req) {
     if (!(start >= 0) || start != std::floor(start) || start > 9007199254740991.0)
       throw InputError("seedStart must be an integer in 0..2^53-1");
     const int count = wire::integer(req, "seedCount", 1);
-    if (count < 1 || count > 100000) throw InputError("seedCount = " + std::to_string(count) + " is out of range 1..100000");
+    if (count < 1 || count > 100000)
+      throw InputError("seedCount = " + std::to_string(count) + " is out of range 1..100000");
     // The core batches the seeds' training where it can (local-convergence), as the CLI does.
-    return wire::seedResults(runExperimentSeeds(name, static_cast<std::uint64_t>(start), count, so));
+    return wire::seedResults(
+        runExperimentSeeds(name, static_cast<std::uint64_t>(start), count, so));
   });
 }
 
@@ -66,10 +69,11 @@ val basinMapW(const val& req) {
     const int rowStart = wire::integer(req, "rowStart", 0);
     const int rowCount = wire::integer(req, "rowCount", 1);
     const int iters = wire::integer(req, "iters", -1);
-    if (iters != -1 && (iters < 1 || iters > 10000000)) throw InputError("iters = " + std::to_string(iters) + " is out of range 1..10000000");
+    if (iters != -1 && (iters < 1 || iters > 10000000))
+      throw InputError("iters = " + std::to_string(iters) + " is out of range 1..10000000");
     if (rowCount < 1 || rowStart < 0 || rowStart + rowCount > grid)
-      throw InputError("rows " + std::to_string(rowStart) + " + " + std::to_string(rowCount) + " exceed the grid of " +
-                       std::to_string(grid));
+      throw InputError("rows " + std::to_string(rowStart) + " + " + std::to_string(rowCount) +
+                       " exceed the grid of " + std::to_string(grid));
     std::vector<int> selection;
     selection.reserve(static_cast<std::size_t>(rowCount) * grid);
     const std::uint64_t seed = seedOf(req);
@@ -97,7 +101,8 @@ val basinLimitsW(const val& req) {
       x.set("token", t);
       x.set("global", basinTokenIsGlobal(seed, t));
       const std::optional<Mat> dir = basinSvmDirection(seed, t);
-      x.set("direction", dir ? wire::f64(Vec(Eigen::Map<const Vec>(dir->data(), dir->size()))) : val::null());
+      x.set("direction",
+            dir ? wire::f64(Vec(Eigen::Map<const Vec>(dir->data(), dir->size()))) : val::null());
       tokens.call<void>("push", x);
     }
     val o = val::object();
@@ -109,20 +114,24 @@ val basinLimitsW(const val& req) {
 
 // Training throughput and batched-vs-single agreement in wasm (bench/wasm/train-batched.mjs,
 // tests/wasm/train-batched.test.mjs): seeds seedStart .. seedStart + seedCount - 1 of the sphere
-// scenario at (n, T, d), `iters` steps of `optimizer` (lr, p) on W or (K,Q) from the scenario's start,
-// all seeds advanced together (batched: true, BatchedTrainer) or one Trainer per seed. Returns the
-// final effective weights of every run (column-major, d*d per run), its iteration and stop reason.
+// scenario at (n, T, d), `iters` steps of `optimizer` (lr, p) on W or (K,Q) from the scenario's
+// start, all seeds advanced together (batched: true, BatchedTrainer) or one Trainer per seed.
+// Returns the final effective weights of every run (column-major, d*d per run), its iteration and
+// stop reason.
 val trainSeedsW(const val& req) {
   return guarded([&] {
     ScenarioOptions so;
     so.n = wire::integer(req, "n", 6);
     so.T = wire::integer(req, "T", 8);
     so.d = wire::integer(req, "d", 10);
-    const int start = wire::integer(req, "seedStart", 0), count = wire::integer(req, "seedCount", 1);
+    const int start = wire::integer(req, "seedStart", 0),
+              count = wire::integer(req, "seedCount", 1);
     const int iters = wire::integer(req, "iters", 2000);
-    if (count < 1 || count > 4096) throw InputError("seedCount = " + std::to_string(count) + " is out of range 1..4096");
+    if (count < 1 || count > 4096)
+      throw InputError("seedCount = " + std::to_string(count) + " is out of range 1..4096");
     if (start < 0) throw InputError("seedStart = " + std::to_string(start) + " must be >= 0");
-    if (iters < 0 || iters > 10000000) throw InputError("iters = " + std::to_string(iters) + " is out of range 0..10000000");
+    if (iters < 0 || iters > 10000000)
+      throw InputError("iters = " + std::to_string(iters) + " is out of range 0..10000000");
     const std::string param = wire::string(req, "param", "W");
     if (param != "W" && param != "KQ") throw InputError("param '" + param + "': expected W or KQ");
     std::vector<Model> models;

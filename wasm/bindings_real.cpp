@@ -16,14 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/real_images.hpp"
-#include "attnsvm/cold.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
-using emscripten::val;
+    using emscripten::val;
 using namespace attnsvm;
 
 namespace {
@@ -32,18 +32,21 @@ using wire::guarded;
 using wire::put;
 
 ImageSet imageSet(const val& o, const std::string& what) {
-  if (!wire::has(o, "pixels") || !wire::has(o, "labels")) throw InputError(what + " needs pixels and labels");
+  if (!wire::has(o, "pixels") || !wire::has(o, "labels"))
+    throw InputError(what + " needs pixels and labels");
   ImageSet s;
   s.rows = wire::integer(o, "rows", 0);
   s.cols = wire::integer(o, "cols", 0);
   if (s.rows < 1 || s.cols < 1 || s.rows > 1024 || s.cols > 1024)
-    throw InputError(what + ": rows x cols = " + std::to_string(s.rows) + " x " + std::to_string(s.cols) + " is out of range 1..1024");
+    throw InputError(what + ": rows x cols = " + std::to_string(s.rows) + " x " +
+                     std::to_string(s.cols) + " is out of range 1..1024");
   s.pixels = emscripten::convertJSArrayToNumberVector<std::uint8_t>(o["pixels"]);
   s.labels = wire::ints(o["labels"]);
   const std::size_t expect = static_cast<std::size_t>(s.labels.size()) * s.rows * s.cols;
   if (s.pixels.size() != expect)
-    throw InputError(what + ": " + std::to_string(s.pixels.size()) + " pixel bytes for " + std::to_string(s.labels.size()) +
-                     " labels of " + std::to_string(s.rows) + " x " + std::to_string(s.cols) + " images (expected " +
+    throw InputError(what + ": " + std::to_string(s.pixels.size()) + " pixel bytes for " +
+                     std::to_string(s.labels.size()) + " labels of " + std::to_string(s.rows) +
+                     " x " + std::to_string(s.cols) + " images (expected " +
                      std::to_string(expect) + ")");
   return s;
 }
@@ -62,10 +65,15 @@ RealImagesSettings realSettings(const val& o) {
   s.iters = wire::integer(o, "iters", s.iters);
   s.nSvm = wire::integer(o, "nSvm", s.nSvm);
   s.histogramBins = wire::integer(o, "histogramBins", s.histogramBins);
-  if (!(s.p > 1) || !std::isfinite(s.p)) throw InputError("settings.p = " + std::to_string(s.p) + " must be > 1");
-  if (!(s.lr > 0) || !std::isfinite(s.lr)) throw InputError("settings.lr must be a positive number");
-  if (s.iters < 1 || s.iters > 10000000) throw InputError("settings.iters = " + std::to_string(s.iters) + " is out of range 1..10000000");
-  if (s.histogramBins < 1 || s.histogramBins > 1000) throw InputError("settings.histogramBins is out of range 1..1000");
+  if (!(s.p > 1) || !std::isfinite(s.p))
+    throw InputError("settings.p = " + std::to_string(s.p) + " must be > 1");
+  if (!(s.lr > 0) || !std::isfinite(s.lr))
+    throw InputError("settings.lr must be a positive number");
+  if (s.iters < 1 || s.iters > 10000000)
+    throw InputError("settings.iters = " + std::to_string(s.iters) +
+                     " is out of range 1..10000000");
+  if (s.histogramBins < 1 || s.histogramBins > 1000)
+    throw InputError("settings.histogramBins is out of range 1..1000");
   return s;
 }
 
@@ -92,7 +100,9 @@ val rowsOf(const Mat& m, const std::vector<int>& rows) {
     for (int i = 0; i < n; ++i) pick.push_back(i);
   out.reserve(pick.size() * T);
   for (int i : pick) {
-    if (i < 0 || i >= n) throw InputError("image " + std::to_string(i) + " is out of range 0.." + std::to_string(n - 1));
+    if (i < 0 || i >= n)
+      throw InputError("image " + std::to_string(i) + " is out of range 0.." +
+                       std::to_string(n - 1));
     for (int t = 0; t < T; ++t) out.push_back(m(i, t));
   }
   return wire::f64(out);
@@ -121,8 +131,9 @@ class RealRunHandle {
       put(o, "rows", val(testImages_.rows));
       put(o, "cols", val(testImages_.cols));
       put(o, "testLabels", wire::i32(testImages_.labels));
-      put(o, "testPixels", val(emscripten::typed_memory_view(testImages_.pixels.size(), testImages_.pixels.data()))
-                               .call<val>("slice"));
+      put(o, "testPixels",
+          val(emscripten::typed_memory_view(testImages_.pixels.size(), testImages_.pixels.data()))
+              .call<val>("slice"));
       return o;
     });
   }
@@ -193,7 +204,9 @@ class RealRunHandle {
       std::vector<double> gamma, output;
       gamma.reserve(pick.size() * test.T);
       for (int i : pick) {
-        if (i < 0 || i >= test.n) throw InputError("image " + std::to_string(i) + " is out of range 0.." + std::to_string(test.n - 1));
+        if (i < 0 || i >= test.n)
+          throw InputError("image " + std::to_string(i) + " is out of range 0.." +
+                           std::to_string(test.n - 1));
         const Vec scores = test.tokens(i) * v;  // v^T x_it
         for (int t = 0; t < test.T; ++t) gamma.push_back(test.Y(i) * scores(t));
         output.push_back(S.row(i).dot(scores.transpose()));

@@ -83,13 +83,15 @@ json seriesJson(const std::vector<double>& mean, const std::vector<double>& stde
 
 void checkRange(int value, int lo, int hi, const std::string& option) {
   if (value < lo || value > hi)
-    throw InputError(option + " = " + std::to_string(value) + " is out of range " + std::to_string(lo) + ".." +
-                     std::to_string(hi) + (value == 0 && lo > 0 ? " (zero runs)" : ""));
+    throw InputError(option + " = " + std::to_string(value) + " is out of range " +
+                     std::to_string(lo) + ".." + std::to_string(hi) +
+                     (value == 0 && lo > 0 ? " (zero runs)" : ""));
 }
 
 int pick(int value, int fallback) { return value == -1 ? fallback : value; }
 
-json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds, int iters, int threads) {
+json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds, int iters,
+                  int threads) {
   json s;
   s["experiment"] = name;
   if (seeds >= 0) s["seeds"] = seeds;
@@ -100,9 +102,10 @@ json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds
 }
 
 std::vector<std::string> experimentNames() {
-  return {"local-convergence", "rank",     "multitoken", "prompt-global-local", "loss-function", "joint-pv",
-          "mirror-descent",    "overparam", "basin-map", "rates",               "paths2d",       "paths2d-t5",
-          "md-convergence",    "joint-wv",  "real-images"};
+  return {"local-convergence", "rank",     "multitoken",     "prompt-global-local",
+          "loss-function",     "joint-pv", "mirror-descent", "overparam",
+          "basin-map",         "rates",    "paths2d",        "paths2d-t5",
+          "md-convergence",    "joint-wv", "real-images"};
 }
 
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& o) {
@@ -111,16 +114,19 @@ ExperimentResult runExperiment(const std::string& name, const ExperimentOptions&
   if (o.threads != 0) checkRange(o.threads, 1, kMaxThreads, "--threads");
   if (o.grid != -1) checkRange(o.grid, 2, kMaxGrid, "--grid");
   if (o.every != -1) checkRange(o.every, 1, kMaxIters, "--every");
-  for (std::size_t k = 0; k < o.dims.size(); ++k) checkRange(o.dims[k], 1, kMaxDim, "--dims[" + std::to_string(k) + "]");
+  for (std::size_t k = 0; k < o.dims.size(); ++k)
+    checkRange(o.dims[k], 1, kMaxDim, "--dims[" + std::to_string(k) + "]");
   for (std::size_t k = 0; k < o.ps.size(); ++k)
     if (!(o.ps[k] > 1.0) || !std::isfinite(o.ps[k]) || o.ps[k] > 1e3)
-      throw InputError("--ps[" + std::to_string(k) + "] = " + csvNum(o.ps[k]) + " is out of range: p must be in (1, 1000]");
+      throw InputError("--ps[" + std::to_string(k) + "] = " + csvNum(o.ps[k]) +
+                       " is out of range: p must be in (1, 1000]");
   if (!(o.rankTol > 0.0)) throw InputError("--rank-tol must be > 0");
   if (o.nTrain != -1) checkRange(o.nTrain, 2, 60000, "--train");
   if (o.nTest != -1) checkRange(o.nTest, 2, 10000, "--test");
   if (o.nSvm != -1) checkRange(o.nSvm, 1, 60000, "--n-svm");
   for (double lr : {o.lr, o.adamLr})
-    if (!(lr >= 0.0) || !std::isfinite(lr)) throw InputError("--lr / --adam-lr must be finite and > 0");
+    if (!(lr >= 0.0) || !std::isfinite(lr))
+      throw InputError("--lr / --adam-lr must be finite and > 0");
   if (name == "real-images") return realImagesExperiment(o);
   if (name == "local-convergence") return localConvergenceExperiment(o);
   if (name == "rank") return rankExperiment(o);
@@ -169,7 +175,8 @@ json SeriesBlock::toJson() const {
   return j;
 }
 
-std::string SeriesBlock::csv(const std::string& prefixColumn, const std::string& prefixValue, bool header) const {
+std::string SeriesBlock::csv(const std::string& prefixColumn, const std::string& prefixValue,
+                             bool header) const {
   return seriesCsv(iteration, names, means, stds, prefixColumn, prefixValue, header);
 }
 

@@ -2,8 +2,8 @@
 // formatting.
 #pragma once
 #include <algorithm>
-#include <limits>
 #include <exception>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,23 +24,25 @@ void parallelFor(int count, int threads, Progress& progress, const std::function
 int resolveThreads(int threads);
 
 // Training with snapshots lives in the core (attnsvm/experiment.hpp) so that wasm runs it too.
+using attnsvm::defaultEvery;
+using attnsvm::logSchedule;
 using attnsvm::RunRecord;
 using attnsvm::runTraining;
-using attnsvm::logSchedule;
-using attnsvm::defaultEvery;
 
 std::string csvNum(double x);
 // CSV of a series block: iteration, then <name>_mean, <name>_std for each metric.
 std::string seriesCsv(const std::vector<int>& iteration, const std::vector<std::string>& names,
                       const std::vector<std::vector<double>>& means,
-                      const std::vector<std::vector<double>>& stds, const std::string& prefixColumn = "",
-                      const std::string& prefixValue = "", bool header = true);
+                      const std::vector<std::vector<double>>& stds,
+                      const std::string& prefixColumn = "", const std::string& prefixValue = "",
+                      bool header = true);
 json seriesJson(const std::vector<double>& mean, const std::vector<double>& stdev);
 
 void checkRange(int value, int lo, int hi, const std::string& option);
 int pick(int value, int fallback);  // value if set (>= 0 and not -1), else fallback
 
-json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds, int iters, int threads);
+json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds, int iters,
+                  int threads);
 
 }  // namespace attnsvm::cli
 
@@ -53,7 +55,8 @@ struct SeriesBlock {
   std::vector<std::vector<double>> means, stds;
   void add(const std::string& name, const std::vector<std::vector<double>>& perSeed);
   json toJson() const;
-  std::string csv(const std::string& prefixColumn = "", const std::string& prefixValue = "", bool header = true) const;
+  std::string csv(const std::string& prefixColumn = "", const std::string& prefixValue = "",
+                  bool header = true) const;
 };
 
 // Mean and std of finite values (NaN when there are none); count of finite values.

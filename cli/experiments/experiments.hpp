@@ -24,13 +24,13 @@ struct ExperimentOptions {
   std::vector<int> dims;       // rank, multitoken, overparam: override the list of d
   std::vector<double> ps;      // mirror-descent, md-convergence: override the list of p
   double rankTol = kRankDefaultTol;  // rank: singular values above this count (1e-7)
-  bool progress = true;        // progress on stderr
+  bool progress = true;              // progress on stderr
   // real-images (-1 / empty / 0: the experiment's default)
-  std::vector<int> classes;              // A,B
-  std::vector<std::string> optimizers;   // optimizer names (mirror ones run once per p; adam once)
+  std::vector<int> classes;             // A,B
+  std::vector<std::string> optimizers;  // optimizer names (mirror ones run once per p; adam once)
   int nTrain = -1, nTest = -1, nSvm = -1;
   double lr = 0.0, adamLr = 0.0;
-  std::string dataDir;                   // Fashion-MNIST directory ("" : $ATTNSVM_FASHION_MNIST or Debian's)
+  std::string dataDir;  // Fashion-MNIST directory ("" : $ATTNSVM_FASHION_MNIST or Debian's)
 };
 
 struct ExperimentResult {

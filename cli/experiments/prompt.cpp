@@ -52,7 +52,8 @@ ExperimentResult paths2dExperiment(const ExperimentOptions& o, bool t5) {
   const char* names[2] = {"W", "KQ"};
   Paths2dRun runs[2];  // the core's runs (shared with the lab), with their SVM directions
   Progress progress(name, 2, o.progress);
-  parallelFor(2, threads, progress, [&](int p) { runs[p] = paths2dRun(o.seedBase, t5, params[p], iters, every); });
+  parallelFor(2, threads, progress,
+              [&](int p) { runs[p] = paths2dRun(o.seedBase, t5, params[p], iters, every); });
   progress.finish();
   ExperimentResult res;
   json& j = res.json;
@@ -85,12 +86,13 @@ ExperimentResult paths2dExperiment(const ExperimentOptions& o, bool t5) {
       if (nuc) di["nuclear"] = vectorJson(Vec(*nuc * sc.data.Z.row(i).transpose()));
       dirs.push_back(std::move(di));
     }
-    j[names[p]] = {{"iteration", r.iteration},
-                   {"paths_Wz", std::move(paths)},
-                   {"selection", r.finalSelection},
-                   {"svm_directions_Wz", std::move(dirs)},
-                   {"corr_fro", fro ? json(correlation(r.weights.back(), *fro)) : json(nullptr)},
-                   {"corr_nuclear", nuc ? json(correlation(r.weights.back(), *nuc)) : json(nullptr)}};
+    j[names[p]] = {
+        {"iteration", r.iteration},
+        {"paths_Wz", std::move(paths)},
+        {"selection", r.finalSelection},
+        {"svm_directions_Wz", std::move(dirs)},
+        {"corr_fro", fro ? json(correlation(r.weights.back(), *fro)) : json(nullptr)},
+        {"corr_nuclear", nuc ? json(correlation(r.weights.back(), *nuc)) : json(nullptr)}};
   }
   j["seconds"] = secondsSince(t0);
   res.csv = csv.str();
@@ -123,7 +125,8 @@ ExperimentResult promptGlobalLocalExperiment(const ExperimentOptions& o) {
     json runs = json::array();
     for (int s = 0; s < starts; ++s) {
       const Item& it = out[c * starts + s];
-      const std::vector<double> own = corrToSnapshots(it.rec, it.own), best = corrToSnapshots(it.rec, it.best);
+      const std::vector<double> own = corrToSnapshots(it.rec, it.own),
+                                best = corrToSnapshots(it.rec, it.best);
       json path = json::array();
       for (std::size_t k = 0; k < it.rec.weights.size(); ++k) {
         const Mat& w = it.rec.weights[k];
@@ -162,7 +165,8 @@ ExperimentResult basinMapExperiment(const ExperimentOptions& o) {
   base.localCase = true;
   const Scenario sc = makeScenario("prompt-global-local", base);
   const int iters = pick(o.iters, sc.iterations);
-  const double lo = kBasinLo, hi = kBasinHi;  // the slice p = (x, y, 0); Wk = diag(1,1,0) ignores p_2
+  const double lo = kBasinLo,
+               hi = kBasinHi;  // the slice p = (x, y, 0); Wk = diag(1,1,0) ignores p_2
   auto coord = [&](int k) { return basinCoord(k, grid); };
   std::vector<std::vector<int>> selection(grid, std::vector<int>(grid, -1));
   std::vector<std::vector<double>> corrOwn(grid, std::vector<double>(grid, kNaN));
@@ -193,7 +197,8 @@ ExperimentResult basinMapExperiment(const ExperimentOptions& o) {
   for (int r = 0; r < grid; ++r)
     for (int c = 0; c < grid; ++c) {
       const auto& svm = svms[selection[r][c]];
-      if (svm) corrOwn[r][c] = correlation(finals[r][c], Eigen::Map<const Vec>(svm->data(), svm->size()));
+      if (svm)
+        corrOwn[r][c] = correlation(finals[r][c], Eigen::Map<const Vec>(svm->data(), svm->size()));
     }
   for (int s : order) {
     std::vector<double> cs;
@@ -203,18 +208,20 @@ ExperimentResult basinMapExperiment(const ExperimentOptions& o) {
     bool global = false;
     if (sc.data.n == 1 && s >= 0)
       for (int t : opt.ties[0]) global = global || t == s;
-    limits.push_back({{"selection", s},
-                      {"kind", global ? "global" : "local"},
-                      {"count", counts[s]},
-                      {"fraction", static_cast<double>(counts[s]) / (static_cast<double>(grid) * grid)},
-                      {"svm_direction", vecOrNull(svms[s])},
-                      {"corr_with_svm", statsJson(stats(cs))}});
+    limits.push_back(
+        {{"selection", s},
+         {"kind", global ? "global" : "local"},
+         {"count", counts[s]},
+         {"fraction", static_cast<double>(counts[s]) / (static_cast<double>(grid) * grid)},
+         {"svm_direction", vecOrNull(svms[s])},
+         {"corr_with_svm", statsJson(stats(cs))}});
   }
   ExperimentResult res;
   json& j = res.json;
   j["settings"] = settingsJson("basin-map", o, -1, iters, threads);
   j["settings"]["grid"] = grid;
-  j["settings"]["slice"] = {{"x", "p[0]"}, {"y", "p[1]"}, {"p2", 0.0}, {"range", {lo, hi}}, {"cell_centres", true}};
+  j["settings"]["slice"] = {
+      {"x", "p[0]"}, {"y", "p[1]"}, {"p2", 0.0}, {"range", {lo, hi}}, {"cell_centres", true}};
   j["settings"]["scenario"] = "prompt-global-local (local case)";
   j["data"] = datasetToJson(sc.data, sc.model.attention);
   j["limits"] = std::move(limits);
@@ -227,7 +234,8 @@ ExperimentResult basinMapExperiment(const ExperimentOptions& o) {
   csv << "x,y,selection,corr_own_svm\n";
   for (int r = 0; r < grid; ++r)
     for (int c = 0; c < grid; ++c)
-      csv << csvNum(coord(c)) << "," << csvNum(coord(r)) << "," << selection[r][c] << "," << csvNum(corrOwn[r][c]) << "\n";
+      csv << csvNum(coord(c)) << "," << csvNum(coord(r)) << "," << selection[r][c] << ","
+          << csvNum(corrOwn[r][c]) << "\n";
   res.csv = csv.str();
   return res;
 }
@@ -265,7 +273,8 @@ ExperimentResult lossFunctionExperiment(const ExperimentOptions& o) {
     const Item& it = out[idx];
     const std::vector<double> c = corrToSnapshots(it.rec, it.mm);
     for (std::size_t k = 0; k < c.size(); ++k)
-      csv << lossNames[li] << "," << csvNum(Cs[ci]) << "," << it.rec.iteration[k] << "," << csvNum(c[k]) << "\n";
+      csv << lossNames[li] << "," << csvNum(Cs[ci]) << "," << it.rec.iteration[k] << ","
+          << csvNum(c[k]) << "\n";
     rows.push_back({{"loss", lossNames[li]},
                     {"C", Cs[ci]},
                     {"corr_pmm", c.back()},
@@ -290,7 +299,8 @@ ExperimentResult jointPvExperiment(const ExperimentOptions& o) {
   using Item = JointPvRun;  // one variant's run and references (the core's, shared with the lab)
   std::vector<Item> out(2);
   Progress progress("joint-pv", 2, o.progress);
-  parallelFor(2, threads, progress, [&](int variant) { out[variant] = jointPvRun(o.seedBase, variant, iters, every); });
+  parallelFor(2, threads, progress,
+              [&](int variant) { out[variant] = jointPvRun(o.seedBase, variant, iters, every); });
   progress.finish();
   ExperimentResult res;
   json& j = res.json;
@@ -302,7 +312,8 @@ ExperimentResult jointPvExperiment(const ExperimentOptions& o) {
   csv << "variant,iteration,corr_p_relaxed,corr_p_plain,corr_v_head,mean_softmax\n";
   for (int v = 0; v < 2; ++v) {
     const Item& it = out[v];
-    const std::vector<double> cr = corrToSnapshots(it.rec, it.relaxed), cp = corrToSnapshots(it.rec, it.plain);
+    const std::vector<double> cr = corrToSnapshots(it.rec, it.relaxed),
+                              cp = corrToSnapshots(it.rec, it.plain);
     const std::vector<double> cv = headCorrToSnapshots(it.rec, it.vmm);
     for (std::size_t k = 0; k < cr.size(); ++k)
       csv << v << "," << it.rec.iteration[k] << "," << csvNum(cr[k]) << "," << csvNum(cp[k]) << ","

@@ -38,11 +38,13 @@ struct Method {
 
 std::vector<Method> methodsOf(const ExperimentOptions& o) {
   const std::vector<double> ps = o.ps.empty() ? std::vector<double>{1.1, 2.0, 3.0} : o.ps;
-  const std::vector<std::string> opts = o.optimizers.empty() ? std::vector<std::string>{"nmd", "adam"} : o.optimizers;
+  const std::vector<std::string> opts =
+      o.optimizers.empty() ? std::vector<std::string>{"nmd", "adam"} : o.optimizers;
   std::vector<Method> out;
   for (const std::string& name : opts) {
     const Optimizer opt = parseOptimizer(name, "--optimizer");
-    const double lr = opt == Optimizer::Adam ? (o.adamLr > 0 ? o.adamLr : 0.01) : (o.lr > 0 ? o.lr : 0.1);
+    const double lr =
+        opt == Optimizer::Adam ? (o.adamLr > 0 ? o.adamLr : 0.01) : (o.lr > 0 ? o.lr : 0.1);
     if (opt == Optimizer::Adam) {
       out.push_back({opt, 2.0, lr, "adam"});
       continue;
@@ -57,19 +59,27 @@ std::vector<Method> methodsOf(const ExperimentOptions& o) {
 }
 
 // Per-iteration measurements of one run, in frame order (every `every` iterations and the last).
-const char* const kSeries[] = {"train_loss", "test_loss", "train_accuracy", "test_accuracy",
-                               "train_max_softmax", "test_max_softmax", "sparsity"};
+const char* const kSeries[] = {"train_loss",    "test_loss",         "train_accuracy",
+                               "test_accuracy", "train_max_softmax", "test_max_softmax",
+                               "sparsity"};
 constexpr int kSeriesCount = 7;
 
 double field(const RealImagesFrame& f, int k) {
   switch (k) {
-    case 0: return f.trainLoss;
-    case 1: return f.testLoss;
-    case 2: return f.trainAccuracy;
-    case 3: return f.testAccuracy;
-    case 4: return f.trainMaxSoftmax;
-    case 5: return f.testMaxSoftmax;
-    default: return f.sparsity;
+    case 0:
+      return f.trainLoss;
+    case 1:
+      return f.testLoss;
+    case 2:
+      return f.trainAccuracy;
+    case 3:
+      return f.testAccuracy;
+    case 4:
+      return f.trainMaxSoftmax;
+    case 5:
+      return f.testMaxSoftmax;
+    default:
+      return f.sparsity;
   }
 }
 
@@ -84,10 +94,12 @@ struct RunOut {
   double trainSeconds = 0, analysisSeconds = 0;
 };
 
-RunOut runOne(const ImageSet& trainAll, const ImageSet& testAll, const RealImagesSettings& s, std::uint64_t seed,
-              int every) {
-  const Dataset train = patchDataset(binarySubset(trainAll, s.classA, s.classB, s.nTrain, seed), s.classA, s.classB, s.patch);
-  const Dataset test = patchDataset(binarySubset(testAll, s.classA, s.classB, s.nTest, seed), s.classA, s.classB, s.patch);
+RunOut runOne(const ImageSet& trainAll, const ImageSet& testAll, const RealImagesSettings& s,
+              std::uint64_t seed, int every) {
+  const Dataset train = patchDataset(binarySubset(trainAll, s.classA, s.classB, s.nTrain, seed),
+                                     s.classA, s.classB, s.patch);
+  const Dataset test = patchDataset(binarySubset(testAll, s.classA, s.classB, s.nTest, seed),
+                                    s.classA, s.classB, s.patch);
   RealImagesRun run(train, test, s);
   RunOut out;
   auto frame = [&]() {
@@ -125,7 +137,8 @@ ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
   RealImagesSettings base;
   if (!o.classes.empty()) {
     if (o.classes.size() != 2)
-      throw InputError("--classes needs two classes A,B (0..9), got " + std::to_string(o.classes.size()));
+      throw InputError("--classes needs two classes A,B (0..9), got " +
+                       std::to_string(o.classes.size()));
     base.classA = o.classes[0];
     base.classB = o.classes[1];
   }
@@ -134,7 +147,8 @@ ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
   base.nTest = pick(o.nTest, base.nTest);
   base.nSvm = pick(o.nSvm, base.nSvm);
   if (base.nSvm > base.nTrain)
-    throw InputError("--n-svm = " + std::to_string(base.nSvm) + " exceeds --train = " + std::to_string(base.nTrain));
+    throw InputError("--n-svm = " + std::to_string(base.nSvm) +
+                     " exceeds --train = " + std::to_string(base.nTrain));
   const int every = o.every > 0 ? o.every : std::max(1, base.iters / 100);
   const std::vector<Method> methods = methodsOf(o);
 
@@ -154,7 +168,8 @@ ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
     s.optimizer = m.optimizer;
     s.p = m.p;
     s.lr = m.lr;
-    out[idx] = runOne(trainAll, testAll, s, o.seedBase + static_cast<std::uint64_t>(idx % seeds), every);
+    out[idx] =
+        runOne(trainAll, testAll, s, o.seedBase + static_cast<std::uint64_t>(idx % seeds), every);
   });
   progress.finish();
 
@@ -171,15 +186,18 @@ ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
   j["settings"]["d"] = base.patch * base.patch + 2;
   j["settings"]["n_svm"] = base.nSvm;
   j["settings"]["every"] = every;
-  j["settings"]["model"] = "cross attention, z_i = mean token, linear head v, logistic loss; W0 = 0, v0 = 0, "
-                           "W and v trained jointly with the same optimizer and lr, full batch";
-  j["settings"]["seed_rule"] = "seed 0: the first n/2 images of each class in file order; seed k > 0: the first n/2 "
-                               "after a Fisher-Yates shuffle of each class's file indices with Rng(k); the same "
-                               "rule for the training and the test file";
+  j["settings"]["model"] =
+      "cross attention, z_i = mean token, linear head v, logistic loss; W0 = 0, v0 = 0, "
+      "W and v trained jointly with the same optimizer and lr, full batch";
+  j["settings"]["seed_rule"] =
+      "seed 0: the first n/2 images of each class in file order; seed k > 0: the first n/2 "
+      "after a Fisher-Yates shuffle of each class's file indices with Rng(k); the same "
+      "rule for the training and the test file";
   j["settings"]["sparsity"] = "share of entries of W with |W_jk| < 0.01 max |W_jk|";
   j["settings"]["accuracy"] = "share of images with Y_i f_i > 0";
-  j["settings"]["timing"] = "train_seconds, analysis_seconds: CPU time of the run's thread (train_seconds "
-                            "includes the measurement of every frame)";
+  j["settings"]["timing"] =
+      "train_seconds, analysis_seconds: CPU time of the run's thread (train_seconds "
+      "includes the measurement of every frame)";
   json perMethod = json::array();
   std::string csv;
   for (std::size_t mi = 0; mi < methods.size(); ++mi) {
@@ -255,10 +273,11 @@ ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
     r["svm_feasible"] = feasible;
     r["verdicts"] = verdicts;
     r["histogram_mean"] = histogram;
-    r["heatmap_seed0"] = {{"W", toJson(top > 0 ? Mat(first[0].W / top) : first[0].W)},
-                          {"svm", first[0].analysis.svm.size() ? toJson(first[0].analysis.svm /
-                                                                        first[0].analysis.svm.cwiseAbs().maxCoeff())
-                                                               : json(nullptr)}};
+    r["heatmap_seed0"] = {
+        {"W", toJson(top > 0 ? Mat(first[0].W / top) : first[0].W)},
+        {"svm", first[0].analysis.svm.size()
+                    ? toJson(first[0].analysis.svm / first[0].analysis.svm.cwiseAbs().maxCoeff())
+                    : json(nullptr)}};
     r["series"] = block.toJson();
     r["runs"] = std::move(runs);
     perMethod.push_back(std::move(r));

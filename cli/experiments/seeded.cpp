@@ -74,7 +74,8 @@ ExperimentResult localConvergenceExperiment(const ExperimentOptions& o) {
   const int seeds = pick(o.seeds, 100);
   const int threads = resolveThreads(o.threads);
   const char* names[2] = {"W", "KQ"};
-  const std::vector<SeedResult> out = runSeeds("local-convergence", o, seeds, {baseOptions(o)}, threads);
+  const std::vector<SeedResult> out =
+      runSeeds("local-convergence", o, seeds, {baseOptions(o)}, threads);
 
   ExperimentResult res;
   json& j = res.json;
@@ -144,10 +145,11 @@ ExperimentResult multitokenExperiment(const ExperimentOptions& o) {
   j["settings"]["every"] = out[0].every;
   j["settings"]["threshold"] = 1e-3;
   j["settings"]["scenario"] = "multitoken";
-  j["settings"]["references"] = {
-      {"generalized", "W_fin + R W_dir of the generalized SVM of the final softmax (threshold 1e-3), R fitted by least squares"},
-      {"wmm", "Frobenius Att-SVM of the data's optimal tokens (alpha)"},
-      {"one_token", "Frobenius Att-SVM of the final argmax selection"}};
+  j["settings"]["references"] = {{"generalized",
+                                  "W_fin + R W_dir of the generalized SVM of the final softmax "
+                                  "(threshold 1e-3), R fitted by least squares"},
+                                 {"wmm", "Frobenius Att-SVM of the data's optimal tokens (alpha)"},
+                                 {"one_token", "Frobenius Att-SVM of the final argmax selection"}};
   json perD = json::array();
   std::string csv;
   for (std::size_t di = 0; di < dims.size(); ++di) {
@@ -159,8 +161,10 @@ ExperimentResult multitokenExperiment(const ExperimentOptions& o) {
     json r;
     r["d"] = dims[di];
     r["final"] = {{"one_minus_corr_generalized", statsJson(stats(fg))},
-                  {"one_minus_corr_wmm", statsJson(stats(valueColumn(first, instances, "one_minus_corr_wmm")))},
-                  {"one_minus_corr_one_token", statsJson(stats(valueColumn(first, instances, "one_minus_corr_one_token")))}};
+                  {"one_minus_corr_wmm",
+                   statsJson(stats(valueColumn(first, instances, "one_minus_corr_wmm")))},
+                  {"one_minus_corr_one_token",
+                   statsJson(stats(valueColumn(first, instances, "one_minus_corr_one_token")))}};
     std::vector<double> sfg = fg;
     std::sort(sfg.begin(), sfg.end(), [](double a, double b) {
       if (!std::isfinite(a)) return false;
@@ -169,7 +173,8 @@ ExperimentResult multitokenExperiment(const ExperimentOptions& o) {
     });
     const int finite = stats(fg).count;
     r["median_one_minus_corr_generalized"] = finite ? sfg[finite / 2] : kNaN;
-    r["mean_selected_set_size"] = statsJson(stats(valueColumn(first, instances, "mean_selected_set_size")));
+    r["mean_selected_set_size"] =
+        statsJson(stats(valueColumn(first, instances, "mean_selected_set_size")));
     r["generalized_direction_solved"] = dirOk;
     r["series"] = block.toJson();
     json finals = json::array();
@@ -280,7 +285,8 @@ ExperimentResult overparamExperiment(const ExperimentOptions& o) {
   j["settings"]["T"] = out[0].T;
   j["settings"]["init"] = "W0 = 0";
   j["settings"]["scenario"] = "overparam";
-  j["reference_independent_implementation"] = {{"4", 0.35}, {"6", 0.5}, {"10", 0.68}, {"16", 0.81}, {"32", 0.9}};
+  j["reference_independent_implementation"] = {
+      {"4", 0.35}, {"6", 0.5}, {"10", 0.68}, {"16", 0.81}, {"32", 0.9}};
   json rows = json::array();
   std::ostringstream csv;
   csv << "d,seeds,fraction_global,fraction_local,fraction_other,min_softmax_mean\n";
@@ -291,7 +297,9 @@ ExperimentResult overparamExperiment(const ExperimentOptions& o) {
     for (int k = 0; k < seeds; ++k) {
       const bool g = first[k].value("global") > 0;
       global += g ? 1 : 0;
-      local += (!g && first[k].label("verdict") == std::string(toString(Verdict::LocallyOptimal))) ? 1 : 0;
+      local += (!g && first[k].label("verdict") == std::string(toString(Verdict::LocallyOptimal)))
+                   ? 1
+                   : 0;
       flags.push_back(g ? 1 : 0);
     }
     const std::vector<double> probs = valueColumn(first, seeds, "min_softmax");
@@ -304,8 +312,8 @@ ExperimentResult overparamExperiment(const ExperimentOptions& o) {
                     {"fraction_other", 1.0 - fg - fl},
                     {"min_softmax", statsJson(stats(probs))},
                     {"global_per_seed", flags}});
-    csv << dims[di] << "," << seeds << "," << csvNum(fg) << "," << csvNum(fl) << "," << csvNum(1.0 - fg - fl) << ","
-        << csvNum(stats(probs).mean) << "\n";
+    csv << dims[di] << "," << seeds << "," << csvNum(fg) << "," << csvNum(fl) << ","
+        << csvNum(1.0 - fg - fl) << "," << csvNum(stats(probs).mean) << "\n";
   }
   j["per_d"] = std::move(rows);
   j["seconds"] = seconds(t0);
@@ -332,7 +340,8 @@ ExperimentResult ratesExperiment(const ExperimentOptions& o) {
   json& j = res.json;
   j["settings"] = settingsJson("rates", o, seeds, out[0].iters, threads);
   j["settings"]["scenario"] = "local-convergence";
-  j["settings"]["reference"] = "SVM of the final selection in the method's norm (Frobenius for gd/ngd, l_p for md)";
+  j["settings"]["reference"] =
+      "SVM of the final selection in the method's norm (Frobenius for gd/ngd, l_p for md)";
   json perM = json::array();
   std::string csv;
   for (std::size_t mi = 0; mi < methods.size(); ++mi) {
@@ -348,7 +357,8 @@ ExperimentResult ratesExperiment(const ExperimentOptions& o) {
       std::size_t firstK = last;
       while (firstK > 0 && it[firstK - 1] * 10 >= it[last] && it[firstK - 1] > 0) --firstK;
       if (firstK < last && mean[firstK] > 0 && mean[last] > 0)
-        slope = (std::log(mean[last]) - std::log(mean[firstK])) / (std::log(it[last]) - std::log(it[firstK]));
+        slope = (std::log(mean[last]) - std::log(mean[firstK])) /
+                (std::log(it[last]) - std::log(it[firstK]));
     }
     perM.push_back({{"method", methods[mi].name},
                     {"optimizer", optimizerName(methods[mi].optimizer)},

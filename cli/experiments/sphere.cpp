@@ -1,6 +1,6 @@
-// The rank experiment: ranks of the Frobenius and nuclear Att-SVM solutions against d per grid cell.
-// One instance is the core's rankInstance (shared with the lab); here only the per-cell loop over
-// seeds (first `instances` feasible ones), aggregation and formatting.
+// The rank experiment: ranks of the Frobenius and nuclear Att-SVM solutions against d per grid
+// cell. One instance is the core's rankInstance (shared with the lab); here only the per-cell loop
+// over seeds (first `instances` feasible ones), aggregation and formatting.
 #include <chrono>
 #include <cmath>
 
@@ -46,7 +46,8 @@ ExperimentResult rankExperiment(const ExperimentOptions& o) {
   Progress progress("rank", static_cast<long>(cells.size()), o.progress);
   parallelFor(static_cast<int>(cells.size()), threads, progress, [&](int k) {
     Cell& c = cells[k];
-    // Seeds in order until `instances` are feasible (the core's rankInstance, as the lab's workers).
+    // Seeds in order until `instances` are feasible (the core's rankInstance, as the lab's
+    // workers).
     for (int a = 0; a < maxAttempts && static_cast<int>(c.rankFro.size()) < instances; ++a) {
       const std::uint64_t seed = o.seedBase + static_cast<std::uint64_t>(a);
       const RankInstance ri = rankInstance(seed, c.n, c.T, c.d, o.rankTol);
@@ -73,7 +74,8 @@ ExperimentResult rankExperiment(const ExperimentOptions& o) {
   j["settings"]["scenario"] = "rank";
   json rows = json::array();
   std::ostringstream csv;
-  csv << "n,T,d,instances,attempts,rank_fro_mean,rank_fro_std,rank_nuclear_mean,rank_nuclear_std,fraction_nuclear_lower,"
+  csv << "n,T,d,instances,attempts,rank_fro_mean,rank_fro_std,rank_nuclear_mean,rank_nuclear_std,"
+         "fraction_nuclear_lower,"
          "fraction_nuclear_le,nuclear_failures\n";
   for (const Cell& c : cells) {
     std::vector<double> rf, rn;
@@ -105,9 +107,10 @@ ExperimentResult rankExperiment(const ExperimentOptions& o) {
     r["ranks_nuclear"] = c.rankNuc;
     r["seeds"] = c.seeds;
     rows.push_back(std::move(r));
-    csv << c.n << "," << c.T << "," << c.d << "," << c.rankFro.size() << "," << c.attempts << "," << csvNum(sf.mean)
-        << "," << csvNum(sf.std) << "," << csvNum(sn.mean) << "," << csvNum(sn.std) << "," << csvNum(fl) << ","
-        << csvNum(fle) << "," << c.nucFailures << "\n";
+    csv << c.n << "," << c.T << "," << c.d << "," << c.rankFro.size() << "," << c.attempts << ","
+        << csvNum(sf.mean) << "," << csvNum(sf.std) << "," << csvNum(sn.mean) << ","
+        << csvNum(sn.std) << "," << csvNum(fl) << "," << csvNum(fle) << "," << c.nucFailures
+        << "\n";
   }
   j["cells"] = std::move(rows);
   j["seconds"] = seconds(t0);

@@ -33,12 +33,13 @@ namespace detail {
 // wasm, the solves are as fast as with the whole file optimized for speed (docs/BENCHMARKS.md).
 ATTNSVM_COLD_BEGIN
 
-MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& st, DualModel& model,
-                                 Vec lambda, double mu, const char* name) {
+MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& st,
+                                 DualModel& model, Vec lambda, double mu, const char* name) {
   const Index m = pb.b.size();
   std::vector<char> ineq(static_cast<std::size_t>(m), 1);
   for (Index j = 0; j < m; ++j)
-    if (!pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)]) ineq[static_cast<std::size_t>(j)] = 0;
+    if (!pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)])
+      ineq[static_cast<std::size_t>(j)] = 0;
   auto isIneq = [&](Index j) { return ineq[static_cast<std::size_t>(j)] != 0; };
 
   const double target = std::max(st.tolerance, 1e-9);
@@ -74,7 +75,10 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
     double comp = 0.0;
     Index mi = 0;
     for (Index j = 0; j < m; ++j) {
-      if (!isIneq(j)) { s(j) = 0.0; continue; }
+      if (!isIneq(j)) {
+        s(j) = 0.0;
+        continue;
+      }
       s(j) = std::max(w0 * grad(j) - pb.b(j), 1e-2 * std::max(1.0, std::abs(pb.b(j))));
       comp += lambda(j) * s(j);
       ++mi;
@@ -130,13 +134,16 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
         bool scalable = true;
         for (Index j = 0; j < m; ++j) {
           if (!isIneq(j) || pb.b(j) <= 0.0) continue;
-          if (c(j) <= 0.0) { scalable = false; break; }
+          if (c(j) <= 0.0) {
+            scalable = false;
+            break;
+          }
           scale = std::max(scale, pb.b(j) / c(j));
         }
         if (!scalable) continue;
         // Cheap screen before the norm (an SVD for the nuclear norm): by Hoelder,
-        // ||W|| >= <W, M>/||M||_dual with <W, M> = sum_j lam_j <A_j, W>, so the candidate's gap is at
-        // least 1 - num / (lam . scale c); skip it when even that cannot beat the best.
+        // ||W|| >= <W, M>/||M||_dual with <W, M> = sum_j lam_j <A_j, W>, so the candidate's gap is
+        // at least 1 - num / (lam . scale c); skip it when even that cannot beat the best.
         const double inner = scale * lam.dot(c);
         if (num > 0.0 && inner > 0.0 && !(1.0 - num / inner < best.gap)) continue;
         const double objective = matrixNorm(scale * Wc, st.norm, st.p);
@@ -153,7 +160,8 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
         cand.maxViolation = 0.0;
         for (Index j = 0; j < m; ++j) {
           const double r = pb.b(j) - scale * c(j);
-          cand.maxViolation = std::max(cand.maxViolation, isIneq(j) ? std::max(r, 0.0) : std::abs(r));
+          cand.maxViolation =
+              std::max(cand.maxViolation, isIneq(j) ? std::max(r, 0.0) : std::abs(r));
         }
         if (cand.maxViolation <= st.feasibilityTol && cand.gap < best.gap) {
           best = std::move(cand);
@@ -182,11 +190,14 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
     }
     ++sameMu;
 #ifdef ATTNSVM_IPM_TRACE
-    std::fprintf(stderr, "top %3d mu/mu0 %.3e errD %.3e errC %.3e best %.3e m %ld\n", it, mu / muRef, errD, errC, best.gap, (long)m);
+    std::fprintf(stderr, "top %3d mu/mu0 %.3e errD %.3e errC %.3e best %.3e m %ld\n", it,
+                 mu / muRef, errD, errC, best.gap, (long)m);
 #endif
-    // Approximately centered (a wide neighbourhood of the central path is enough for the predictor):
-    // dual residual small relative to the margins and complementarity within a factor of mu.
-    const bool centered = err <= 10.0 * mu || (errD <= kCenter * bScale && errC <= 0.9 * mu) || sameMu > 6;
+    // Approximately centered (a wide neighbourhood of the central path is enough for the
+    // predictor): dual residual small relative to the margins and complementarity within a factor
+    // of mu.
+    const bool centered =
+        err <= 10.0 * mu || (errD <= kCenter * bScale && errC <= 0.9 * mu) || sameMu > 6;
     if (centered && mu > muMin) {
       // Predictor along the central path: d lambda / d mu solves K lambda' = r' with
       // r' = -(w? grad phi : 0) + 1/lambda, and s' = (1 - s lambda') / lambda. Near the solution
@@ -292,7 +303,8 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
       continue;
     }
 #ifdef ATTNSVM_IPM_TRACE
-    std::fprintf(stderr, "it %3d errD %.3e mu %.3e err %.3e aP %.3e alpha %.3e aD %.3e best %.3e\n", it, errD, mu, err, aP, alpha, aD, best.gap);
+    std::fprintf(stderr, "it %3d errD %.3e mu %.3e err %.3e aP %.3e alpha %.3e aD %.3e best %.3e\n",
+                 it, errD, mu, err, aP, alpha, aD, best.gap);
 #endif
     lambda = trial;
     phi = phiTrial;
@@ -311,9 +323,11 @@ MarginSolution dualInteriorPoint(const MarginProblem& pb, const SolverSettings& 
     best.status = SolveStatus::MaxIterations;
     best.message = std::string(name) + ": no certified feasible iterate";
   } else {
-    best.status = best.gap <= std::max(target, 1e-6) ? SolveStatus::Optimal : SolveStatus::MaxIterations;
+    best.status =
+        best.gap <= std::max(target, 1e-6) ? SolveStatus::Optimal : SolveStatus::MaxIterations;
     if (best.status != SolveStatus::Optimal)
-      best.message = std::string(name) + ": stopped at certified relative gap " + std::to_string(best.gap);
+      best.message =
+          std::string(name) + ": stopped at certified relative gap " + std::to_string(best.gap);
     // Report lambda as multipliers of min 1/2 ||W||^2 (see solvers_internal.hpp).
     const double lb = best.lambda.dot(pb.b);
     if (lb > 0.0) best.lambda *= best.objective * best.objective / lb;

@@ -23,9 +23,11 @@ Scenario localCase(std::uint64_t seed) {
 double basinCoord(int k, int grid) { return kBasinLo + (kBasinHi - kBasinLo) * (k + 0.5) / grid; }
 
 BasinRow basinMapRow(std::uint64_t seed, int grid, int row, int iters) {
-  if (grid < 2 || grid > 2000) throw InputError("grid = " + std::to_string(grid) + " is out of range 2..2000");
+  if (grid < 2 || grid > 2000)
+    throw InputError("grid = " + std::to_string(grid) + " is out of range 2..2000");
   if (row < 0 || row >= grid)
-    throw InputError("row = " + std::to_string(row) + " is out of range 0.." + std::to_string(grid - 1));
+    throw InputError("row = " + std::to_string(row) + " is out of range 0.." +
+                     std::to_string(grid - 1));
   const Scenario sc = localCase(seed);
   if (iters <= 0) iters = sc.iterations;
   BasinRow out;
@@ -42,7 +44,8 @@ BasinRow basinMapRow(std::uint64_t seed, int grid, int row, int iters) {
       if (sc.data.d > 1) inits[k].p[1] = basinCoord(row, grid);
     }
     const std::vector<const Dataset*> data(count, &sc.data);
-    const std::vector<RunRecord> recs = runTrainingBatched(data, sc.model, sc.train, inits, iters, iters);
+    const std::vector<RunRecord> recs =
+        runTrainingBatched(data, sc.model, sc.train, inits, iters, iters);
     for (int k = 0; k < count; ++k) {
       const RunRecord& rec = recs[k];
       out.selection[c0 + k] = rec.finalSelection.empty() ? -1 : rec.finalSelection[0];

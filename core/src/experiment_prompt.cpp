@@ -8,10 +8,10 @@
 #include <string>
 
 #include "attnsvm/dataset.hpp"
+#include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/rng.hpp"
-#include "attnsvm/errors.hpp"
 
 namespace attnsvm {
 
@@ -29,7 +29,8 @@ ScenarioOptions seeded(std::uint64_t seed) {
 struct Columns {
   SeedResult r;
   void series(const std::string& name, const std::vector<double>& s) {
-    if (s.size() > r.iteration.size()) throw NumericalError("single-run experiment: schedules differ");
+    if (s.size() > r.iteration.size())
+      throw NumericalError("single-run experiment: schedules differ");
     std::vector<double> padded(r.iteration.size(), kNaN);
     std::copy(s.begin(), s.end(), padded.begin());
     r.seriesNames.push_back(name);
@@ -48,7 +49,9 @@ void schedule(Columns& c, const std::vector<const RunRecord*>& recs, int iters, 
   c.r.every = every;
 }
 
-int itersOr(int iters, const char* scenario) { return iters == -1 ? scenarioIterations(scenario) : iters; }
+int itersOr(int iters, const char* scenario) {
+  return iters == -1 ? scenarioIterations(scenario) : iters;
+}
 
 }  // namespace
 
@@ -68,7 +71,8 @@ std::vector<double> headCorrToSnapshots(const RunRecord& r, const std::optional<
   return s;
 }
 
-PromptStartRun promptGlobalLocalRun(std::uint64_t seed, bool localCase, int start, int iters, int every) {
+PromptStartRun promptGlobalLocalRun(std::uint64_t seed, bool localCase, int start, int iters,
+                                    int every) {
   ScenarioOptions so = seeded(seed);
   so.localCase = localCase;
   so.start = start;
@@ -116,8 +120,10 @@ JointPvRun jointPvRun(std::uint64_t seed, int variant, int iters, int every) {
     it.vmm = hs.W;
     for (int c : hs.support) it.headSupport.push_back(hp.label[c].sequence);
     std::sort(it.headSupport.begin(), it.headSupport.end());
-    it.headSupport.erase(std::unique(it.headSupport.begin(), it.headSupport.end()), it.headSupport.end());
-    const MarginSolution rs = solveMargin(relaxedPromptSvmProblem(sc.data, sc.model.Wk, sel, it.headSupport), settings);
+    it.headSupport.erase(std::unique(it.headSupport.begin(), it.headSupport.end()),
+                         it.headSupport.end());
+    const MarginSolution rs =
+        solveMargin(relaxedPromptSvmProblem(sc.data, sc.model.Wk, sel, it.headSupport), settings);
     if (rs.status == SolveStatus::Optimal) it.relaxed = rs.W;
   }
   it.plain = svmDirection(sc.data, sc.model, sel, NormKind::Frobenius);
@@ -139,15 +145,18 @@ SeedResult promptGlobalLocalSeed(std::uint64_t seed, int iters, int every) {
   every = defaultEvery(iters, every);
   std::vector<PromptStartRun> runs;
   for (int idx = 0; idx < 2 * kPromptStarts; ++idx)
-    runs.push_back(promptGlobalLocalRun(seed, idx >= kPromptStarts, idx % kPromptStarts, iters, every));
+    runs.push_back(
+        promptGlobalLocalRun(seed, idx >= kPromptStarts, idx % kPromptStarts, iters, every));
   Columns c;
   std::vector<const RunRecord*> recs;
   for (const auto& it : runs) recs.push_back(&it.rec);
   schedule(c, recs, iters, every);
   for (int idx = 0; idx < 2 * kPromptStarts; ++idx) {
     const PromptStartRun& it = runs[idx];
-    const std::string key = std::string(idx >= kPromptStarts ? "local" : "global") + "_" + std::to_string(idx % kPromptStarts);
-    const std::vector<double> own = corrToSnapshots(it.rec, it.own), best = corrToSnapshots(it.rec, it.best);
+    const std::string key = std::string(idx >= kPromptStarts ? "local" : "global") + "_" +
+                            std::to_string(idx % kPromptStarts);
+    const std::vector<double> own = corrToSnapshots(it.rec, it.own),
+                              best = corrToSnapshots(it.rec, it.best);
     c.series(key + "_corr_own_svm", own);
     c.series(key + "_corr_global_svm", best);
     c.value(key + "_global", it.global ? 1.0 : 0.0);
@@ -157,7 +166,8 @@ SeedResult promptGlobalLocalSeed(std::uint64_t seed, int iters, int every) {
   return c.r;
 }
 
-// Series "<loss>_C<C>_corr_pmm" (loss: correlation, logistic); values the finals under the same names.
+// Series "<loss>_C<C>_corr_pmm" (loss: correlation, logistic); values the finals under the same
+// names.
 SeedResult lossFunctionSeed(std::uint64_t seed, int iters, int every) {
   iters = itersOr(iters, "loss-function");
   every = defaultEvery(iters, every);
@@ -165,14 +175,16 @@ SeedResult lossFunctionSeed(std::uint64_t seed, int iters, int every) {
   const char* names[2] = {"correlation", "logistic"};
   std::vector<LossRun> runs;
   for (int li = 0; li < 2; ++li)
-    for (double C : lossFunctionCs()) runs.push_back(lossFunctionRun(seed, losses[li], C, iters, every));
+    for (double C : lossFunctionCs())
+      runs.push_back(lossFunctionRun(seed, losses[li], C, iters, every));
   Columns c;
   std::vector<const RunRecord*> recs;
   for (const auto& it : runs) recs.push_back(&it.rec);
   schedule(c, recs, iters, every);
   const std::size_t nc = lossFunctionCs().size();
   for (std::size_t idx = 0; idx < runs.size(); ++idx) {
-    const std::string key = std::string(names[idx / nc]) + "_C" + std::to_string(static_cast<int>(lossFunctionCs()[idx % nc]));
+    const std::string key = std::string(names[idx / nc]) + "_C" +
+                            std::to_string(static_cast<int>(lossFunctionCs()[idx % nc]));
     const std::vector<double> s = corrToSnapshots(runs[idx].rec, runs[idx].mm);
     c.series(key + "_corr_pmm", s);
     c.value(key + "_corr_pmm", s.back());
@@ -193,7 +205,8 @@ SeedResult jointPvSeed(std::uint64_t seed, int iters, int every) {
     const JointPvRun& it = runs[v];
     const std::string key = "v" + std::to_string(v);
     const std::vector<double> cv = headCorrToSnapshots(it.rec, it.vmm);
-    const std::vector<double> cr = corrToSnapshots(it.rec, it.relaxed), cp = corrToSnapshots(it.rec, it.plain);
+    const std::vector<double> cr = corrToSnapshots(it.rec, it.relaxed),
+                              cp = corrToSnapshots(it.rec, it.plain);
     c.series(key + "_corr_p_relaxed", cr);
     c.series(key + "_corr_p_plain", cp);
     c.series(key + "_corr_v_head", cv);
@@ -234,7 +247,8 @@ SeedResult paths2dSeed(std::uint64_t seed, bool t5, int iters, int every) {
   every = defaultEvery(iters, every);
   const Parameterization params[2] = {Parameterization::W, Parameterization::KQ};
   const char* names[2] = {"W", "KQ"};
-  Paths2dRun runs[2] = {paths2dRun(seed, t5, params[0], iters, every), paths2dRun(seed, t5, params[1], iters, every)};
+  Paths2dRun runs[2] = {paths2dRun(seed, t5, params[0], iters, every),
+                        paths2dRun(seed, t5, params[1], iters, every)};
   Columns c;
   schedule(c, {&runs[0].rec, &runs[1].rec}, iters, every);
   const Dataset& data = runs[0].sc.data;
@@ -257,7 +271,8 @@ SeedResult paths2dSeed(std::uint64_t seed, bool t5, int iters, int every) {
     const char* refNames[2] = {"fro", "nuclear"};
     for (int k = 0; k < 2; ++k)
       for (int i = 0; i < data.n; ++i) {
-        const Vec q = *refs[k] ? Vec(**refs[k] * data.Z.row(i).transpose()) : Vec::Constant(data.d, kNaN);
+        const Vec q =
+            *refs[k] ? Vec(**refs[k] * data.Z.row(i).transpose()) : Vec::Constant(data.d, kNaN);
         for (Index a = 0; a < data.d; ++a)
           c.value(P + "_" + refNames[k] + "_z" + std::to_string(i) + "_" + std::to_string(a), q[a]);
       }
@@ -265,7 +280,8 @@ SeedResult paths2dSeed(std::uint64_t seed, bool t5, int iters, int every) {
   for (int i = 0; i < data.n; ++i)
     for (int t = 0; t < data.T; ++t)
       for (Index a = 0; a < data.d; ++a)
-        c.value("x_" + std::to_string(i) + "_" + std::to_string(t) + "_" + std::to_string(a), data.X(i * data.T + t, a));
+        c.value("x_" + std::to_string(i) + "_" + std::to_string(t) + "_" + std::to_string(a),
+                data.X(i * data.T + t, a));
   c.r.n = data.n;
   c.r.T = data.T;
   c.r.d = data.d;

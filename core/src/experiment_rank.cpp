@@ -15,7 +15,9 @@ namespace attnsvm {
 
 std::vector<int> rankDefaultDims() { return {1, 2, 3, 4, 5, 10, 15, 20}; }
 
-std::vector<std::pair<int, int>> rankConfigs() { return {{5, 5}, {10, 5}, {15, 5}, {5, 10}, {5, 15}}; }
+std::vector<std::pair<int, int>> rankConfigs() {
+  return {{5, 5}, {10, 5}, {15, 5}, {5, 10}, {5, 15}};
+}
 
 int rankMaxAttempts(int instances) { return std::max(20 * instances, 200); }
 
@@ -31,7 +33,8 @@ int matrixRank(const Mat& W, double tol) {
 RankInstance rankInstance(std::uint64_t seed, int n, int T, int d, double tol) {
   auto check = [](int v, int lo, const char* name) {
     if (v < lo || v > 1024)
-      throw InputError(std::string(name) + " = " + std::to_string(v) + " is out of range " + std::to_string(lo) + "..1024");
+      throw InputError(std::string(name) + " = " + std::to_string(v) + " is out of range " +
+                       std::to_string(lo) + "..1024");
   };
   check(n, 1, "n");
   check(T, 2, "T");

@@ -64,7 +64,8 @@ const Parameterization kLocalParams[2] = {Parameterization::W, Parameterization:
 
 // Normalized GD on W and on (K,Q) from the scenario's start; correlation of the snapshots with the
 // Frobenius and nuclear SVMs of each run's final selection. recs: the two runs (W, then (K,Q)).
-SeedResult localConvergenceFrom(const Scenario& sc, int iters, int every, const RunRecord (&recs)[2]) {
+SeedResult localConvergenceFrom(const Scenario& sc, int iters, int every,
+                                const RunRecord (&recs)[2]) {
   SeedResult r;
   describe(r, sc, iters, every);
   const Parameterization* params = kLocalParams;
@@ -94,7 +95,10 @@ SeedResult localConvergenceFrom(const Scenario& sc, int iters, int every, const 
     if (p == 0) r.iteration = rec.iteration;
     std::vector<double> cf = corrSeries(rec, ref.fro ? &*ref.fro : nullptr);
     std::vector<double> cn = corrSeries(rec, ref.nuc ? &*ref.nuc : nullptr);
-    finals[p] = {rec.meanProb.back(), cf.back(), cn.back(), rec.finalLoss,
+    finals[p] = {rec.meanProb.back(),
+                 cf.back(),
+                 cn.back(),
+                 rec.finalLoss,
                  isGloballyOptimal(sc.data, sel) ? 1.0 : 0.0,
                  ref.verdict == toString(Verdict::LocallyOptimal) ? 1.0 : 0.0};
     addSeries(r, n + "_softmax", rec.meanProb);
@@ -107,7 +111,8 @@ SeedResult localConvergenceFrom(const Scenario& sc, int iters, int every, const 
   }
   for (int p = 0; p < 2; ++p) {
     const std::string n = names[p];
-    const char* fields[6] = {"_softmax_selected", "_corr_fro", "_corr_nuclear", "_loss", "_global", "_local"};
+    const char* fields[6] = {"_softmax_selected", "_corr_fro", "_corr_nuclear", "_loss",
+                             "_global",           "_local"};
     for (int f = 0; f < 6; ++f) addValue(r, n + fields[f], finals[p][f]);
   }
   return r;
@@ -129,10 +134,12 @@ SeedResult localConvergence(std::uint64_t seed, const SeedOptions& o) {
 
 // Seeds first .. first + count - 1 of local convergence with the runs of all seeds advanced
 // together (BatchedTrainer): the W runs as one batch, the (K,Q) runs as another.
-std::vector<SeedResult> localConvergenceSeeds(std::uint64_t first, int count, const SeedOptions& o) {
+std::vector<SeedResult> localConvergenceSeeds(std::uint64_t first, int count,
+                                              const SeedOptions& o) {
   std::vector<Scenario> scs;
   scs.reserve(count);
-  for (int k = 0; k < count; ++k) scs.push_back(makeScenario("local-convergence", scenarioOptions(first + k, -1)));
+  for (int k = 0; k < count; ++k)
+    scs.push_back(makeScenario("local-convergence", scenarioOptions(first + k, -1)));
   const int iters = localIters(o), every = defaultEvery(iters, o.every);
   std::vector<const Dataset*> data;
   std::vector<Params> inits;
@@ -156,8 +163,8 @@ std::vector<SeedResult> localConvergenceSeeds(std::uint64_t first, int count, co
 }
 
 // Normalized GD on W from W0 = 0 at dimension d: does it reach the globally optimal selection?
-// The one training run of a seed, planned (scenario, settings, length) apart from running it, so that
-// runExperimentSeeds can train the runs of many seeds together.
+// The one training run of a seed, planned (scenario, settings, length) apart from running it, so
+// that runExperimentSeeds can train the runs of many seeds together.
 struct PlannedRun {
   Scenario sc;
   TrainSettings ts;
@@ -179,11 +186,14 @@ SeedResult overparam(std::uint64_t seed, const SeedOptions& o, const RunRecord* 
   SeedResult r;
   describe(r, sc, iters, iters);
   RunRecord own;
-  const RunRecord& rec = trained ? *trained : (own = runTraining(sc.data, sc.model, pr.ts, sc.init, iters, iters));
+  const RunRecord& rec =
+      trained ? *trained : (own = runTraining(sc.data, sc.model, pr.ts, sc.init, iters, iters));
   const bool global = isGloballyOptimal(sc.data, rec.finalSelection);
   addValue(r, "global", global ? 1.0 : 0.0);
   addValue(r, "min_softmax", rec.finalProb.size() ? rec.finalProb.minCoeff() : kNaN);
-  addLabel(r, "verdict", global ? toString(Verdict::GloballyOptimal) : verdictName(sc.data, sc.model, rec.finalSelection));
+  addLabel(r, "verdict",
+           global ? toString(Verdict::GloballyOptimal)
+                  : verdictName(sc.data, sc.model, rec.finalSelection));
   r.selectionNames.push_back("W");
   r.selections.push_back(rec.finalSelection);
   return r;
@@ -196,7 +206,8 @@ SeedResult rates(std::uint64_t seed, const SeedOptions& o) {
     if (o.method == x.name) m = &x;
   if (!m) {
     std::string list;
-    for (const RateMethod& x : rateMethods()) list += std::string(list.empty() ? "" : ", ") + x.name;
+    for (const RateMethod& x : rateMethods())
+      list += std::string(list.empty() ? "" : ", ") + x.name;
     throw InputError("rates: method '" + o.method + "' is unknown; expected one of: " + list);
   }
   const int iters = o.iters == -1 ? 2000 : o.iters;
@@ -222,7 +233,8 @@ SeedResult rates(std::uint64_t seed, const SeedOptions& o) {
 double sparsity(const Mat& W) {
   const double m = W.cwiseAbs().maxCoeff();
   if (!(m > 0)) return kNaN;
-  return static_cast<double>((W.cwiseAbs().array() <= 1e-2 * m).count()) / static_cast<double>(W.size());
+  return static_cast<double>((W.cwiseAbs().array() <= 1e-2 * m).count()) /
+         static_cast<double>(W.size());
 }
 
 // l_p mirror descent (p from the options); correlation with the l_p and Frobenius SVMs.
@@ -238,7 +250,8 @@ PlannedRun planMirrorDescent(std::uint64_t seed, const SeedOptions& o) {
   return pr;
 }
 
-SeedResult mirrorDescent(std::uint64_t seed, const SeedOptions& o, const RunRecord* trained = nullptr) {
+SeedResult mirrorDescent(std::uint64_t seed, const SeedOptions& o,
+                         const RunRecord* trained = nullptr) {
   const PlannedRun pr = planMirrorDescent(seed, o);
   const Scenario& sc = pr.sc;
   const double p = pr.ts.p;
@@ -246,11 +259,15 @@ SeedResult mirrorDescent(std::uint64_t seed, const SeedOptions& o, const RunReco
   SeedResult r;
   describe(r, sc, iters, every);
   RunRecord own;
-  const RunRecord& rec = trained ? *trained : (own = runTraining(sc.data, sc.model, pr.ts, sc.init, iters, every));
+  const RunRecord& rec =
+      trained ? *trained : (own = runTraining(sc.data, sc.model, pr.ts, sc.init, iters, every));
   r.iteration = rec.iteration;
-  const std::optional<Mat> lp = svmDirection(sc.data, sc.model, rec.finalSelection, NormKind::Lp, p);
-  const std::optional<Mat> fro = svmDirection(sc.data, sc.model, rec.finalSelection, NormKind::Frobenius);
-  std::vector<double> cl = corrSeries(rec, lp ? &*lp : nullptr), cf = corrSeries(rec, fro ? &*fro : nullptr);
+  const std::optional<Mat> lp =
+      svmDirection(sc.data, sc.model, rec.finalSelection, NormKind::Lp, p);
+  const std::optional<Mat> fro =
+      svmDirection(sc.data, sc.model, rec.finalSelection, NormKind::Frobenius);
+  std::vector<double> cl = corrSeries(rec, lp ? &*lp : nullptr),
+                      cf = corrSeries(rec, fro ? &*fro : nullptr);
   const Mat& W = rec.weights.back();
   addValue(r, "corr_lp", cl.back());
   addValue(r, "corr_fro", cf.back());
@@ -295,7 +312,8 @@ SeedResult multitoken(std::uint64_t seed, const SeedOptions& o) {
     pred = g.finite + R * g.direction.W;
   }
   const std::optional<Mat> mm = svmDirection(sc.data, sc.model, sc.data.alpha, NormKind::Frobenius);
-  const std::optional<Mat> one = svmDirection(sc.data, sc.model, rec.finalSelection, NormKind::Frobenius);
+  const std::optional<Mat> one =
+      svmDirection(sc.data, sc.model, rec.finalSelection, NormKind::Frobenius);
   std::vector<double> gen = corrSeries(rec, pred ? &*pred : nullptr, true);
   std::vector<double> wmm = corrSeries(rec, mm ? &*mm : nullptr, true);
   std::vector<double> ot = corrSeries(rec, one ? &*one : nullptr, true);
@@ -334,17 +352,28 @@ SeedResult rankSeed(std::uint64_t seed, const SeedOptions& o) {
 }  // namespace
 
 const std::vector<RateMethod>& rateMethods() {
-  static const std::vector<RateMethod> methods = {{"gd", Optimizer::GD, 1.0, 2.0, NormKind::Frobenius},
-                                                  {"ngd", Optimizer::NGD, 0.1, 2.0, NormKind::Frobenius},
-                                                  {"md_p1.75", Optimizer::MD, 1.0, 1.75, NormKind::Lp},
-                                                  {"md_p3", Optimizer::MD, 1.0, 3.0, NormKind::Lp}};
+  static const std::vector<RateMethod> methods = {
+      {"gd", Optimizer::GD, 1.0, 2.0, NormKind::Frobenius},
+      {"ngd", Optimizer::NGD, 0.1, 2.0, NormKind::Frobenius},
+      {"md_p1.75", Optimizer::MD, 1.0, 1.75, NormKind::Lp},
+      {"md_p3", Optimizer::MD, 1.0, 3.0, NormKind::Lp}};
   return methods;
 }
 
 std::vector<std::string> seedExperimentNames() {
-  return {"local-convergence", "overparam", "rates", "mirror-descent", "multitoken", "rank",
-          "prompt-global-local", "loss-function", "joint-pv", "paths2d", "paths2d-t5",
-          "md-convergence", "joint-wv"};
+  return {"local-convergence",
+          "overparam",
+          "rates",
+          "mirror-descent",
+          "multitoken",
+          "rank",
+          "prompt-global-local",
+          "loss-function",
+          "joint-pv",
+          "paths2d",
+          "paths2d-t5",
+          "md-convergence",
+          "joint-wv"};
 }
 
 namespace {
@@ -353,7 +382,8 @@ namespace {
 // runs trained together (runTrainingBatched: all seeds share the model and settings), then each
 // seed finished with its record.
 template <class Plan, class Finish>
-std::vector<SeedResult> oneRunSeeds(std::uint64_t first, int count, const SeedOptions& o, Plan plan, Finish finish) {
+std::vector<SeedResult> oneRunSeeds(std::uint64_t first, int count, const SeedOptions& o, Plan plan,
+                                    Finish finish) {
   std::vector<PlannedRun> plans;
   plans.reserve(count);
   for (int k = 0; k < count; ++k) plans.push_back(plan(first + k, o));
@@ -364,7 +394,8 @@ std::vector<SeedResult> oneRunSeeds(std::uint64_t first, int count, const SeedOp
     inits.push_back(pr.sc.init);
   }
   const PlannedRun& p0 = plans[0];
-  const std::vector<RunRecord> recs = runTrainingBatched(data, p0.sc.model, p0.ts, inits, p0.iters, p0.every);
+  const std::vector<RunRecord> recs =
+      runTrainingBatched(data, p0.sc.model, p0.ts, inits, p0.iters, p0.every);
   std::vector<SeedResult> out;
   out.reserve(count);
   for (int k = 0; k < count; ++k) out.push_back(finish(first + k, o, &recs[k]));
@@ -373,11 +404,14 @@ std::vector<SeedResult> oneRunSeeds(std::uint64_t first, int count, const SeedOp
 
 void checkSeedOptions(const SeedOptions& o) {
   if (o.iters != -1 && (o.iters < 1 || o.iters > kMaxIters))
-    throw InputError("iters = " + std::to_string(o.iters) + " is out of range 1.." + std::to_string(kMaxIters));
+    throw InputError("iters = " + std::to_string(o.iters) + " is out of range 1.." +
+                     std::to_string(kMaxIters));
   if (o.every != -1 && (o.every < 1 || o.every > kMaxIters))
-    throw InputError("every = " + std::to_string(o.every) + " is out of range 1.." + std::to_string(kMaxIters));
+    throw InputError("every = " + std::to_string(o.every) + " is out of range 1.." +
+                     std::to_string(kMaxIters));
   if (o.d != -1 && (o.d < 1 || o.d > kMaxDim))
-    throw InputError("d = " + std::to_string(o.d) + " is out of range 1.." + std::to_string(kMaxDim));
+    throw InputError("d = " + std::to_string(o.d) + " is out of range 1.." +
+                     std::to_string(kMaxDim));
 }
 }  // namespace
 
@@ -387,9 +421,11 @@ std::vector<SeedResult> runExperimentSeeds(const std::string& name, std::uint64_
   checkSeedOptions(o);
   std::vector<SeedResult> out;
   if (name == "local-convergence") {
-    constexpr int kBatch = 64;  // runs per batch: bounds the working memory, results do not depend on it
+    constexpr int kBatch =
+        64;  // runs per batch: bounds the working memory, results do not depend on it
     for (int k = 0; k < count; k += kBatch) {
-      std::vector<SeedResult> part = localConvergenceSeeds(first + k, std::min(kBatch, count - k), o);
+      std::vector<SeedResult> part =
+          localConvergenceSeeds(first + k, std::min(kBatch, count - k), o);
       for (SeedResult& r : part) {
         r.experiment = name;
         out.push_back(std::move(r));
@@ -400,8 +436,8 @@ std::vector<SeedResult> runExperimentSeeds(const std::string& name, std::uint64_
   }
   // mirror-descent: batched (CLI JSON at full settings: every float within 1e-13 of the per-seed
   // runs). overparam stays per seed: at d = 2 its 2000 normalized steps do not converge for many
-  // seeds, and the final min_softmax of such a run moves by up to 1e-2 under reassociation (selections
-  // and verdicts stay equal), which the JSON comparison of issue 18 does not accept.
+  // seeds, and the final min_softmax of such a run moves by up to 1e-2 under reassociation
+  // (selections and verdicts stay equal), which the JSON comparison of issue 18 does not accept.
   if (name == "mirror-descent" && count > 0) {
     constexpr int kBatch = 64;
     for (int k = 0; k < count; k += kBatch) {
@@ -423,20 +459,32 @@ std::vector<SeedResult> runExperimentSeeds(const std::string& name, std::uint64_
 SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& o) {
   checkSeedOptions(o);
   SeedResult r;
-  if (name == "local-convergence") r = localConvergence(seed, o);
-  else if (name == "overparam") r = overparam(seed, o);
-  else if (name == "rates") r = rates(seed, o);
-  else if (name == "mirror-descent") r = mirrorDescent(seed, o);
-  else if (name == "multitoken") r = multitoken(seed, o);
-  else if (name == "rank") r = rankSeed(seed, o);
+  if (name == "local-convergence")
+    r = localConvergence(seed, o);
+  else if (name == "overparam")
+    r = overparam(seed, o);
+  else if (name == "rates")
+    r = rates(seed, o);
+  else if (name == "mirror-descent")
+    r = mirrorDescent(seed, o);
+  else if (name == "multitoken")
+    r = multitoken(seed, o);
+  else if (name == "rank")
+    r = rankSeed(seed, o);
   // The single-run experiments: "seed" is the CLI's --seed-base (their data is fixed; it seeds
   // only the (K,Q) start of paths2d).
-  else if (name == "prompt-global-local") r = promptGlobalLocalSeed(seed, o.iters, o.every);
-  else if (name == "loss-function") r = lossFunctionSeed(seed, o.iters, o.every);
-  else if (name == "joint-pv") r = jointPvSeed(seed, o.iters, o.every);
-  else if (name == "paths2d" || name == "paths2d-t5") r = paths2dSeed(seed, name == "paths2d-t5", o.iters, o.every);
-  else if (name == "md-convergence") r = mdConvergenceSeed(seed, o);  // experiment_md.hpp
-  else if (name == "joint-wv") r = jointWvSeed(seed, o.iters, o.every);
+  else if (name == "prompt-global-local")
+    r = promptGlobalLocalSeed(seed, o.iters, o.every);
+  else if (name == "loss-function")
+    r = lossFunctionSeed(seed, o.iters, o.every);
+  else if (name == "joint-pv")
+    r = jointPvSeed(seed, o.iters, o.every);
+  else if (name == "paths2d" || name == "paths2d-t5")
+    r = paths2dSeed(seed, name == "paths2d-t5", o.iters, o.every);
+  else if (name == "md-convergence")
+    r = mdConvergenceSeed(seed, o);  // experiment_md.hpp
+  else if (name == "joint-wv")
+    r = jointWvSeed(seed, o.iters, o.every);
   else {
     std::string list;
     for (const auto& n : seedExperimentNames()) list += (list.empty() ? "" : ", ") + n;

@@ -32,7 +32,8 @@ RunRecord runTraining(const Dataset& data, const ModelSpec& spec, const TrainSet
   const bool snapshots = schedule || every < iters;
   if (snapshots) {
     // One slot per planned snapshot, so the loop does not grow the vectors.
-    const std::size_t planned = schedule ? schedule->size() + 1 : static_cast<std::size_t>(iters / every) + 2;
+    const std::size_t planned =
+        schedule ? schedule->size() + 1 : static_cast<std::size_t>(iters / every) + 2;
     rec.iteration.reserve(planned);
     rec.weights.reserve(planned);
     rec.meanProb.reserve(planned);
@@ -43,7 +44,8 @@ RunRecord runTraining(const Dataset& data, const ModelSpec& spec, const TrainSet
   while (trainer.iteration() < iters && !trainer.stopped()) {
     int target;
     if (schedule) {
-      while (nextSched < schedule->size() && (*schedule)[nextSched] <= trainer.iteration()) ++nextSched;
+      while (nextSched < schedule->size() && (*schedule)[nextSched] <= trainer.iteration())
+        ++nextSched;
       target = nextSched < schedule->size() ? std::min((*schedule)[nextSched], iters) : iters;
     } else {
       target = std::min(iters, trainer.iteration() + every);
@@ -83,8 +85,9 @@ int defaultEvery(int iters, int every) {
   return std::max(1, iters / 200);
 }
 
-std::optional<Mat> svmDirection(const Dataset& data, const ModelSpec& spec, const std::vector<int>& selection,
-                                NormKind norm, double p, MarginSolution* out) {
+std::optional<Mat> svmDirection(const Dataset& data, const ModelSpec& spec,
+                                const std::vector<int>& selection, NormKind norm, double p,
+                                MarginSolution* out) {
   SolverSettings settings;
   settings.norm = norm;
   settings.p = norm == NormKind::Lp ? p : 2.0;
@@ -115,13 +118,15 @@ bool isGloballyOptimal(const Dataset& data, const std::vector<int>& sel) {
   return true;
 }
 
-std::string verdictName(const Dataset& data, const ModelSpec& spec, const std::vector<int>& selection) {
+std::string verdictName(const Dataset& data, const ModelSpec& spec,
+                        const std::vector<int>& selection) {
   if (spec.param != Parameterization::Prompt &&
       (spec.attention == AttentionKind::Cross || spec.attention == AttentionKind::Self)) {
     return toString(analyzeSelection(data, spec.attention, selection).verdict);
   }
   if (static_cast<int>(selection.size()) == data.n)
-    return isGloballyOptimal(data, selection) ? toString(Verdict::GloballyOptimal) : "not_globally_optimal";
+    return isGloballyOptimal(data, selection) ? toString(Verdict::GloballyOptimal)
+                                              : "not_globally_optimal";
   return "unknown";
 }
 

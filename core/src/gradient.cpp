@@ -20,8 +20,10 @@ double rescaleColumns(Mat& cols, const Vec& mu, const Vec& sign, int units) {
   double top = kNegInf;
   bool nan = false;
   for (int u = 0; u < units; ++u) {
-    if (std::isnan(mu[u])) nan = true;
-    else top = std::max(top, mu[u]);
+    if (std::isnan(mu[u]))
+      nan = true;
+    else
+      top = std::max(top, mu[u]);
   }
   if (nan) return std::numeric_limits<double>::quiet_NaN();
   for (int u = 0; u < units; ++u) {
@@ -65,8 +67,8 @@ void Model::gradient(const Params& params, Gradient& out, bool withHead) const {
 
   double total = 0.0;
   for (int u = 0; u < units_; ++u) {
-    const UnitOutcome o = evaluateUnit(unitTokens(impl, u), unitQuery(spec_, s, u), impl.label[u], head,
-                                       spec_.loss, s, true, withHead, nullptr);
+    const UnitOutcome o = evaluateUnit(unitTokens(impl, u), unitQuery(spec_, s, u), impl.label[u],
+                                       head, spec_.loss, s, true, withHead, nullptr);
     total += o.lossTerm;
     out.selected[u] = o.alpha;
     out.selectedProbability[u] = o.probability;

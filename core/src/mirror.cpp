@@ -27,7 +27,8 @@ void signedPower(Eigen::Ref<Mat> x, double e) {
   }
   if (e == 0.5) {
     for (Index c = 0; c < x.cols(); ++c)
-      for (Index r = 0; r < x.rows(); ++r) x(r, c) = std::copysign(std::sqrt(std::abs(x(r, c))), x(r, c));
+      for (Index r = 0; r < x.rows(); ++r)
+        x(r, c) = std::copysign(std::sqrt(std::abs(x(r, c))), x(r, c));
     return;
   }
   for (Index c = 0; c < x.cols(); ++c)
@@ -82,8 +83,9 @@ double scaledBregman(const ConstMatRef& a, double sa, const ConstMatRef& b, doub
 
 void requireSameShape(const ConstMatRef& a, const ConstMatRef& b) {
   if (a.rows() != b.rows() || a.cols() != b.cols())
-    throw InputError("Bregman divergence of a " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
-                     " and a " + std::to_string(b.rows()) + " x " + std::to_string(b.cols()) + " matrix");
+    throw InputError("Bregman divergence of a " + std::to_string(a.rows()) + " x " +
+                     std::to_string(a.cols()) + " and a " + std::to_string(b.rows()) + " x " +
+                     std::to_string(b.cols()) + " matrix");
 }
 
 // 1 / ||x||_p, or 0 for a zero (or non-finite) norm: the zero matrix has the zero direction.

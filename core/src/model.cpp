@@ -2,9 +2,9 @@
 #include <cmath>
 #include <string>
 
+#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 #include "model_internal.hpp"
-#include "attnsvm/cold.hpp"
 
 namespace attnsvm {
 
@@ -47,7 +47,9 @@ void requireFinite(const Mat& m, const std::string& name) {
                          (std::isnan(m(r, c)) ? "NaN" : "infinite"));
 }
 
-std::string shape(const Mat& m) { return std::to_string(m.rows()) + " x " + std::to_string(m.cols()); }
+std::string shape(const Mat& m) {
+  return std::to_string(m.rows()) + " x " + std::to_string(m.cols());
+}
 
 bool perQueryUnits(AttentionKind kind) {
   return kind == AttentionKind::SeqToSeq || kind == AttentionKind::Causal;
@@ -55,7 +57,8 @@ bool perQueryUnits(AttentionKind kind) {
 
 }  // namespace
 
-ATTNSVM_COLD_FN Model::Model(const Dataset& data, ModelSpec spec) : data_(data), spec_(std::move(spec)) {
+ATTNSVM_COLD_FN Model::Model(const Dataset& data, ModelSpec spec)
+    : data_(data), spec_(std::move(spec)) {
   const bool prompt = spec_.param == Parameterization::Prompt;
   if (prompt && perQueryUnits(spec_.attention))
     throw InputError(
@@ -65,7 +68,8 @@ ATTNSVM_COLD_FN Model::Model(const Dataset& data, ModelSpec spec) : data_(data),
   // A prompt model never reads Z or the query index: check only tokens, labels, head, alpha.
   validate(data_, prompt ? AttentionKind::SeqToSeq : spec_.attention);
   const int d = data_.d;
-  if (spec_.m < 0) throw InputError("m = " + std::to_string(spec_.m) + " must be >= 1 (or 0 for d)");
+  if (spec_.m < 0)
+    throw InputError("m = " + std::to_string(spec_.m) + " must be >= 1 (or 0 for d)");
   auto impl = std::make_shared<Impl>();
   impl->d = d;
   impl->m = spec_.param == Parameterization::KQ ? (spec_.m == 0 ? d : spec_.m) : 0;
@@ -78,8 +82,8 @@ ATTNSVM_COLD_FN Model::Model(const Dataset& data, ModelSpec spec) : data_(data),
   }
   if (spec_.head == HeadKind::ReluMLP) {
     if (spec_.V.rows() != d || spec_.V.cols() != d)
-      throw InputError("V is " + shape(spec_.V) + ", expected d x d = " + std::to_string(d) + " x " +
-                       std::to_string(d) + " (relu head)");
+      throw InputError("V is " + shape(spec_.V) + ", expected d x d = " + std::to_string(d) +
+                       " x " + std::to_string(d) + " (relu head)");
     requireFinite(spec_.V, "V");
   }
 
@@ -101,9 +105,15 @@ ATTNSVM_COLD_FN Model::Model(const Dataset& data, ModelSpec spec) : data_(data),
     impl->label[u] = data_.Y[i];
     if (prompt) continue;
     switch (spec_.attention) {
-      case AttentionKind::Cross: impl->queryInputsT.col(u) = data_.Z.row(i).transpose(); break;
-      case AttentionKind::Self: impl->queryInputsT.col(u) = data_.token(i, data_.query).transpose(); break;
-      default: impl->queryInputsT.col(u) = data_.token(i, k).transpose(); break;
+      case AttentionKind::Cross:
+        impl->queryInputsT.col(u) = data_.Z.row(i).transpose();
+        break;
+      case AttentionKind::Self:
+        impl->queryInputsT.col(u) = data_.token(i, data_.query).transpose();
+        break;
+      default:
+        impl->queryInputsT.col(u) = data_.token(i, k).transpose();
+        break;
     }
   }
   impl_ = std::move(impl);
@@ -116,12 +126,16 @@ Params Model::zeroParams() const {
   Params p;
   const int d = data_.d;
   switch (spec_.param) {
-    case Parameterization::W: p.W = Mat::Zero(d, d); break;
+    case Parameterization::W:
+      p.W = Mat::Zero(d, d);
+      break;
     case Parameterization::KQ:
       p.K = Mat::Zero(d, impl_->m);
       p.Q = Mat::Zero(d, impl_->m);
       break;
-    case Parameterization::Prompt: p.p = Vec::Zero(d); break;
+    case Parameterization::Prompt:
+      p.p = Vec::Zero(d);
+      break;
   }
   p.v = data_.v;
   return p;
@@ -129,9 +143,12 @@ Params Model::zeroParams() const {
 
 Mat effectiveWeights(const ModelSpec& spec, const Params& params) {
   switch (spec.param) {
-    case Parameterization::W: return params.W;
-    case Parameterization::KQ: return params.K * params.Q.transpose();
-    case Parameterization::Prompt: return params.p;  // d x 1
+    case Parameterization::W:
+      return params.W;
+    case Parameterization::KQ:
+      return params.K * params.Q.transpose();
+    case Parameterization::Prompt:
+      return params.p;  // d x 1
   }
   return Mat();
 }
@@ -169,12 +186,16 @@ void computeQueries(const Model::Impl& impl, const ModelSpec& spec, const Params
                     Model::Scratch& s) {
   s.reserve(impl.d, impl.m, impl.T, impl.units);
   switch (spec.param) {
-    case Parameterization::W: smallOrLargeProduct(s.queries, params.W, impl.queryInputsT); break;
+    case Parameterization::W:
+      smallOrLargeProduct(s.queries, params.W, impl.queryInputsT);
+      break;
     case Parameterization::KQ:
       smallOrLargeProduct(s.inner, params.Q.transpose(), impl.queryInputsT);
       smallOrLargeProduct(s.queries, params.K, s.inner);
       break;
-    case Parameterization::Prompt: s.queries.col(0).noalias() = spec.Wk.transpose() * params.p; break;
+    case Parameterization::Prompt:
+      s.queries.col(0).noalias() = spec.Wk.transpose() * params.p;
+      break;
   }
 }
 
@@ -201,8 +222,8 @@ void Model::selection(const Params& params, std::vector<int>& selected, VecRef p
   computeQueries(*impl_, spec_, params, s);
   const HeadView head{spec_.head, &headVector(data_, params), &spec_.V};
   for (int u = 0; u < units_; ++u) {
-    const UnitOutcome o = evaluateUnit(unitTokens(*impl_, u), unitQuery(spec_, s, u), impl_->label[u],
-                                       head, spec_.loss, s, false, false, nullptr);
+    const UnitOutcome o = evaluateUnit(unitTokens(*impl_, u), unitQuery(spec_, s, u),
+                                       impl_->label[u], head, spec_.loss, s, false, false, nullptr);
     selected[u] = o.alpha;
     probability[u] = o.probability;
   }
@@ -221,8 +242,9 @@ Forward Model::forward(const Params& params) const {
   std::vector<double> row(data_.T);
   double total = 0.0;
   for (int u = 0; u < units_; ++u) {
-    const UnitOutcome o = evaluateUnit(unitTokens(*impl_, u), unitQuery(spec_, s, u), impl_->label[u],
-                                       head, spec_.loss, s, false, false, row.data());
+    const UnitOutcome o =
+        evaluateUnit(unitTokens(*impl_, u), unitQuery(spec_, s, u), impl_->label[u], head,
+                     spec_.loss, s, false, false, row.data());
     for (int t = 0; t < impl_->unitCount[u]; ++t) out.softmax(u, t) = row[t];
     out.output[u] = o.f;
     out.selected[u] = o.alpha;

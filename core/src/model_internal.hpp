@@ -11,22 +11,23 @@ namespace attnsvm {
 struct Model::Impl {
   int d = 0, m = 0, T = 0;
   int units = 0;
-  double logUnits = 0.0;        // log(units): the 1/units of the mean, carried as a log
-  Mat tokensT;                  // d x (n*T): token (i,t) is column i*T+t (contiguous per token)
-  Mat queryInputsT;             // d x units: z of each unit (cross: z_i, self: x_iq, seq: x_ik); empty for prompts
-  std::vector<int> unitSeq;     // units: sequence index
-  std::vector<int> unitCount;   // units: tokens attended (T, or k+1 for causal)
-  std::vector<double> label;    // units: Y of the unit's sequence
+  double logUnits = 0.0;  // log(units): the 1/units of the mean, carried as a log
+  Mat tokensT;            // d x (n*T): token (i,t) is column i*T+t (contiguous per token)
+  Mat queryInputsT;  // d x units: z of each unit (cross: z_i, self: x_iq, seq: x_ik); empty for
+                     // prompts
+  std::vector<int> unitSeq;    // units: sequence index
+  std::vector<int> unitCount;  // units: tokens attended (T, or k+1 for causal)
+  std::vector<double> label;   // units: Y of the unit's sequence
 };
 
 // Per-object scratch (sized on first use; never shrinks).
 struct Model::Scratch {
-  Mat queries;    // d x units: the query vector q_u = W z_u of every unit (col 0 for prompts)
-  Mat inner;      // m x units: Q^T z_u for (K,Q)
-  Mat dirs;       // d x units: per-unit scaled directions of grad_q
-  Mat feats;      // d x units: per-unit scaled head features (joint training)
-  Mat gradW;      // d x d: scaled gradient w.r.t. the effective W ((K,Q) only)
-  Vec a, w, delta; // T: scores, rescaled probabilities exp(b_t - beta), head contrasts
+  Mat queries;      // d x units: the query vector q_u = W z_u of every unit (col 0 for prompts)
+  Mat inner;        // m x units: Q^T z_u for (K,Q)
+  Mat dirs;         // d x units: per-unit scaled directions of grad_q
+  Mat feats;        // d x units: per-unit scaled head features (joint training)
+  Mat gradW;        // d x d: scaled gradient w.r.t. the effective W ((K,Q) only)
+  Vec a, w, delta;  // T: scores, rescaled probabilities exp(b_t - beta), head contrasts
   Vec r, h, hidden, ghat, feat, sum;  // d
   Vec muQ, muHead, sign;              // units: log-magnitudes and signs of the contributions
   void reserve(int d, int m, int T, int units);
@@ -35,7 +36,7 @@ struct Model::Scratch {
 // Everything the engine needs from one unit (one softmax).
 struct UnitOutcome {
   int alpha = 0;               // selected (argmax) token
-  double probability = 1.0;   // softmax at alpha
+  double probability = 1.0;    // softmax at alpha
   double f = 0.0;              // head output
   double lossTerm = 0.0;       // l(Y f)
   double logQ = -INFINITY;     // grad_q of this unit's l(Y f) = sign * exp(logQ) * ghat
@@ -53,9 +54,9 @@ struct HeadView {
 // attended tokens); q: the query vector (scores a_t = x_t . q). If wantQ, writes the unit-norm
 // (max-abs) direction of grad_q into s.ghat; if wantHead, the head feature into s.feat. If
 // softmax is not null it receives the tau probabilities.
-UnitOutcome evaluateUnit(const Eigen::Ref<const Mat>& tokens, const Eigen::Ref<const Vec>& q, double y,
-                         const HeadView& head, LossKind loss, Model::Scratch& s, bool wantQ,
-                         bool wantHead, double* softmax);
+UnitOutcome evaluateUnit(const Eigen::Ref<const Mat>& tokens, const Eigen::Ref<const Vec>& q,
+                         double y, const HeadView& head, LossKind loss, Model::Scratch& s,
+                         bool wantQ, bool wantHead, double* softmax);
 
 // Stable l(u) and log|l'(u)| for the decreasing losses.
 double lossValue(LossKind kind, double u);
@@ -70,8 +71,10 @@ namespace attnsvm {
 // packing overhead that dominates at the papers' sizes (d = 10, a handful of units).
 template <class Dst, class A, class B>
 inline void smallOrLargeProduct(Dst& dst, const A& a, const B& b) {
-  if (a.rows() + a.cols() + b.cols() <= 40) dst.noalias() = a.lazyProduct(b);
-  else dst.noalias() = a * b;
+  if (a.rows() + a.cols() + b.cols() <= 40)
+    dst.noalias() = a.lazyProduct(b);
+  else
+    dst.noalias() = a * b;
 }
 
 // Throws InputError unless the parameters have the shapes this model needs.

@@ -24,18 +24,24 @@ double softplus(double x) {
 
 double lossValue(LossKind kind, double u) {
   switch (kind) {
-    case LossKind::Logistic: return softplus(-u);
-    case LossKind::Exponential: return std::exp(-u);
-    case LossKind::Correlation: return -u;
+    case LossKind::Logistic:
+      return softplus(-u);
+    case LossKind::Exponential:
+      return std::exp(-u);
+    case LossKind::Correlation:
+      return -u;
   }
   return 0.0;
 }
 
 double logAbsLossDerivative(LossKind kind, double u) {
   switch (kind) {
-    case LossKind::Logistic: return -softplus(u);  // |l'(u)| = 1 / (1 + e^u)
-    case LossKind::Exponential: return -u;         // |l'(u)| = e^{-u}
-    case LossKind::Correlation: return 0.0;        // |l'(u)| = 1
+    case LossKind::Logistic:
+      return -softplus(u);  // |l'(u)| = 1 / (1 + e^u)
+    case LossKind::Exponential:
+      return -u;  // |l'(u)| = e^{-u}
+    case LossKind::Correlation:
+      return 0.0;  // |l'(u)| = 1
   }
   return 0.0;
 }
@@ -104,7 +110,7 @@ UnitOutcome evaluateUnit(const Eigen::Ref<const Mat>& X, const Eigen::Ref<const 
     const double expBeta = std::exp(beta);  // <= 1: beta <= 0 up to rounding
     const double S = expBeta * wsum;        // sum_{t != alpha} exp(b_t) <= tau - 1
     lambda = beta - std::log1p(S);
-    out.probability = 1.0 / (1.0 + S);      // s_alpha
+    out.probability = 1.0 / (1.0 + S);  // s_alpha
     expLambda = expBeta * out.probability;
     s.r.noalias() += expLambda * s.ghat;
   } else {

@@ -39,22 +39,26 @@ const std::vector<Row<Parameterization>>& table() {
 }
 template <>
 const std::vector<Row<HeadKind>>& table() {
-  static const std::vector<Row<HeadKind>> t = {{HeadKind::Linear, {"linear"}}, {HeadKind::ReluMLP, {"relu"}}};
+  static const std::vector<Row<HeadKind>> t = {{HeadKind::Linear, {"linear"}},
+                                               {HeadKind::ReluMLP, {"relu"}}};
   return t;
 }
 template <>
 const std::vector<Row<LossKind>>& table() {
-  static const std::vector<Row<LossKind>> t = {{LossKind::Logistic, {"logistic"}},
-                                               {LossKind::Exponential, {"exponential", "exp"}},
-                                               {LossKind::Correlation, {"correlation", "linear", "-u"}}};
+  static const std::vector<Row<LossKind>> t = {
+      {LossKind::Logistic, {"logistic"}},
+      {LossKind::Exponential, {"exponential", "exp"}},
+      {LossKind::Correlation, {"correlation", "linear", "-u"}}};
   return t;
 }
 template <>
 const std::vector<Row<Optimizer>>& table() {
-  static const std::vector<Row<Optimizer>> t = {
-      {Optimizer::GD, {"gd"}},         {Optimizer::NGD, {"ngd"}},
-      {Optimizer::MD, {"md"}},         {Optimizer::NMD, {"nmd"}},
-      {Optimizer::NMDFro, {"nmd-fro", "nmd_fro"}}, {Optimizer::Adam, {"adam"}}};
+  static const std::vector<Row<Optimizer>> t = {{Optimizer::GD, {"gd"}},
+                                                {Optimizer::NGD, {"ngd"}},
+                                                {Optimizer::MD, {"md"}},
+                                                {Optimizer::NMD, {"nmd"}},
+                                                {Optimizer::NMDFro, {"nmd-fro", "nmd_fro"}},
+                                                {Optimizer::Adam, {"adam"}}};
   return t;
 }
 template <>
@@ -125,7 +129,7 @@ std::vector<std::string> wireNames() {
   return out;
 }
 
-#define ATTNSVM_NAMES_INSTANTIATE(E)                                            \
+#define ATTNSVM_NAMES_INSTANTIATE(E)                                             \
   template E parseWireName<E>(const std::string& name, const std::string& what); \
   template std::vector<std::string> wireNames<E>();
 ATTNSVM_NAMES_INSTANTIATE(AttentionKind)
@@ -144,7 +148,9 @@ const char* optimizerName(Optimizer o) { return nameOf(o); }
 Optimizer parseOptimizer(const std::string& name, const std::string& what) {
   return parseWireName<Optimizer>(name, what);
 }
-bool isMirrorOptimizer(Optimizer o) { return o == Optimizer::MD || o == Optimizer::NMD || o == Optimizer::NMDFro; }
+bool isMirrorOptimizer(Optimizer o) {
+  return o == Optimizer::MD || o == Optimizer::NMD || o == Optimizer::NMDFro;
+}
 bool isNormalizedOptimizer(Optimizer o) {
   return o == Optimizer::NGD || o == Optimizer::NMD || o == Optimizer::NMDFro;
 }

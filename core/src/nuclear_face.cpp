@@ -53,8 +53,8 @@ bool polishExactRank(const MarginProblem& pb, const SolverSettings& st, MarginSo
   Vec s;
   thinSvd(sol.W, s, nullptr, nullptr);
   // Without a clear drop the same correction at full rank (T = everything) only makes the active
-  // constraints exact: scaling W to feasibility costs a relative gap of max_j (b_j - <A_j, W>) / b_j,
-  // which is large for active constraints with small b_j / ||A_j|| (||W^mm|| ~ 1e4).
+  // constraints exact: scaling W to feasibility costs a relative gap of max_j (b_j - <A_j, W>) /
+  // b_j, which is large for active constraints with small b_j / ||A_j|| (||W^mm|| ~ 1e4).
   const Index drop = rankAtDrop(s);
   const bool exactRank = drop > 0;
   const Index r = exactRank ? drop : s.size();
@@ -115,7 +115,8 @@ bool polishExactRank(const MarginProblem& pb, const SolverSettings& st, MarginSo
   if (!(cand.maxViolation <= st.feasibilityTol)) return false;
   // Keep an exact-rank W unless it is clearly worse (its gap still within the target); a
   // full-rank correction only if it is better.
-  if (!(exactRank ? cand.gap <= std::max(sol.gap, kNuclearPolishGap) : cand.gap < sol.gap)) return false;
+  if (!(exactRank ? cand.gap <= std::max(sol.gap, kNuclearPolishGap) : cand.gap < sol.gap))
+    return false;
   sol.W = std::move(cand.W);
   sol.objective = cand.objective;
   sol.lowerBound = cand.lowerBound;

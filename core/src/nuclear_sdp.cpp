@@ -1,4 +1,5 @@
-// Nuclear-norm max-margin solver: primal-dual interior point on the SDP formulation (docs/SOLVERS.md).
+// Nuclear-norm max-margin solver: primal-dual interior point on the SDP formulation
+// (docs/SOLVERS.md).
 //
 //   primal:  min <C, X> = (tr P + tr R) / 2   s.t.  X = [[P, W], [W^T, R]] >= 0,
 //            <At_j, X> - s_j = b_j,  s_j >= 0  (inequalities; equalities without s_j),
@@ -6,8 +7,8 @@
 //
 // with C = I / 2 and At_j = (a_j c_j^T + c_j a_j^T) / 2, a_j = [u_j; 0], c_j = [0; w_j], so that
 // <At_j, X> = u_j^T W w_j = <A_j, W> and Z = [[I, -M], [-M^T, I]] / 2 with M = sum_j y_j A_j:
-// Z >= 0 iff ||M||_2 <= 1, the dual of SPEC section 3. Both X and Z are iterated (unlike the barrier
-// on the dual alone, nuclear_dual.cpp), so the primal W is an iterate of its own, not the
+// Z >= 0 iff ||M||_2 <= 1, the dual of SPEC section 3. Both X and Z are iterated (unlike the
+// barrier on the dual alone, nuclear_dual.cpp), so the primal W is an iterate of its own, not the
 // ill-conditioned estimate mu (I - M M^T)^{-1} M.
 //
 // Method: infeasible-primal, feasible-dual Mehrotra predictor-corrector with the HKM direction.
@@ -44,10 +45,10 @@ ATTNSVM_COLD_BEGIN
 namespace {
 
 #ifndef __EMSCRIPTEN__
-// Smallest eigenvalue of the symmetric tridiagonal matrix (diagonal a, subdiagonal b) by bisection on
-// Sturm counts (the number of eigenvalues below x is the number of negative pivots of T - x I), to a
-// relative accuracy of ~1e-12 of the Gershgorin width: only the smallest eigenvalue is needed, and the
-// implicit QR iterations for all of them were the larger part of the step computation.
+// Smallest eigenvalue of the symmetric tridiagonal matrix (diagonal a, subdiagonal b) by bisection
+// on Sturm counts (the number of eigenvalues below x is the number of negative pivots of T - x I),
+// to a relative accuracy of ~1e-12 of the Gershgorin width: only the smallest eigenvalue is needed,
+// and the implicit QR iterations for all of them were the larger part of the step computation.
 double smallestEigenvalue(const Vec& a, const Vec& b) {
   const Index n = a.size();
   double lo = a(0), hi = a(0);
@@ -70,7 +71,10 @@ double smallestEigenvalue(const Vec& a, const Vec& b) {
   const double width = hi - lo;
   for (int k = 0; k < 100 && hi - lo > 1e-12 * width; ++k) {
     const double mid = 0.5 * (lo + hi);
-    if (below(mid) >= 1) hi = mid; else lo = mid;
+    if (below(mid) >= 1)
+      hi = mid;
+    else
+      lo = mid;
   }
   return 0.5 * (lo + hi);
 }
@@ -98,7 +102,8 @@ double maxStepPsd(const Eigen::LLT<Mat>& cholX, const Mat& dX, Mat& work) {
 
 // The predictor's step to the boundary only sets the centering sigma, so a coarse value is enough:
 // the largest alpha of a short list with X + alpha dX > 0 (Cholesky tests; late in the run the
-// first one passes). Exact eigenvalue steps cost 4x more at n = 20 (a third of a solve at (6,8,10)).
+// first one passes). Exact eigenvalue steps cost 4x more at n = 20 (a third of a solve at
+// (6,8,10)).
 double coarseStepPsd(const Mat& X, const Mat& dX, Mat& work, Eigen::LLT<Mat>& llt) {
   for (double a : {1.0, 0.9, 0.7, 0.5, 0.3, 0.15, 0.05}) {
     work = X + a * dX;
@@ -139,19 +144,19 @@ class SdpSolver {
   Index r_ = 0, c_ = 0, n_ = 0, m_ = 0;  // m_: kept (nonzero) constraints
   std::vector<Index> keep_;              // original index of each kept constraint
   std::vector<char> ineq_;
-  Vec nrm_;                              // ||u_j|| ||w_j|| of the kept constraints
-  double kappa_ = 1.0;                   // unit of W: ||W_fro||_F
-  Mat U_, Wq_;                           // m x r, m x c: unit rows
-  Vec beta_;                             // scaled right-hand sides
-  std::vector<Index> group_;             // group (equal w) of each kept constraint
-  Mat Zg_;                               // groups x c: the distinct w
+  Vec nrm_;                   // ||u_j|| ||w_j|| of the kept constraints
+  double kappa_ = 1.0;        // unit of W: ||W_fro||_F
+  Mat U_, Wq_;                // m x r, m x c: unit rows
+  Vec beta_;                  // scaled right-hand sides
+  std::vector<Index> group_;  // group (equal w) of each kept constraint
+  Mat Zg_;                    // groups x c: the distinct w
   Index mIneq_ = 0;
 
   Mat X_, Z_, Zi_;
   Vec y_, s_, rp_;
   Eigen::LLT<Mat> lltZ_, lltX_, lltK_, lltBlock_;
-  Mat K_;                                        // Schur complement (+ diag(s / y))
-  Mat UP_, XAA_, ZAA_, XAC_, ZAC_, XCC_, ZCC_;   // workspaces of schur()
+  Mat K_;                                       // Schur complement (+ diag(s / y))
+  Mat UP_, XAA_, ZAA_, XAC_, ZAC_, XCC_, ZCC_;  // workspaces of schur()
   Mat G_, dX_, dZ_, dXa_, dZa_, work_, block_;
   Vec dy_, ds_, dya_, dsa_, rhs_, tmp_;
 };
@@ -178,7 +183,8 @@ void SdpSolver::setUpScaledProblem(const MarginSolution& warm) {
     Wq_.row(k) = pb_.Wq.row(j) / nw;
     nrm_(k) = nu * nw;
     beta_(k) = pb_.b(j) / (nrm_(k) * kappa_);
-    if (!pb_.equality.empty() && pb_.equality[static_cast<std::size_t>(j)]) ineq_[static_cast<std::size_t>(k)] = 0;
+    if (!pb_.equality.empty() && pb_.equality[static_cast<std::size_t>(j)])
+      ineq_[static_cast<std::size_t>(k)] = 0;
   }
   mIneq_ = 0;
   for (Index k = 0; k < m_; ++k) mIneq_ += isIneq(k) ? 1 : 0;
@@ -277,8 +283,8 @@ void SdpSolver::schur() {
     const Index gk = group_[static_cast<std::size_t>(k)];
     for (Index j = k; j < m_; ++j) {
       const Index gj = group_[static_cast<std::size_t>(j)];
-      K_(j, k) = 0.25 * (XAA_(j, k) * ZCC_(gj, gk) + XAC_(j, gk) * ZAC_(k, gj) + XAC_(k, gj) * ZAC_(j, gk) +
-                         XCC_(gj, gk) * ZAA_(j, k));
+      K_(j, k) = 0.25 * (XAA_(j, k) * ZCC_(gj, gk) + XAC_(j, gk) * ZAC_(k, gj) +
+                         XAC_(k, gj) * ZAC_(j, gk) + XCC_(gj, gk) * ZAA_(j, k));
     }
   }
   for (Index k = 0; k < m_; ++k)
@@ -327,7 +333,8 @@ void SdpSolver::certifyIterate(MarginSolution& best, bool& improved) const {
   cand.W = kappa_ * X_.topRightCorner(r_, c_);
   cand.lambda = Vec::Zero(m);
   for (Index k = 0; k < m_; ++k)
-    cand.lambda(keep_[static_cast<std::size_t>(k)]) = (isIneq(k) ? std::max(y_(k), 0.0) : y_(k)) / nrm_(k);
+    cand.lambda(keep_[static_cast<std::size_t>(k)]) =
+        (isIneq(k) ? std::max(y_(k), 0.0) : y_(k)) / nrm_(k);
   const Vec cv = constraintValues(pb_, cand.W);
   double scale = 1.0;
   for (Index j = 0; j < m; ++j) {
@@ -338,7 +345,9 @@ void SdpSolver::certifyIterate(MarginSolution& best, bool& improved) const {
   }
   cand.W *= scale;
   certify(pb_, st_, cand);  // SPEC section 3's bound from (W, lambda) alone
-  if (!(cand.maxViolation <= st_.feasibilityTol) || !(cand.objective > 0.0) || !(cand.gap < best.gap)) return;
+  if (!(cand.maxViolation <= st_.feasibilityTol) || !(cand.objective > 0.0) ||
+      !(cand.gap < best.gap))
+    return;
   best = std::move(cand);
   improved = true;
 }
@@ -365,8 +374,9 @@ MarginSolution SdpSolver::run() {
     const double relGap = std::abs(pobj - dobj) / (1.0 + std::abs(pobj) + std::abs(dobj));
     const double relInf = rp_.cwiseAbs().maxCoeff() / (1.0 + beta_.cwiseAbs().maxCoeff());
 #ifdef ATTNSVM_SDP_TRACE
-    std::fprintf(stderr, "m %ld sdp %3d mu %.3e pobj %.12f dobj %.12f relGap %.2e relInf %.2e best %.3e\n", (long)m_, it, mu, pobj,
-                 dobj, relGap, relInf, best.gap);
+    std::fprintf(stderr,
+                 "m %ld sdp %3d mu %.3e pobj %.12f dobj %.12f relGap %.2e relInf %.2e best %.3e\n",
+                 (long)m_, it, mu, pobj, dobj, relGap, relInf, best.gap);
 #endif
     bool improved = false;
     if (relGap < 1e-5 && relInf < 1e-5) certifyIterate(best, improved);
@@ -394,7 +404,9 @@ MarginSolution SdpSolver::run() {
       if (ds_(k) < 0.0) aP = std::min(aP, -s_(k) / ds_(k));
       if (dy_(k) < 0.0) aD = std::min(aD, -y_(k) / dy_(k));
     }
-    const double muAff = ((X_ + aP * dX_).cwiseProduct(Z_ + aD * dZ_).sum() + (s_ + aP * ds_).dot(y_ + aD * dy_)) / nCone;
+    const double muAff =
+        ((X_ + aP * dX_).cwiseProduct(Z_ + aD * dZ_).sum() + (s_ + aP * ds_).dot(y_ + aD * dy_)) /
+        nCone;
     const double expo = std::max(1.0, 3.0 * std::min(aP, aD) * std::min(aP, aD));
     const double sigma = std::min(1.0, std::pow(std::max(muAff, 0.0) / mu, expo));
     dXa_ = dX_;
@@ -435,13 +447,16 @@ MarginSolution SdpSolver::run() {
 
 }  // namespace
 
-MarginSolution solveNuclearSdp(const MarginProblem& pb, const SolverSettings& st, const MarginSolution& warm) {
+MarginSolution solveNuclearSdp(const MarginProblem& pb, const SolverSettings& st,
+                               const MarginSolution& warm) {
   SdpSolver solver(pb, st, warm);
   MarginSolution sol = solver.run();
   if (!std::isfinite(sol.gap)) return sol;
-  sol.status = sol.gap <= std::max(st.tolerance, kNuclearOptimalGap) ? SolveStatus::Optimal : SolveStatus::MaxIterations;
+  sol.status = sol.gap <= std::max(st.tolerance, kNuclearOptimalGap) ? SolveStatus::Optimal
+                                                                     : SolveStatus::MaxIterations;
   if (sol.status != SolveStatus::Optimal)
-    sol.message = "nuclear SDP interior point: stopped at certified relative gap " + std::to_string(sol.gap);
+    sol.message =
+        "nuclear SDP interior point: stopped at certified relative gap " + std::to_string(sol.gap);
   // Report lambda as multipliers of min 1/2 ||W||^2 (see solvers_internal.hpp).
   const double lb = sol.lambda.dot(pb.b);
   if (lb > 0.0) sol.lambda *= sol.objective * sol.objective / lb;

@@ -26,7 +26,8 @@ MarginSolution solveNuclearSdp(const MarginProblem& problem, const SolverSetting
 // the rank-r matrices until the active constraints hold exactly, then certified with sol.lambda.
 // Replaces sol's W, objective, lowerBound, gap, maxViolation when that certificate is good enough
 // (see kNuclearPolishGap); returns whether it did.
-bool polishExactRank(const MarginProblem& problem, const SolverSettings& settings, MarginSolution& sol);
+bool polishExactRank(const MarginProblem& problem, const SolverSettings& settings,
+                     MarginSolution& sol);
 
 }  // namespace detail
 }  // namespace attnsvm

@@ -1,6 +1,7 @@
-// IDX files of Fashion-MNIST (SPEC section 6): parsing bytes in memory (native and wasm) and, natively,
-// reading the gzipped files of Debian's dataset-fashion-mnist through zlib. The wasm build has no
-// zlib and no file system: the page fetches the bytes and calls parseIdx-style code itself.
+// IDX files of Fashion-MNIST (SPEC section 6): parsing bytes in memory (native and wasm) and,
+// natively, reading the gzipped files of Debian's dataset-fashion-mnist through zlib. The wasm
+// build has no zlib and no file system: the page fetches the bytes and calls parseIdx-style code
+// itself.
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -11,10 +12,10 @@
 #ifndef __EMSCRIPTEN__
 #include <zlib.h>
 
+#include <sys/stat.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <sys/stat.h>
 #endif
 
 namespace attnsvm {
@@ -31,45 +32,51 @@ std::string hex(std::uint32_t x) {
   return s;
 }
 
-// Big-endian 32-bit word at `offset`; InputError naming the source and the offset when the bytes end.
+// Big-endian 32-bit word at `offset`; InputError naming the source and the offset when the bytes
+// end.
 std::uint32_t word(const std::vector<std::uint8_t>& b, std::size_t offset, const std::string& what,
                    const char* field) {
   if (offset + 4 > b.size())
-    throw InputError(what + ": truncated at byte offset " + std::to_string(b.size()) + " (the " + field +
-                     " needs bytes " + std::to_string(offset) + ".." + std::to_string(offset + 3) + ")");
+    throw InputError(what + ": truncated at byte offset " + std::to_string(b.size()) + " (the " +
+                     field + " needs bytes " + std::to_string(offset) + ".." +
+                     std::to_string(offset + 3) + ")");
   return (std::uint32_t(b[offset]) << 24) | (std::uint32_t(b[offset + 1]) << 16) |
          (std::uint32_t(b[offset + 2]) << 8) | std::uint32_t(b[offset + 3]);
 }
 
-void checkMagic(std::uint32_t magic, std::uint32_t expected, const std::string& what, const char* kind) {
+void checkMagic(std::uint32_t magic, std::uint32_t expected, const std::string& what,
+                const char* kind) {
   if (magic == expected) return;
-  throw InputError(what + ": wrong magic " + hex(magic) + " at byte offset 0, expected " + hex(expected) +
-                   " (IDX " + kind + " of unsigned bytes)" +
+  throw InputError(what + ": wrong magic " + hex(magic) + " at byte offset 0, expected " +
+                   hex(expected) + " (IDX " + kind + " of unsigned bytes)" +
                    (magic >> 16 == 0x1f8b ? "; the bytes are still gzip-compressed" : ""));
 }
 
 void checkPayload(const std::vector<std::uint8_t>& b, std::size_t header, std::size_t payload,
                   const std::string& what) {
   if (b.size() < header + payload)
-    throw InputError(what + ": truncated at byte offset " + std::to_string(b.size()) + ", the header promises " +
-                     std::to_string(payload) + " data bytes from offset " + std::to_string(header) +
-                     " (file should be " + std::to_string(header + payload) + " bytes)");
+    throw InputError(what + ": truncated at byte offset " + std::to_string(b.size()) +
+                     ", the header promises " + std::to_string(payload) +
+                     " data bytes from offset " + std::to_string(header) + " (file should be " +
+                     std::to_string(header + payload) + " bytes)");
   if (b.size() > header + payload)
     throw InputError(what + ": " + std::to_string(b.size() - header - payload) +
-                     " unexpected bytes after the data, from byte offset " + std::to_string(header + payload));
+                     " unexpected bytes after the data, from byte offset " +
+                     std::to_string(header + payload));
 }
 
 }  // namespace
 
-ImageSet parseIdx(const std::vector<std::uint8_t>& imageBytes, const std::vector<std::uint8_t>& labelBytes,
-                  const std::string& imagesWhat, const std::string& labelsWhat) {
+ImageSet parseIdx(const std::vector<std::uint8_t>& imageBytes,
+                  const std::vector<std::uint8_t>& labelBytes, const std::string& imagesWhat,
+                  const std::string& labelsWhat) {
   checkMagic(word(imageBytes, 0, imagesWhat, "magic number"), kImagesMagic, imagesWhat, "images");
   const std::uint32_t count = word(imageBytes, 4, imagesWhat, "image count");
   const std::uint32_t rows = word(imageBytes, 8, imagesWhat, "row count");
   const std::uint32_t cols = word(imageBytes, 12, imagesWhat, "column count");
   if (rows == 0 || cols == 0 || rows > 4096 || cols > 4096)
-    throw InputError(imagesWhat + ": image size " + std::to_string(rows) + " x " + std::to_string(cols) +
-                     " (bytes 8..15) is out of range 1..4096");
+    throw InputError(imagesWhat + ": image size " + std::to_string(rows) + " x " +
+                     std::to_string(cols) + " (bytes 8..15) is out of range 1..4096");
   const std::size_t pixelsPer = std::size_t(rows) * cols;
   checkPayload(imageBytes, 16, std::size_t(count) * pixelsPer, imagesWhat);
 
@@ -77,8 +84,9 @@ ImageSet parseIdx(const std::vector<std::uint8_t>& imageBytes, const std::vector
   const std::uint32_t labelCount = word(labelBytes, 4, labelsWhat, "label count");
   checkPayload(labelBytes, 8, labelCount, labelsWhat);
   if (labelCount != count)
-    throw InputError(labelsWhat + " has " + std::to_string(labelCount) + " labels (bytes 4..7) but " + imagesWhat +
-                     " has " + std::to_string(count) + " images");
+    throw InputError(labelsWhat + " has " + std::to_string(labelCount) +
+                     " labels (bytes 4..7) but " + imagesWhat + " has " + std::to_string(count) +
+                     " images");
 
   ImageSet out;
   out.rows = static_cast<int>(rows);
@@ -112,7 +120,8 @@ std::vector<std::uint8_t> readMaybeGzipped(const std::string& path) {
       continue;
     }
     if (got == 0) {
-      // gzread returns 0 both at a clean end and at a truncated stream (Z_BUF_ERROR); tell them apart.
+      // gzread returns 0 both at a clean end and at a truncated stream (Z_BUF_ERROR); tell them
+      // apart.
       int code = Z_OK;
       const char* msg = gzerror(f, &code);
       if (code != Z_OK && code != Z_STREAM_END) {
@@ -130,8 +139,9 @@ std::vector<std::uint8_t> readMaybeGzipped(const std::string& path) {
     const std::string text = msg ? msg : "";
     const long compressed = static_cast<long>(gzoffset(f));
     gzclose(f);
-    throw InputError(path + ": corrupt gzip data at compressed byte offset " + std::to_string(compressed) +
-                     " (after " + std::to_string(out.size()) + " decompressed bytes): " + text);
+    throw InputError(path + ": corrupt gzip data at compressed byte offset " +
+                     std::to_string(compressed) + " (after " + std::to_string(out.size()) +
+                     " decompressed bytes): " + text);
   }
   gzclose(f);
   return out;
@@ -157,21 +167,26 @@ ImageSet readFashionMnist(const std::string& split, const std::string& directory
   for (const char* kind : {"-images-idx3-ubyte.gz", "-labels-idx1-ubyte.gz"}) {
     const std::string path = dir + "/" + split + kind;
     if (!exists(path))
-      throw InputError(path + ": no such file. The Fashion-MNIST data is Debian's package: "
-                       "apt-get install dataset-fashion-mnist (scripts/ensure-deps.sh installs it); "
-                       "for another directory set $ATTNSVM_FASHION_MNIST");
+      throw InputError(
+          path +
+          ": no such file. The Fashion-MNIST data is Debian's package: "
+          "apt-get install dataset-fashion-mnist (scripts/ensure-deps.sh installs it); "
+          "for another directory set $ATTNSVM_FASHION_MNIST");
   }
-  return readIdxFiles(dir + "/" + split + "-images-idx3-ubyte.gz", dir + "/" + split + "-labels-idx1-ubyte.gz");
+  return readIdxFiles(dir + "/" + split + "-images-idx3-ubyte.gz",
+                      dir + "/" + split + "-labels-idx1-ubyte.gz");
 }
 
 #else
 
 ImageSet readIdxFiles(const std::string& imagesPath, const std::string&) {
-  throw InputError(imagesPath + ": the WebAssembly build reads no files (fetch the bytes and use parseIdx)");
+  throw InputError(imagesPath +
+                   ": the WebAssembly build reads no files (fetch the bytes and use parseIdx)");
 }
 
 ImageSet readFashionMnist(const std::string& split, const std::string&) {
-  throw InputError("Fashion-MNIST '" + split + "': the WebAssembly build reads no files (fetch the bytes and use parseIdx)");
+  throw InputError("Fashion-MNIST '" + split +
+                   "': the WebAssembly build reads no files (fetch the bytes and use parseIdx)");
 }
 
 #endif

@@ -26,23 +26,28 @@ ModelSpec realImagesSpec() {
 }
 
 void checkSettings(const RealImagesSettings& s, const Dataset& train, const Dataset& test) {
-  if (!(s.lr > 0.0) || !std::isfinite(s.lr)) throw InputError("lr = " + std::to_string(s.lr) + ": must be finite and > 0");
+  if (!(s.lr > 0.0) || !std::isfinite(s.lr))
+    throw InputError("lr = " + std::to_string(s.lr) + ": must be finite and > 0");
   if (s.optimizer != Optimizer::Adam && (!(s.p > 1.0) || !std::isfinite(s.p) || s.p > 1e3))
     throw InputError("p = " + std::to_string(s.p) + ": must be in (1, 1000]");
   if (s.iters < 0) throw InputError("iters = " + std::to_string(s.iters) + ": must be >= 0");
   if (s.histogramBins < 1 || s.histogramBins > 10000)
-    throw InputError("histogramBins = " + std::to_string(s.histogramBins) + ": must be in 1..10000");
+    throw InputError("histogramBins = " + std::to_string(s.histogramBins) +
+                     ": must be in 1..10000");
   if (s.nSvm < 1 || s.nSvm > train.n)
-    throw InputError("nSvm = " + std::to_string(s.nSvm) + ": must be in 1..nTrain = " + std::to_string(train.n));
+    throw InputError("nSvm = " + std::to_string(s.nSvm) +
+                     ": must be in 1..nTrain = " + std::to_string(train.n));
   if (test.T != train.T || test.d != train.d)
     throw InputError("test tokens are " + std::to_string(test.T) + " x " + std::to_string(test.d) +
-                     ", the training tokens " + std::to_string(train.T) + " x " + std::to_string(train.d));
+                     ", the training tokens " + std::to_string(train.T) + " x " +
+                     std::to_string(train.d));
   if (train.v.size() != train.d || !(train.v.array() == 0.0).all())
     throw InputError("the real-images run starts from v0 = 0: the training set's v must be zero");
 }
 
 // Accuracy (Y_i f_i > 0: f = 0, the start, counts as wrong) and mean max softmax of a forward pass.
-void summarize(const Forward& fw, const Vec& Y, double& loss, double& accuracy, double& maxSoftmax) {
+void summarize(const Forward& fw, const Vec& Y, double& loss, double& accuracy,
+               double& maxSoftmax) {
   loss = fw.loss;
   accuracy = (Y.array() * fw.output.array() > 0.0).cast<double>().mean();
   maxSoftmax = fw.selectedProbability.mean();
@@ -65,9 +70,11 @@ struct RealImagesRun::Impl {
     ts.headOptimizer = s.optimizer;
     ts.headLr = s.lr;
     ts.headP = ts.p;
-    ts.traceEvery = std::numeric_limits<int>::max();  // the run measures itself (measure()); no trace
+    ts.traceEvery =
+        std::numeric_limits<int>::max();  // the run measures itself (measure()); no trace
     // l_p MD with p near 1 grows W and v like (lr k)^{1/(p-1)} (1e20 after 1000 normalized steps at
-    // p = 1.1): large but finite, and the scaled gradient stays accurate; only overflow stops a run.
+    // p = 1.1): large but finite, and the scaled gradient stays accurate; only overflow stops a
+    // run.
     ts.maxNorm = 1e300;
     return ts;
   }
@@ -77,7 +84,8 @@ struct RealImagesRun::Impl {
         train((checkSettings(s, tr, te), std::move(tr))),
         test(std::move(te)),
         testModel(test, realImagesSpec()),
-        trainer(Model(train, realImagesSpec()), trainSettings(s), Model(train, realImagesSpec()).zeroParams()) {}
+        trainer(Model(train, realImagesSpec()), trainSettings(s),
+                Model(train, realImagesSpec()).zeroParams()) {}
 };
 
 RealImagesRun::RealImagesRun(Dataset train, Dataset test, const RealImagesSettings& settings)
@@ -96,7 +104,8 @@ RealImagesFrame RealImagesRun::measure() const {
   const Params& params = im.trainer.params();
   RealImagesFrame f;
   f.iteration = im.trainer.iteration();
-  summarize(im.trainer.model().forward(params), im.train.Y, f.trainLoss, f.trainAccuracy, f.trainMaxSoftmax);
+  summarize(im.trainer.model().forward(params), im.train.Y, f.trainLoss, f.trainAccuracy,
+            f.trainMaxSoftmax);
   summarize(im.testModel.forward(params), im.test.Y, f.testLoss, f.testAccuracy, f.testMaxSoftmax);
   const Mat& W = params.W;
   const double top = W.cwiseAbs().maxCoeff();
@@ -119,7 +128,9 @@ RealImagesFrame RealImagesRun::measure() const {
 
 Mat RealImagesRun::testSoftmax() const { return impl_->testModel.forward(params()).softmax; }
 
-std::vector<int> RealImagesRun::testSelection() const { return impl_->testModel.forward(params()).selected; }
+std::vector<int> RealImagesRun::testSelection() const {
+  return impl_->testModel.forward(params()).selected;
+}
 
 RealImagesAnalysis RealImagesRun::analyze() const {
   const Impl& im = *impl_;

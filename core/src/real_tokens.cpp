@@ -11,8 +11,9 @@
 namespace attnsvm {
 
 const std::vector<std::string>& fashionClassNames() {
-  static const std::vector<std::string> names = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
-                                                 "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
+  static const std::vector<std::string> names = {"T-shirt/top", "Trouser",   "Pullover", "Dress",
+                                                 "Coat",        "Sandal",    "Shirt",    "Sneaker",
+                                                 "Bag",         "Ankle boot"};
   return names;
 }
 
@@ -20,7 +21,8 @@ namespace {
 
 void checkClass(int c, const char* what) {
   if (c < 0 || c > 9)
-    throw InputError(std::string(what) + " = " + std::to_string(c) + " is out of range 0..9 (Fashion-MNIST labels)");
+    throw InputError(std::string(what) + " = " + std::to_string(c) +
+                     " is out of range 0..9 (Fashion-MNIST labels)");
 }
 
 std::string className(int c) {
@@ -41,15 +43,18 @@ void shuffle(std::vector<int>& v, Rng& rng) {
 ImageSet binarySubset(const ImageSet& all, int classA, int classB, int count, std::uint64_t seed) {
   checkClass(classA, "class A");
   checkClass(classB, "class B");
-  if (classA == classB) throw InputError("classes A and B are both " + className(classA) + ": pick two different classes");
+  if (classA == classB)
+    throw InputError("classes A and B are both " + className(classA) +
+                     ": pick two different classes");
   if (count < 2 || count % 2 != 0)
-    throw InputError("image count " + std::to_string(count) + ": must be even and >= 2 (half of each class)");
+    throw InputError("image count " + std::to_string(count) +
+                     ": must be even and >= 2 (half of each class)");
   const int half = count / 2;
   const std::size_t pixelsPer = static_cast<std::size_t>(all.rows) * all.cols;
   if (all.pixels.size() != pixelsPer * all.labels.size())
     throw InputError("image set has " + std::to_string(all.pixels.size()) + " pixels for " +
-                     std::to_string(all.labels.size()) + " images of " + std::to_string(all.rows) + " x " +
-                     std::to_string(all.cols));
+                     std::to_string(all.labels.size()) + " images of " + std::to_string(all.rows) +
+                     " x " + std::to_string(all.cols));
   // File indices of each class, in file order.
   std::vector<int> ofA, ofB;
   for (int k = 0; k < all.count(); ++k) {
@@ -58,8 +63,9 @@ ImageSet binarySubset(const ImageSet& all, int classA, int classB, int count, st
   }
   for (const auto& [c, list] : {std::make_pair(classA, &ofA), std::make_pair(classB, &ofB)})
     if (static_cast<int>(list->size()) < half)
-      throw InputError("class " + className(c) + " has " + std::to_string(list->size()) + " images, fewer than the " +
-                       std::to_string(half) + " asked for (count " + std::to_string(count) + " / 2)");
+      throw InputError("class " + className(c) + " has " + std::to_string(list->size()) +
+                       " images, fewer than the " + std::to_string(half) + " asked for (count " +
+                       std::to_string(count) + " / 2)");
   if (seed != 0) {
     Rng rng(seed);
     shuffle(ofA, rng);
@@ -84,15 +90,17 @@ ImageSet binarySubset(const ImageSet& all, int classA, int classB, int count, st
 Dataset patchDataset(const ImageSet& images, int classA, int classB, int patch) {
   if (patch < 1) throw InputError("patch = " + std::to_string(patch) + ": must be >= 1");
   if (images.rows != images.cols || images.rows % patch != 0)
-    throw InputError("images are " + std::to_string(images.rows) + " x " + std::to_string(images.cols) +
-                     ": patches of " + std::to_string(patch) + " x " + std::to_string(patch) +
+    throw InputError("images are " + std::to_string(images.rows) + " x " +
+                     std::to_string(images.cols) + ": patches of " + std::to_string(patch) + " x " +
+                     std::to_string(patch) +
                      " need square images whose side is a multiple of the patch");
   const int n = images.count();
   if (n < 1) throw InputError("image set is empty");
   const std::size_t pixelsPer = static_cast<std::size_t>(images.rows) * images.cols;
   if (images.pixels.size() != pixelsPer * static_cast<std::size_t>(n))
-    throw InputError("image set has " + std::to_string(images.pixels.size()) + " pixels for " + std::to_string(n) +
-                     " images of " + std::to_string(images.rows) + " x " + std::to_string(images.cols));
+    throw InputError("image set has " + std::to_string(images.pixels.size()) + " pixels for " +
+                     std::to_string(n) + " images of " + std::to_string(images.rows) + " x " +
+                     std::to_string(images.cols));
   const int g = images.rows / patch;
   const int T = g * g;
   const int d = patch * patch + 2;
@@ -108,16 +116,20 @@ Dataset patchDataset(const ImageSet& images, int classA, int classB, int patch) 
   auto position = [g](int q) { return g > 1 ? 2.0 * q / (g - 1) - 1.0 : 0.0; };
   for (int i = 0; i < n; ++i) {
     const int label = images.labels[i];
-    if (label == classA) data.Y[i] = 1.0;
-    else if (label == classB) data.Y[i] = -1.0;
+    if (label == classA)
+      data.Y[i] = 1.0;
+    else if (label == classB)
+      data.Y[i] = -1.0;
     else
-      throw InputError("image " + std::to_string(i) + " has label " + std::to_string(label) + ", neither class A = " +
-                       std::to_string(classA) + " nor class B = " + std::to_string(classB));
+      throw InputError("image " + std::to_string(i) + " has label " + std::to_string(label) +
+                       ", neither class A = " + std::to_string(classA) +
+                       " nor class B = " + std::to_string(classB));
     const std::uint8_t* img = images.pixels.data() + static_cast<std::size_t>(i) * pixelsPer;
     for (int r = 0; r < images.rows; ++r)
       for (int c = 0; c < images.cols; ++c) {
         const Index row = static_cast<Index>(i) * T + (r / patch) * g + c / patch;
-        data.X(row, (r % patch) * patch + c % patch) = img[static_cast<std::size_t>(r) * images.cols + c] / 255.0;
+        data.X(row, (r % patch) * patch + c % patch) =
+            img[static_cast<std::size_t>(r) * images.cols + c] / 255.0;
       }
     for (int t = 0; t < T; ++t) {
       data.X(static_cast<Index>(i) * T + t, d - 2) = position(t / g);
@@ -126,7 +138,8 @@ Dataset patchDataset(const ImageSet& images, int classA, int classB, int patch) 
     // The positions average to 0 (up to rounding), so a blank image has a zero query: no score
     // could depend on W.
     if (std::all_of(img, img + pixelsPer, [](std::uint8_t x) { return x == 0; }))
-      throw InputError("image " + std::to_string(i) + " is blank: its mean token (the query) is zero");
+      throw InputError("image " + std::to_string(i) +
+                       " is blank: its mean token (the query) is zero");
     data.Z.row(i) = data.tokens(i).colwise().mean();
   }
   return data;

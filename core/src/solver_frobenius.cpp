@@ -14,7 +14,8 @@
 // constraint j is G_jp - G_jA r with r = G_AA^{-1} G_Ap, computed from a Cholesky factor
 // G_AA = L L^T that is updated (append a row) or downdated (Givens) as constraints enter/leave.
 // Gram columns are computed lazily (only for constraints that are tried), so memory is
-// O(m |active|) and the cost is O(m (rows + cols)) per tried constraint plus O(m |A| + |A|^2) per step.
+// O(m |active|) and the cost is O(m (rows + cols)) per tried constraint plus O(m |A| + |A|^2) per
+// step.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -104,14 +105,16 @@ MarginSolution solveFrobenius(const MarginProblem& pb, const SolverSettings& st)
     sol.message = "no constraints: W = 0";
     return sol;
   }
-  auto isEq = [&](Index j) { return !pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)]; };
+  auto isEq = [&](Index j) {
+    return !pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)];
+  };
 
   const Vec uu = pb.U.rowwise().squaredNorm();
   const Vec ww = pb.Wq.rowwise().squaredNorm();
   const Vec g2 = uu.cwiseProduct(ww);  // G_jj = ||A_j||_F^2
   const double scaleA2 = g2.maxCoeff();
-  const double tolViol = 1e-12;        // relative violation at which the method stops
-  const double epsDep = 1e-14;         // delta^2 <= epsDep G_pp: numerically dependent
+  const double tolViol = 1e-12;  // relative violation at which the method stops
+  const double epsDep = 1e-14;   // delta^2 <= epsDep G_pp: numerically dependent
 
   // Zero constraints: infeasible if they ask for a nonzero right-hand side, skipped otherwise.
   std::vector<char> state(static_cast<std::size_t>(m), 0);  // 0 free, 1 active, 2 skipped
@@ -154,7 +157,10 @@ MarginSolution solveFrobenius(const MarginProblem& pb, const SolverSettings& st)
     Index p = -1;
     while (eqNext < eqs.size()) {
       const Index c = eqs[eqNext++];
-      if (state[static_cast<std::size_t>(c)] == 0) { p = c; break; }
+      if (state[static_cast<std::size_t>(c)] == 0) {
+        p = c;
+        break;
+      }
     }
     if (p < 0) {
       double worst = 0.0;
@@ -162,7 +168,10 @@ MarginSolution solveFrobenius(const MarginProblem& pb, const SolverSettings& st)
         if (state[static_cast<std::size_t>(j)] != 0 || isEq(j)) continue;
         if (r(j) >= -tolViol * std::max(1.0, std::abs(pb.b(j)))) continue;
         const double v = r(j) / std::sqrt(g2(j));
-        if (v < worst) { worst = v; p = j; }
+        if (v < worst) {
+          worst = v;
+          p = j;
+        }
       }
     }
     if (p < 0) {
@@ -197,7 +206,10 @@ MarginSolution solveFrobenius(const MarginProblem& pb, const SolverSettings& st)
         worstViolation = std::max(worstViolation, v);
       }
       const bool clean = !(worstViolation > 1e2 * tolViol);
-      if (!clean && refinements < 6) { ++refinements; continue; }
+      if (!clean && refinements < 6) {
+        ++refinements;
+        continue;
+      }
       if (!clean && worstViolation > 1e3 * st.feasibilityTol) {
         // The running residuals said "nothing violated" but the exact ones disagree grossly even
         // after refinement: the active Gram matrix is too ill-conditioned to trust (nearly
@@ -218,8 +230,9 @@ MarginSolution solveFrobenius(const MarginProblem& pb, const SolverSettings& st)
           return sol;
         }
         sol.status = SolveStatus::MaxIterations;
-        sol.message = "Frobenius active-set: nearly dependent constraints (a nearly infeasible problem); "
-                      "the iterate still violates a constraint after refinement";
+        sol.message =
+            "Frobenius active-set: nearly dependent constraints (a nearly infeasible problem); "
+            "the iterate still violates a constraint after refinement";
         sol.W = std::move(W);
         sol.lambda = lam;
         break;
@@ -263,9 +276,13 @@ MarginSolution solveFrobenius(const MarginProblem& pb, const SolverSettings& st)
         const int a = as.indices()[static_cast<std::size_t>(i)];
         if (isEq(a) || rr(i) <= 0.0) continue;
         const double ratio = as.u()(i) / rr(i);
-        if (ratio < t1) { t1 = ratio; drop = i; }
+        if (ratio < t1) {
+          t1 = ratio;
+          drop = i;
+        }
       }
-      if (dependent && isEq(p) && up == 0.0 && std::abs(sp) <= 1e2 * tolViol * std::max(1.0, std::abs(pb.b(p)))) {
+      if (dependent && isEq(p) && up == 0.0 &&
+          std::abs(sp) <= 1e2 * tolViol * std::max(1.0, std::abs(pb.b(p)))) {
         state[static_cast<std::size_t>(p)] = 2;  // implied by the active equalities
         break;
       }
@@ -288,14 +305,15 @@ MarginSolution solveFrobenius(const MarginProblem& pb, const SolverSettings& st)
           sol.iterations = iterations;
           return sol;
         }
-        // Not a clean certificate: the constraint is only nearly dependent; treat it as independent.
+        // Not a clean certificate: the constraint is only nearly dependent; treat it as
+        // independent.
         if (delta2 > 0.0) t2 = -sp / delta2;
       }
       const double t = std::min(t1, t2);
       if (!(t < kInf)) {
         sol.status = SolveStatus::MaxIterations;
-        sol.message = "Frobenius active-set: numerically dependent constraint " + std::to_string(p) +
-                      " without a valid infeasibility certificate";
+        sol.message = "Frobenius active-set: numerically dependent constraint " +
+                      std::to_string(p) + " without a valid infeasibility certificate";
         sol.iterations = iterations;
         return sol;
       }

@@ -3,7 +3,8 @@
 // dual interior point. For p > 2 an exact primal active-set finish follows when the gap is short.
 //
 // Dual of  min (1/p)||W||_p^p  s.t. <A_j, W> >= b_j:
-//     min_{lambda >= 0}  (1/q) ||M(lambda)||_q^q - b.lambda,   M = sum_j lambda_j A_j,  1/p + 1/q = 1,
+//     min_{lambda >= 0}  (1/q) ||M(lambda)||_q^q - b.lambda,   M = sum_j lambda_j A_j,  1/p + 1/q =
+//     1,
 // with the primal map W = sign(M) |M|^{q-1} (so grad_j = <A_j, W>) and the Hessian
 //     H = A diag((q-1)|M|^{q-2}) A^T,   H_jk = u_j^T (D .* w_j w_k^T) u_k.
 // Constraints sharing the same w (all tokens of one sequence in the Att-SVM) form groups, and a
@@ -92,9 +93,7 @@ class LpDual final : public DualModel {
     const Mat D = (q_ - 1.0) * M_.array().abs().max(floorM).pow(q_ - 2.0).matrix();
     groupedGram(groups_, D, hess);
   }
-  Mat primal() override {
-    return (M_.array().sign() * M_.array().abs().pow(q_ - 1.0)).matrix();
-  }
+  Mat primal() override { return (M_.array().sign() * M_.array().abs().pow(q_ - 1.0)).matrix(); }
   bool barrierWeighted() const override { return false; }
 
  private:
@@ -104,24 +103,23 @@ class LpDual final : public DualModel {
   Mat M_;
 };
 
-// Newton's method on the primal  min (1/p)||W||_p^p  s.t. <A_j, W> = b_j (all constraints of `sub`),
-// for p > 2, where the primal is the well-scaled side: its Hessian H = (p-1)|W|^{p-2} is bounded,
-// and for entries near zero Newton only undershoots (w <- w (p-2)/(p-1)), whereas in the dual the
-// same entries make Newton overshoot by a factor ~ p (the p = 10 stall of the interior point).
-// Direction: (A H^{-1} A^T) nu = A H^{-1} g,  dW = H^{-1} (A^T nu - g),  g = sign(W)|W|^{p-1}
-// (the Schur complement has the grouped rank-one structure of the dual Hessian). H^{-1} is large
-// on small entries, which makes dW inaccurate in exactly the directions where f is flat, so dW is
-// projected (Frobenius-orthogonally) onto the null space of A and every trial point onto the
-// affine set A W = b; Armijo backtracking on f. The multipliers are the least-squares solution of
-// A^T nu = g (exact at the optimum).
-// All three (projections and multipliers) come from one thin SVD of the constraint matrix
-// A^T = [vec A_1 .. vec A_m] (d^2 x m), not of its Gram matrix A A^T: its rank cut and solves see
-// the singular values of A rather than their squares (dependent constraints, e.g. more tokens of
-// one sequence than rows, make A exactly rank deficient). With A^T = U_r S_r V_r^T:
-// the projection onto A X = b adds A^+ r = U_r S_r^{-1} V_r^T r, the null-space projector of A is
-// I - U_r U_r^T, and nu = V_r S_r^{-1} U_r^T g.
-// Stops when the decrease predicted by the step, -<g, dW>, is below 1e-18 ||W||_p^p, when f stops
-// decreasing (machine precision), or after 60 steps.
+// Newton's method on the primal  min (1/p)||W||_p^p  s.t. <A_j, W> = b_j (all constraints of
+// `sub`), for p > 2, where the primal is the well-scaled side: its Hessian H = (p-1)|W|^{p-2} is
+// bounded, and for entries near zero Newton only undershoots (w <- w (p-2)/(p-1)), whereas in the
+// dual the same entries make Newton overshoot by a factor ~ p (the p = 10 stall of the interior
+// point). Direction: (A H^{-1} A^T) nu = A H^{-1} g,  dW = H^{-1} (A^T nu - g),  g =
+// sign(W)|W|^{p-1} (the Schur complement has the grouped rank-one structure of the dual Hessian).
+// H^{-1} is large on small entries, which makes dW inaccurate in exactly the directions where f is
+// flat, so dW is projected (Frobenius-orthogonally) onto the null space of A and every trial point
+// onto the affine set A W = b; Armijo backtracking on f. The multipliers are the least-squares
+// solution of A^T nu = g (exact at the optimum). All three (projections and multipliers) come from
+// one thin SVD of the constraint matrix A^T = [vec A_1 .. vec A_m] (d^2 x m), not of its Gram
+// matrix A A^T: its rank cut and solves see the singular values of A rather than their squares
+// (dependent constraints, e.g. more tokens of one sequence than rows, make A exactly rank
+// deficient). With A^T = U_r S_r V_r^T: the projection onto A X = b adds A^+ r = U_r S_r^{-1} V_r^T
+// r, the null-space projector of A is I - U_r U_r^T, and nu = V_r S_r^{-1} U_r^T g. Stops when the
+// decrease predicted by the step, -<g, dW>, is below 1e-18 ||W||_p^p, when f stops decreasing
+// (machine precision), or after 60 steps.
 void primalNewton(const MarginProblem& sub, double p, Mat& W, Vec& nu, int& steps) {
   const Index m = sub.b.size(), n = static_cast<Index>(sub.rows) * sub.cols;
   // Columns vec(scale .* A_j), A_j = u_j w_j^T: the constraint matrix (transposed) with its rows
@@ -183,10 +181,14 @@ void primalNewton(const MarginProblem& sub, double p, Mat& W, Vec& nu, int& step
       trial = W + alpha * dW;
       project(trial);
       fT = f(trial);
-      if (fT <= fW + 1e-4 * alpha * slope) { accepted = true; break; }
+      if (fT <= fW + 1e-4 * alpha * slope) {
+        accepted = true;
+        break;
+      }
     }
 #ifdef ATTNSVM_LP_TRACE
-    std::fprintf(stderr, "  newton %d rel dec %.3e alpha %.3g acc %d\n", it, -slope / gW, alpha, (int)accepted);
+    std::fprintf(stderr, "  newton %d rel dec %.3e alpha %.3g acc %d\n", it, -slope / gW, alpha,
+                 (int)accepted);
 #endif
     if (!accepted) break;
     W = std::move(trial);
@@ -199,12 +201,15 @@ void primalNewton(const MarginProblem& sub, double p, Mat& W, Vec& nu, int& step
 // A certified solution of one of the p > 2 methods: multipliers in the 1/2 ||W||^2 convention
 // (sum lambda_j b_j = ||W||^2), and optimal when the certified gap meets the caller's tolerance
 // (at most 1e-6), else max_iterations with the gap in the message naming the method.
-void finishCertified(MarginSolution& sol, const MarginProblem& pb, const SolverSettings& st, const char* method) {
+void finishCertified(MarginSolution& sol, const MarginProblem& pb, const SolverSettings& st,
+                     const char* method) {
   const double lb = sol.lambda.dot(pb.b);
   if (lb > 0.0) sol.lambda *= sol.objective * sol.objective / lb;
-  sol.status = sol.gap <= std::max(st.tolerance, 1e-6) ? SolveStatus::Optimal : SolveStatus::MaxIterations;
+  sol.status =
+      sol.gap <= std::max(st.tolerance, 1e-6) ? SolveStatus::Optimal : SolveStatus::MaxIterations;
   if (sol.status != SolveStatus::Optimal)
-    sol.message = std::string(method) + ": stopped at certified relative gap " + std::to_string(sol.gap);
+    sol.message =
+        std::string(method) + ": stopped at certified relative gap " + std::to_string(sol.gap);
 }
 
 // Final exact solve on the active set (p > 2), a primal active-set method that keeps W feasible:
@@ -222,14 +227,17 @@ void polishOnSupport(const MarginProblem& pb, const SolverSettings& st, const Ma
   const bool fromIpm = sol.W.size() == fallback.size() && sol.W.cwiseAbs().maxCoeff() > 0.0;
   Mat W = fromIpm ? sol.W : fallback;
   if (m == 0 || !(W.cwiseAbs().maxCoeff() > 0.0)) return;
-  auto isEq = [&](Index j) { return !pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)]; };
+  auto isEq = [&](Index j) {
+    return !pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)];
+  };
   auto tolOf = [&](Index j) { return 1e-13 * std::max(1.0, std::abs(pb.b(j))); };
   Vec c = constraintValues(pb, W);
   std::vector<char> in(static_cast<std::size_t>(m), 0);
   const double lmax = fromIpm ? std::max(sol.lambda.cwiseAbs().maxCoeff(), 1e-300) : 1.0;
   for (Index j = 0; j < m; ++j) {
     const double slack = (c(j) - pb.b(j)) / std::max(1.0, std::abs(pb.b(j)));
-    in[static_cast<std::size_t>(j)] = isEq(j) || (fromIpm ? sol.lambda(j) / lmax > slack : slack <= 1e-9);
+    in[static_cast<std::size_t>(j)] =
+        isEq(j) || (fromIpm ? sol.lambda(j) / lmax > slack : slack <= 1e-9);
   }
   Vec lambda = Vec::Zero(m);
   int steps = 0;
@@ -249,7 +257,10 @@ void polishOnSupport(const MarginProblem& pb, const SolverSettings& st, const Ma
     for (Index j = 0; j < m; ++j) {
       if (in[static_cast<std::size_t>(j)] || isEq(j) || cS(j) >= pb.b(j) - tolOf(j)) continue;
       const double tj = std::max(0.0, c(j) - pb.b(j)) / (c(j) - cS(j));
-      if (tj < t) { t = tj; block = j; }
+      if (tj < t) {
+        t = tj;
+        block = j;
+      }
     }
     lambda.setZero();
     for (std::size_t i = 0; i < S.size(); ++i) lambda(S[i]) = nu(static_cast<Index>(i));
@@ -261,13 +272,17 @@ void polishOnSupport(const MarginProblem& pb, const SolverSettings& st, const Ma
       Index worst = -1;
       const double numax = std::max(nu.cwiseAbs().maxCoeff(), 1e-300);
       for (Index j : S)
-        if (!isEq(j) && lambda(j) < -1e-12 * numax && (worst < 0 || lambda(j) < lambda(worst))) worst = j;
-      if (worst >= 0) in[static_cast<std::size_t>(worst)] = 0;
-      else done = true;
+        if (!isEq(j) && lambda(j) < -1e-12 * numax && (worst < 0 || lambda(j) < lambda(worst)))
+          worst = j;
+      if (worst >= 0)
+        in[static_cast<std::size_t>(worst)] = 0;
+      else
+        done = true;
     }
     c = constraintValues(pb, W);
 #ifdef ATTNSVM_LP_TRACE
-    std::fprintf(stderr, "round %d |S| %zu steps %d block %ld t %.3g done %d\n", round, S.size(), steps, (long)block, t, (int)done);
+    std::fprintf(stderr, "round %d |S| %zu steps %d block %ld t %.3g done %d\n", round, S.size(),
+                 steps, (long)block, t, (int)done);
 #endif
   }
   // Scale up to exact feasibility (rounding), certify, keep if better.
@@ -293,7 +308,8 @@ void polishOnSupport(const MarginProblem& pb, const SolverSettings& st, const Ma
 
 }  // namespace
 
-MarginSolution solveLp(const MarginProblem& pb, const SolverSettings& st, const MarginSolution& warm) {
+MarginSolution solveLp(const MarginProblem& pb, const SolverSettings& st,
+                       const MarginSolution& warm) {
   const Index m = pb.b.size();
   const double q = st.p / (st.p - 1.0);
   // Warm start on the ray of the Frobenius multipliers, with a floor keeping lambda > 0.
@@ -301,8 +317,10 @@ MarginSolution solveLp(const MarginProblem& pb, const SolverSettings& st, const 
   const double floor = 1e-2 * std::max(lambda.maxCoeff(), 1e-12);
   for (Index j = 0; j < m; ++j) {
     const bool eq = !pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)];
-    if (!eq) lambda(j) = std::max(lambda(j), floor);
-    else lambda(j) = warm.lambda(j);
+    if (!eq)
+      lambda(j) = std::max(lambda(j), floor);
+    else
+      lambda(j) = warm.lambda(j);
   }
   // Best scale t of lambda: maximize t b.lambda - t^q ||M||_q^q / q.
   const double bl = pb.b.dot(lambda);
@@ -311,14 +329,15 @@ MarginSolution solveLp(const MarginProblem& pb, const SolverSettings& st, const 
   const double mu0 = 0.1 * std::max(pb.b.dot(lambda), 1e-12) / static_cast<double>(m);
   LpDual model(pb, st.p);
   // For p > 2 the dual interior point (now the fallback) only has to identify the support (the
-  // active-set finish below is exact), so it stops at a certified gap of 1e-2: its tail is where the
-  // dual stalls for large p (1e-4 was tried: same accuracy after the finish, p = 3 at (15,15,20) 3x slower).
+  // active-set finish below is exact), so it stops at a certified gap of 1e-2: its tail is where
+  // the dual stalls for large p (1e-4 was tried: same accuracy after the finish, p = 3 at
+  // (15,15,20) 3x slower).
   SolverSettings ipm = st;
   if (st.p > 2.0) ipm.tolerance = std::max(st.tolerance, 1e-2);
   MarginSolution sol;
   // p > 2: the primal-dual method on the primal (solver_lp_primal.cpp), usually straight to the
-  // target; if it stalls above it but within 1e-2 its iterate goes to the active-set finish like the
-  // dual interior point's, and above 1e-2 the dual interior point runs as before.
+  // target; if it stalls above it but within 1e-2 its iterate goes to the active-set finish like
+  // the dual interior point's, and above 1e-2 the dual interior point runs as before.
   const double target = std::max(st.tolerance, 1e-9);
   if (st.p > 2.0 && lpPrimalDual(pb, st.p, lambda, target, sol) && sol.gap <= ipm.tolerance) {
     finishCertified(sol, pb, st, "l_p primal-dual");

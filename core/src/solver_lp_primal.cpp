@@ -34,65 +34,67 @@ namespace detail {
 constexpr double kGrow = 2.0;
 
 // Size: the element-wise work below is written as plain loops over the coefficients (each distinct
-// Eigen expression is its own unrolled loop in the WebAssembly module), and in the WebAssembly build
-// (attnsvm/cold.hpp) the functions of this file are compiled for size: the time is in groupedGram
-// and the Cholesky factorization, which live elsewhere and keep the full optimization. The
-// expression form at -O3 cost 5.7 KB gzipped against the bounds of tests/wasm/builds.test.mjs.
+// Eigen expression is its own unrolled loop in the WebAssembly module), and in the WebAssembly
+// build (attnsvm/cold.hpp) the functions of this file are compiled for size: the time is in
+// groupedGram and the Cholesky factorization, which live elsewhere and keep the full optimization.
+// The expression form at -O3 cost 5.7 KB gzipped against the bounds of tests/wasm/builds.test.mjs.
 ATTNSVM_COLD_BEGIN  // attnsvm/cold.hpp
-namespace {
-
-// out = sign(x) |x|^e, entry by entry (g(W) with e = p - 1; W from M with e = q - 1).
-void signedPow(const double* x, Index n, double e, double* out) {
-  for (Index i = 0; i < n; ++i) out[i] = std::copysign(std::pow(std::abs(x[i]), e), x[i]);
-}
-
-double sumSq(const double* a, const double* b, Index n) {  // ||a - b||^2 (b may be null)
-  double r = 0.0;
-  for (Index i = 0; i < n; ++i) {
-    const double d = a[i] - (b ? b[i] : 0.0);
-    r += d * d;
+    namespace {
+  // out = sign(x) |x|^e, entry by entry (g(W) with e = p - 1; W from M with e = q - 1).
+  void signedPow(const double* x, Index n, double e, double* out) {
+    for (Index i = 0; i < n; ++i) out[i] = std::copysign(std::pow(std::abs(x[i]), e), x[i]);
   }
-  return r;
-}
 
-// Largest step a <= 1 keeping lambda + a dl >= (1 - frac) lambda and s + a ds >= (1 - frac) s.
-double toBoundary(const Vec& lambda, const Vec& s, const Vec& dl, const Vec& ds, double frac) {
-  double a = 1.0;
-  for (Index j = 0; j < lambda.size(); ++j) {
-    if (dl(j) < 0.0) a = std::min(a, -frac * lambda(j) / dl(j));
-    if (ds(j) < 0.0) a = std::min(a, -frac * s(j) / ds(j));
+  double sumSq(const double* a, const double* b, Index n) {  // ||a - b||^2 (b may be null)
+    double r = 0.0;
+    for (Index i = 0; i < n; ++i) {
+      const double d = a[i] - (b ? b[i] : 0.0);
+      r += d * d;
+    }
+    return r;
   }
-  return a;
-}
 
-// One iterate: W, its gradient g, constraint values c, and lambda, s, M = sum lambda_j A_j.
-struct Point {
-  Mat W, g, M;
-  Vec c, lambda, s;
-};
-
-// Scaled norm of the perturbed KKT residual (r_d relative to M, r_p to b, complementarity to mu).
-double residual(const MarginProblem& pb, const Point& x, double target) {
-  const Index m = pb.b.size(), n = x.W.size();
-  const double rd = sumSq(x.g.data(), x.M.data(), n) / std::max(sumSq(x.M.data(), nullptr, n), 1e-300);
-  double rp = 0.0, rc = 0.0, ls = 0.0;
-  for (Index j = 0; j < m; ++j) {
-    const double e = x.c(j) - pb.b(j) - x.s(j), c = x.lambda(j) * x.s(j);
-    rp += e * e;
-    rc += (c - target) * (c - target);
-    ls += c;
+  // Largest step a <= 1 keeping lambda + a dl >= (1 - frac) lambda and s + a ds >= (1 - frac) s.
+  double toBoundary(const Vec& lambda, const Vec& s, const Vec& dl, const Vec& ds, double frac) {
+    double a = 1.0;
+    for (Index j = 0; j < lambda.size(); ++j) {
+      if (dl(j) < 0.0) a = std::min(a, -frac * lambda(j) / dl(j));
+      if (ds(j) < 0.0) a = std::min(a, -frac * s(j) / ds(j));
+    }
+    return a;
   }
-  rp /= std::max(sumSq(pb.b.data(), nullptr, m), 1e-300);
-  rc /= std::max(ls * ls / static_cast<double>(m), 1e-300);
-  return std::sqrt(rd + rp + rc);
-}
+
+  // One iterate: W, its gradient g, constraint values c, and lambda, s, M = sum lambda_j A_j.
+  struct Point {
+    Mat W, g, M;
+    Vec c, lambda, s;
+  };
+
+  // Scaled norm of the perturbed KKT residual (r_d relative to M, r_p to b, complementarity to mu).
+  double residual(const MarginProblem& pb, const Point& x, double target) {
+    const Index m = pb.b.size(), n = x.W.size();
+    const double rd =
+        sumSq(x.g.data(), x.M.data(), n) / std::max(sumSq(x.M.data(), nullptr, n), 1e-300);
+    double rp = 0.0, rc = 0.0, ls = 0.0;
+    for (Index j = 0; j < m; ++j) {
+      const double e = x.c(j) - pb.b(j) - x.s(j), c = x.lambda(j) * x.s(j);
+      rp += e * e;
+      rc += (c - target) * (c - target);
+      ls += c;
+    }
+    rp /= std::max(sumSq(pb.b.data(), nullptr, m), 1e-300);
+    rc /= std::max(ls * ls / static_cast<double>(m), 1e-300);
+    return std::sqrt(rd + rp + rc);
+  }
 
 }  // namespace
 
-bool lpPrimalDual(const MarginProblem& pb, double p, const Vec& lambda0, double stopGap, MarginSolution& sol) {
+bool lpPrimalDual(const MarginProblem& pb, double p, const Vec& lambda0, double stopGap,
+                  MarginSolution& sol) {
   const Index m = pb.b.size();
   for (Index j = 0; j < m; ++j)
-    if (!pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)]) return false;  // not handled
+    if (!pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)])
+      return false;  // not handled
   if (m == 0 || !(p > 2.0)) return false;
   for (Index j = 0; j < m; ++j)
     if (!(lambda0(j) > 0.0)) return false;
@@ -108,7 +110,8 @@ bool lpPrimalDual(const MarginProblem& pb, double p, const Vec& lambda0, double 
   signedPow(x.M.data(), n, q - 1.0, x.W.data());
   x.c = constraintValues(pb, x.W);
   x.s.resize(m);
-  for (Index j = 0; j < m; ++j) x.s(j) = std::max(x.c(j) - pb.b(j), 1e-2 * std::max(1.0, std::abs(pb.b(j))));
+  for (Index j = 0; j < m; ++j)
+    x.s(j) = std::max(x.c(j) - pb.b(j), 1e-2 * std::max(1.0, std::abs(pb.b(j))));
   x.g.resize(pb.rows, pb.cols);
   signedPow(x.W.data(), n, p - 1.0, x.g.data());
 
@@ -124,8 +127,10 @@ bool lpPrimalDual(const MarginProblem& pb, double p, const Vec& lambda0, double 
     bool scalable = true;
     for (Index j = 0; j < m && scalable; ++j) {
       if (pb.b(j) <= 0.0) continue;
-      if (!(x.c(j) > 0.0)) scalable = false;
-      else scale = std::max(scale, pb.b(j) / x.c(j));
+      if (!(x.c(j) > 0.0))
+        scalable = false;
+      else
+        scale = std::max(scale, pb.b(j) / x.c(j));
     }
     if (scalable && scale > 0.0) {
       const double objective = scale * matrixNorm(x.W, NormKind::Lp, p);
@@ -144,8 +149,8 @@ bool lpPrimalDual(const MarginProblem& pb, double p, const Vec& lambda0, double 
       }
     }
 #ifdef ATTNSVM_LP_TRACE
-    std::fprintf(stderr, "pd %2d mu %.3e feasible %d best gap %.3e\n", it, x.lambda.dot(x.s) / static_cast<double>(m),
-                 static_cast<int>(scalable), bestGap);
+    std::fprintf(stderr, "pd %2d mu %.3e feasible %d best gap %.3e\n", it,
+                 x.lambda.dot(x.s) / static_cast<double>(m), static_cast<int>(scalable), bestGap);
 #endif
     if (bestGap <= stopGap || it - best.iterations > 8) break;  // done, or no progress for 8 steps
 

@@ -47,18 +47,21 @@ class DualModel {
   // phi at lambda; false when lambda is outside the domain of phi. Remembers the point.
   virtual bool value(const Vec& lambda, double& phi) = 0;
   // Gradient and Hessian of phi at the last point given to value(). Only the lower triangle of
-  // hess is read (the driver's Cholesky factors are Lower); the strict upper part may be left unset.
+  // hess is read (the driver's Cholesky factors are Lower); the strict upper part may be left
+  // unset.
   virtual void derivatives(Vec& grad, Mat& hess) = 0;
   // P(lambda) at the last point given to value().
   virtual Mat primal() = 0;
   virtual bool barrierWeighted() const = 0;
   // Optional: primal candidates reconstructed from the dual iterate (lambda, slacks s, mu) that
   // are more accurate than w(mu) P(lambda) (nuclear: exact rank/subspace polishing).
-  virtual std::vector<Mat> polish(const Vec& /*lambda*/, const Vec& /*s*/, double /*mu*/) { return {}; }
+  virtual std::vector<Mat> polish(const Vec& /*lambda*/, const Vec& /*s*/, double /*mu*/) {
+    return {};
+  }
 };
 
-// Constraints grouped by their shared w_j (all tokens of one sequence), for the l_p and nuclear solvers:
-// the matrices A diag(D) A^T they need then cost O(groups^2 rows cols + m^2 rows).
+// Constraints grouped by their shared w_j (all tokens of one sequence), for the l_p and nuclear
+// solvers: the matrices A diag(D) A^T they need then cost O(groups^2 rows cols + m^2 rows).
 struct LpGroup {
   Vec w;                 // the shared w (cols)
   std::vector<Index> j;  // constraint indices

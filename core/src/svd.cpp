@@ -1,9 +1,9 @@
 #include "svd.hpp"
 
 #include <algorithm>
-#include <utility>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace attnsvm::detail {
@@ -26,9 +26,11 @@ void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V) {
   // n^3 instead of m n^2; U = Q U_R at the end). Columnwise backward stable, so R keeps the
   // relative accuracy of the columns; the rank is then revealed by the SVD of R. Square and
   // nearly square inputs (the other users) take the plain loop.
-  Mat reflectors;  // m x n: R above the diagonal, the Householder vectors v_k from the diagonal down
+  Mat reflectors;  // m x n: R above the diagonal, the Householder vectors v_k from the diagonal
+                   // down
   Vec tau;         // H_k = I - tau_k v_k v_k^T
-  // Reflections as dot products on column segments rather than Eigen's Householder templates (smaller wasm).
+  // Reflections as dot products on column segments rather than Eigen's Householder templates
+  // (smaller wasm).
   auto reflect = [](const double* v, double t, double* y, Index len) {  // y <- (I - t v v^T) y
     Eigen::Map<Vec> ys(y, len);
     ys -= (t * Eigen::Map<const Vec>(v, len).dot(ys)) * Eigen::Map<const Vec>(v, len);
@@ -113,7 +115,8 @@ void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V) {
 
 Index numericalRank(const Vec& s, Index rows, Index cols) {
   if (s.size() == 0 || !(s(0) > 0.0)) return 0;
-  const double cut = std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(rows, cols)) * s(0);
+  const double cut =
+      std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(rows, cols)) * s(0);
   Index r = 0;
   while (r < s.size() && s(r) > cut) ++r;  // s is descending
   return r;

@@ -7,9 +7,9 @@
 
 namespace attnsvm::detail {
 
-// A = U diag(s) V^T with k = min(rows, cols): s (k, descending, >= 0), U (rows x k) and V (cols x k)
-// with orthonormal columns where s > 0 (the columns of U for s = 0 are zero). U and V may be null
-// (singular values only).
+// A = U diag(s) V^T with k = min(rows, cols): s (k, descending, >= 0), U (rows x k) and V (cols x
+// k) with orthonormal columns where s > 0 (the columns of U for s = 0 are zero). U and V may be
+// null (singular values only).
 //
 // One-sided (Hestenes) Jacobi: rotations orthogonalize the columns of A (or of A^T when it is
 // wide) until every pair is orthogonal to working precision; the singular values are the column
@@ -24,7 +24,8 @@ void thinSvd(const ConstMatRef& a, Vec& s, Mat* U, Mat* V);
 // accurate to about eps * max(rows, cols) * ||A||_2, so anything below is indistinguishable from
 // zero; this is the conventional pseudo-inverse cut (MATLAB's pinv and rank, NumPy's lstsq).
 // Eigen's complete orthogonal decomposition and column-pivoted Householder QR, which this
-// replaced, cut the pivots of R at eps * min(rows, cols) * |R_00|: the same up to the dimension factor.
+// replaced, cut the pivots of R at eps * min(rows, cols) * |R_00|: the same up to the dimension
+// factor.
 Index numericalRank(const Vec& s, Index rows, Index cols);
 
 // Orthonormal basis (rows x rank) of range(A): the left singular vectors of A above the
@@ -34,8 +35,8 @@ void rangeBasis(const ConstMatRef& a, Mat& Q);
 
 // Minimum-norm least-squares solutions with one matrix A (rows x cols) and many right-hand
 // sides, from one thin SVD A = U_r S_r V_r^T truncated at numericalRank (r):
-//     solve(b)           x = A^+ b     = V_r S_r^{-1} U_r^T b   (min ||x|| among argmin ||A x - b||)
-//     solveTransposed(c) y = (A^T)^+ c = U_r S_r^{-1} V_r^T c   (the same for A^T y = c)
+//     solve(b)           x = A^+ b     = V_r S_r^{-1} U_r^T b   (min ||x|| among argmin ||A x -
+//     b||) solveTransposed(c) y = (A^T)^+ c = U_r S_r^{-1} V_r^T c   (the same for A^T y = c)
 // rangeBasis() = U_r spans range(A) (so U_r U_r^T is the orthogonal projector onto it). Unlike
 // a QR (or COD) of a normal matrix A A^T, the cut and the solves see A's own singular values,
 // not their squares. Solves reuse a workspace of r entries: one solver is not to be shared across
@@ -56,7 +57,9 @@ class MinNormSolver {
     solveTransposed(c, y);
     return y;
   }
-  Eigen::Block<const Mat, Eigen::Dynamic, Eigen::Dynamic, true> rangeBasis() const { return U_.leftCols(rank_); }
+  Eigen::Block<const Mat, Eigen::Dynamic, Eigen::Dynamic, true> rangeBasis() const {
+    return U_.leftCols(rank_);
+  }
 
  private:
   Mat U_, V_;

@@ -13,13 +13,24 @@ namespace attnsvm::detail {
 
 class Text {
  public:
-  Text& operator<<(const std::string& s) { out_ += s; return *this; }
-  Text& operator<<(const char* s) { out_ += s; return *this; }
-  Text& operator<<(char c) { out_ += c; return *this; }
+  Text& operator<<(const std::string& s) {
+    out_ += s;
+    return *this;
+  }
+  Text& operator<<(const char* s) {
+    out_ += s;
+    return *this;
+  }
+  Text& operator<<(char c) {
+    out_ += c;
+    return *this;
+  }
   template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, char>, int> = 0>
   Text& operator<<(T x) {
-    if constexpr (std::is_same_v<T, bool>) out_ += x ? '1' : '0';
-    else out_ += std::to_string(x);
+    if constexpr (std::is_same_v<T, bool>)
+      out_ += x ? '1' : '0';
+    else
+      out_ += std::to_string(x);
     return *this;
   }
   template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>

@@ -16,12 +16,12 @@
 
 #include "text.hpp"
 
+#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/rng.hpp"
 #include "mirror_internal.hpp"
 #include "model_internal.hpp"
 #include "svd.hpp"
-#include "attnsvm/cold.hpp"
 
 namespace attnsvm {
 
@@ -47,9 +47,9 @@ double dualExponent(double p) { return p / (p - 1.0); }
 // NMD (the mirror-descent paper's step) divides the true gradient g = exp(logScale) dir by
 // ||g||_q + eps, eps = machine epsilon. Written on the scaled direction,
 //   g / (||g||_q + eps) = dir / (||dir||_q + exp(log(eps) - logScale)),
-// which needs no exp(logScale): (a) while ||g||_q >> eps the extra term is below an ulp and the step
-// has length lr in the dual norm; (b) once ||g||_q nears eps the step shrinks as in the authors'
-// double-precision code (there the gradient itself then underflows and the iterate stops);
+// which needs no exp(logScale): (a) while ||g||_q >> eps the extra term is below an ulp and the
+// step has length lr in the dual norm; (b) once ||g||_q nears eps the step shrinks as in the
+// authors' double-precision code (there the gradient itself then underflows and the iterate stops);
 // (c) when exp(log(eps) - logScale) overflows (true gradient below about 1e-324 * eps) or the
 // direction is exactly zero the coefficient is exactly 0: a zero step, never a NaN, and the run
 // goes on (a zero step is defined here, unlike NGD's 0/0).
@@ -87,7 +87,9 @@ bool stepBlock(const Eigen::Ref<const Mat>& x, const Eigen::Ref<const Mat>& dir,
 }
 
 Eigen::Map<Mat> asMatrix(Vec& v) { return Eigen::Map<Mat>(v.data(), v.size(), 1); }
-Eigen::Map<const Mat> asMatrix(const Vec& v) { return Eigen::Map<const Mat>(v.data(), v.size(), 1); }
+Eigen::Map<const Mat> asMatrix(const Vec& v) {
+  return Eigen::Map<const Mat>(v.data(), v.size(), 1);
+}
 
 // ---- Adam (Optimizer::Adam) ----
 // Adam needs the true gradient g = exp(logScale) dir, not the scaled direction the other steps use:
@@ -110,16 +112,19 @@ void adamStep(const Eigen::Ref<const Mat>& x, const Eigen::Ref<const Mat>& dir, 
 }
 
 // Adam on every block of the attention parameters (W; K and Q; or p).
-void adamAttention(Parameterization param, const Params& x, const Gradient& g, const TrainSettings& s, int k,
-                   Params& m, Params& sq, Params& next) {
+void adamAttention(Parameterization param, const Params& x, const Gradient& g,
+                   const TrainSettings& s, int k, Params& m, Params& sq, Params& next) {
   switch (param) {
-    case Parameterization::W: adamStep(x.W, g.W, g.logScale, s, s.lr, k, m.W, sq.W, next.W); break;
+    case Parameterization::W:
+      adamStep(x.W, g.W, g.logScale, s, s.lr, k, m.W, sq.W, next.W);
+      break;
     case Parameterization::KQ:
       adamStep(x.K, g.K, g.logScale, s, s.lr, k, m.K, sq.K, next.K);
       adamStep(x.Q, g.Q, g.logScale, s, s.lr, k, m.Q, sq.Q, next.Q);
       break;
     case Parameterization::Prompt:
-      adamStep(asMatrix(x.p), asMatrix(g.p), g.logScale, s, s.lr, k, asMatrix(m.p), asMatrix(sq.p), asMatrix(next.p));
+      adamStep(asMatrix(x.p), asMatrix(g.p), g.logScale, s, s.lr, k, asMatrix(m.p), asMatrix(sq.p),
+               asMatrix(next.p));
       break;
   }
 }
@@ -159,8 +164,9 @@ static double safeNorm(const Eigen::Ref<const Mat>& x) {
 
 double correlation(const ConstMatRef& a, const ConstMatRef& b) {
   if (a.rows() != b.rows() || a.cols() != b.cols())
-    throw InputError("correlation of a " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
-                     " and a " + std::to_string(b.rows()) + " x " + std::to_string(b.cols()) + " matrix");
+    throw InputError("correlation of a " + std::to_string(a.rows()) + " x " +
+                     std::to_string(a.cols()) + " and a " + std::to_string(b.rows()) + " x " +
+                     std::to_string(b.cols()) + " matrix");
   if (a.size() == 0) return 0.0;
   const double na = safeNorm(a), nb = safeNorm(b);
   if (!(na > 0.0) || !(nb > 0.0)) return 0.0;
@@ -173,7 +179,8 @@ ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params ini
   const TrainSettings& s = settings_;
   requirePositive(s.lr, "lr");
   requireMirrorExponent(s.p, "p");
-  const bool adam = s.optimizer == Optimizer::Adam || (s.trainHead && s.headOptimizer == Optimizer::Adam);
+  const bool adam =
+      s.optimizer == Optimizer::Adam || (s.trainHead && s.headOptimizer == Optimizer::Adam);
   if (adam) requireAdamSettings(s);
   if (s.trainHead) {
     requirePositive(s.headLr, "headLr");
@@ -181,10 +188,13 @@ ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params ini
   }
   if (!(s.balance >= 0.0) || !std::isfinite(s.balance))
     throw InputError("balance = " + std::to_string(s.balance) + ": must be finite and >= 0");
-  if (s.traceEvery < 1) throw InputError("traceEvery = " + std::to_string(s.traceEvery) + ": must be >= 1");
+  if (s.traceEvery < 1)
+    throw InputError("traceEvery = " + std::to_string(s.traceEvery) + ": must be >= 1");
   if (!(s.traceP == 0.0 || (s.traceP >= 1.0 && std::isfinite(s.traceP))))
-    throw InputError("traceP = " + std::to_string(s.traceP) + ": must be >= 1 (or 0 for the default)");
-  if (!(s.maxNorm > 0.0)) throw InputError("maxNorm = " + std::to_string(s.maxNorm) + ": must be > 0");
+    throw InputError("traceP = " + std::to_string(s.traceP) +
+                     ": must be >= 1 (or 0 for the default)");
+  if (!(s.maxNorm > 0.0))
+    throw InputError("maxNorm = " + std::to_string(s.maxNorm) + ": must be > 0");
   traceP_ = s.traceP != 0.0 ? s.traceP : (isMirror(s.optimizer) ? s.p : 2.0);
   divergenceP_ = traceP_ > 1.0 ? traceP_ : 2.0;
 
@@ -216,11 +226,13 @@ ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params ini
 
 ATTNSVM_COLD_FN void Trainer::addReference(const std::string& name, const Mat& direction) {
   if (lastRecorded_ >= 0)
-    throw InputError("addReference(\"" + name + "\") after frames were recorded: add references first");
+    throw InputError("addReference(\"" + name +
+                     "\") after frames were recorded: add references first");
   if (direction.rows() != weff_.rows() || direction.cols() != weff_.cols())
     throw InputError("reference \"" + name + "\" is " + std::to_string(direction.rows()) + " x " +
-                     std::to_string(direction.cols()) + ", expected " + std::to_string(weff_.rows()) +
-                     " x " + std::to_string(weff_.cols()) + " (the effective weights' shape)");
+                     std::to_string(direction.cols()) + ", expected " +
+                     std::to_string(weff_.rows()) + " x " + std::to_string(weff_.cols()) +
+                     " (the effective weights' shape)");
   if (!direction.allFinite()) throw InputError("reference \"" + name + "\" contains NaN or Inf");
   referenceNames_.push_back(name);
   references_.push_back(direction);
@@ -231,24 +243,30 @@ ATTNSVM_COLD_FN void Trainer::addReference(const std::string& name, const Mat& d
 void Trainer::effective() {
   const ModelSpec& spec = model_.spec();
   switch (spec.param) {
-    case Parameterization::W: weff_ = params_.W; break;
+    case Parameterization::W:
+      weff_ = params_.W;
+      break;
     case Parameterization::KQ:
       if (weff_.rows() != params_.K.rows() || weff_.cols() != params_.Q.rows())
         weff_.resize(params_.K.rows(), params_.Q.rows());
       weff_.noalias() = params_.K * params_.Q.transpose();
       break;
-    case Parameterization::Prompt: weff_ = asMatrix(params_.p); break;
+    case Parameterization::Prompt:
+      weff_ = asMatrix(params_.p);
+      break;
   }
 }
 
 void Trainer::evaluate() {
   model_.gradient(params_, grad_, settings_.trainHead);
-  if (model_.spec().param == Parameterization::KQ) addBalanceTerm(grad_, params_, settings_.balance);
+  if (model_.spec().param == Parameterization::KQ)
+    addBalanceTerm(grad_, params_, settings_.balance);
   // (No string work on the normal path: this runs every iteration.)
   if (!stopReason_.empty()) return;
   if (!std::isfinite(grad_.loss)) {
     stopReason_ = "loss is not finite at iteration " + std::to_string(iteration_);
-  } else if (std::isnan(grad_.logScale) || (settings_.trainHead && std::isnan(grad_.logScaleHead))) {
+  } else if (std::isnan(grad_.logScale) ||
+             (settings_.trainHead && std::isnan(grad_.logScaleHead))) {
     stopReason_ = "gradient is not finite at iteration " + std::to_string(iteration_);
   }
 }
@@ -260,33 +278,36 @@ bool Trainer::update() {
   if (s.optimizer == Optimizer::Adam) {
     adamAttention(spec.param, params_, grad_, s, iteration_ + 1, adamM_, adamS_, next_);
     moved = true;  // Adam has no undefined step (a zero gradient is a zero step)
-  } else switch (spec.param) {
-    case Parameterization::W:
-      moved = stepBlock(params_.W, grad_.W, grad_.logScale, s.optimizer, s.lr, s.p, next_.W);
-      break;
-    case Parameterization::KQ: {
-      // Each factor is normalized separately; a factor whose gradient is zero (e.g. K while
-      // Q = 0) does not move this iteration.
-      const bool k = stepBlock(params_.K, grad_.K, grad_.logScale, s.optimizer, s.lr, s.p, next_.K);
-      const bool q = stepBlock(params_.Q, grad_.Q, grad_.logScale, s.optimizer, s.lr, s.p, next_.Q);
-      moved = k || q;
-      break;
+  } else
+    switch (spec.param) {
+      case Parameterization::W:
+        moved = stepBlock(params_.W, grad_.W, grad_.logScale, s.optimizer, s.lr, s.p, next_.W);
+        break;
+      case Parameterization::KQ: {
+        // Each factor is normalized separately; a factor whose gradient is zero (e.g. K while
+        // Q = 0) does not move this iteration.
+        const bool k =
+            stepBlock(params_.K, grad_.K, grad_.logScale, s.optimizer, s.lr, s.p, next_.K);
+        const bool q =
+            stepBlock(params_.Q, grad_.Q, grad_.logScale, s.optimizer, s.lr, s.p, next_.Q);
+        moved = k || q;
+        break;
+      }
+      case Parameterization::Prompt:
+        moved = stepBlock(asMatrix(params_.p), asMatrix(grad_.p), grad_.logScale, s.optimizer, s.lr,
+                          s.p, asMatrix(next_.p));
+        break;
     }
-    case Parameterization::Prompt:
-      moved = stepBlock(asMatrix(params_.p), asMatrix(grad_.p), grad_.logScale, s.optimizer, s.lr, s.p,
-                        asMatrix(next_.p));
-      break;
-  }
   // In joint training a zero attention gradient is not the end: at W = 0, v = 0 (the real-images
   // start) only the head has a gradient, and W starts moving once v is nonzero.
   bool headMoved = false;
   if (s.trainHead && s.headOptimizer == Optimizer::Adam) {
-    adamStep(asMatrix(params_.v), asMatrix(grad_.v), grad_.logScaleHead, s, s.headLr, iteration_ + 1,
-             asMatrix(adamM_.v), asMatrix(adamS_.v), asMatrix(next_.v));
+    adamStep(asMatrix(params_.v), asMatrix(grad_.v), grad_.logScaleHead, s, s.headLr,
+             iteration_ + 1, asMatrix(adamM_.v), asMatrix(adamS_.v), asMatrix(next_.v));
     headMoved = true;
   } else if (s.trainHead) {
-    headMoved = stepBlock(asMatrix(params_.v), asMatrix(grad_.v), grad_.logScaleHead, s.headOptimizer, s.headLr,
-                          s.headP, asMatrix(next_.v));
+    headMoved = stepBlock(asMatrix(params_.v), asMatrix(grad_.v), grad_.logScaleHead,
+                          s.headOptimizer, s.headLr, s.headP, asMatrix(next_.v));
   }
   if (!moved && !headMoved) {
     stopReason_ = "zero gradient direction at iteration " + std::to_string(iteration_) +
@@ -350,14 +371,15 @@ void Trainer::record() {
     }
     eig_.compute(gram_, Eigen::EigenvaluesOnly);
     double sum = 0.0;
-    for (Index j = 0; j < eig_.eigenvalues().size(); ++j) sum += std::sqrt(std::max(0.0, eig_.eigenvalues()[j]));
+    for (Index j = 0; j < eig_.eigenvalues().size(); ++j)
+      sum += std::sqrt(std::max(0.0, eig_.eigenvalues()[j]));
     nuclear = fro * sum;
   }
   const double lp = lpNorm(weff_, traceP_);
   // Never a NaN or Inf in a trace: a state that cannot be described is not recorded (and ends
   // the run if nothing else did).
-  if (!std::isfinite(grad_.loss) || !std::isfinite(fro) || !std::isfinite(nuclear) || !std::isfinite(lp) ||
-      !grad_.selectedProbability.allFinite()) {
+  if (!std::isfinite(grad_.loss) || !std::isfinite(fro) || !std::isfinite(nuclear) ||
+      !std::isfinite(lp) || !grad_.selectedProbability.allFinite()) {
     if (stopReason_.empty())
       stopReason_ = "trace values are not finite at iteration " + std::to_string(iteration_);
     return;
@@ -370,8 +392,9 @@ void Trainer::record() {
   tr.normNuc.push_back(nuclear);
   tr.normLp.push_back(lp);
   tr.selected.insert(tr.selected.end(), grad_.selected.begin(), grad_.selected.end());
-  tr.selectedProbability.insert(tr.selectedProbability.end(), grad_.selectedProbability.data(),
-                                grad_.selectedProbability.data() + grad_.selectedProbability.size());
+  tr.selectedProbability.insert(
+      tr.selectedProbability.end(), grad_.selectedProbability.data(),
+      grad_.selectedProbability.data() + grad_.selectedProbability.size());
   for (std::size_t r = 0; r < references_.size(); ++r) {
     const double c = (fro > 0.0 && referenceNorms_[r] > 0.0)
                          ? (weff_ / fro).cwiseProduct(references_[r] / referenceNorms_[r]).sum()
@@ -382,7 +405,8 @@ void Trainer::record() {
   if (settings_.traceSoftmax) {
     const Forward fw = model_.forward(params_);  // allocates; only when the caller asks for it
     for (Index u = 0; u < fw.softmax.rows(); ++u)
-      for (Index t = 0; t < fw.softmax.cols(); ++t) tr.softmax.push_back(std::isfinite(fw.softmax(u, t)) ? fw.softmax(u, t) : 0.0);
+      for (Index t = 0; t < fw.softmax.cols(); ++t)
+        tr.softmax.push_back(std::isfinite(fw.softmax(u, t)) ? fw.softmax(u, t) : 0.0);
   }
 }
 
@@ -412,7 +436,8 @@ ATTNSVM_COLD_FN Params initialParams(const Model& model, const InitSettings& ini
       return params;
     case InitKind::Random: {
       if (!(init.scale >= 0.0) || !std::isfinite(init.scale))
-        throw InputError("init scale = " + std::to_string(init.scale) + ": must be finite and >= 0");
+        throw InputError("init scale = " + std::to_string(init.scale) +
+                         ": must be finite and >= 0");
       Rng rng(init.seed);
       // Draw order: W; or K then Q; or p (each filled row by row).
       if (spec.param == Parameterization::W) params.W = init.scale * rng.normalMatrix(d, d);

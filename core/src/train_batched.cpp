@@ -46,7 +46,9 @@ namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-bool perQueryUnits(AttentionKind kind) { return kind == AttentionKind::SeqToSeq || kind == AttentionKind::Causal; }
+bool perQueryUnits(AttentionKind kind) {
+  return kind == AttentionKind::SeqToSeq || kind == AttentionKind::Causal;
+}
 
 // sign(x)|x|^e, elementwise (mirror.cpp's signedPower on a flat array; identity for e = 1).
 void signedPower(double* x, std::size_t size, double e) {
@@ -98,11 +100,13 @@ ATTNSVM_INLINE void expLanes(double* __restrict x, int count) {
 ATTNSVM_INLINE double logNormal(double u) {
   std::uint64_t bits;
   std::memcpy(&bits, &u, sizeof bits);
-  const std::uint64_t ebits = (bits >> 52) | 0x4330000000000000ULL;  // the double 2^52 + biased exponent
+  const std::uint64_t ebits =
+      (bits >> 52) | 0x4330000000000000ULL;  // the double 2^52 + biased exponent
   double e;
   std::memcpy(&e, &ebits, sizeof e);
   e -= 4503599627370496.0 + 1023.0;
-  const std::uint64_t mbits = (bits & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL;  // mantissa in [1, 2)
+  const std::uint64_t mbits =
+      (bits & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL;  // mantissa in [1, 2)
   double m;
   std::memcpy(&m, &mbits, sizeof m);
   const bool big = m > 1.4142135623730951;
@@ -119,7 +123,8 @@ ATTNSVM_INLINE double logNormal(double u) {
   p = p * z + 1.0 / 7.0;
   p = p * z + 1.0 / 5.0;
   p = p * z + 1.0 / 3.0;
-  return e * 6.93147180369123816490e-01 + (2.0 * s + 2.0 * s * z * p + e * 1.90821492927058770002e-10);
+  return e * 6.93147180369123816490e-01 +
+         (2.0 * s + 2.0 * s * z * p + e * 1.90821492927058770002e-10);
 }
 
 // x <- log1p(x) for x >= 0, +inf and NaN (the softmax normalizer S, the logistic loss's e^{-|u|}):
@@ -139,10 +144,11 @@ ATTNSVM_INLINE void logLanes(double* __restrict x, int count) {
   for (int i = 0; i < count; ++i) {
     const double v = x[i];
     const bool tiny = v < std::numeric_limits<double>::min();
-    const double r = tiny ? logNormal(v * 18014398509481984.0) - 54.0 * 0.69314718055994530942 : logNormal(v);
+    const double r =
+        tiny ? logNormal(v * 18014398509481984.0) - 54.0 * 0.69314718055994530942 : logNormal(v);
     x[i] = (v != v || v == std::numeric_limits<double>::infinity()) ? v
-           : v == 0.0                                            ? -std::numeric_limits<double>::infinity()
-                                                                 : r;
+           : v == 0.0 ? -std::numeric_limits<double>::infinity()
+                      : r;
   }
 }
 
@@ -150,7 +156,7 @@ ATTNSVM_INLINE void logLanes(double* __restrict x, int count) {
 // sums of kLanes runs accumulate in registers, not in memory.
 template <int L>
 ATTNSVM_INLINE void laneDots(double* __restrict out, const double* __restrict a, std::ptrdiff_t sa,
-                     const double* __restrict b, std::ptrdiff_t sb, int count, int lanes) {
+                             const double* __restrict b, std::ptrdiff_t sb, int count, int lanes) {
   for (int kb = 0; kb < lanes; kb += L) {
     double acc[L] = {};
     for (int j = 0; j < count; ++j) {
@@ -172,7 +178,8 @@ std::string batchedUnsupported(const ModelSpec& spec, const TrainSettings& s) {
   return "";
 }
 
-BatchedTrainer::BatchedTrainer(std::vector<Model> models, TrainSettings settings, const std::vector<Params>& inits)
+BatchedTrainer::BatchedTrainer(std::vector<Model> models, TrainSettings settings,
+                               const std::vector<Params>& inits)
     : models_(std::move(models)), s_(std::move(settings)) {
   if (models_.empty()) throw InputError("batched trainer: no runs");
   if (inits.size() != models_.size())
@@ -195,13 +202,17 @@ BatchedTrainer::BatchedTrainer(std::vector<Model> models, TrainSettings settings
   for (int r = 0; r < K_; ++r) {
     const Dataset& dr = models_[r].data();
     const ModelSpec& sr = models_[r].spec();
-    if (dr.n != n_ || dr.T != T_ || dr.d != d_ || sr.attention != spec0.attention || sr.param != param_ ||
-        sr.loss != lossKind_ || sr.head != spec0.head || (param_ == Parameterization::KQ && sr.m != spec0.m) ||
-        (param_ != Parameterization::Prompt && sr.attention == AttentionKind::Self && dr.query != d0.query))
-      throw InputError("batched trainer: run " + std::to_string(r) + " differs in shape or model from run 0");
+    if (dr.n != n_ || dr.T != T_ || dr.d != d_ || sr.attention != spec0.attention ||
+        sr.param != param_ || sr.loss != lossKind_ || sr.head != spec0.head ||
+        (param_ == Parameterization::KQ && sr.m != spec0.m) ||
+        (param_ != Parameterization::Prompt && sr.attention == AttentionKind::Self &&
+         dr.query != d0.query))
+      throw InputError("batched trainer: run " + std::to_string(r) +
+                       " differs in shape or model from run 0");
     (void)models_[r].loss(inits[r]);  // shape check of the start (InputError)
     const Params& p = inits[r];
-    if (!p.W.allFinite() || !p.K.allFinite() || !p.Q.allFinite() || !p.p.allFinite() || !p.v.allFinite())
+    if (!p.W.allFinite() || !p.K.allFinite() || !p.Q.allFinite() || !p.p.allFinite() ||
+        !p.v.allFinite())
       throw InputError("initial parameters of run " + std::to_string(r) + " contain NaN or Inf");
   }
   const AttentionKind kind = spec0.attention;
@@ -239,9 +250,15 @@ BatchedTrainer::BatchedTrainer(std::vector<Model> models, TrainSettings settings
       for (int j = 0; j < d_; ++j) {
         double z = 0.0;
         switch (kind) {
-          case AttentionKind::Cross: z = dr.Z(i, j); break;
-          case AttentionKind::Self: z = dr.X(i * T_ + dr.query, j); break;
-          default: z = dr.X(i * T_ + k, j); break;
+          case AttentionKind::Cross:
+            z = dr.Z(i, j);
+            break;
+          case AttentionKind::Self:
+            z = dr.X(i * T_ + dr.query, j);
+            break;
+          default:
+            z = dr.X(i * T_ + k, j);
+            break;
         }
         queryIn_[(u * d + j) * K + r] = z;
       }
@@ -278,7 +295,8 @@ BatchedTrainer::BatchedTrainer(std::vector<Model> models, TrainSettings settings
   }
   inits_ = inits;
   // Padding lanes (up to a multiple of kLanes) hold copies of run 0 and never commit a step.
-  for (std::vector<double>* v : {&tokens_, &headDot_, &label_, &queryIn_, &keys_, &W_, &K_m_, &Q_, &p_})
+  for (std::vector<double>* v :
+       {&tokens_, &headDot_, &label_, &queryIn_, &keys_, &W_, &K_m_, &Q_, &p_})
     padLanes(*v);
   nextW_ = W_;
   nextK_ = K_m_;
@@ -328,17 +346,23 @@ Params BatchedTrainer::params(int r) const {
     for (std::size_t e = 0; e < size; ++e) dst[e] = src[e * K + r];
   };
   switch (param_) {
-    case Parameterization::W: unload(W_, out.W.data(), out.W.size()); break;
+    case Parameterization::W:
+      unload(W_, out.W.data(), out.W.size());
+      break;
     case Parameterization::KQ:
       unload(K_m_, out.K.data(), out.K.size());
       unload(Q_, out.Q.data(), out.Q.size());
       break;
-    case Parameterization::Prompt: unload(p_, out.p.data(), out.p.size()); break;
+    case Parameterization::Prompt:
+      unload(p_, out.p.data(), out.p.size());
+      break;
   }
   return out;
 }
 
-Mat BatchedTrainer::weights(int r) const { return effectiveWeights(models_.at(r).spec(), params(r)); }
+Mat BatchedTrainer::weights(int r) const {
+  return effectiveWeights(models_.at(r).spec(), params(r));
+}
 
 void BatchedTrainer::selectedProbability(int r, VecRef out) const {
   for (int u = 0; u < units_; ++u) out[u] = prob_[static_cast<std::size_t>(u) * KP_ + r];
@@ -355,15 +379,17 @@ ATTNSVM_LANES void BatchedTrainer::evaluate() {
     case Parameterization::W:
       for (int u = 0; u < U; ++u)
         for (int a = 0; a < d; ++a)  // q(a) = sum_b W(a, b) z(b)
-          laneDots<kLanes>(q + (u * d + a) * K, W_.data() + a * K, d * K, queryIn_.data() + u * d * K, K, d, K);
+          laneDots<kLanes>(q + (u * d + a) * K, W_.data() + a * K, d * K,
+                           queryIn_.data() + u * d * K, K, d, K);
       break;
     case Parameterization::KQ:
       for (int u = 0; u < U; ++u) {
         for (int c = 0; c < m; ++c)  // inner(c) = sum_b Q(b, c) z(b)
-          laneDots<kLanes>(inner_.data() + (u * m + c) * K, Q_.data() + c * d * K, K, queryIn_.data() + u * d * K, K,
-                           d, K);
+          laneDots<kLanes>(inner_.data() + (u * m + c) * K, Q_.data() + c * d * K, K,
+                           queryIn_.data() + u * d * K, K, d, K);
         for (int a = 0; a < d; ++a)  // q(a) = sum_c K(a, c) inner(c)
-          laneDots<kLanes>(q + (u * d + a) * K, K_m_.data() + a * K, d * K, inner_.data() + u * m * K, K, m, K);
+          laneDots<kLanes>(q + (u * d + a) * K, K_m_.data() + a * K, d * K,
+                           inner_.data() + u * m * K, K, m, K);
       }
       break;
     case Parameterization::Prompt:
@@ -379,10 +405,12 @@ ATTNSVM_LANES void BatchedTrainer::evaluate() {
 // evaluateUnit for unit u of every run (see model_unit.cpp for the derivation).
 ATTNSVM_LANES void BatchedTrainer::unitPass(int u) {
   const int K = KP_, d = d_, tau = unitCount_[u];
-  const std::size_t base = static_cast<std::size_t>(unitSeq_[u]) * T_;  // first token row of the sequence
-  const double* __restrict q = queries_.data() + (param_ == Parameterization::Prompt ? 0 : u * d * K);
+  const std::size_t base =
+      static_cast<std::size_t>(unitSeq_[u]) * T_;  // first token row of the sequence
+  const double* __restrict q =
+      queries_.data() + (param_ == Parameterization::Prompt ? 0 : u * d * K);
   const double* __restrict X = tokens_.data() + base * d * K;  // X(t, j)[k] at ((t d + j) K + k)
-  const double* __restrict hv = headDot_.data() + base * K;     // v.x_t [k] at (t K + k)
+  const double* __restrict hv = headDot_.data() + base * K;    // v.x_t [k] at (t K + k)
   double* __restrict a = score_.data();
   double* __restrict w = w_.data();
   double* __restrict xa = xa_.data();
@@ -527,9 +555,12 @@ ATTNSVM_LANES void BatchedTrainer::unitPass(int u) {
     sign[k] = y[k] > 0 ? -1.0 : 1.0;
     // A NaN anywhere in the direction makes the max-abs NaN-free; check the sum as Eigen's
     // lpNorm<Infinity> would propagate it.
-    if (tau > 1 && norm[k] > 0.0 && std::isfinite(norm[k])) logQ[k] = lambda[k] + logNorm[k] + logDeriv;
-    else if (tau > 1 && !std::isfinite(norm[k])) logQ[k] = std::numeric_limits<double>::quiet_NaN();
-    else logQ[k] = kNegInf;
+    if (tau > 1 && norm[k] > 0.0 && std::isfinite(norm[k]))
+      logQ[k] = lambda[k] + logNorm[k] + logDeriv;
+    else if (tau > 1 && !std::isfinite(norm[k]))
+      logQ[k] = std::numeric_limits<double>::quiet_NaN();
+    else
+      logQ[k] = kNegInf;
     // Divisor 1 (and the direction set to 0) where the direction is zero or not finite.
     tmp_[k] = logQ[k] == kNegInf || std::isnan(logQ[k]) ? 0.0 : 1.0;
     norm[k] = tmp_[k] == 0.0 ? 1.0 : 1.0 / norm[k];  // now the reciprocal: one division per run
@@ -599,13 +630,16 @@ ATTNSVM_LANES void BatchedTrainer::assemble() {
   // gradW(a, b) = sum_u dirs_u(a) z_u(b)
   for (int b = 0; b < d; ++b)
     for (int a = 0; a < d; ++a)
-      laneDots<kLanes>(gW_.data() + (a + b * d) * K, dirs_.data() + a * K, d * K, queryIn_.data() + b * K, d * K, U, K);
+      laneDots<kLanes>(gW_.data() + (a + b * d) * K, dirs_.data() + a * K, d * K,
+                       queryIn_.data() + b * K, d * K, U, K);
   if (param_ != Parameterization::KQ) return;
   // grad_K = gradW Q, grad_Q = gradW^T K
   for (int c = 0; c < m; ++c)
     for (int a = 0; a < d; ++a) {
-      laneDots<kLanes>(gK_.data() + (a + c * d) * K, gW_.data() + a * K, d * K, Q_.data() + c * d * K, K, d, K);
-      laneDots<kLanes>(gQ_.data() + (a + c * d) * K, gW_.data() + a * d * K, K, K_m_.data() + c * d * K, K, d, K);
+      laneDots<kLanes>(gK_.data() + (a + c * d) * K, gW_.data() + a * K, d * K,
+                       Q_.data() + c * d * K, K, d, K);
+      laneDots<kLanes>(gQ_.data() + (a + c * d) * K, gW_.data() + a * d * K, K,
+                       K_m_.data() + c * d * K, K, d, K);
     }
   // Balance term 2 balance F, combined with the data part in the log domain.
   const double balance = s_.balance;
@@ -616,11 +650,13 @@ ATTNSVM_LANES void BatchedTrainer::assemble() {
   for (std::size_t e = 0; e < dm; ++e) {
     const double* __restrict ke = K_m_.data() + e * K;
     const double* __restrict qe = Q_.data() + e * K;
-    for (int k = 0; k < K; ++k) size[k] = std::max(size[k], std::max(std::abs(ke[k]), std::abs(qe[k])));
+    for (int k = 0; k < K; ++k)
+      size[k] = std::max(size[k], std::max(std::abs(ke[k]), std::abs(qe[k])));
   }
   double* __restrict dataCoef = tmp_.data();
   double* __restrict regCoef = coef_.data() + 2 * K;
-  // gradient.cpp's addBalance per run: logReg = log(2 balance) + log(size), t = max(logData, logReg).
+  // gradient.cpp's addBalance per run: logReg = log(2 balance) + log(size), t = max(logData,
+  // logReg).
   double* __restrict logReg = coef_.data() + 3 * K;
   double* __restrict top2 = coef_.data() + 4 * K;
   std::copy(size, size + K, logReg);
@@ -655,7 +691,8 @@ ATTNSVM_LANES void BatchedTrainer::assemble() {
 void BatchedTrainer::checkEvaluation() {
   for (int k = 0; k < K_; ++k) {
     if (!stopReason_[k].empty()) continue;
-    if (!std::isfinite(loss_[k])) stopReason_[k] = "loss is not finite at iteration " + std::to_string(iteration_[k]);
+    if (!std::isfinite(loss_[k]))
+      stopReason_[k] = "loss is not finite at iteration " + std::to_string(iteration_[k]);
     else if (std::isnan(logScale_[k]))
       stopReason_[k] = "gradient is not finite at iteration " + std::to_string(iteration_[k]);
   }
@@ -665,7 +702,8 @@ void BatchedTrainer::checkEvaluation() {
 
 // Trainer's stepBlock for every run: next = x - coef dir (through the mirror map for MD with
 // p != 2); moved_[k] = 0 where the normalized step is undefined (then next = x).
-ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir, int size, double* next) {
+ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir, int size,
+                                             double* next) {
   const int K = KP_;
   const Optimizer opt = s_.optimizer;
   const bool normalized = isNormalizedOptimizer(opt);
@@ -683,9 +721,11 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
         for (int k = 0; k < K; ++k) topv[k] = std::max(topv[k], std::abs(dir[e * K + k]));
       for (int e = 0; e < size; ++e)
         for (int k = 0; k < K; ++k)
-          if (topv[k] > 0.0 && std::isfinite(topv[k])) nrm[k] += std::pow(std::abs(dir[e * K + k]) / topv[k], qexp);
+          if (topv[k] > 0.0 && std::isfinite(topv[k]))
+            nrm[k] += std::pow(std::abs(dir[e * K + k]) / topv[k], qexp);
       for (int k = 0; k < K; ++k)
-        nrm[k] = (topv[k] > 0.0 && std::isfinite(topv[k])) ? topv[k] * std::pow(nrm[k], 1.0 / qexp) : topv[k];
+        nrm[k] = (topv[k] > 0.0 && std::isfinite(topv[k])) ? topv[k] * std::pow(nrm[k], 1.0 / qexp)
+                                                           : topv[k];
     } else {
       for (int e = 0; e < size; ++e) {
         const double* __restrict de = dir + e * K;
@@ -698,9 +738,12 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
       const bool ok = nrm[k] > 0.0 && logScale_[k] != kNegInf;
       moved_[k] = ok;
       if (!ok) coef[k] = 0.0;
-      // NMD: lr g / (||g||_q + eps) with g = exp(logScale) dir, i.e. lr dir / (||dir||_q + eps exp(-logScale)).
-      else if (opt == Optimizer::NMD) coef[k] = s_.lr / (nrm[k] + eps * std::exp(-logScale_[k]));
-      else coef[k] = s_.lr / nrm[k];
+      // NMD: lr g / (||g||_q + eps) with g = exp(logScale) dir, i.e. lr dir / (||dir||_q + eps
+      // exp(-logScale)).
+      else if (opt == Optimizer::NMD)
+        coef[k] = s_.lr / (nrm[k] + eps * std::exp(-logScale_[k]));
+      else
+        coef[k] = s_.lr / nrm[k];
     }
   } else {
     for (int k = 0; k < K; ++k) {
@@ -733,7 +776,9 @@ ATTNSVM_LANES void BatchedTrainer::update() {
   const std::size_t K1 = K;
   const int dm = d * m_;
   switch (param_) {
-    case Parameterization::W: stepBlock(W_.data(), gW_.data(), d * d, nextW_.data()); break;
+    case Parameterization::W:
+      stepBlock(W_.data(), gW_.data(), d * d, nextW_.data());
+      break;
     case Parameterization::KQ:
       // Each factor separately; the run moves if either factor does (Trainer::update).
       stepBlock(K_m_.data(), gK_.data(), dm, nextK_.data());
@@ -741,7 +786,9 @@ ATTNSVM_LANES void BatchedTrainer::update() {
       stepBlock(Q_.data(), gQ_.data(), dm, nextQ_.data());
       for (int k = 0; k < K; ++k) moved_[k] = moved_[k] || movedFirst_[k];
       break;
-    case Parameterization::Prompt: stepBlock(p_.data(), gP_.data(), d, nextP_.data()); break;
+    case Parameterization::Prompt:
+      stepBlock(p_.data(), gP_.data(), d, nextP_.data());
+      break;
   }
   // x * 0 is 0 for finite x and NaN for Inf or NaN: one vector pass flags every run's candidate.
   double* __restrict bad = coef_.data();
@@ -753,12 +800,16 @@ ATTNSVM_LANES void BatchedTrainer::update() {
     }
   };
   switch (param_) {
-    case Parameterization::W: flagNonFinite(nextW_); break;
+    case Parameterization::W:
+      flagNonFinite(nextW_);
+      break;
     case Parameterization::KQ:
       flagNonFinite(nextK_);
       flagNonFinite(nextQ_);
       break;
-    case Parameterization::Prompt: flagNonFinite(nextP_); break;
+    case Parameterization::Prompt:
+      flagNonFinite(nextP_);
+      break;
   }
   for (int k = 0; k < K; ++k) active_[k] = 0;  // the padding lanes never move
   for (int k = 0; k < K_; ++k) {
@@ -769,7 +820,8 @@ ATTNSVM_LANES void BatchedTrainer::update() {
       continue;
     }
     if (bad[k] != 0.0) {
-      stopReason_[k] = "parameters are not finite after iteration " + std::to_string(iteration_[k] + 1) +
+      stopReason_[k] = "parameters are not finite after iteration " +
+                       std::to_string(iteration_[k] + 1) +
                        " (divergent run; the step was not taken)";
       continue;
     }
@@ -826,7 +878,8 @@ ATTNSVM_LANES void BatchedTrainer::update() {
     if (std::isnan(norm)) {  // rare: (K,Q) near the bound, or a norm outside the fast path
       const Mat weff = weights(k);
       const double sq = weff.squaredNorm();
-      if (std::isfinite(sq) && sq > 1e-280) norm = std::sqrt(sq);
+      if (std::isfinite(sq) && sq > 1e-280)
+        norm = std::sqrt(sq);
       else {
         const double top = weff.cwiseAbs().maxCoeff();
         norm = (!(top > 0.0) || !std::isfinite(top)) ? top : top * (weff / top).norm();
@@ -834,7 +887,8 @@ ATTNSVM_LANES void BatchedTrainer::update() {
     }
     if (!std::isfinite(norm) || norm > s_.maxNorm) {
       detail::Text why;
-      why << "||W||_F = " << norm << " exceeds maxNorm = " << s_.maxNorm << " at iteration " << iteration_[k];
+      why << "||W||_F = " << norm << " exceeds maxNorm = " << s_.maxNorm << " at iteration "
+          << iteration_[k];
       stopReason_[k] = why.str();
     }
   }
@@ -852,9 +906,9 @@ void BatchedTrainer::step(int k) {
 
 // ---- many runs with snapshots (runTraining's loop, experiment_util.cpp) ----
 
-std::vector<RunRecord> runTrainingBatched(const std::vector<const Dataset*>& data, const ModelSpec& spec,
-                                          const TrainSettings& settingsIn, const std::vector<Params>& inits,
-                                          int iters, int every) {
+std::vector<RunRecord> runTrainingBatched(const std::vector<const Dataset*>& data,
+                                          const ModelSpec& spec, const TrainSettings& settingsIn,
+                                          const std::vector<Params>& inits, int iters, int every) {
   if (data.size() != inits.size())
     throw InputError("runTrainingBatched: " + std::to_string(data.size()) + " data sets for " +
                      std::to_string(inits.size()) + " starts");

@@ -24,7 +24,9 @@ CliRun run(const std::vector<std::string>& args) {
   return r;
 }
 
-std::string data(const std::string& name) { return std::string(ATTNSVM_CLI_TEST_DATA) + "/" + name; }
+std::string data(const std::string& name) {
+  return std::string(ATTNSVM_CLI_TEST_DATA) + "/" + name;
+}
 
 }  // namespace
 
@@ -33,8 +35,8 @@ TEST(Cli, SolvePrintsTheContractKeys) {
     const CliRun r = run({"solve", "--norm", norm, "--p", "1.5", data("small.json")});
     ASSERT_EQ(r.code, 0) << norm << ": " << r.err;
     const json j = json::parse(r.out);
-    for (const char* key : {"status", "W", "objective", "lowerBound", "gap", "maxViolation", "support", "lambda",
-                            "iterations", "seconds"})
+    for (const char* key : {"status", "W", "objective", "lowerBound", "gap", "maxViolation",
+                            "support", "lambda", "iterations", "seconds"})
       EXPECT_TRUE(j.contains(key)) << norm << " lacks " << key;
     EXPECT_EQ(j["status"], "optimal");
     EXPECT_EQ(j["W"].size(), 2u);
@@ -86,19 +88,22 @@ TEST(Cli, AnalyzeReportsVerdictAndSupport) {
 }
 
 TEST(Cli, TrainReportsSelectionVerdictAndCorrelations) {
-  const CliRun r = run({"train", "--param", "w", "--optimizer", "ngd", "--lr", "0.1", "--iters", "300", data("small.json")});
+  const CliRun r = run({"train", "--param", "w", "--optimizer", "ngd", "--lr", "0.1", "--iters",
+                        "300", data("small.json")});
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = json::parse(r.out);
-  for (const char* key : {"selection", "softmaxSelected", "verdict", "corr", "W", "loss", "seconds"})
+  for (const char* key :
+       {"selection", "softmaxSelected", "verdict", "corr", "W", "loss", "seconds"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["selection"].size(), 2u);
   EXPECT_TRUE(j["corr"].contains("fro"));
   EXPECT_TRUE(j["corr"].contains("nuclear"));
-  const CliRun md = run({"train", "--param", "w", "--optimizer", "md", "--p", "3", "--lr", "0.5", "--iters", "100",
-                      data("small.json")});
+  const CliRun md = run({"train", "--param", "w", "--optimizer", "md", "--p", "3", "--lr", "0.5",
+                         "--iters", "100", data("small.json")});
   ASSERT_EQ(md.code, 0) << md.err;
   EXPECT_TRUE(json::parse(md.out)["corr"].contains("lp"));
-  const CliRun kq = run({"train", "--param", "kq", "--iters", "100", "--seed", "4", data("self.json")});
+  const CliRun kq =
+      run({"train", "--param", "kq", "--iters", "100", "--seed", "4", data("self.json")});
   ASSERT_EQ(kq.code, 0) << kq.err;
 }
 

@@ -86,11 +86,14 @@ TEST(Experiments, OverparamFractionRisesWithDimension) {
 TEST(Experiments, PromptGlobalLocalReachesBothLimitsOnLocalCase) {
   const ExperimentResult r = promptGlobalLocalExperiment(small(-1, -1));
   std::set<std::string> local;
-  for (const json& run : r.json["cases"][1]["runs"]) local.insert(run["converges_to"].get<std::string>());
-  EXPECT_TRUE(local.count("global") && local.count("local")) << r.json["cases"][1].dump().substr(0, 2000);
+  for (const json& run : r.json["cases"][1]["runs"])
+    local.insert(run["converges_to"].get<std::string>());
+  EXPECT_TRUE(local.count("global") && local.count("local"))
+      << r.json["cases"][1].dump().substr(0, 2000);
   for (const json& run : r.json["cases"][0]["runs"]) EXPECT_EQ(run["converges_to"], "global");
   for (const auto& c : r.json["cases"])
-    for (const json& run : c["runs"]) EXPECT_GE(run["corr_own_svm"].get<double>(), 0.95) << run["start"];
+    for (const json& run : c["runs"])
+      EXPECT_GE(run["corr_own_svm"].get<double>(), 0.95) << run["start"];
 }
 
 TEST(Experiments, LogisticLossTendsToMaxMarginDirection) {
@@ -101,7 +104,8 @@ TEST(Experiments, LogisticLossTendsToMaxMarginDirection) {
     if (run["loss"] == "logistic" && C <= 10) EXPECT_GE(c, 0.99) << "C = " << C;
     // At C = 100 the logistic run is still turning toward p^mm after 1000 steps (docs/RESULTS.md).
     const auto& series = run["corr_series"];
-    if (run["loss"] == "logistic" && C == 100) EXPECT_GT(series.back().get<double>(), series[series.size() / 2].get<double>());
+    if (run["loss"] == "logistic" && C == 100)
+      EXPECT_GT(series.back().get<double>(), series[series.size() / 2].get<double>());
   }
 }
 
@@ -132,7 +136,8 @@ TEST(Experiments, MultitokenPredictionBeatsOneTokenSvm) {
   o.dims = {6};
   const ExperimentResult r = multitokenExperiment(o);
   const json& f = r.json["per_d"][0]["final"];
-  EXPECT_LE(f["one_minus_corr_generalized"]["mean"].get<double>(), f["one_minus_corr_one_token"]["mean"].get<double>())
+  EXPECT_LE(f["one_minus_corr_generalized"]["mean"].get<double>(),
+            f["one_minus_corr_one_token"]["mean"].get<double>())
       << f.dump();
 }
 
@@ -182,7 +187,8 @@ TEST(Experiments, JointWvReportsSelectionsAndProbabilities) {
   for (const json& run : r.json["runs"]) {
     EXPECT_EQ(run["selection"].size(), 2u);
     for (const json& s : run["softmax_selected"]) EXPECT_GT(s.get<double>(), 0.99) << run.dump();
-    for (const json& s : run["logistic_probability"]) EXPECT_GT(s.get<double>(), 0.99) << run.dump();
+    for (const json& s : run["logistic_probability"])
+      EXPECT_GT(s.get<double>(), 0.99) << run.dump();
     EXPECT_TRUE(run["corr_W"].is_number());
     EXPECT_TRUE(run["div_v"].is_number());
   }

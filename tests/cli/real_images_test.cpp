@@ -83,8 +83,9 @@ TEST(Experiments, RealImagesReducedRunLearnsAndIsThreadIndependent) {
     EXPECT_EQ(m["histogram_mean"].size(), 20u);
   }
   // Different seeds take different images: the two runs differ.
-  EXPECT_NE(methods[1]["runs"][0]["test_accuracy"].dump() + methods[1]["runs"][0]["train_loss"].dump(),
-            methods[1]["runs"][1]["test_accuracy"].dump() + methods[1]["runs"][1]["train_loss"].dump());
+  EXPECT_NE(
+      methods[1]["runs"][0]["test_accuracy"].dump() + methods[1]["runs"][0]["train_loss"].dump(),
+      methods[1]["runs"][1]["test_accuracy"].dump() + methods[1]["runs"][1]["train_loss"].dump());
   EXPECT_NE(a.csv.find("method,iteration,train_loss_mean"), std::string::npos);
   // Bad options.
   ExperimentOptions bad = o;

@@ -47,7 +47,8 @@ inline attnsvm::Dataset sphere(int n, int T, int d, std::uint64_t seed) {
   data.v = rng.unit(d);
   for (int i = 0; i < n; ++i) {
     data.Y(i) = rng.uniform() < 0.5 ? -1.0 : 1.0;
-    for (int t = 0; t < T; ++t) data.X.row(static_cast<attnsvm::Index>(i) * T + t) = rng.unit(d).transpose();
+    for (int t = 0; t < T; ++t)
+      data.X.row(static_cast<attnsvm::Index>(i) * T + t) = rng.unit(d).transpose();
     data.Z.row(i) = rng.unit(d).transpose();
   }
   data.alpha.resize(static_cast<std::size_t>(n));
@@ -56,7 +57,10 @@ inline attnsvm::Dataset sphere(int n, int T, int d, std::uint64_t seed) {
     double bestScore = -1e300;
     for (int t = 0; t < T; ++t) {
       const double g = data.Y(i) * data.token(i, t).dot(data.v);
-      if (g > bestScore) { bestScore = g; best = t; }
+      if (g > bestScore) {
+        bestScore = g;
+        best = t;
+      }
     }
     data.alpha[static_cast<std::size_t>(i)] = best;
   }

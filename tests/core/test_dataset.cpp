@@ -13,7 +13,8 @@ namespace attnsvm {
 namespace {
 
 // Expects validate() to throw an InputError whose message contains every fragment.
-void expectInvalid(const Dataset& data, AttentionKind kind, std::initializer_list<const char*> fragments) {
+void expectInvalid(const Dataset& data, AttentionKind kind,
+                   std::initializer_list<const char*> fragments) {
   try {
     validate(data, kind);
     ADD_FAILURE() << "no error; expected one mentioning " << *fragments.begin();
@@ -27,7 +28,8 @@ Dataset valid() { return testdata::gaussianDataset(3, 4, 2, 1); }
 
 TEST(Dataset, ValidDataPassesForEveryKind) {
   const Dataset data = valid();
-  for (auto k : {AttentionKind::Cross, AttentionKind::Self, AttentionKind::SeqToSeq, AttentionKind::Causal})
+  for (auto k :
+       {AttentionKind::Cross, AttentionKind::Self, AttentionKind::SeqToSeq, AttentionKind::Causal})
     EXPECT_NO_THROW(validate(data, k));
   Dataset noZ = data;
   noZ.Z.resize(0, 0);  // self-attention does not need Z

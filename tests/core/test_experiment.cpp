@@ -30,7 +30,7 @@ TEST(ExperimentSeed, LocalConvergenceShapesAndCorrelation) {
   ASSERT_EQ(r.iteration.size(), 201u);
   EXPECT_EQ(r.iteration.front(), 0);
   EXPECT_EQ(r.iteration.back(), 400);
-  const std::vector<std::string> series = {"W_softmax", "W_corr_fro", "W_corr_nuclear",
+  const std::vector<std::string> series = {"W_softmax",  "W_corr_fro",  "W_corr_nuclear",
                                            "KQ_softmax", "KQ_corr_fro", "KQ_corr_nuclear"};
   EXPECT_EQ(r.seriesNames, series);
   for (const auto& s : r.series) EXPECT_EQ(s.size(), r.iteration.size());
@@ -47,11 +47,23 @@ TEST(ExperimentSeed, LocalConvergenceShapesAndCorrelation) {
 }
 
 TEST(ExperimentSeed, DeterministicPerSeed) {
-  const SeedResult a = runExperimentSeed("rates", 5, [] { SeedOptions o = iters(150); o.method = "md_p3"; return o; }());
-  const SeedResult b = runExperimentSeed("rates", 5, [] { SeedOptions o = iters(150); o.method = "md_p3"; return o; }());
+  const SeedResult a = runExperimentSeed("rates", 5, [] {
+    SeedOptions o = iters(150);
+    o.method = "md_p3";
+    return o;
+  }());
+  const SeedResult b = runExperimentSeed("rates", 5, [] {
+    SeedOptions o = iters(150);
+    o.method = "md_p3";
+    return o;
+  }());
   EXPECT_EQ(a.series, b.series);
   EXPECT_EQ(a.iteration, logSchedule(150));
-  const SeedResult c = runExperimentSeed("rates", 6, [] { SeedOptions o = iters(150); o.method = "md_p3"; return o; }());
+  const SeedResult c = runExperimentSeed("rates", 6, [] {
+    SeedOptions o = iters(150);
+    o.method = "md_p3";
+    return o;
+  }());
   EXPECT_NE(a.series, c.series);
 }
 
@@ -79,14 +91,35 @@ TEST(ExperimentSeed, BadInputNamesTheField) {
     }
     return std::string("no error");
   };
-  EXPECT_NE(message([] { runExperimentSeed("nope", 0, {}); }).find("experiment 'nope' has no per-seed form"), std::string::npos);
-  EXPECT_NE(message([] { runExperimentSeed("local-convergence", 0, iters(0)); }).find("iters = 0"), std::string::npos);
-  EXPECT_NE(message([] { SeedOptions o; o.d = 0; runExperimentSeed("overparam", 0, o); }).find("d = 0"), std::string::npos);
-  EXPECT_NE(message([] { SeedOptions o; o.method = "adam"; runExperimentSeed("rates", 0, o); }).find("method 'adam'"),
+  EXPECT_NE(message([] {
+              runExperimentSeed("nope", 0, {});
+            }).find("experiment 'nope' has no per-seed form"),
             std::string::npos);
-  EXPECT_NE(message([] { SeedOptions o; o.p = 0.5; runExperimentSeed("mirror-descent", 0, o); }).find("p must be in"),
+  EXPECT_NE(message([] { runExperimentSeed("local-convergence", 0, iters(0)); }).find("iters = 0"),
             std::string::npos);
-  EXPECT_NE(message([] { SeedOptions o; o.every = 0; runExperimentSeed("local-convergence", 0, o); }).find("every = 0"),
+  EXPECT_NE(message([] {
+              SeedOptions o;
+              o.d = 0;
+              runExperimentSeed("overparam", 0, o);
+            }).find("d = 0"),
+            std::string::npos);
+  EXPECT_NE(message([] {
+              SeedOptions o;
+              o.method = "adam";
+              runExperimentSeed("rates", 0, o);
+            }).find("method 'adam'"),
+            std::string::npos);
+  EXPECT_NE(message([] {
+              SeedOptions o;
+              o.p = 0.5;
+              runExperimentSeed("mirror-descent", 0, o);
+            }).find("p must be in"),
+            std::string::npos);
+  EXPECT_NE(message([] {
+              SeedOptions o;
+              o.every = 0;
+              runExperimentSeed("local-convergence", 0, o);
+            }).find("every = 0"),
             std::string::npos);
 }
 
@@ -124,8 +157,8 @@ TEST(ExperimentRank, InstancesAndTheirSeededForm) {
   EXPECT_THROW(rankInstance(0, 5, 5, 0), InputError);
   EXPECT_THROW(rankInstance(0, 5, 5, 4, 0.0), InputError);
   // The Frobenius solver calls this near-infeasible instance "optimal" with a constraint violated
-  // by 22 (gap -1.9e12; the wasm build does the same on seed 426, n=15, d=3): not a solution, so not
-  // a feasible instance, natively and in the lab alike.
+  // by 22 (gap -1.9e12; the wasm build does the same on seed 426, n=15, d=3): not a solution, so
+  // not a feasible instance, natively and in the lab alike.
   EXPECT_FALSE(rankInstance(219, 10, 5, 3).feasible);
   SeedOptions bad;
   bad.n = 0;

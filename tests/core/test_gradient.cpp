@@ -26,7 +26,8 @@ std::string comboName(const ::testing::TestParamInfo<Combo>& info) {
   static const char* head[] = {"Linear", "Relu"};
   static const char* loss[] = {"Logistic", "Exponential", "Correlation"};
   return std::string(att[static_cast<int>(std::get<0>(info.param))]) +
-         par[static_cast<int>(std::get<1>(info.param))] + head[static_cast<int>(std::get<2>(info.param))] +
+         par[static_cast<int>(std::get<1>(info.param))] +
+         head[static_cast<int>(std::get<2>(info.param))] +
          loss[static_cast<int>(std::get<3>(info.param))];
 }
 
@@ -59,7 +60,8 @@ double reluMargin(const Model& model, const Params& params) {
   for (int u = 0; u < model.units(); ++u) {
     const int i = model.unitSequence(u);
     Vec r = Vec::Zero(data.d);
-    for (int t = 0; t < model.unitTokenCount(u); ++t) r += fw.softmax(u, t) * data.token(i, t).transpose();
+    for (int t = 0; t < model.unitTokenCount(u); ++t)
+      r += fw.softmax(u, t) * data.token(i, t).transpose();
     margin = std::min(margin, (model.spec().V * r).cwiseAbs().minCoeff());
   }
   return margin;
@@ -111,7 +113,9 @@ TEST_P(GradientFD, MatchesCentralDifferences) {
         EXPECT_LE(relErr(scaleQ * g.p, finiteDifference(model, params, &Params::p, h)), 1e-6);
         break;
     }
-    EXPECT_LE(relErr(std::exp(g.logScaleHead) * g.v, finiteDifference(model, params, &Params::v, h)), 1e-6);
+    EXPECT_LE(
+        relErr(std::exp(g.logScaleHead) * g.v, finiteDifference(model, params, &Params::v, h)),
+        1e-6);
     // The by-product loss is the model's loss.
     EXPECT_NEAR(g.loss, model.loss(params), 1e-14 * std::max(1.0, std::abs(g.loss)));
     return;
@@ -121,12 +125,14 @@ TEST_P(GradientFD, MatchesCentralDifferences) {
 
 std::vector<Combo> allCombos() {
   std::vector<Combo> out;
-  for (auto a : {AttentionKind::Cross, AttentionKind::Self, AttentionKind::SeqToSeq, AttentionKind::Causal})
+  for (auto a :
+       {AttentionKind::Cross, AttentionKind::Self, AttentionKind::SeqToSeq, AttentionKind::Causal})
     for (auto p : {Parameterization::W, Parameterization::KQ, Parameterization::Prompt})
       for (auto hk : {HeadKind::Linear, HeadKind::ReluMLP})
         for (auto l : {LossKind::Logistic, LossKind::Exponential, LossKind::Correlation}) {
           // A prompt is one query shared by all units: only one softmax per sequence makes sense.
-          if (p == Parameterization::Prompt && (a == AttentionKind::SeqToSeq || a == AttentionKind::Causal))
+          if (p == Parameterization::Prompt &&
+              (a == AttentionKind::SeqToSeq || a == AttentionKind::Causal))
             continue;
           out.emplace_back(a, p, hk, l);
         }
@@ -248,8 +254,8 @@ TEST(GradientDirection, UnderflowingGradientKeepsDirection) {
   EXPECT_TRUE(std::isfinite(model.loss(params)));
 }
 
-
-// ---- measurement for docs/NUMERICS.md (not a check; run with --gtest_also_run_disabled_tests) ----
+// ---- measurement for docs/NUMERICS.md (not a check; run with --gtest_also_run_disabled_tests)
+// ----
 
 // The SPEC formula in plain double: what a float64 reference implementation computes.
 Mat naiveGradient(const Dataset& data, const Mat& W) {
@@ -289,9 +295,12 @@ TEST(GradientDirection, DISABLED_NaiveVsStableReport) {
       model.gradient(tr.params(), g);
       const Mat naive = naiveGradient(sc.data, tr.params().W);
       const double cosine = naive.norm() > 0 ? correlation(naive, g.W) : 0.0;
-      std::printf("seed %d it %5d |W| %7.1f true|grad| %.2e naive|grad| %.2e cos %+.5f corr(naive run, stable run) %.6f\n",
-                  static_cast<int>(seed), checkpoint, tr.params().W.norm(), std::exp(g.logScale) * g.W.norm(),
-                  naive.norm(), cosine, correlation(naiveW, tr.params().W));
+      std::printf(
+          "seed %d it %5d |W| %7.1f true|grad| %.2e naive|grad| %.2e cos %+.5f corr(naive run, "
+          "stable run) %.6f\n",
+          static_cast<int>(seed), checkpoint, tr.params().W.norm(),
+          std::exp(g.logScale) * g.W.norm(), naive.norm(), cosine,
+          correlation(naiveW, tr.params().W));
     }
   }
 }

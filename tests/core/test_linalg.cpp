@@ -84,7 +84,8 @@ TEST(RangeBasis, SpansTheColumnSpaceOfBadlyScaledRankDeficientMatrices) {
   // B (B^T B)^{-1} B^T of the full-rank factor).
   for (unsigned seed = 1; seed <= 5; ++seed) {
     RankDeficient x = rankDeficient(30, 8, 5, seed);
-    const Vec scale = Vec::LinSpaced(30, 0.0, 6.0).unaryExpr([](double e) { return std::pow(10.0, -e); });
+    const Vec scale =
+        Vec::LinSpaced(30, 0.0, 6.0).unaryExpr([](double e) { return std::pow(10.0, -e); });
     x.B = scale.asDiagonal() * x.B;
     x.A = x.B * x.C;
     Mat Q;
@@ -96,6 +97,7 @@ TEST(RangeBasis, SpansTheColumnSpaceOfBadlyScaledRankDeficientMatrices) {
     EXPECT_LE((Q * (Q.transpose() * x.A) - x.A).norm(), 1e-14 * x.A.norm()) << "seed " << seed;
     // The solver's basis is the same space.
     const MinNormSolver solver(x.A);
-    EXPECT_LE((solver.rangeBasis() * solver.rangeBasis().transpose() - Q * Q.transpose()).norm(), 1e-12);
+    EXPECT_LE((solver.rangeBasis() * solver.rangeBasis().transpose() - Q * Q.transpose()).norm(),
+              1e-12);
   }
 }

@@ -21,7 +21,8 @@ void expectInputError(F&& f, std::initializer_list<const char*> fragments) {
     ADD_FAILURE() << "no InputError thrown";
   } catch (const InputError& e) {
     for (const char* frag : fragments)
-      EXPECT_NE(std::string(e.what()).find(frag), std::string::npos) << e.what() << " lacks " << frag;
+      EXPECT_NE(std::string(e.what()).find(frag), std::string::npos)
+          << e.what() << " lacks " << frag;
   }
 }
 
@@ -49,8 +50,8 @@ TEST(Builders, CrossAndSelfConstraints) {
     const ConstraintLabel& l = pb.label[static_cast<std::size_t>(j)];
     const int a = data.alpha[static_cast<std::size_t>(l.sequence)];
     EXPECT_EQ(l.selected, a);
-    const double direct = (data.token(l.sequence, a) - data.token(l.sequence, l.token)).dot(
-        W * data.Z.row(l.sequence).transpose());
+    const double direct = (data.token(l.sequence, a) - data.token(l.sequence, l.token))
+                              .dot(W * data.Z.row(l.sequence).transpose());
     EXPECT_NEAR(pb.U.row(j).dot(W * pb.Wq.row(j).transpose()), direct, 1e-12);
   }
   Dataset self = data;
@@ -75,7 +76,8 @@ TEST(Builders, SeqToSeqAndCausal) {
   if (sol.status == SolveStatus::Optimal) EXPECT_LE(sol.gap, 1e-8);
   std::vector<int> bad = sel;
   bad[1] = 3;  // query 1 cannot select token 3 causally
-  expectInputError([&] { attentionSvmProblem(data, AttentionKind::Causal, bad); }, {"alpha[1]", "causal"});
+  expectInputError([&] { attentionSvmProblem(data, AttentionKind::Causal, bad); },
+                   {"alpha[1]", "causal"});
 }
 
 TEST(Builders, PromptHeadRelaxed) {
@@ -90,7 +92,9 @@ TEST(Builders, PromptHeadRelaxed) {
   const MarginProblem hp = headSvmProblem(data, data.alpha);
   EXPECT_EQ(hp.constraints(), 4);
   for (int i = 0; i < 4; ++i)
-    EXPECT_LE((hp.U.row(i) - data.Y(i) * data.token(i, data.alpha[static_cast<std::size_t>(i)])).norm(), 0.0);
+    EXPECT_LE(
+        (hp.U.row(i) - data.Y(i) * data.token(i, data.alpha[static_cast<std::size_t>(i)])).norm(),
+        0.0);
   SolverSettings lp;
   lp.norm = NormKind::Lp;
   lp.p = 3.0;
@@ -113,7 +117,8 @@ TEST(Certificate, NormsAndDualNorms) {
   EXPECT_NEAR(matrixNorm(A, NormKind::Nuclear), 7.0, 1e-14);
   EXPECT_NEAR(dualNorm(A, NormKind::Nuclear), 4.0, 1e-14);
   EXPECT_NEAR(matrixNorm(A, NormKind::Lp, 3.0), std::cbrt(27.0 + 64.0), 1e-13);
-  EXPECT_NEAR(dualNorm(A, NormKind::Lp, 3.0), std::pow(std::pow(3.0, 1.5) + std::pow(4.0, 1.5), 1.0 / 1.5), 1e-13);
+  EXPECT_NEAR(dualNorm(A, NormKind::Lp, 3.0),
+              std::pow(std::pow(3.0, 1.5) + std::pow(4.0, 1.5), 1.0 / 1.5), 1e-13);
   expectInputError([&] { matrixNorm(A, NormKind::Lp, 1.0); }, {"p"});
 }
 
@@ -131,7 +136,8 @@ TEST(Infeasible, DuplicateTokenNamedInMessage) {
     expectValidFarkas(pb, sol);
     EXPECT_NE(sol.message.find("sequence 3"), std::string::npos) << sol.message;
     EXPECT_NE(sol.message.find("token " + std::to_string(dup)), std::string::npos) << sol.message;
-    EXPECT_NE(sol.message.find("selected token " + std::to_string(a)), std::string::npos) << sol.message;
+    EXPECT_NE(sol.message.find("selected token " + std::to_string(a)), std::string::npos)
+        << sol.message;
   }
 }
 
@@ -143,8 +149,8 @@ TEST(Infeasible, CombinationOfSequences) {
   data.T = 2;
   data.d = 2;
   data.X.resize(4, 2);
-  data.X << 1.0, 0.0, 0.0, 1.0,   // sequence 0
-      0.0, 1.0, 1.0, 0.0;         // sequence 1 (same tokens, swapped)
+  data.X << 1.0, 0.0, 0.0, 1.0,  // sequence 0
+      0.0, 1.0, 1.0, 0.0;        // sequence 1 (same tokens, swapped)
   data.Z.resize(2, 2);
   data.Z << 0.6, 0.8, 0.6, 0.8;
   data.Y = Vec::Ones(2);
@@ -167,9 +173,9 @@ TEST(Infeasible, CombinationOfSequences) {
   three.T = 2;
   three.d = 2;
   three.X.resize(6, 2);
-  three.X << 1.0, 0.0, 0.0, 0.0,   // d = (1, 0)
-      0.0, 1.0, 0.0, 0.0,          // d = (0, 1)
-      0.0, 0.0, 1.0, 1.0;          // selected 0: d = (-1, -1)
+  three.X << 1.0, 0.0, 0.0, 0.0,  // d = (1, 0)
+      0.0, 1.0, 0.0, 0.0,         // d = (0, 1)
+      0.0, 0.0, 1.0, 1.0;         // selected 0: d = (-1, -1)
   three.Z = Mat::Ones(3, 2);
   three.Y = Vec::Ones(3);
   three.v = Vec::Ones(2);
@@ -185,7 +191,10 @@ TEST(Infeasible, CombinationOfSequences) {
 // W violated constraints by 9 to 22; the solver used to call that "optimal" (gap -1e12). These
 // problems are infeasible, and the solver must prove it (or at least never claim optimality).
 TEST(Infeasible, NearlyDependentSphereInstances) {
-  struct Case { std::uint64_t seed; int n, d; };
+  struct Case {
+    std::uint64_t seed;
+    int n, d;
+  };
   for (const Case c : {Case{219, 10, 3}, Case{255, 15, 4}, Case{100, 15, 5}}) {
     ScenarioOptions o;
     o.seed = c.seed;
@@ -219,7 +228,8 @@ TEST(Certificate, OptimalAlwaysCertifiedOnSphereInstances) {
         const MarginSolution sol = solveMargin(pb, SolverSettings{});
         if (sol.status == SolveStatus::Optimal) {
           ++optimal;
-          EXPECT_LE(sol.maxViolation, std::max(1e-9, 1e-12 * sol.objective)) << "seed " << seed << " n " << n << " d " << d;
+          EXPECT_LE(sol.maxViolation, std::max(1e-9, 1e-12 * sol.objective))
+              << "seed " << seed << " n " << n << " d " << d;
           EXPECT_LE(sol.gap, 1e-8) << "seed " << seed << " n " << n << " d " << d;
         } else if (sol.status == SolveStatus::Infeasible) {
           ++infeasible;
@@ -236,7 +246,8 @@ TEST(BadInput, NamesFieldAndIndex) {
   {
     Dataset d = good;
     d.X(5, 1) = std::numeric_limits<double>::quiet_NaN();  // row 5 = sequence 1, token 1
-    expectInputError([&] { attentionSvmProblem(d, AttentionKind::Cross, d.alpha); }, {"X[1][1][1]"});
+    expectInputError([&] { attentionSvmProblem(d, AttentionKind::Cross, d.alpha); },
+                     {"X[1][1][1]"});
   }
   {
     Dataset d = good;
@@ -246,16 +257,19 @@ TEST(BadInput, NamesFieldAndIndex) {
   {
     Dataset d = good;
     d.Z.resize(2, 3);
-    expectInputError([&] { attentionSvmProblem(d, AttentionKind::Cross, d.alpha); }, {"Z", "n x d"});
+    expectInputError([&] { attentionSvmProblem(d, AttentionKind::Cross, d.alpha); },
+                     {"Z", "n x d"});
   }
   {
     std::vector<int> sel = good.alpha;
     sel[2] = 4;
-    expectInputError([&] { attentionSvmProblem(good, AttentionKind::Cross, sel); }, {"alpha[2]", "0..3"});
+    expectInputError([&] { attentionSvmProblem(good, AttentionKind::Cross, sel); },
+                     {"alpha[2]", "0..3"});
     sel[2] = -1;
     expectInputError([&] { attentionSvmProblem(good, AttentionKind::Cross, sel); }, {"alpha[2]"});
     sel.pop_back();
-    expectInputError([&] { attentionSvmProblem(good, AttentionKind::Cross, sel); }, {"alpha", "expected 3"});
+    expectInputError([&] { attentionSvmProblem(good, AttentionKind::Cross, sel); },
+                     {"alpha", "expected 3"});
   }
   {
     Dataset d = good;
@@ -321,11 +335,13 @@ TEST(Generalized, DirectionFiniteAndRadius) {
   EXPECT_NEAR((data.token(0, 0) - data.token(0, 2)).dot(g.direction.W * z), 0.0, 1e-9);
   // Finite part reproduces the log-ratio.
   EXPECT_NEAR((data.token(0, 2) - data.token(0, 0)).dot(g.finite * z), std::log(0.4 / 0.6), 1e-10);
-  // ... and is the minimum-norm such W (one constraint <u z^T, W> = c: W = c u z^T / (|u|^2 |z|^2)).
+  // ... and is the minimum-norm such W (one constraint <u z^T, W> = c: W = c u z^T / (|u|^2
+  // |z|^2)).
   const Vec u = data.token(0, 2) - data.token(0, 0);
   const Mat minNorm = std::log(0.4 / 0.6) * u * z.transpose() / (u.squaredNorm() * z.squaredNorm());
   EXPECT_LE((g.finite - minNorm).norm(), 1e-12 * minNorm.norm());
   const Mat W = g.finite + 7.5 * g.direction.W;
   EXPECT_NEAR(fitRadius(g, W), 7.5, 1e-9);
-  expectInputError([&] { generalizedSvm(data, Mat::Ones(2, 4), 1e-3, SolverSettings{}); }, {"softmax"});
+  expectInputError([&] { generalizedSvm(data, Mat::Ones(2, 4), 1e-3, SolverSettings{}); },
+                   {"softmax"});
 }

@@ -54,7 +54,8 @@ TEST(Model, ForwardMatchesNaiveEvaluation) {
   const Dataset data = testdata::gaussianDataset(3, 4, 3, 2);
   Rng rng(3);
   const Mat W = rng.normalMatrix(3, 3);
-  for (auto kind : {AttentionKind::Cross, AttentionKind::Self, AttentionKind::SeqToSeq, AttentionKind::Causal})
+  for (auto kind :
+       {AttentionKind::Cross, AttentionKind::Self, AttentionKind::SeqToSeq, AttentionKind::Causal})
     for (auto loss : {LossKind::Logistic, LossKind::Exponential, LossKind::Correlation}) {
       ModelSpec spec = specFor(kind);
       spec.loss = loss;
@@ -67,9 +68,12 @@ TEST(Model, ForwardMatchesNaiveEvaluation) {
         const int i = model.unitSequence(u), tau = model.unitTokenCount(u);
         const Mat Xu = data.tokens(i).topRows(tau);
         Vec z;
-        if (kind == AttentionKind::Cross) z = data.Z.row(i).transpose();
-        else if (kind == AttentionKind::Self) z = data.token(i, data.query).transpose();
-        else z = data.token(i, u % data.T).transpose();
+        if (kind == AttentionKind::Cross)
+          z = data.Z.row(i).transpose();
+        else if (kind == AttentionKind::Self)
+          z = data.token(i, data.query).transpose();
+        else
+          z = data.token(i, u % data.T).transpose();
         const Naive ref = naiveUnit(Xu, W * z, data.Y[i], data.v, loss);
         for (int t = 0; t < data.T; ++t)
           EXPECT_NEAR(fw.softmax(u, t), t < tau ? ref.s[t] : 0.0, 1e-14);

@@ -33,9 +33,11 @@ struct Tally {
   int solved = 0, infeasible = 0;
   double worstGap = 0.0, worstViol = 0.0, seconds = 0.0, worstSeconds = 0.0;
   ~Tally() {
-    std::printf("nuclear stress %s: %d certified, %d infeasible skipped, worst gap %.3g, worst violation %.3g, "
-                "%.3f s in all, slowest %.1f ms\n",
-                name, solved, infeasible, worstGap, worstViol, seconds, 1e3 * worstSeconds);
+    std::printf(
+        "nuclear stress %s: %d certified, %d infeasible skipped, worst gap %.3g, worst violation "
+        "%.3g, "
+        "%.3f s in all, slowest %.1f ms\n",
+        name, solved, infeasible, worstGap, worstViol, seconds, 1e3 * worstSeconds);
   }
 };
 
@@ -50,7 +52,8 @@ bool checkNuclear(const Dataset& data, const std::string& what, Tally& tally) {
   SolverSettings st;
   st.norm = NormKind::Nuclear;
   const MarginSolution sol = solveMargin(pb, st);
-  EXPECT_EQ(sol.status, SolveStatus::Optimal) << what << ": " << sol.message << " (gap " << sol.gap << ")";
+  EXPECT_EQ(sol.status, SolveStatus::Optimal)
+      << what << ": " << sol.message << " (gap " << sol.gap << ")";
   // The certificate again, from (W, lambda) alone.
   MarginSolution check;
   check.W = sol.W;
@@ -69,8 +72,8 @@ bool checkNuclear(const Dataset& data, const std::string& what, Tally& tally) {
 }
 
 std::string label(const char* family, int n, int T, int d, std::uint64_t seed) {
-  return std::string(family) + " n=" + std::to_string(n) + " T=" + std::to_string(T) + " d=" + std::to_string(d) +
-         " seed=" + std::to_string(seed);
+  return std::string(family) + " n=" + std::to_string(n) + " T=" + std::to_string(T) +
+         " d=" + std::to_string(d) + " seed=" + std::to_string(seed);
 }
 
 }  // namespace
@@ -105,7 +108,8 @@ TEST(NuclearStress, RankScenarioLowDimension) {
   const int wanted = fullStress() ? 100 : 8;
   Tally tally{"rank scenario d = 2, 3"};
   for (int d : {2, 3})
-    for (const auto& [n, T] : std::vector<std::pair<int, int>>{{5, 5}, {10, 5}, {15, 5}, {5, 10}, {5, 15}}) {
+    for (const auto& [n, T] :
+         std::vector<std::pair<int, int>>{{5, 5}, {10, 5}, {15, 5}, {5, 10}, {5, 15}}) {
       int feasible = 0;
       for (int seed = 1; feasible < wanted && seed <= 40 * wanted; ++seed) {
         ScenarioOptions so;
@@ -113,7 +117,8 @@ TEST(NuclearStress, RankScenarioLowDimension) {
         so.n = n;
         so.T = T;
         so.d = d;
-        if (checkNuclear(makeScenario("rank", so).data, label("rank", n, T, d, so.seed), tally)) ++feasible;
+        if (checkNuclear(makeScenario("rank", so).data, label("rank", n, T, d, so.seed), tally))
+          ++feasible;
       }
       std::printf("rank scenario n=%d T=%d d=%d: %d feasible\n", n, T, d, feasible);
     }
@@ -135,10 +140,12 @@ TEST(NuclearStress, NearlyEqualTokens) {
     for (int i = 0; i < n; ++i) {
       const int a = data.alpha[static_cast<std::size_t>(i)], t = (a + 1) % T;
       const Vec xa = data.token(i, a).transpose();
-      data.X.row(static_cast<Index>(i) * T + t) = (xa + 1e-2 * (data.token(i, t).transpose() - xa)).transpose();
+      data.X.row(static_cast<Index>(i) * T + t) =
+          (xa + 1e-2 * (data.token(i, t).transpose() - xa)).transpose();
     }
     if (checkNuclear(data, label("nearly equal", n, T, d, seed), tally)) {
-      const MarginSolution fro = solveMargin(attentionSvmProblem(data, AttentionKind::Cross, data.alpha), SolverSettings{});
+      const MarginSolution fro = solveMargin(
+          attentionSvmProblem(data, AttentionKind::Cross, data.alpha), SolverSettings{});
       largest = std::max(largest, fro.objective);
     }
   }
@@ -153,7 +160,8 @@ TEST(NuclearStress, ScaledTokens) {
     Tally tally{factor < 1.0 ? "tokens x 1e-3" : "tokens x 1e3"};
     svmtest::TestRng rng(factor < 1.0 ? 3 : 4);
     for (int k = 0; k < count; ++k) {
-      const int n = 2 + static_cast<int>(rng.next() % 14), T = 2 + static_cast<int>(rng.next() % 14),
+      const int n = 2 + static_cast<int>(rng.next() % 14),
+                T = 2 + static_cast<int>(rng.next() % 14),
                 d = 2 + static_cast<int>(rng.next() % 19);
       const std::uint64_t seed = rng.next() % 1000000;
       Dataset data = sphereDataset(n, T, d, seed);

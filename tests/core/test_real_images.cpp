@@ -32,7 +32,8 @@ void putWord(Bytes& b, std::uint32_t x) {
 
 // IDX images (magic 0x803) of `count` images rows x cols with pixel (k, r, c) = pixel(k, r, c).
 template <class F>
-Bytes idxImages(std::uint32_t count, std::uint32_t rows, std::uint32_t cols, F pixel, std::uint32_t magic = 0x803) {
+Bytes idxImages(std::uint32_t count, std::uint32_t rows, std::uint32_t cols, F pixel,
+                std::uint32_t magic = 0x803) {
   Bytes b;
   putWord(b, magic);
   putWord(b, count);
@@ -65,7 +66,9 @@ std::string messageOf(const std::function<void()>& f) {
   return "(no InputError)";
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 TEST(RealIdx, ParsesHandMadeBytes) {
   const Bytes images = idxImages(3, 2, 4, ramp);
@@ -85,7 +88,8 @@ TEST(RealIdx, ErrorsNameTheSourceAndTheByteOffset) {
   const Bytes labels = idxLabels({7, 9, 3});
   // Wrong magic (a label file where images are expected).
   std::string m = messageOf([&] { parseIdx(idxImages(3, 2, 4, ramp, 0x801), labels, "imgs.idx"); });
-  EXPECT_TRUE(has(m, "imgs.idx") && has(m, "wrong magic 0x00000801") && has(m, "byte offset 0")) << m;
+  EXPECT_TRUE(has(m, "imgs.idx") && has(m, "wrong magic 0x00000801") && has(m, "byte offset 0"))
+      << m;
   m = messageOf([&] { parseIdx(images, idxLabels({7, 9, 3}, 0x803), "i", "lbl.idx"); });
   EXPECT_TRUE(has(m, "lbl.idx") && has(m, "wrong magic 0x00000803")) << m;
   // Gzip bytes passed as IDX.
@@ -94,7 +98,8 @@ TEST(RealIdx, ErrorsNameTheSourceAndTheByteOffset) {
   // Truncated payload: 16 + 24 bytes expected, 16 + 20 given.
   Bytes cut(images.begin(), images.end() - 4);
   m = messageOf([&] { parseIdx(cut, labels, "imgs.idx"); });
-  EXPECT_TRUE(has(m, "imgs.idx") && has(m, "truncated at byte offset 36") && has(m, "40 bytes")) << m;
+  EXPECT_TRUE(has(m, "imgs.idx") && has(m, "truncated at byte offset 36") && has(m, "40 bytes"))
+      << m;
   // Truncated header.
   m = messageOf([&] { parseIdx(Bytes(images.begin(), images.begin() + 10), labels, "imgs.idx"); });
   EXPECT_TRUE(has(m, "truncated at byte offset 10")) << m;
@@ -165,7 +170,8 @@ TEST(RealIdx, ReadsGzippedAndPlainFiles) {
   std::vector<int> labelList;
   for (int k = 0; k < 200; ++k) labelList.push_back(k % 10);
   const Bytes labels = idxLabels(labelList);
-  const std::string gi = dir.file("train-images-idx3-ubyte.gz"), gl = dir.file("train-labels-idx1-ubyte.gz");
+  const std::string gi = dir.file("train-images-idx3-ubyte.gz"),
+                    gl = dir.file("train-labels-idx1-ubyte.gz");
   writeGz(gi, images);
   writeGz(gl, labels);
   const ImageSet set = readIdxFiles(gi, gl);
@@ -206,12 +212,16 @@ TEST(RealIdx, TruncatedCorruptAndMissingFilesAreNamed) {
   const std::string shortIdx = dir.file("short.gz");
   writeGz(shortIdx, Bytes(images.begin(), images.end() - 100));
   m = messageOf([&] { readIdxFiles(shortIdx, gl); });
-  EXPECT_TRUE(has(m, shortIdx) && has(m, "truncated at byte offset " + std::to_string(images.size() - 100))) << m;
+  EXPECT_TRUE(has(m, shortIdx) &&
+              has(m, "truncated at byte offset " + std::to_string(images.size() - 100)))
+      << m;
   // Missing files: the file's name; the Fashion-MNIST directory reader names the apt-get line.
   m = messageOf([&] { readIdxFiles(dir.path() + "/nope.gz", gl); });
   EXPECT_TRUE(has(m, "nope.gz") && has(m, "no such file")) << m;
   m = messageOf([&] { readFashionMnist("t10k", dir.path() + "/absent"); });
-  EXPECT_TRUE(has(m, "t10k-images-idx3-ubyte.gz") && has(m, "apt-get install dataset-fashion-mnist")) << m;
+  EXPECT_TRUE(has(m, "t10k-images-idx3-ubyte.gz") &&
+              has(m, "apt-get install dataset-fashion-mnist"))
+      << m;
   m = messageOf([&] { readFashionMnist("validation", dir.path()); });
   EXPECT_TRUE(has(m, "'validation'")) << m;
 }
@@ -232,14 +242,16 @@ ImageSet syntheticImages(int count, const std::vector<int>& labels, int side = 2
 TEST(RealTokens, BinarySubsetKeepsFileOrderAndSeedsShuffle) {
   // Labels 7, 9, 3, 7, 9, 3, ...: 10 of each in 30 images.
   ImageSet all = syntheticImages(30, {7, 9, 3}, 4);
-  for (int k = 0; k < 30; ++k) all.pixels[k * 16] = static_cast<std::uint8_t>(k);  // pixel 0 = file index
+  for (int k = 0; k < 30; ++k)
+    all.pixels[k * 16] = static_cast<std::uint8_t>(k);  // pixel 0 = file index
   const ImageSet first = binarySubset(all, 7, 9, 6);
   ASSERT_EQ(first.count(), 6);
   EXPECT_EQ(first.labels, (std::vector<int>{7, 9, 7, 9, 7, 9}));
   // File images 0, 1, 3, 4, 6, 7 in that order.
   const int expected[] = {0, 1, 3, 4, 6, 7};
   for (int j = 0; j < 6; ++j)
-    for (int q = 0; q < 16; ++q) EXPECT_EQ(first.pixels[j * 16 + q], all.pixels[expected[j] * 16 + q]);
+    for (int q = 0; q < 16; ++q)
+      EXPECT_EQ(first.pixels[j * 16 + q], all.pixels[expected[j] * 16 + q]);
   // A seed takes other images of the same classes, in file order, the same every time.
   const ImageSet s1 = binarySubset(all, 7, 9, 6, 1), again = binarySubset(all, 7, 9, 6, 1);
   const ImageSet s2 = binarySubset(all, 7, 9, 6, 2);
@@ -291,7 +303,8 @@ TEST(RealTokens, PixelsLandWhereSpecSays) {
   const Dataset coarse = patchDataset(images, 7, 9, 7);
   EXPECT_EQ(coarse.T, 16);
   EXPECT_EQ(coarse.d, 51);
-  EXPECT_EQ(coarse.token(2, 5)[7 * 2 + 3], ramp(2, 9, 10) / 255.0);  // row 9 = 7 + 2, col 10 = 7 + 3
+  EXPECT_EQ(coarse.token(2, 5)[7 * 2 + 3],
+            ramp(2, 9, 10) / 255.0);  // row 9 = 7 + 2, col 10 = 7 + 3
   // Errors: a patch that does not divide the side, a label of neither class, a blank image.
   EXPECT_TRUE(has(messageOf([&] { patchDataset(images, 7, 9, 5); }), "multiple of the patch"));
   EXPECT_TRUE(has(messageOf([&] { patchDataset(images, 7, 3); }), "image 1 has label 9"));
@@ -341,7 +354,8 @@ TEST(RealImagesModel, GradientOfPooledQueryModelWithHeadMatchesFiniteDifferences
   ASSERT_GT(fW.norm(), 1e-6);
   EXPECT_LE((gW - fW).norm() / fW.norm(), 1e-6);
   EXPECT_LE((gv - fv).norm() / fv.norm(), 1e-6);
-  // At the start W = 0, v = 0 only the head has a gradient: -(1/n) sum Y_i r_i / 2, r_i = mean token.
+  // At the start W = 0, v = 0 only the head has a gradient: -(1/n) sum Y_i r_i / 2, r_i = mean
+  // token.
   Params zero = model.zeroParams();
   model.gradient(zero, g, true);
   EXPECT_TRUE(g.logScale == -INFINITY || (std::exp(g.logScale) * g.W).norm() == 0.0);
@@ -355,7 +369,8 @@ TEST(RealImagesModel, GradientOfPooledQueryModelWithHeadMatchesFiniteDifferences
 Vec trueGradW(const Model& model, const Params& params, Vec* head = nullptr) {
   Gradient g;
   model.gradient(params, g, head != nullptr);
-  Mat w = g.logScale == -INFINITY ? Mat::Zero(g.W.rows(), g.W.cols()) : Mat(std::exp(g.logScale) * g.W);
+  Mat w =
+      g.logScale == -INFINITY ? Mat::Zero(g.W.rows(), g.W.cols()) : Mat(std::exp(g.logScale) * g.W);
   if (head) *head = std::exp(g.logScaleHead) * g.v;
   return Eigen::Map<const Vec>(w.data(), w.size());
 }
@@ -389,7 +404,8 @@ TEST(Adam, FirstStepsMatchHandComputedUpdates) {
   }
   EXPECT_LE((tr.params().W - p1.W).cwiseAbs().maxCoeff(), 1e-15);
   EXPECT_LE((tr.params().v - p1.v).cwiseAbs().maxCoeff(), 1e-15);
-  // Iteration 2: m = b1 (1-b1) g0 + (1-b1) g1, s = b2 (1-b2) g0^2 + (1-b2) g1^2, bias-corrected by k = 2.
+  // Iteration 2: m = b1 (1-b1) g0 + (1-b1) g1, s = b2 (1-b2) g0^2 + (1-b2) g1^2, bias-corrected by
+  // k = 2.
   Vec h1;
   const Vec g1 = trueGradW(model, p1, &h1);
   ASSERT_EQ(tr.step(1), 1);
@@ -495,10 +511,16 @@ TEST(RealImagesRun, StartsAtZeroAndMeasures) {
   // Bad settings.
   RealImagesSettings bad = s;
   bad.nSvm = 9;
-  EXPECT_TRUE(has(messageOf([&] { RealImagesRun(patchDataset(images, 7, 9), patchDataset(images, 7, 9), bad); }), "nSvm"));
+  EXPECT_TRUE(has(messageOf([&] {
+                    RealImagesRun(patchDataset(images, 7, 9), patchDataset(images, 7, 9), bad);
+                  }),
+                  "nSvm"));
   bad = s;
   bad.p = 1.0;
-  EXPECT_TRUE(has(messageOf([&] { RealImagesRun(patchDataset(images, 7, 9), patchDataset(images, 7, 9), bad); }), "p = 1"));
+  EXPECT_TRUE(has(messageOf([&] {
+                    RealImagesRun(patchDataset(images, 7, 9), patchDataset(images, 7, 9), bad);
+                  }),
+                  "p = 1"));
 }
 
 struct Split {
@@ -521,7 +543,8 @@ Split realSplit(int nTrain, int nTest) {
       for (int r = 0; r < 28; ++r)
         for (int c = 0; c < 28; ++c) {
           const bool lit = (label == 7) == (c < 14);
-          s.pixels.push_back(static_cast<std::uint8_t>(std::min(255.0, (lit ? 150 : 30) + 60 * rng.uniform())));
+          s.pixels.push_back(
+              static_cast<std::uint8_t>(std::min(255.0, (lit ? 150 : 30) + 60 * rng.uniform())));
         }
     }
     return s;

@@ -20,9 +20,7 @@ Dataset handMade() {
   d.d = 3;
   d.X.resize(3, 3);
   // SPEC "global vs local (prompt)" tokens, local case: (-0.1, 1, 1), (1, 0, 0.9), (0, 0, 0).
-  d.X << -0.1, 1.0, 1.0,
-         1.0, 0.0, 0.9,
-         0.0, 0.0, 0.0;
+  d.X << -0.1, 1.0, 1.0, 1.0, 0.0, 0.9, 0.0, 0.0, 0.0;
   d.Z.resize(1, 3);
   d.Z << 0.0, 1.0, 0.0;
   d.Y = Vec::Ones(1);
@@ -77,9 +75,7 @@ TEST(Selection, LocallyButNotGloballyOptimal) {
   // gamma = v . x with v = e_2: scores (0.5, 1.0, 0.0); opt = 1.
   // Select token 0 = (1, 0.5). Token 1 = (-3, 1) is far away in the direction W z (not support),
   // token 2 = (0, 0) is the closest competitor (support) and scores lower (0 < 0.5).
-  d.X << 1.0, 0.5,
-         -3.0, 1.0,
-         0.0, 0.0;
+  d.X << 1.0, 0.5, -3.0, 1.0, 0.0, 0.0;
   d.Z = Mat(1, 2);
   d.Z << 1.0, 0.0;
   d.Y = Vec::Ones(1);

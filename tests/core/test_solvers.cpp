@@ -28,24 +28,28 @@ int numericalRank(const Mat& W, double relTol = 1e-7) {
   return r;
 }
 
-struct Size { int n, T, d, seeds; };
+struct Size {
+  int n, T, d, seeds;
+};
 
 }  // namespace
 
 TEST(Frobenius, CertificatesOnRandomInstances) {
-  const Size sizes[] = {{2, 3, 2, 40}, {3, 4, 3, 40}, {5, 5, 5, 40}, {6, 8, 10, 40},
+  const Size sizes[] = {{2, 3, 2, 40},  {3, 4, 3, 40},  {5, 5, 5, 40},   {6, 8, 10, 40},
                         {10, 5, 4, 30}, {8, 10, 6, 30}, {15, 15, 20, 8}, {12, 15, 3, 10}};
   int optimal = 0, infeasible = 0;
   double worstGap = 0.0, worstViol = 0.0;
   for (const Size& s : sizes)
     for (int seed = 0; seed < s.seeds; ++seed) {
-      const Dataset data = svmtest::sphere(s.n, s.T, s.d, 1000u * s.n + 37u * s.T + s.d + 7919u * seed);
+      const Dataset data =
+          svmtest::sphere(s.n, s.T, s.d, 1000u * s.n + 37u * s.T + s.d + 7919u * seed);
       const MarginSolution sol = solveCross(data, NormKind::Frobenius);
       if (sol.status == SolveStatus::Infeasible) {
         ++infeasible;
         continue;
       }
-      ASSERT_EQ(sol.status, SolveStatus::Optimal) << s.n << " " << s.T << " " << s.d << " seed " << seed;
+      ASSERT_EQ(sol.status, SolveStatus::Optimal)
+          << s.n << " " << s.T << " " << s.d << " seed " << seed;
       ++optimal;
       EXPECT_LE(sol.gap, 1e-8) << s.n << " " << s.T << " " << s.d << " seed " << seed;
       EXPECT_LE(sol.maxViolation, 1e-9) << s.n << " " << s.T << " " << s.d << " seed " << seed;
@@ -55,8 +59,8 @@ TEST(Frobenius, CertificatesOnRandomInstances) {
       worstViol = std::max(worstViol, sol.maxViolation);
     }
   EXPECT_GE(optimal, 200);
-  std::printf("Frobenius: %d optimal, %d infeasible, worst gap %.3g, worst violation %.3g\n", optimal,
-              infeasible, worstGap, worstViol);
+  std::printf("Frobenius: %d optimal, %d infeasible, worst gap %.3g, worst violation %.3g\n",
+              optimal, infeasible, worstGap, worstViol);
 }
 
 TEST(Frobenius, SingleConstraintClosedForm) {
@@ -142,7 +146,8 @@ void checkNormOnRandom(NormKind norm, double p, const std::vector<Size>& sizes, 
   long iterations = 0;
   for (const Size& s : sizes)
     for (int seed = 0; seed < s.seeds; ++seed) {
-      const Dataset data = svmtest::sphere(s.n, s.T, s.d, 500u * s.n + 31u * s.T + s.d + 104729u * seed);
+      const Dataset data =
+          svmtest::sphere(s.n, s.T, s.d, 500u * s.n + 31u * s.T + s.d + 104729u * seed);
       SolverSettings st;
       st.norm = norm;
       st.p = p;
@@ -152,10 +157,11 @@ void checkNormOnRandom(NormKind norm, double p, const std::vector<Size>& sizes, 
       ++optimal;
       if (sol.gap > gapBar) {
         ++missed;
-        std::printf("  miss: p %.3g n,T,d %d,%d,%d seed %d gap %.3g (%s)\n", p, s.n, s.T, s.d, seed, sol.gap,
-                    sol.message.c_str());
+        std::printf("  miss: p %.3g n,T,d %d,%d,%d seed %d gap %.3g (%s)\n", p, s.n, s.T, s.d, seed,
+                    sol.gap, sol.message.c_str());
       }
-      EXPECT_LE(sol.gap, std::max(gapBar, looseBar)) << "p " << p << " n,T,d " << s.n << "," << s.T << "," << s.d << " seed " << seed;
+      EXPECT_LE(sol.gap, std::max(gapBar, looseBar))
+          << "p " << p << " n,T,d " << s.n << "," << s.T << "," << s.d << " seed " << seed;
       EXPECT_LE(sol.maxViolation, 1e-9) << "p " << p << " seed " << seed;
       // Independent check of the certificate from the returned (W, lambda).
       MarginSolution again;
@@ -168,17 +174,17 @@ void checkNormOnRandom(NormKind norm, double p, const std::vector<Size>& sizes, 
       iterations += sol.iterations;
     }
   EXPECT_GE(optimal, 1);
-  EXPECT_LE(missed, static_cast<int>((1.0 - fraction) * optimal + 1e-9)) << missed << " of " << optimal;
+  EXPECT_LE(missed, static_cast<int>((1.0 - fraction) * optimal + 1e-9))
+      << missed << " of " << optimal;
   std::printf("%s p=%.3g: %d solved, worst gap %.3g, worst violation %.3g, mean iterations %.1f\n",
               norm == NormKind::Nuclear ? "nuclear" : "lp", p, optimal, worstGap, worstViol,
               optimal ? static_cast<double>(iterations) / optimal : 0.0);
 }
 
-
 }  // namespace
 
 // Hundreds of seeded instances per norm (the bar): every one certified at gap <= 1e-6.
-const std::vector<Size> kMany = {{2, 3, 2, 40}, {3, 4, 3, 40}, {5, 5, 5, 40}, {6, 8, 10, 40},
+const std::vector<Size> kMany = {{2, 3, 2, 40}, {3, 4, 3, 40},  {5, 5, 5, 40},   {6, 8, 10, 40},
                                  {8, 6, 4, 40}, {4, 6, 12, 40}, {10, 10, 15, 4}, {15, 15, 20, 2}};
 
 TEST(Nuclear, CertificatesOnRandomInstances) {
@@ -218,8 +224,8 @@ TEST(Lp, SingleConstraintClosedForm) {
   const Mat A = pb.U.row(0).transpose() * pb.Wq.row(0);
   for (double p : {1.1, 1.5, 1.75, 3.0, 4.0, 10.0}) {
     const double q = p / (p - 1.0);
-    const Mat expected = (A.array().sign() * A.array().abs().pow(q - 1.0)).matrix() /
-                         A.array().abs().pow(q).sum();
+    const Mat expected =
+        (A.array().sign() * A.array().abs().pow(q - 1.0)).matrix() / A.array().abs().pow(q).sum();
     SolverSettings st;
     st.norm = NormKind::Lp;
     st.p = p;
@@ -232,7 +238,8 @@ TEST(Lp, SingleConstraintClosedForm) {
 
 TEST(Lp, EqualityConstraintsTakeTheDualPath) {
   // The primal-dual method for p > 2 does not handle equalities: these solves exercise its fallback
-  // (the dual interior point and the active-set finish). Same problem as Frobenius.EqualityConstraints.
+  // (the dual interior point and the active-set finish). Same problem as
+  // Frobenius.EqualityConstraints.
   const MarginProblem pb = equalityProblem();
   for (double p : {1.5, 3.0, 10.0}) {
     SolverSettings st;
@@ -246,7 +253,8 @@ TEST(Lp, EqualityConstraintsTakeTheDualPath) {
 }
 
 TEST(Nuclear, SingleConstraintClosedForm) {
-  // One constraint <u w^T, W> >= b: W = b u w^T / (||u||^2 ||w||^2), nuclear norm b / (||u|| ||w||).
+  // One constraint <u w^T, W> >= b: W = b u w^T / (||u||^2 ||w||^2), nuclear norm b / (||u||
+  // ||w||).
   MarginProblem pb;
   pb.rows = 3;
   pb.cols = 2;
@@ -261,7 +269,8 @@ TEST(Nuclear, SingleConstraintClosedForm) {
   ASSERT_EQ(sol.status, SolveStatus::Optimal);
   const Mat A = pb.U.row(0).transpose() * pb.Wq.row(0);
   const Mat expected = 1.5 * A / A.squaredNorm();
-  EXPECT_NEAR(sol.objective, 1.5 / (pb.U.row(0).norm() * pb.Wq.row(0).norm()), 1e-6 * sol.objective);
+  EXPECT_NEAR(sol.objective, 1.5 / (pb.U.row(0).norm() * pb.Wq.row(0).norm()),
+              1e-6 * sol.objective);
   EXPECT_LE((sol.W - expected).norm(), 1e-5 * expected.norm());
 }
 
@@ -301,8 +310,9 @@ TEST(Frobenius, DegenerateLowDimensionNoCorruption) {
   int optimal = 0, infeasible = 0;
   for (int d : {2, 3}) {
     for (int seed = 0; seed < 150; ++seed) {
-      const Dataset data = seed % 2 ? sphereDataset(15, 5, d, static_cast<std::uint64_t>(seed))
-                                    : svmtest::sphere(15, 5, d, 9000u + static_cast<unsigned>(seed));
+      const Dataset data = seed % 2
+                               ? sphereDataset(15, 5, d, static_cast<std::uint64_t>(seed))
+                               : svmtest::sphere(15, 5, d, 9000u + static_cast<unsigned>(seed));
       const MarginProblem pb = attentionSvmProblem(data, AttentionKind::Cross, data.alpha);
       const MarginSolution sol = solveMargin(pb, SolverSettings{});
       if (sol.status == SolveStatus::Infeasible) {
@@ -311,15 +321,16 @@ TEST(Frobenius, DegenerateLowDimensionNoCorruption) {
         EXPECT_GE(sol.farkas.minCoeff(), 0.0);
         continue;
       }
-      ASSERT_EQ(sol.status, SolveStatus::Optimal) << "d " << d << " seed " << seed << " " << sol.message;
+      ASSERT_EQ(sol.status, SolveStatus::Optimal)
+          << "d " << d << " seed " << seed << " " << sol.message;
       ++optimal;
       EXPECT_LE(sol.gap, 1e-8) << "d " << d << " seed " << seed;
       EXPECT_LE(sol.maxViolation, 1e-9) << "d " << d << " seed " << seed;
     }
   }
   const Dataset reported = sphereDataset(15, 5, 2, 135);
-  const MarginSolution sol = solveMargin(attentionSvmProblem(reported, AttentionKind::Cross, reported.alpha),
-                                         SolverSettings{});
+  const MarginSolution sol = solveMargin(
+      attentionSvmProblem(reported, AttentionKind::Cross, reported.alpha), SolverSettings{});
   EXPECT_TRUE(sol.status == SolveStatus::Optimal || sol.status == SolveStatus::Infeasible);
   std::printf("degenerate d = 2, 3: %d optimal, %d infeasible\n", optimal, infeasible);
 }
@@ -334,8 +345,54 @@ TEST(Frobenius, ReportedHeapCorruptionReproducer) {
   data.d = 2;
   data.X.resize(75, 2);
   data.Z.resize(15, 2);
-  const double x[] = {0.9999756059486791, 0.0069848054784611, 0.021886853002581537, 0.9997604541417126, -0.6259697450006334, -0.7798473429741503, -0.28354326313576356, -0.9589594454044045, 0.5318798835179342, -0.8468198093508139, -0.5627882405998427, -0.8266011107193925, -0.8412249064641761, 0.5406853583594974, -0.6568119422639785, 0.75405442277028, -0.3636079642053678, 0.9315520642274527, 0.10625788511614978, 0.9943386052299504, -0.7102393685778083, -0.7039602540784502, -0.7795136586167931, -0.626385229734755, -0.9699616362822623, -0.24325793746687122, 0.9862797223282527, -0.16508273478503058, 0.2552124728524445, -0.9668849950746679, -0.28532856831505876, 0.9584297616952839, -0.9454532006870144, -0.32575795509961075, 0.6976158992703121, 0.716471951359768, 0.1542379154113492, 0.9880337369996843, 0.7054599644588514, -0.7087497714607858, 0.12415130620102503, -0.9922632983077522, 0.1247814745965622, 0.9921842488154644, -0.1420724580449682, 0.989856260608105, -0.7213957410855381, 0.6925230571927893, -0.4357893935135399, 0.9000486678514119, -0.17928207054872047, -0.9837977125302557, 0.7603123540263759, -0.6495576374078522, 0.8118602519067107, -0.5838518060038628, -0.4773445765019641, -0.878716197235581, 0.25761271349097803, 0.9662482547709027, -0.6060727668503669, -0.795409203669621, 0.7993648997488382, 0.6008458679640977, -0.8989251478367896, -0.4381022467262705, -0.9992841237618993, 0.03783173267791281, 0.2817220242364825, 0.959496066203556, -0.0015503817164510057, 0.9999987981575444, 0.7918138672247756, 0.6107624740196023, -0.036016838212691006, -0.999351183200961, -0.9592641177624369, -0.2825108004545195, -0.9941258763487311, 0.10823004191936454, 0.6496781144789723, -0.7602094103383932, 0.9024953496267876, 0.43069959821437326, 0.653914591590183, -0.7565683755652521, -0.2308261069120648, 0.9729950197035029, -0.05621129296315314, -0.9984188953257096, -0.9694757888509009, 0.24518706089825248, -0.20529225518937003, -0.9787007152134215, -0.5010297685179911, -0.8654300497780327, 0.8325048130050514, 0.5540178122799161, -0.9795755938886522, -0.20107624389194848, -0.9952849022860933, -0.09699465594228225, 0.015913888692248572, -0.9998733660552673, -0.9955516424774833, 0.09421744615720139, -0.3676307237722356, 0.9299718549175036, -0.467720105990054, -0.8838766330504799, -0.9307735743883166, -0.3655961613862989, -0.9178666523395089, -0.3968889120686832, 0.42726617946442164, -0.9041258827651582, 0.45956510880665014, -0.8881440822116262, -0.4665550880197954, -0.8844921423296201, 0.6344386084645289, -0.7729732544464861, -0.9904421719295118, -0.1379286194506108, 0.9415583721928091, -0.3368498653014834, 0.9755876248407312, 0.21961053312084247, -0.7659153106581272, -0.6429414723747913, -0.999980686867025, -0.006214973286568021, 0.804946467780533, 0.5933474395391314, -0.34205510850995796, 0.9396798937628924, 0.5908097600766509, 0.8068108994046685, -0.999782637895199, -0.020848907964629324, -0.23890682695408227, 0.9710424954834531, 0.9997642787082835, -0.02171144902823237, -0.5798012249071798, 0.8147579638126491, -0.9656333529800041, 0.2599081137875359, 0.3563110915103714, 0.9343673828140021};
-  const double z[] = {-0.8223683142101929, 0.5689554954327145, -0.5875578175130557, 0.8091821865805591, 0.12794844088282084, 0.991780820784338, -0.3921881048125051, 0.9198850419718626, 0.13676422995304754, 0.9906036267879045, -0.3762197969044099, 0.9265304444092513, 0.8388600338664048, -0.5443471719239976, 0.9241484784052958, 0.38203349311438184, 0.9544386637582964, -0.298407166675463, -0.9996485760528477, 0.026508949347600494, -0.99756543346499, 0.06973669016956813, 0.35363875869573674, -0.9353820761315337, 0.15736718192563007, -0.9875401612353725, 0.9514635312491705, -0.30776151270563173, 0.2879128547023506, 0.9576566128300599};
+  const double x[] = {
+      0.9999756059486791,   0.0069848054784611,   0.021886853002581537,   0.9997604541417126,
+      -0.6259697450006334,  -0.7798473429741503,  -0.28354326313576356,   -0.9589594454044045,
+      0.5318798835179342,   -0.8468198093508139,  -0.5627882405998427,    -0.8266011107193925,
+      -0.8412249064641761,  0.5406853583594974,   -0.6568119422639785,    0.75405442277028,
+      -0.3636079642053678,  0.9315520642274527,   0.10625788511614978,    0.9943386052299504,
+      -0.7102393685778083,  -0.7039602540784502,  -0.7795136586167931,    -0.626385229734755,
+      -0.9699616362822623,  -0.24325793746687122, 0.9862797223282527,     -0.16508273478503058,
+      0.2552124728524445,   -0.9668849950746679,  -0.28532856831505876,   0.9584297616952839,
+      -0.9454532006870144,  -0.32575795509961075, 0.6976158992703121,     0.716471951359768,
+      0.1542379154113492,   0.9880337369996843,   0.7054599644588514,     -0.7087497714607858,
+      0.12415130620102503,  -0.9922632983077522,  0.1247814745965622,     0.9921842488154644,
+      -0.1420724580449682,  0.989856260608105,    -0.7213957410855381,    0.6925230571927893,
+      -0.4357893935135399,  0.9000486678514119,   -0.17928207054872047,   -0.9837977125302557,
+      0.7603123540263759,   -0.6495576374078522,  0.8118602519067107,     -0.5838518060038628,
+      -0.4773445765019641,  -0.878716197235581,   0.25761271349097803,    0.9662482547709027,
+      -0.6060727668503669,  -0.795409203669621,   0.7993648997488382,     0.6008458679640977,
+      -0.8989251478367896,  -0.4381022467262705,  -0.9992841237618993,    0.03783173267791281,
+      0.2817220242364825,   0.959496066203556,    -0.0015503817164510057, 0.9999987981575444,
+      0.7918138672247756,   0.6107624740196023,   -0.036016838212691006,  -0.999351183200961,
+      -0.9592641177624369,  -0.2825108004545195,  -0.9941258763487311,    0.10823004191936454,
+      0.6496781144789723,   -0.7602094103383932,  0.9024953496267876,     0.43069959821437326,
+      0.653914591590183,    -0.7565683755652521,  -0.2308261069120648,    0.9729950197035029,
+      -0.05621129296315314, -0.9984188953257096,  -0.9694757888509009,    0.24518706089825248,
+      -0.20529225518937003, -0.9787007152134215,  -0.5010297685179911,    -0.8654300497780327,
+      0.8325048130050514,   0.5540178122799161,   -0.9795755938886522,    -0.20107624389194848,
+      -0.9952849022860933,  -0.09699465594228225, 0.015913888692248572,   -0.9998733660552673,
+      -0.9955516424774833,  0.09421744615720139,  -0.3676307237722356,    0.9299718549175036,
+      -0.467720105990054,   -0.8838766330504799,  -0.9307735743883166,    -0.3655961613862989,
+      -0.9178666523395089,  -0.3968889120686832,  0.42726617946442164,    -0.9041258827651582,
+      0.45956510880665014,  -0.8881440822116262,  -0.4665550880197954,    -0.8844921423296201,
+      0.6344386084645289,   -0.7729732544464861,  -0.9904421719295118,    -0.1379286194506108,
+      0.9415583721928091,   -0.3368498653014834,  0.9755876248407312,     0.21961053312084247,
+      -0.7659153106581272,  -0.6429414723747913,  -0.999980686867025,     -0.006214973286568021,
+      0.804946467780533,    0.5933474395391314,   -0.34205510850995796,   0.9396798937628924,
+      0.5908097600766509,   0.8068108994046685,   -0.999782637895199,     -0.020848907964629324,
+      -0.23890682695408227, 0.9710424954834531,   0.9997642787082835,     -0.02171144902823237,
+      -0.5798012249071798,  0.8147579638126491,   -0.9656333529800041,    0.2599081137875359,
+      0.3563110915103714,   0.9343673828140021};
+  const double z[] = {
+      -0.8223683142101929, 0.5689554954327145,  -0.5875578175130557, 0.8091821865805591,
+      0.12794844088282084, 0.991780820784338,   -0.3921881048125051, 0.9198850419718626,
+      0.13676422995304754, 0.9906036267879045,  -0.3762197969044099, 0.9265304444092513,
+      0.8388600338664048,  -0.5443471719239976, 0.9241484784052958,  0.38203349311438184,
+      0.9544386637582964,  -0.298407166675463,  -0.9996485760528477, 0.026508949347600494,
+      -0.99756543346499,   0.06973669016956813, 0.35363875869573674, -0.9353820761315337,
+      0.15736718192563007, -0.9875401612353725, 0.9514635312491705,  -0.30776151270563173,
+      0.2879128547023506,  0.9576566128300599};
   for (int r = 0; r < 75; ++r) data.X.row(r) << x[2 * r], x[2 * r + 1];
   for (int r = 0; r < 15; ++r) data.Z.row(r) << z[2 * r], z[2 * r + 1];
   data.alpha = {1, 0, 3, 2, 0, 4, 1, 2, 4, 3, 4, 3, 4, 3, 4};

@@ -24,7 +24,8 @@ TrainSettings settingsFor(Optimizer o, double lr, double p = 2.0) {
 }
 
 bool traceHasNaN(const Trace& t) {
-  for (const auto* v : {&t.loss, &t.normFro, &t.normNuc, &t.normLp, &t.selectedProbability, &t.corr, &t.softmax})
+  for (const auto* v :
+       {&t.loss, &t.normFro, &t.normNuc, &t.normLp, &t.selectedProbability, &t.corr, &t.softmax})
     for (double x : *v)
       if (!std::isfinite(x)) return true;
   return false;
@@ -50,7 +51,8 @@ TEST(Train, MirrorDescentWithP2IsGradientDescentBitForBit) {
   const Model model(data, ModelSpec{});
   // The Frobenius-normalized MD (nmd-fro) at p = 2 is NGD exactly; the paper's dual-norm NMD adds
   // eps to the normalizer (test_mirror.cpp checks it against NGD where eps is below an ulp).
-  for (auto [md, gd] : {std::pair{Optimizer::MD, Optimizer::GD}, std::pair{Optimizer::NMDFro, Optimizer::NGD}}) {
+  for (auto [md, gd] :
+       {std::pair{Optimizer::MD, Optimizer::GD}, std::pair{Optimizer::NMDFro, Optimizer::NGD}}) {
     Trainer a(model, settingsFor(md, 0.5, 2.0), model.zeroParams());
     Trainer b(model, settingsFor(gd, 0.5), model.zeroParams());
     a.step(50);
@@ -360,7 +362,8 @@ TEST(Train, RegularizationPathStaysInTheBallAndImproves) {
     for (std::size_t k = 0; k < radii.size(); ++k) {
       double size = path[k].norm();
       if (norm == BallNorm::Nuclear) size = Eigen::JacobiSVD<Mat>(path[k]).singularValues().sum();
-      if (norm == BallNorm::Lp) size = std::pow(path[k].cwiseAbs().array().pow(3.0).sum(), 1.0 / 3.0);
+      if (norm == BallNorm::Lp)
+        size = std::pow(path[k].cwiseAbs().array().pow(3.0).sum(), 1.0 / 3.0);
       EXPECT_LE(size, radii[k] * (1 + 1e-12));
       Params p = model.zeroParams();
       p.W = path[k];
@@ -395,7 +398,8 @@ TEST(Train, LocalConvergenceSelectsTokens) {
       const Trace t = tr.takeTrace();
       ASSERT_EQ(t.iteration.back(), sc.iterations);
       double mean = 0;
-      for (int u = 0; u < t.units; ++u) mean += t.selectedProbability[(t.frames() - 1) * t.units + u];
+      for (int u = 0; u < t.units; ++u)
+        mean += t.selectedProbability[(t.frames() - 1) * t.units + u];
       sum += mean / t.units;
     }
     EXPECT_GE(sum / 20, 0.99) << (param == Parameterization::W ? "W" : "KQ");

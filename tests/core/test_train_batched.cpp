@@ -132,15 +132,19 @@ void expectAgreesWithTrainer(const Case& c, int K, int steps) {
     EXPECT_EQ(bt.iteration(r), tr.iteration());
     EXPECT_EQ(bt.stopReason(r), tr.stopReason());
     const Params pb = bt.params(r), pt = tr.params();
-    const double diff = std::max(relDiff(flat(pb, c.param), flat(pt, c.param)), relDiff(bt.weights(r), tr.weights()));
+    const double diff = std::max(relDiff(flat(pb, c.param), flat(pt, c.param)),
+                                 relDiff(bt.weights(r), tr.weights()));
     double tol = 1e-12;
     if (diff > tol) {
       const double sens = roundingSensitivity(runs, r, c.param, steps);
       tol = std::max(tol, 10.0 * sens);
-      std::printf("[ note ] %s run %d: batched vs Trainer %.2e; Trainer vs Trainer from a start one rounding away %.2e\n",
-                  optimizerName(c.opt), r, diff, sens);
+      std::printf(
+          "[ note ] %s run %d: batched vs Trainer %.2e; Trainer vs Trainer from a start one "
+          "rounding away %.2e\n",
+          optimizerName(c.opt), r, diff, sens);
     }
-    if (std::getenv("BATCHED_SHOW")) std::printf("[ show ] %s run %d: %.2e\n", optimizerName(c.opt), r, diff);
+    if (std::getenv("BATCHED_SHOW"))
+      std::printf("[ show ] %s run %d: %.2e\n", optimizerName(c.opt), r, diff);
     EXPECT_LE(diff, tol);
     const Forward fb = runs.models[r].forward(pb), ft = runs.models[r].forward(pt);
     EXPECT_EQ(fb.selected, ft.selected);
@@ -221,8 +225,8 @@ TEST(BatchedTrainer, AgreesWithTrainerAtTheLocalConvergenceSetting) {
   expectAgreesWithTrainer(kq, 4, 2000);
 }
 
-// Normalized l_p mirror descent as SPEC section 2 states it: U = grad psi(W) - eta g / (||g||_q + eps),
-// 1/p + 1/q = 1, written here from the formula on the true (unscaled) gradient.
+// Normalized l_p mirror descent as SPEC section 2 states it: U = grad psi(W) - eta g / (||g||_q +
+// eps), 1/p + 1/q = 1, written here from the formula on the true (unscaled) gradient.
 Mat referenceNmd(const Model& model, Mat W, double lr, double p, int steps) {
   const double q = p / (p - 1.0), eps = std::numeric_limits<double>::epsilon();
   Params params = model.zeroParams();
@@ -234,7 +238,8 @@ Mat referenceNmd(const Model& model, Mat W, double lr, double p, int steps) {
     const double dual = std::pow(grad.array().abs().pow(q).sum(), 1.0 / q);
     Mat U = W.unaryExpr([p](double x) { return std::copysign(std::pow(std::abs(x), p - 1.0), x); });
     U -= (lr / (dual + eps)) * grad;
-    W = U.unaryExpr([p](double x) { return std::copysign(std::pow(std::abs(x), 1.0 / (p - 1.0)), x); });
+    W = U.unaryExpr(
+        [p](double x) { return std::copysign(std::pow(std::abs(x), 1.0 / (p - 1.0)), x); });
   }
   return W;
 }
@@ -251,8 +256,13 @@ TEST(BatchedTrainer, NmdTakesTheDualNormStepOfTheSpec) {
     for (int r = 0; r < 3; ++r) {
       const Mat ref = referenceNmd(runs.models[r], runs.inits[r].W, c.lr, p, 300);
       EXPECT_LE(relDiff(bt.weights(r), ref), 1e-11) << "p = " << p << ", run " << r;
-      EXPECT_EQ(runs.models[r].forward(bt.params(r)).selected,
-                runs.models[r].forward([&] { Params x = bt.params(r); x.W = ref; return x; }()).selected);
+      EXPECT_EQ(runs.models[r].forward(bt.params(r)).selected, runs.models[r]
+                                                                   .forward([&] {
+                                                                     Params x = bt.params(r);
+                                                                     x.W = ref;
+                                                                     return x;
+                                                                   }())
+                                                                   .selected);
     }
   }
   // At p = 2 the dual norm is the Frobenius norm: normalized GD up to the eps in the denominator.
@@ -304,21 +314,24 @@ TEST(BatchedTrainer, RunTrainingBatchedGivesRunTrainingsRecords) {
     std::vector<Scenario> scs;
     std::vector<const Dataset*> data;
     std::vector<Params> inits;
-    for (int r = 0; r < K; ++r) scs.push_back(makeScenario("local-convergence", {static_cast<std::uint64_t>(r)}));
+    for (int r = 0; r < K; ++r)
+      scs.push_back(makeScenario("local-convergence", {static_cast<std::uint64_t>(r)}));
     for (const Scenario& sc : scs) {
       data.push_back(&sc.data);
       inits.push_back(sc.init);
     }
     ModelSpec spec = scs[0].model;
     spec.param = param;
-    const std::vector<RunRecord> batched = runTrainingBatched(data, spec, scs[0].train, inits, iters, every);
+    const std::vector<RunRecord> batched =
+        runTrainingBatched(data, spec, scs[0].train, inits, iters, every);
     ASSERT_EQ(static_cast<int>(batched.size()), K);
     for (int r = 0; r < K; ++r) {
       const RunRecord one = runTraining(scs[r].data, spec, scs[r].train, scs[r].init, iters, every);
       const RunRecord& b = batched[r];
       EXPECT_EQ(b.iteration, one.iteration);
       ASSERT_EQ(b.weights.size(), one.weights.size());
-      for (std::size_t f = 0; f < b.weights.size(); ++f) EXPECT_LE(relDiff(b.weights[f], one.weights[f]), 1e-12);
+      for (std::size_t f = 0; f < b.weights.size(); ++f)
+        EXPECT_LE(relDiff(b.weights[f], one.weights[f]), 1e-12);
       for (std::size_t f = 0; f < b.meanProb.size(); ++f) {
         EXPECT_NEAR(b.meanProb[f], one.meanProb[f], 1e-12);
         EXPECT_NEAR(b.minProb[f], one.minProb[f], 1e-12);

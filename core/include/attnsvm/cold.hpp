@@ -14,7 +14,8 @@
 #pragma once
 
 #if defined(__EMSCRIPTEN__) && defined(__clang__)
-#define ATTNSVM_COLD_BEGIN _Pragma("clang attribute push (__attribute__((minsize)), apply_to = function)")
+#define ATTNSVM_COLD_BEGIN \
+  _Pragma("clang attribute push (__attribute__((minsize)), apply_to = function)")
 #define ATTNSVM_COLD_END _Pragma("clang attribute pop")
 #define ATTNSVM_COLD_FN __attribute__((minsize))  // one cold function in a hot file
 #else

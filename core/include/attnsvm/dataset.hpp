@@ -44,8 +44,9 @@ struct OptimalTokens {
 OptimalTokens optimalTokens(const Dataset& data, double tieTol = 1e-12);
 
 // The selection used when none is given: the dataset's alpha if it has one (cross, self), else the
-// optimal token of every unit: per sequence (cross, self: opt_i), or per (sequence, query k), i-major,
-// for seq2seq (argmax over all t) and causal (argmax over t <= k). The CLI and the wasm API both use it.
+// optimal token of every unit: per sequence (cross, self: opt_i), or per (sequence, query k),
+// i-major, for seq2seq (argmax over all t) and causal (argmax over t <= k). The CLI and the wasm
+// API both use it.
 std::vector<int> defaultSelection(const Dataset& data, AttentionKind kind);
 
 }  // namespace attnsvm

@@ -42,11 +42,13 @@ int defaultEvery(int iters, int every);
 // The SVM solution (W^mm for the norm) of a selection for the model's parameterization:
 // Att-SVM for W / (K,Q) (attention kind of the spec), prompt SVM (with spec.Wk) for prompts.
 // nullopt when the problem is infeasible or the solver did not converge.
-std::optional<Mat> svmDirection(const Dataset& data, const ModelSpec& spec, const std::vector<int>& selection,
-                                NormKind norm, double p = 2.0, MarginSolution* out = nullptr);
+std::optional<Mat> svmDirection(const Dataset& data, const ModelSpec& spec,
+                                const std::vector<int>& selection, NormKind norm, double p = 2.0,
+                                MarginSolution* out = nullptr);
 // The core's verdict for W / (K,Q) (cross or self attention); for prompts "globally_optimal" when
 // every sequence selects an optimal token, else "not_globally_optimal".
-std::string verdictName(const Dataset& data, const ModelSpec& spec, const std::vector<int>& selection);
+std::string verdictName(const Dataset& data, const ModelSpec& spec,
+                        const std::vector<int>& selection);
 // Every sequence selects one of its optimal tokens (ties allowed).
 bool isGloballyOptimal(const Dataset& data, const std::vector<int>& selection);
 
@@ -75,21 +77,21 @@ struct SeedResult {
   std::string experiment;
   std::uint64_t seed = 0;
   int n = 0, T = 0, d = 0, iters = 0, every = 0;
-  std::vector<int> iteration;                 // the snapshot schedule
-  std::vector<std::string> seriesNames;       // per-iteration series, in output order
-  std::vector<std::vector<double>> series;    // [name][snapshot]; NaN where undefined
-  std::vector<std::string> valueNames;        // final per-seed numbers
+  std::vector<int> iteration;               // the snapshot schedule
+  std::vector<std::string> seriesNames;     // per-iteration series, in output order
+  std::vector<std::vector<double>> series;  // [name][snapshot]; NaN where undefined
+  std::vector<std::string> valueNames;      // final per-seed numbers
   std::vector<double> values;
-  std::vector<std::string> labelNames;        // verdicts, stop reasons
+  std::vector<std::string> labelNames;  // verdicts, stop reasons
   std::vector<std::string> labels;
-  std::vector<std::string> selectionNames;    // final argmax selection of each run
+  std::vector<std::string> selectionNames;  // final argmax selection of each run
   std::vector<std::vector<int>> selections;
   std::vector<std::vector<int>> selectedSets;  // multitoken: the generalized SVM's sets O_i
-  std::vector<std::string> matrixNames;       // mirror-descent: W and the l_p SVM (empty if none)
+  std::vector<std::string> matrixNames;        // mirror-descent: W and the l_p SVM (empty if none)
   std::vector<Mat> matrices;
 
-  double value(const std::string& name) const;        // NaN if absent
-  const std::string& label(const std::string& name) const;  // "" if absent
+  double value(const std::string& name) const;                         // NaN if absent
+  const std::string& label(const std::string& name) const;             // "" if absent
   const std::vector<double>& seriesOf(const std::string& name) const;  // throws if absent
 };
 
@@ -101,7 +103,8 @@ struct SeedResult {
 // training p) and joint-wv (experiment_md.hpp).
 std::vector<std::string> seedExperimentNames();
 // Throws InputError for an unknown name or bad options (naming the field).
-SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const SeedOptions& options);
+SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed,
+                             const SeedOptions& options);
 // Seeds first .. first + count - 1 of one setting, in seed order: the same results as
 // runExperimentSeed seed by seed (up to floating-point reassociation), with the training runs of
 // all seeds batched (BatchedTrainer) where the experiment allows it (local-convergence), else one

@@ -19,8 +19,8 @@ struct BasinRow {
   std::vector<int> selection;  // per column: the selected token at the end (-1 if none)
   std::vector<Vec> finalP;     // per column: the final prompt
 };
-// Row `row` (y index) of the map; iters <= 0 means the scenario's (1000). Throws InputError on a bad
-// grid (2..2000) or row.
+// Row `row` (y index) of the map; iters <= 0 means the scenario's (1000). Throws InputError on a
+// bad grid (2..2000) or row.
 BasinRow basinMapRow(std::uint64_t seed, int grid, int row, int iters);
 // The prompt SVM direction (Frobenius) of a selected token of the local-case data; nullopt if
 // infeasible.

@@ -1,7 +1,8 @@
 // The papers' single-run experiments on small hand-made data (SPEC section 5): prompt global vs
 // local convergence, the loss function, joint (p, v) training. One run (a start, a (loss, C), a
 // variant) at a time, so that the CLI can spread runs over threads; the CLI formats them as JSON
-// and the lab gets them through runExperimentSeed (named columns, see experiment.hpp). No JSON here.
+// and the lab gets them through runExperimentSeed (named columns, see experiment.hpp). No JSON
+// here.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -25,7 +26,8 @@ struct PromptStartRun {
   std::optional<Mat> own, best;  // prompt SVMs (Frobenius) of the final and of the optimal tokens
   Vec p0;
 };
-PromptStartRun promptGlobalLocalRun(std::uint64_t seed, bool localCase, int start, int iters, int every);
+PromptStartRun promptGlobalLocalRun(std::uint64_t seed, bool localCase, int start, int iters,
+                                    int every);
 
 // loss-function: C in 1..10 and 100; losses -u (correlation) and logistic.
 const std::vector<double>& lossFunctionCs();
@@ -38,10 +40,10 @@ LossRun lossFunctionRun(std::uint64_t seed, LossKind loss, double C, int iters, 
 // joint-pv: variants 0 and 1 (third sequence's token (0.5, 1) or (0.5, 1.5)).
 struct JointPvRun {
   Scenario sc;
-  RunRecord rec;                              // with the head v at each snapshot
-  std::optional<Mat> relaxed, plain, vmm;     // relaxed prompt SVM, prompt SVM, head SVM
-  std::vector<int> headSupport;               // sequences supporting the head SVM
-  Vec logistic;                               // 1 / (1 + exp(-Y f)) per unit at the end
+  RunRecord rec;                           // with the head v at each snapshot
+  std::optional<Mat> relaxed, plain, vmm;  // relaxed prompt SVM, prompt SVM, head SVM
+  std::vector<int> headSupport;            // sequences supporting the head SVM
+  Vec logistic;                            // 1 / (1 + exp(-Y f)) per unit at the end
 };
 JointPvRun jointPvRun(std::uint64_t seed, int variant, int iters, int every);
 

@@ -1,8 +1,8 @@
-// The rank experiment (SPEC section 5) one instance at a time: a seed of the sphere data of one grid
-// cell (n, T, d) in, feasibility and the ranks of the Frobenius and nuclear Att-SVM solutions out.
-// The CLI keeps the first `instances` feasible seeds of each cell (trying seeds in order, at most
-// rankMaxAttempts); the lab's workers compute instances in chunks and keep the same ones, so a cell's
-// instances do not depend on the thread or worker count.
+// The rank experiment (SPEC section 5) one instance at a time: a seed of the sphere data of one
+// grid cell (n, T, d) in, feasibility and the ranks of the Frobenius and nuclear Att-SVM solutions
+// out. The CLI keeps the first `instances` feasible seeds of each cell (trying seeds in order, at
+// most rankMaxAttempts); the lab's workers compute instances in chunks and keep the same ones, so a
+// cell's instances do not depend on the thread or worker count.
 #pragma once
 #include <cstdint>
 #include <utility>
@@ -28,10 +28,10 @@ struct RankInstance {
   bool feasible = false;  // the Frobenius solve is Optimal with W meeting the constraints
   SolveStatus statusFro = SolveStatus::MaxIterations;
   SolveStatus statusNuclear = SolveStatus::MaxIterations;  // meaningful only when feasible
-  int rankFro = -1;                 // -1 when not feasible
-  int rankNuclear = -1;             // -1 when not feasible or the nuclear solve failed (not
-                                    // Optimal, or violating the constraints)
-  double gapNuclear = 0.0;          // NaN when rankNuclear is -1
+  int rankFro = -1;                                        // -1 when not feasible
+  int rankNuclear = -1;     // -1 when not feasible or the nuclear solve failed (not
+                            // Optimal, or violating the constraints)
+  double gapNuclear = 0.0;  // NaN when rankNuclear is -1
 };
 // Throws InputError for n, T, d out of range (n, T in 1..1024, T >= 2; d in 1..1024) or tol <= 0.
 RankInstance rankInstance(std::uint64_t seed, int n, int T, int d, double tol = kRankDefaultTol);

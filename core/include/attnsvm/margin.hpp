@@ -15,19 +15,19 @@ namespace attnsvm {
 enum class NormKind { Frobenius, Nuclear, Lp };
 
 struct ConstraintLabel {
-  int sequence = 0;  // i
-  int query = -1;    // k for seq2seq / causal, -1 otherwise
-  int token = 0;     // t (the non-selected token); for head SVMs the selected token
-  int other = -1;    // generalized SVM: the second token of a pair, -1 otherwise
-  int selected = -1; // the selected token of the unit (alpha_i or alpha_ik), -1 if none
+  int sequence = 0;   // i
+  int query = -1;     // k for seq2seq / causal, -1 otherwise
+  int token = 0;      // t (the non-selected token); for head SVMs the selected token
+  int other = -1;     // generalized SVM: the second token of a pair, -1 otherwise
+  int selected = -1;  // the selected token of the unit (alpha_i or alpha_ik), -1 if none
 };
 
 struct MarginProblem {
-  int rows = 0, cols = 0;           // shape of W
-  Mat U;                            // m x rows: u_j as rows
-  Mat Wq;                           // m x cols: w_j as rows
-  Vec b;                            // m right-hand sides
-  std::vector<bool> equality;       // m flags (default all false)
+  int rows = 0, cols = 0;      // shape of W
+  Mat U;                       // m x rows: u_j as rows
+  Mat Wq;                      // m x cols: w_j as rows
+  Vec b;                       // m right-hand sides
+  std::vector<bool> equality;  // m flags (default all false)
   std::vector<ConstraintLabel> label;
   int constraints() const { return static_cast<int>(b.size()); }
 };
@@ -36,7 +36,8 @@ struct MarginProblem {
 // seq2seq/causal). They throw InputError for out-of-range selections.
 MarginProblem attentionSvmProblem(const Dataset& data, AttentionKind kind,
                                   const std::vector<int>& selection);
-MarginProblem promptSvmProblem(const Dataset& data, const Mat& Wk, const std::vector<int>& selection);
+MarginProblem promptSvmProblem(const Dataset& data, const Mat& Wk,
+                               const std::vector<int>& selection);
 MarginProblem headSvmProblem(const Dataset& data, const std::vector<int>& selection);
 // Joint training's relaxed prompt SVM: constraints of sequences that are not support vectors of
 // the head SVM get b = 0.
@@ -46,10 +47,10 @@ MarginProblem relaxedPromptSvmProblem(const Dataset& data, const Mat& Wk,
 
 struct SolverSettings {
   NormKind norm = NormKind::Frobenius;
-  double p = 2.0;               // Lp only, p in (1, inf)
-  double tolerance = 1e-10;     // relative gap target (Frobenius reaches ~1e-12)
-  double feasibilityTol = 1e-9; // max violation accepted as feasible
-  double supportTol = 1e-6;     // |<A_j,W> - b_j| <= supportTol * max(1,b) marks a support constraint
+  double p = 2.0;                // Lp only, p in (1, inf)
+  double tolerance = 1e-10;      // relative gap target (Frobenius reaches ~1e-12)
+  double feasibilityTol = 1e-9;  // max violation accepted as feasible
+  double supportTol = 1e-6;  // |<A_j,W> - b_j| <= supportTol * max(1,b) marks a support constraint
   int maxIterations = 100000;
 };
 
@@ -58,17 +59,17 @@ const char* toString(SolveStatus status);
 
 struct MarginSolution {
   SolveStatus status = SolveStatus::MaxIterations;
-  Mat W;                       // rows x cols
-  Vec lambda;                  // m multipliers (>= 0 for inequalities)
-  double objective = 0.0;      // ||W||
-  double lowerBound = 0.0;     // sum(lambda_j b_j) / ||sum lambda_j A_j||_dual
-  double gap = 0.0;            // (objective - lowerBound) / objective
-  double maxViolation = 0.0;   // max_j (b_j - <A_j,W>)_+ (and |.| for equalities)
-  std::vector<int> support;    // constraint indices that are active
+  Mat W;                      // rows x cols
+  Vec lambda;                 // m multipliers (>= 0 for inequalities)
+  double objective = 0.0;     // ||W||
+  double lowerBound = 0.0;    // sum(lambda_j b_j) / ||sum lambda_j A_j||_dual
+  double gap = 0.0;           // (objective - lowerBound) / objective
+  double maxViolation = 0.0;  // max_j (b_j - <A_j,W>)_+ (and |.| for equalities)
+  std::vector<int> support;   // constraint indices that are active
   int iterations = 0;
   double seconds = 0.0;
-  std::string message;         // infeasibility explanation, or why it stopped
-  Vec farkas;                  // infeasible: lambda >= 0, sum lambda_j A_j = 0, sum lambda_j b_j > 0
+  std::string message;  // infeasibility explanation, or why it stopped
+  Vec farkas;           // infeasible: lambda >= 0, sum lambda_j A_j = 0, sum lambda_j b_j > 0
 };
 
 MarginSolution solveMargin(const MarginProblem& problem, const SolverSettings& settings);
@@ -87,8 +88,8 @@ struct GeneralizedSvm {
   MarginSolution direction;                    // W_dir
   Mat finite;                                  // W_fin
 };
-GeneralizedSvm generalizedSvm(const Dataset& data, const Mat& softmax /* n x T */,
-                              double threshold, const SolverSettings& settings);
+GeneralizedSvm generalizedSvm(const Dataset& data, const Mat& softmax /* n x T */, double threshold,
+                              const SolverSettings& settings);
 // Least-squares R for W ~ W_fin + R W_dir.
 double fitRadius(const GeneralizedSvm& g, const Mat& W);
 

@@ -54,19 +54,19 @@ struct Gradient {
   double logScale = 0.0;
   double logScaleHead = 0.0;
   // By-products of the same pass, at the same parameters (free: the trainer records them).
-  double loss = 0.0;                // mean over units of l(Y f)
-  std::vector<int> selected;        // units: argmax of the softmax (first on ties)
-  Vec selectedProbability;          // units: softmax at the selected index
+  double loss = 0.0;          // mean over units of l(Y f)
+  std::vector<int> selected;  // units: argmax of the softmax (first on ties)
+  Vec selectedProbability;    // units: softmax at the selected index
 };
 
 // Per-unit forward quantities. A "unit" is one softmax: a sequence (cross/self), or a
 // (sequence, query position) pair (seq2seq, causal). Units are ordered i-major.
 struct Forward {
-  Mat softmax;                 // units x T (causal: zeros beyond the query position)
-  Vec output;                  // units: f
-  std::vector<int> selected;   // units: argmax of softmax (first on ties)
-  Vec selectedProbability;     // units: softmax at the selected index
-  double loss = 0.0;           // mean over units of l(Y f)
+  Mat softmax;                // units x T (causal: zeros beyond the query position)
+  Vec output;                 // units: f
+  std::vector<int> selected;  // units: argmax of softmax (first on ties)
+  Vec selectedProbability;    // units: softmax at the selected index
+  double loss = 0.0;          // mean over units of l(Y f)
 };
 
 class Model {

@@ -1,7 +1,8 @@
 // The product's vocabulary: one table per public enum with its wire names (the first is canonical,
 // what every writer prints; the others are accepted aliases). The CLI's options and JSON, the wasm
 // API and the docs all go through these functions, so a spelling exists in exactly one place
-// (core/src/names.cpp). Unknown names throw InputError naming the field and listing the accepted ones.
+// (core/src/names.cpp). Unknown names throw InputError naming the field and listing the accepted
+// ones.
 #pragma once
 #include <string>
 #include <vector>

@@ -19,26 +19,26 @@ Dataset sphereDataset(int n, int T, int d, std::uint64_t seed);
 // A complete, runnable scenario: data, model, training settings and initial parameters.
 struct Scenario {
   std::string name;
-  std::string title;     // one line for a menu
+  std::string title;  // one line for a menu
   Dataset data;
   ModelSpec model;
   TrainSettings train;
   Params init;
-  int iterations = 2000; // the paper's iteration count
+  int iterations = 2000;  // the paper's iteration count
 };
 
 struct ScenarioOptions {
   std::uint64_t seed = 0;
-  int n = -1, T = -1, d = -1;   // -1: the scenario's default
-  double C = 1.0;               // loss-function scenario: the third coordinate of token (1,1,C)
-  int start = 0;                // prompt scenarios: which of the paper's initial prompts (0..5)
-  bool localCase = false;       // global-vs-local prompt: use the local-case data
-  int variant = 0;              // joint (p, v): 0 -> third token (0.5, 1), 1 -> (0.5, 1.5)
+  int n = -1, T = -1, d = -1;  // -1: the scenario's default
+  double C = 1.0;              // loss-function scenario: the third coordinate of token (1,1,C)
+  int start = 0;               // prompt scenarios: which of the paper's initial prompts (0..5)
+  bool localCase = false;      // global-vs-local prompt: use the local-case data
+  int variant = 0;             // joint (p, v): 0 -> third token (0.5, 1), 1 -> (0.5, 1.5)
 };
 
 // Names: "paths2d", "paths2d-t5", "local-convergence", "rank", "multitoken", "prompt-global-local",
-// "loss-function", "joint-pv", "mirror-descent", "md-convergence", "joint-wv", "overparam", "sphere". Throws InputError listing
-// the valid names on an unknown one.
+// "loss-function", "joint-pv", "mirror-descent", "md-convergence", "joint-wv", "overparam",
+// "sphere". Throws InputError listing the valid names on an unknown one.
 Scenario makeScenario(const std::string& name, const ScenarioOptions& options = {});
 std::vector<std::string> scenarioNames();
 

@@ -15,14 +15,14 @@ const char* toString(Verdict verdict);
 // (sequence-to-sequence and causal; a causal query k chooses among tokens t <= k).
 struct SelectionReport {
   std::vector<int> selection;
-  std::vector<int> optimal;                 // opt per unit (argmax of gamma_it over its tokens)
-  std::vector<std::vector<int>> ties;       // tokens tied with opt, per unit
+  std::vector<int> optimal;            // opt per unit (argmax of gamma_it over its tokens)
+  std::vector<std::vector<int>> ties;  // tokens tied with opt, per unit
   bool feasible = false;
   Verdict verdict = Verdict::Neither;
   std::vector<std::vector<int>> supportTokens;  // T_i per unit
   std::vector<std::pair<int, int>> violators;   // (unit, t): support token scoring >= selected one
-  MarginSolution svm;                       // Frobenius SVM of the selection (Att-SVM, seq2seq or prompt)
-  std::string explanation;                  // one or two sentences for a person
+  MarginSolution svm;       // Frobenius SVM of the selection (Att-SVM, seq2seq or prompt)
+  std::string explanation;  // one or two sentences for a person
 };
 
 // Any attention kind: one unit per sequence (cross, self) or per (sequence, query)
@@ -38,7 +38,8 @@ SelectionReport analyzePromptSelection(const Dataset& data, const Mat& Wk,
                                        const std::vector<int>& selection,
                                        const SolverSettings& settings = {});
 
-// Selection of a trained W (cross or self): argmax of the softmax per sequence, then analyzeSelection.
+// Selection of a trained W (cross or self): argmax of the softmax per sequence, then
+// analyzeSelection.
 SelectionReport analyzeWeights(const Dataset& data, AttentionKind kind, const Mat& W,
                                const SolverSettings& settings = {});
 

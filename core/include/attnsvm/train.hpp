@@ -15,15 +15,18 @@ enum class Optimizer {
   GD,      // W <- W - eta grad
   NGD,     // W <- W - eta grad / ||grad||_F   (each factor separately for (K,Q))
   MD,      // l_p mirror descent: U = grad psi(W) - eta grad; W = (grad psi)^{-1}(U)
-  NMD,     // normalized l_p MD as the mirror-descent paper runs it: U = grad psi(W) - eta grad / (||grad||_q + eps)
-  NMDFro,  // normalized l_p MD with the Frobenius norm instead: U = grad psi(W) - eta grad / ||grad||_F
-  Adam     // Adam (adamBeta1, adamBeta2, adamEps), the real-data baseline of the mirror-descent paper
+  NMD,     // normalized l_p MD as the mirror-descent paper runs it: U = grad psi(W) - eta grad /
+           // (||grad||_q + eps)
+  NMDFro,  // normalized l_p MD with the Frobenius norm instead: U = grad psi(W) - eta grad /
+           // ||grad||_F
+  Adam  // Adam (adamBeta1, adamBeta2, adamEps), the real-data baseline of the mirror-descent paper
 };
 // Canonical wire names: gd, ngd, md, nmd, nmd-fro, adam (core/src/names.cpp holds the one table).
 const char* optimizerName(Optimizer o);
-// Accepts the canonical names (and listed aliases); throws InputError naming `what` and the accepted ones.
+// Accepts the canonical names (and listed aliases); throws InputError naming `what` and the
+// accepted ones.
 Optimizer parseOptimizer(const std::string& name, const std::string& what = "optimizer");
-bool isMirrorOptimizer(Optimizer o);      // MD, NMD, NMDFro: the step goes through the mirror map of p
+bool isMirrorOptimizer(Optimizer o);  // MD, NMD, NMDFro: the step goes through the mirror map of p
 bool isNormalizedOptimizer(Optimizer o);  // NGD, NMD, NMDFro
 
 struct TrainSettings {
@@ -38,7 +41,8 @@ struct TrainSettings {
   double headLr = 0.1;
   double headP = 2.0;
   // Adam (optimizer or headOptimizer = Adam): m = b1 m + (1-b1) g, s = b2 s + (1-b2) g^2,
-  // step lr * mhat / (sqrt(shat) + eps) with the bias corrections mhat = m/(1-b1^k), shat = s/(1-b2^k).
+  // step lr * mhat / (sqrt(shat) + eps) with the bias corrections mhat = m/(1-b1^k), shat =
+  // s/(1-b2^k).
   double adamBeta1 = 0.9;
   double adamBeta2 = 0.999;
   double adamEps = 1e-8;
@@ -46,8 +50,8 @@ struct TrainSettings {
   // matrix only when asked.
   int traceEvery = 1;
   bool traceSoftmax = false;
-  // The l_p norm and the Bregman divergence reported in the trace (defaults to the mirror-descent p,
-  // else 2). The divergence needs p > 1: with traceP = 1 it is reported at p = 2.
+  // The l_p norm and the Bregman divergence reported in the trace (defaults to the mirror-descent
+  // p, else 2). The divergence needs p > 1: with traceP = 1 it is reported at p = 2.
   double traceP = 0.0;
   // A run stops (with a reason in the trace) when ||W||_F exceeds this bound or turns non-finite.
   double maxNorm = 1e12;
@@ -61,29 +65,31 @@ enum class InitKind { Zero, Random, Given, Cone };
 struct InitSettings {
   InitKind kind = InitKind::Zero;
   std::uint64_t seed = 0;
-  double scale = 0.1;  // Random: entries N(0, scale^2); Cone: radius of the start along the direction
-  Mat direction;       // Cone: the SVM direction (d x d, or d x 1 for prompts); start = scale * dir/||dir|| + noise
+  double scale =
+      0.1;        // Random: entries N(0, scale^2); Cone: radius of the start along the direction
+  Mat direction;  // Cone: the SVM direction (d x d, or d x 1 for prompts); start = scale *
+                  // dir/||dir|| + noise
   double coneNoise = 0.0;  // Cone: relative size of a random perturbation
-  Params given;        // Given
+  Params given;            // Given
 };
 // Initial parameters for a model (head v taken from the dataset).
 Params initialParams(const Model& model, const InitSettings& init);
 
 // Trace, structure of arrays; frame f of a field with stride s is [f*s, (f+1)*s).
 struct Trace {
-  int units = 0;        // stride of the per-unit fields
-  int references = 0;   // stride of corr
-  int T = 0;            // softmax is units*T per frame when recorded
+  int units = 0;       // stride of the per-unit fields
+  int references = 0;  // stride of corr
+  int T = 0;           // softmax is units*T per frame when recorded
   std::vector<int> iteration;
   std::vector<double> loss;
   std::vector<double> normFro, normNuc, normLp;  // of the effective weights
-  std::vector<int> selected;                   // units per frame
-  std::vector<double> selectedProbability;     // units per frame
-  std::vector<double> corr;                    // references per frame
+  std::vector<int> selected;                     // units per frame
+  std::vector<double> selectedProbability;       // units per frame
+  std::vector<double> corr;                      // references per frame
   // D_p(ref/||ref||_p, W/||W||_p) per reference, p = the trace p (the Bregman divergence of the
   // mirror-descent paper, SPEC section 4); references per frame, parallel to corr.
   std::vector<double> divergence;
-  std::vector<double> softmax;                 // units*T per frame (if traceSoftmax)
+  std::vector<double> softmax;  // units*T per frame (if traceSoftmax)
   int frames() const { return static_cast<int>(iteration.size()); }
   void clear();
 };
@@ -95,10 +101,10 @@ double correlation(const ConstMatRef& a, const ConstMatRef& b);
 // D_p(A, B) = psi(A) - psi(B) - <grad psi(B), A - B>
 //           = (1/p)||A||_p^p + ((p-1)/p)||B||_p^p - <sign(B)|B|^{p-1}, A>  (>= 0; 0 iff A = B).
 double bregmanDivergence(const ConstMatRef& a, const ConstMatRef& b, double p);
-// The mirror-descent paper's metric: D_p(A/||A||_p, B/||B||_p) = 1 - <sign(Bh)|Bh|^{p-1}, Ah>, in [0, 2]
-// (Hoelder), 0 iff the directions agree, 2 at B = -A; p = 2 gives half the squared distance of the
-// unit vectors. The paper's order: A the SVM solution, B the iterate. A zero matrix has the zero
-// direction (as corr = 0 for it): D_p(0, B) = (p-1)/p, D_p(A, 0) = 1/p.
+// The mirror-descent paper's metric: D_p(A/||A||_p, B/||B||_p) = 1 - <sign(Bh)|Bh|^{p-1}, Ah>, in
+// [0, 2] (Hoelder), 0 iff the directions agree, 2 at B = -A; p = 2 gives half the squared distance
+// of the unit vectors. The paper's order: A the SVM solution, B the iterate. A zero matrix has the
+// zero direction (as corr = 0 for it): D_p(0, B) = (p-1)/p, D_p(A, 0) = 1/p.
 double directionDivergence(const ConstMatRef& a, const ConstMatRef& b, double p);
 
 class Trainer {
@@ -128,9 +134,9 @@ class Trainer {
 
  private:
   void record();
-  void evaluate();    // gradient (and by-products) at params_, balance term added; may stop the run
-  bool update();      // one step from grad_ into params_; false (and stopReason set) if refused
-  void effective();   // weff_ = effective weights of params_ (no allocation after the first call)
+  void evaluate();   // gradient (and by-products) at params_, balance term added; may stop the run
+  bool update();     // one step from grad_ into params_; false (and stopReason set) if refused
+  void effective();  // weff_ = effective weights of params_ (no allocation after the first call)
   Model model_;
   TrainSettings settings_;
   Params params_;
@@ -143,10 +149,10 @@ class Trainer {
   int iteration_ = 0;
   std::string stopReason_;
   // Private working state (preallocated so that steps and trace frames do not allocate).
-  Params next_;                        // candidate parameters of the step being taken
-  Params adamM_, adamS_;               // Adam: first and second moments per block (sized only for Adam)
-  Mat weff_;                           // effective weights of params_ ((K,Q): K Q^T)
-  Mat gram_;                           // weff^T weff, for the singular values
+  Params next_;           // candidate parameters of the step being taken
+  Params adamM_, adamS_;  // Adam: first and second moments per block (sized only for Adam)
+  Mat weff_;              // effective weights of params_ ((K,Q): K Q^T)
+  Mat gram_;              // weff^T weff, for the singular values
   Eigen::SelfAdjointEigenSolver<Mat> eig_;
   std::vector<double> referenceNorms_;
   double traceP_ = 2.0;

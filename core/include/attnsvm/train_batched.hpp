@@ -1,8 +1,8 @@
 // K training runs of one shape advanced together (issue 18): the seeds of an experiment, the starts
-// of the basin map. The same iteration as Trainer (SPEC section 2; the scaled log-domain gradient of
-// docs/NUMERICS.md), laid out as structure of arrays: every quantity of the K runs is stored with
-// the run index innermost, so the inner loops run over runs with unit stride and vectorize, and
-// the small per-run matrices (d = 10) no longer leave the SIMD lanes idle. Results equal the
+// of the basin map. The same iteration as Trainer (SPEC section 2; the scaled log-domain gradient
+// of docs/NUMERICS.md), laid out as structure of arrays: every quantity of the K runs is stored
+// with the run index innermost, so the inner loops run over runs with unit stride and vectorize,
+// and the small per-run matrices (d = 10) no longer leave the SIMD lanes idle. Results equal the
 // single-run Trainer's up to floating-point reassociation.
 //
 // Covered: parameterizations W, (K,Q) (with the balance term) and prompt; every attention kind and
@@ -24,10 +24,11 @@ std::string batchedUnsupported(const ModelSpec& spec, const TrainSettings& setti
 
 class BatchedTrainer {
  public:
-  // models: K >= 1 models of one shape (n, T, d, attention, parameterization, loss, m); each has its
-  // own data (and, for prompts, its own Wk). inits: one start per model. Throws InputError on a
+  // models: K >= 1 models of one shape (n, T, d, attention, parameterization, loss, m); each has
+  // its own data (and, for prompts, its own Wk). inits: one start per model. Throws InputError on a
   // shape mismatch, an unsupported setting, or what Trainer would reject.
-  BatchedTrainer(std::vector<Model> models, TrainSettings settings, const std::vector<Params>& inits);
+  BatchedTrainer(std::vector<Model> models, TrainSettings settings,
+                 const std::vector<Params>& inits);
 
   int runs() const { return K_; }
   // Advances every run that has not stopped by up to k iterations (Trainer::step for each).
@@ -39,18 +40,18 @@ class BatchedTrainer {
 
   const Model& model(int r) const { return models_[r]; }
   Params params(int r) const;
-  Mat weights(int r) const;                    // effective weights (d x d, or d x 1 for prompts)
+  Mat weights(int r) const;  // effective weights (d x d, or d x 1 for prompts)
   // At the current parameters (by-products of the last gradient): loss and the selected token's
   // softmax probability per unit.
   double loss(int r) const { return loss_[r]; }
   void selectedProbability(int r, VecRef out) const;
 
  private:
-  void evaluate();          // gradient at the current parameters of every run (and by-products)
-  void checkEvaluation();   // Trainer::evaluate's stop reasons for the runs still going
-  void unitPass(int u);     // one softmax unit of every run: direction, log-magnitude, by-products
-  void assemble();          // rescaled directions -> gradient blocks, balance term
-  void update();            // one step of every active run (stop reasons as Trainer's)
+  void evaluate();         // gradient at the current parameters of every run (and by-products)
+  void checkEvaluation();  // Trainer::evaluate's stop reasons for the runs still going
+  void unitPass(int u);    // one softmax unit of every run: direction, log-magnitude, by-products
+  void assemble();         // rescaled directions -> gradient blocks, balance term
+  void update();           // one step of every active run (stop reasons as Trainer's)
   void stepBlock(const double* x, const double* dir, int size, double* next);
 
   std::vector<Model> models_;
@@ -61,7 +62,8 @@ class BatchedTrainer {
   Parameterization param_ = Parameterization::W;
   LossKind lossKind_ = LossKind::Logistic;
   double logUnits_ = 0.0;
-  std::vector<int> unitSeq_, unitCount_, unitQueryToken_;  // unitQueryToken_: unused (cross) or token index
+  std::vector<int> unitSeq_, unitCount_,
+      unitQueryToken_;  // unitQueryToken_: unused (cross) or token index
 
   // Data, run index innermost: element e of run k at [e * KP_ + k].
   std::vector<double> tokens_;   // ((i T + t) d + j)
@@ -90,8 +92,8 @@ class BatchedTrainer {
 // runTraining (experiment.hpp) for K runs at once: every record as runTraining would give for the
 // same (data[k], spec, settings, inits[k], iters, every) up to reassociation (no schedule, no head
 // snapshots). Falls back to runTraining per run when batchedUnsupported() says so.
-std::vector<RunRecord> runTrainingBatched(const std::vector<const Dataset*>& data, const ModelSpec& spec,
-                                          const TrainSettings& settings, const std::vector<Params>& inits,
-                                          int iters, int every);
+std::vector<RunRecord> runTrainingBatched(const std::vector<const Dataset*>& data,
+                                          const ModelSpec& spec, const TrainSettings& settings,
+                                          const std::vector<Params>& inits, int iters, int every);
 
 }  // namespace attnsvm

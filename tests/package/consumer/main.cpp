@@ -20,9 +20,10 @@ int main() {
   data.v << 1, 0.5;
   const std::vector<int> selection = optimalTokens(data).opt;
   SolverSettings solver;
-  const MarginSolution svm = solveMargin(attentionSvmProblem(data, AttentionKind::Cross, selection), solver);
-  std::printf("status %s objective %.12g gap %.3g violation %.3g\n", toString(svm.status), svm.objective, svm.gap,
-              svm.maxViolation);
+  const MarginSolution svm =
+      solveMargin(attentionSvmProblem(data, AttentionKind::Cross, selection), solver);
+  std::printf("status %s objective %.12g gap %.3g violation %.3g\n", toString(svm.status),
+              svm.objective, svm.gap, svm.maxViolation);
   if (svm.status != SolveStatus::Optimal || svm.gap > 1e-8 || svm.maxViolation > 1e-9) return 1;
 
   ModelSpec spec;

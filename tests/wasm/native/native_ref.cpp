@@ -58,7 +58,8 @@ Dataset toDataset(const json& j) {
   d.X.resize(static_cast<Index>(d.n) * d.T, d.d);
   for (int i = 0; i < d.n; ++i)
     for (int t = 0; t < d.T; ++t)
-      for (int k = 0; k < d.d; ++k) d.X(static_cast<Index>(i) * d.T + t, k) = X[i][t][k].get<double>();
+      for (int k = 0; k < d.d; ++k)
+        d.X(static_cast<Index>(i) * d.T + t, k) = X[i][t][k].get<double>();
   if (j.contains("Z") && !j["Z"].is_null()) d.Z = toMat(j["Z"]);
   d.query = j.value("query", 0);
   d.Y = toVec(j.at("Y"));
@@ -87,10 +88,14 @@ ModelSpec toSpec(const json& j) {
   ModelSpec s;
   s.attention = attention(j.value("attention", "cross"));
   const std::string p = j.value("param", "W");
-  s.param = p == "KQ" ? Parameterization::KQ : p == "prompt" ? Parameterization::Prompt : Parameterization::W;
+  s.param = p == "KQ"       ? Parameterization::KQ
+            : p == "prompt" ? Parameterization::Prompt
+                            : Parameterization::W;
   s.head = j.value("head", "linear") == "relu" ? HeadKind::ReluMLP : HeadKind::Linear;
   const std::string l = j.value("loss", "logistic");
-  s.loss = l == "exponential" ? LossKind::Exponential : l == "correlation" ? LossKind::Correlation : LossKind::Logistic;
+  s.loss = l == "exponential"   ? LossKind::Exponential
+           : l == "correlation" ? LossKind::Correlation
+                                : LossKind::Logistic;
   s.m = j.value("m", 0);
   if (j.contains("Wk")) s.Wk = toMat(j["Wk"]);
   if (j.contains("V")) s.V = toMat(j["V"]);
@@ -133,7 +138,10 @@ json fromParams(const Params& p) {
 InitSettings toInit(const json& j) {
   InitSettings s;
   const std::string k = j.value("kind", "zero");
-  s.kind = k == "random" ? InitKind::Random : k == "given" ? InitKind::Given : k == "cone" ? InitKind::Cone : InitKind::Zero;
+  s.kind = k == "random"  ? InitKind::Random
+           : k == "given" ? InitKind::Given
+           : k == "cone"  ? InitKind::Cone
+                          : InitKind::Zero;
   s.seed = j.value("seed", 0ull);
   s.scale = j.value("scale", s.scale);
   if (j.contains("direction")) s.direction = toMat(j["direction"]);
@@ -160,10 +168,19 @@ SolverSettings toSolver(const json& j) {
 json fromSolution(const MarginSolution& s, const MarginProblem& pr) {
   json support = json::array();
   for (int c : s.support) support.push_back({pr.label[c].sequence, pr.label[c].token});
-  const char* st = s.status == SolveStatus::Optimal ? "optimal" : s.status == SolveStatus::Infeasible ? "infeasible" : "max_iterations";
-  return {{"status", st}, {"W", fromMat(s.W)}, {"lambda", fromVec(s.lambda)}, {"objective", s.objective},
-          {"lowerBound", s.lowerBound}, {"gap", s.gap}, {"maxViolation", s.maxViolation},
-          {"support", support}, {"iterations", s.iterations}, {"message", s.message}};
+  const char* st = s.status == SolveStatus::Optimal      ? "optimal"
+                   : s.status == SolveStatus::Infeasible ? "infeasible"
+                                                         : "max_iterations";
+  return {{"status", st},
+          {"W", fromMat(s.W)},
+          {"lambda", fromVec(s.lambda)},
+          {"objective", s.objective},
+          {"lowerBound", s.lowerBound},
+          {"gap", s.gap},
+          {"maxViolation", s.maxViolation},
+          {"support", support},
+          {"iterations", s.iterations},
+          {"message", s.message}};
 }
 
 MarginProblem problemOf(const json& req, const Dataset& d) {
@@ -177,7 +194,8 @@ MarginProblem problemOf(const json& req, const Dataset& d) {
   if (problem == "head") return headSvmProblem(d, selectionOf(req, d));
   const Mat Wk = toMat(req.at("Wk"));
   if (problem == "prompt") return promptSvmProblem(d, Wk, selectionOf(req, d));
-  return relaxedPromptSvmProblem(d, Wk, selectionOf(req, d), req.at("headSupport").get<std::vector<int>>());
+  return relaxedPromptSvmProblem(d, Wk, selectionOf(req, d),
+                                 req.at("headSupport").get<std::vector<int>>());
 }
 
 // Median per-call process CPU time in ms (CPU time, not wall time: the machine is shared, and
@@ -228,7 +246,8 @@ json run(const json& job) {
     return {{"ms", ms}, {"sink", sink}};
   }
   if (cmd == "sphere")
-    return fromDataset(sphereDataset(job["n"], job["T"], job["d"], job["seed"].get<std::uint64_t>()));
+    return fromDataset(
+        sphereDataset(job["n"], job["T"], job["d"], job["seed"].get<std::uint64_t>()));
   if (cmd == "scenario") {
     ScenarioOptions o;
     const json& op = job.value("options", json::object());
@@ -241,7 +260,9 @@ json run(const json& job) {
     o.localCase = op.value("localCase", false);
     o.variant = op.value("variant", 0);
     const Scenario s = makeScenario(job["name"], o);
-    return {{"dataset", fromDataset(s.data)}, {"init", fromParams(s.init)}, {"iterations", s.iterations}};
+    return {{"dataset", fromDataset(s.data)},
+            {"init", fromParams(s.init)},
+            {"iterations", s.iterations}};
   }
   if (cmd == "forward") {
     const Model model(toDataset(job["dataset"]), toSpec(job["model"]));
@@ -254,21 +275,32 @@ json run(const json& job) {
     if (g.v.size()) p.v = g.v;
     if (p.v.size() == 0) p.v = model.data().v;
     const Forward f = model.forward(p);
-    return {{"softmax", fromMat(f.softmax)}, {"output", fromVec(f.output)}, {"selected", f.selected},
-            {"selectedProbability", fromVec(f.selectedProbability)}, {"loss", f.loss}};
+    return {{"softmax", fromMat(f.softmax)},
+            {"output", fromVec(f.output)},
+            {"selected", f.selected},
+            {"selectedProbability", fromVec(f.selectedProbability)},
+            {"loss", f.loss}};
   }
   if (cmd == "train") {
     const Model model(toDataset(job["dataset"]), toSpec(job["model"]));
     Trainer tr(model, toSettings(job["train"]), initialParams(model, toInit(job["init"])));
-    for (const json& r : job.value("references", json::array())) tr.addReference(r["name"], toMat(r["W"]));
+    for (const json& r : job.value("references", json::array()))
+      tr.addReference(r["name"], toMat(r["W"]));
     json chunks = json::array();
     for (int k : job["steps"].get<std::vector<int>>()) {
       tr.step(k);
       const Trace t = tr.takeTrace();
-      chunks.push_back({{"iteration", t.iteration}, {"loss", t.loss}, {"normFro", t.normFro},
-                        {"normNuc", t.normNuc}, {"normLp", t.normLp}, {"selected", t.selected},
-                        {"selectedProbability", t.selectedProbability}, {"corr", t.corr},
-                        {"divergence", t.divergence}, {"softmax", t.softmax}, {"weights", fromMat(tr.weights())},
+      chunks.push_back({{"iteration", t.iteration},
+                        {"loss", t.loss},
+                        {"normFro", t.normFro},
+                        {"normNuc", t.normNuc},
+                        {"normLp", t.normLp},
+                        {"selected", t.selected},
+                        {"selectedProbability", t.selectedProbability},
+                        {"corr", t.corr},
+                        {"divergence", t.divergence},
+                        {"softmax", t.softmax},
+                        {"weights", fromMat(tr.weights())},
                         {"stopped", tr.stopped()}});
     }
     return {{"chunks", chunks}, {"params", fromParams(tr.params())}};
@@ -284,11 +316,17 @@ json run(const json& job) {
     const SolverSettings s = toSolver(job);
     const SelectionReport r = job.contains("W") ? analyzeWeights(d, kind, toMat(job["W"]), s)
                                                 : analyzeSelection(d, kind, selectionOf(job, d), s);
-    const char* v = r.verdict == Verdict::GloballyOptimal ? "globally_optimal"
+    const char* v = r.verdict == Verdict::GloballyOptimal  ? "globally_optimal"
                     : r.verdict == Verdict::LocallyOptimal ? "locally_optimal"
-                    : r.verdict == Verdict::Infeasible ? "infeasible" : "neither";
-    return {{"selection", r.selection}, {"optimal", r.optimal}, {"ties", r.ties}, {"feasible", r.feasible},
-            {"verdict", v}, {"supportTokens", r.supportTokens}, {"explanation", r.explanation},
+                    : r.verdict == Verdict::Infeasible     ? "infeasible"
+                                                           : "neither";
+    return {{"selection", r.selection},
+            {"optimal", r.optimal},
+            {"ties", r.ties},
+            {"feasible", r.feasible},
+            {"verdict", v},
+            {"supportTokens", r.supportTokens},
+            {"explanation", r.explanation},
             {"svm", fromSolution(r.svm, attentionSvmProblem(d, kind, r.selection))}};
   }
   if (cmd == "enumerate") {
@@ -296,17 +334,23 @@ json run(const json& job) {
     const AttentionKind kind = attention(job.value("attention", d.Z.size() > 0 ? "cross" : "self"));
     validate(d, kind);
     json out = json::array();
-    for (const SelectionReport& r : enumerateLocallyOptimal(d, kind, job.value("maxSelections", 200000ll)))
-      out.push_back({{"selection", r.selection}, {"feasible", r.feasible}, {"supportTokens", r.supportTokens},
+    for (const SelectionReport& r :
+         enumerateLocallyOptimal(d, kind, job.value("maxSelections", 200000ll)))
+      out.push_back({{"selection", r.selection},
+                     {"feasible", r.feasible},
+                     {"supportTokens", r.supportTokens},
                      {"svm", fromSolution(r.svm, attentionSvmProblem(d, kind, r.selection))}});
     return out;
   }
   if (cmd == "generalized") {
     const Dataset d = toDataset(job["dataset"]);
     validate(d, AttentionKind::SeqToSeq);
-    const GeneralizedSvm g = generalizedSvm(d, toMat(job["softmax"]), job.value("threshold", 1e-3), toSolver(job));
-    json o{{"selectedSets", g.selectedSets}, {"directionW", fromMat(g.direction.W)},
-           {"objective", g.direction.objective}, {"status", g.direction.status == SolveStatus::Optimal ? "optimal" : "other"},
+    const GeneralizedSvm g =
+        generalizedSvm(d, toMat(job["softmax"]), job.value("threshold", 1e-3), toSolver(job));
+    json o{{"selectedSets", g.selectedSets},
+           {"directionW", fromMat(g.direction.W)},
+           {"objective", g.direction.objective},
+           {"status", g.direction.status == SolveStatus::Optimal ? "optimal" : "other"},
            {"finite", fromMat(g.finite)}};
     if (job.contains("W")) o["radius"] = fitRadius(g, toMat(job["W"]));
     return o;
@@ -319,7 +363,8 @@ json run(const json& job) {
     ps.p = job.value("p", ps.p);
     ps.iterationsPerRadius = job.value("iterationsPerRadius", ps.iterationsPerRadius);
     json out = json::array();
-    for (const Mat& w : regularizationPath(model, job["radii"].get<std::vector<double>>(), ps)) out.push_back(fromMat(w));
+    for (const Mat& w : regularizationPath(model, job["radii"].get<std::vector<double>>(), ps))
+      out.push_back(fromMat(w));
     return out;
   }
   throw InputError("unknown cmd " + cmd);
