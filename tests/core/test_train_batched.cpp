@@ -134,7 +134,14 @@ void expectAgreesWithTrainer(const Case& c, int K, int steps) {
     const Params pb = bt.params(r), pt = tr.params();
     const double diff = std::max(relDiff(flat(pb, c.param), flat(pt, c.param)),
                                  relDiff(bt.weights(r), tr.weights()));
+#ifdef ATTNSVM_WASM
+    // wasm: libm's pow/exp differ from the batched lane functions by an ulp more often than glibc's
+    // do, and a (K,Q) run carries that over 200 steps: one nmd-fro run ends 1.8e-12 apart (Trainer
+    // against itself from a start one rounding away: 6e-14). Natively the bar stays 1e-12.
+    double tol = 5e-12;
+#else
     double tol = 1e-12;
+#endif
     if (diff > tol) {
       const double sens = roundingSensitivity(runs, r, c.param, steps);
       tol = std::max(tol, 10.0 * sens);
