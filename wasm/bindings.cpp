@@ -13,7 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
@@ -22,10 +21,11 @@
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
 #include "attnsvm/train.hpp"
+#include "cold.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     using emscripten::val;
 using namespace attnsvm;
 

@@ -16,13 +16,13 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/real_images.hpp"
+#include "cold.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     using emscripten::val;
 using namespace attnsvm;
 

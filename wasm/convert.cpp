@@ -9,13 +9,13 @@
 #include <cmath>
 #include <limits>
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/fields.hpp"
 #include "attnsvm/names.hpp"
+#include "cold.hpp"
 #include "guarded.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     namespace attnsvm::wire {
   using emscripten::typed_memory_view;
   using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

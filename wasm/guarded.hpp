@@ -9,8 +9,8 @@
 #include <string>
 #include <type_traits>
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
+#include "cold.hpp"
 
 namespace attnsvm::wire {
 

@@ -7,14 +7,14 @@
 #include <map>
 #include "text.hpp"
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/names.hpp"
+#include "cold.hpp"
 #include "solvers_internal.hpp"
 #include "svd.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     namespace attnsvm {
   namespace {
 

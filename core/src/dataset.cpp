@@ -6,10 +6,10 @@
 #include <string>
 #include "text.hpp"
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
+#include "cold.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     namespace attnsvm {
   namespace {
 

@@ -22,12 +22,12 @@
 #include <cstdio>
 #endif
 
-#include "attnsvm/cold.hpp"
+#include "cold.hpp"
 #include "solvers_internal.hpp"
 
 namespace attnsvm {
 namespace detail {
-// WebAssembly size (attnsvm/cold.hpp): every function of this file is compiled for size. The
+// WebAssembly size (core/src/cold.hpp): every function of this file is compiled for size. The
 // iterations spend their time in Eigen's products and factorizations, which are instantiated
 // from headers included above the region and keep the full optimization; measured wasm against
 // wasm, the solves are as fast as with the whole file optimized for speed (docs/BENCHMARKS.md).

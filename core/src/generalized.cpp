@@ -7,13 +7,13 @@
 // differences), so that the constraint set has no redundant rows.
 #include <cmath>
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
+#include "cold.hpp"
 #include "solvers_internal.hpp"
 #include "svd.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     namespace attnsvm {
   GeneralizedSvm generalizedSvm(const Dataset& data, const Mat& softmax, double threshold,
                                 const SolverSettings& settings) {

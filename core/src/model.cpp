@@ -2,8 +2,8 @@
 #include <cmath>
 #include <string>
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
+#include "cold.hpp"
 #include "model_internal.hpp"
 
 namespace attnsvm {

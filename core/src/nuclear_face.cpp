@@ -17,7 +17,7 @@
 #include <cmath>
 #include <vector>
 
-#include "attnsvm/cold.hpp"
+#include "cold.hpp"
 #include "nuclear_sdp.hpp"
 #include "solvers_internal.hpp"
 #include "svd.hpp"

@@ -35,7 +35,7 @@
 #include <cstdio>
 #endif
 
-#include "attnsvm/cold.hpp"
+#include "cold.hpp"
 #include "nuclear_sdp.hpp"
 #include "solvers_internal.hpp"
 

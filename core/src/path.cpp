@@ -5,13 +5,13 @@
 #include <cmath>
 #include <string>
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/train.hpp"
+#include "cold.hpp"
 #include "mirror_internal.hpp"
 #include "svd.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     namespace attnsvm {
   namespace {
 

@@ -6,11 +6,11 @@
 #include <functional>
 #include <map>
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/rng.hpp"
+#include "cold.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     namespace attnsvm {
   Dataset sphereDataset(int n, int T, int d, std::uint64_t seed) {
     if (n < 1 || T < 1 || d < 1)

@@ -4,12 +4,12 @@
 #include <cmath>
 #include "text.hpp"
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/names.hpp"
 #include "attnsvm/selection.hpp"
+#include "cold.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     namespace attnsvm {
   namespace {
 

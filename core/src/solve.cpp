@@ -6,13 +6,13 @@
 #include <cmath>
 #include <string>
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
+#include "cold.hpp"
 #include "solvers_internal.hpp"
 #include "text.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (attnsvm/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     namespace attnsvm {
   namespace {
 

@@ -23,7 +23,7 @@
 #include <cstdio>
 #endif
 
-#include "attnsvm/cold.hpp"
+#include "cold.hpp"
 #include "solvers_internal.hpp"
 
 namespace attnsvm {
@@ -35,10 +35,10 @@ constexpr double kGrow = 2.0;
 
 // Size: the element-wise work below is written as plain loops over the coefficients (each distinct
 // Eigen expression is its own unrolled loop in the WebAssembly module), and in the WebAssembly
-// build (attnsvm/cold.hpp) the functions of this file are compiled for size: the time is in
+// build (core/src/cold.hpp) the functions of this file are compiled for size: the time is in
 // groupedGram and the Cholesky factorization, which live elsewhere and keep the full optimization.
 // The expression form at -O3 cost 5.7 KB gzipped against the bounds of tests/wasm/builds.test.mjs.
-ATTNSVM_COLD_BEGIN  // attnsvm/cold.hpp
+ATTNSVM_COLD_BEGIN  // core/src/cold.hpp
     namespace {
   // out = sign(x) |x|^e, entry by entry (g(W) with e = p - 1; W from M with e = q - 1).
   void signedPow(const double* x, Index n, double e, double* out) {

@@ -6,7 +6,7 @@
 // took its support from multipliers that had not yet decayed); docs/SOLVERS.md keeps the
 // measurement. It was kept as a fallback at first, but no instance of the stress families or of the
 // rank experiment ever needed it, and its Hessian code cost WebAssembly size; git history has it.
-#include "attnsvm/cold.hpp"
+#include "cold.hpp"
 #include "nuclear_sdp.hpp"
 #include "solvers_internal.hpp"
 

@@ -16,9 +16,9 @@
 
 #include "text.hpp"
 
-#include "attnsvm/cold.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/rng.hpp"
+#include "cold.hpp"
 #include "mirror_internal.hpp"
 #include "model_internal.hpp"
 #include "svd.hpp"
