@@ -8,8 +8,8 @@
 // with C = I / 2 and At_j = (a_j c_j^T + c_j a_j^T) / 2, a_j = [u_j; 0], c_j = [0; w_j], so that
 // <At_j, X> = u_j^T W w_j = <A_j, W> and Z = [[I, -M], [-M^T, I]] / 2 with M = sum_j y_j A_j:
 // Z >= 0 iff ||M||_2 <= 1, the dual of SPEC section 3. Both X and Z are iterated (unlike the
-// barrier on the dual alone, nuclear_dual.cpp), so the primal W is an iterate of its own, not the
-// ill-conditioned estimate mu (I - M M^T)^{-1} M.
+// barrier on the dual alone that this solver replaced; see git history), so the primal W is an
+// iterate of its own, not the ill-conditioned estimate mu (I - M M^T)^{-1} M.
 //
 // Method: infeasible-primal, feasible-dual Mehrotra predictor-corrector with the HKM direction.
 // The dual stays exactly feasible (Z is defined by y), the primal residual rp = b - A(X) + s goes

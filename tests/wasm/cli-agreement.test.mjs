@@ -124,3 +124,36 @@ test('train: final state agrees with the CLI (W ngd, W md, KQ ngd)', { skip }, (
     r.dispose();
   }
 });
+
+// The CLI's `scenario NAME` is a file its other commands read back (the dataset's fields at the top,
+// then scenario, title, iterations, model, train, init); the JS API returns the same content as
+// {name, title, dataset, model, train, init: {kind: 'given', given}, iterations}. Same names, same
+// spellings of enum values, same numbers, for every scenario.
+test('scenario: every scenario has the same fields and values as the CLI', { skip }, () => {
+  const names = engine.scenarioNames();
+  assert.deepEqual(names, run(['scenario', '--list']), 'scenario names');
+  const same = (w, c, what) => {
+    if (Array.isArray(w) || ArrayBuffer.isView(w)) {
+      assert.ok(Array.isArray(c), `${what}: the CLI has ${JSON.stringify(c)}`);
+      assert.equal(w.length, c.length, `${what}: length`);
+      if (w.length && typeof (Array.isArray(w[0]) ? w[0][0] : w[0]) === 'number') return assertClose(w, c, what, 1e-15);
+      w.forEach((x, i) => same(x, c[i], `${what}[${i}]`));
+    } else if (w && typeof w === 'object') {
+      assert.deepEqual(Object.keys(w).sort(), Object.keys(c).sort(), `${what}: field names`);
+      for (const k of Object.keys(w)) same(w[k], c[k], `${what}.${k}`);
+    } else assert.equal(w, c, what);
+  };
+  for (const name of names) {
+    const w = engine.scenario(name);
+    const c = run(['scenario', name]);
+    const { scenario, title, iterations, model, train, init, ...dataset } = c;
+    assert.equal(w.name, scenario, name);
+    assert.equal(w.title, title, `${name}: title`);
+    assert.equal(w.iterations, iterations, `${name}: iterations`);
+    same(w.dataset, dataset, `${name}: dataset`);
+    same(w.model, model, `${name}: model`);
+    same(w.train, train, `${name}: train`);
+    assert.equal(w.init.kind, 'given', `${name}: init kind`);
+    same(w.init.given, init, `${name}: init`);
+  }
+});
