@@ -9,6 +9,9 @@
 # a throwaway project, and the built site in headless Chromium (node's test runner + playwright-core).
 # Each runner prints its own summary; the script runs every stage it can and exits non-zero if any
 # stage failed. Logs of the two pipelines are printed whole, one after the other.
+# A test stage whose inputs are byte-identical to those of a run in which it passed is skipped and
+# says so (scripts/test-cache.sh); its builds are skipped too when no stage needs them.
+# `npm test -- --all` runs everything.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
@@ -26,6 +29,8 @@ fi
 logdir=$(mktemp -d)
 trap 'rm -rf "$logdir"' EXIT
 start_all=$SECONDS
+
+source scripts/test-cache.sh
 
 stage() {  # stage NAME COMMAND...: runs it, prints its status line, records a failure in $logdir/failed
   local name=$1; shift
@@ -49,17 +54,47 @@ native_build() {
 wasm_build() { bash scripts/build-wasm.sh --tests; }
 site_build() { npx vite build --logLevel warn && npx vite build -c vite.element.config.js --logLevel warn; }
 
+# test_stage CACHE_NAME TITLE COMMAND...: a test stage, skipped when cached, recorded when it passes.
+test_stage() {
+  local name=$1 title=$2; shift 2
+  if is_cached "$name"; then
+    echo ""; echo "==== $title: cached (inputs unchanged since a run in which it passed)"
+    return 0
+  fi
+  stage "$title" "$@" && record_pass "$name"
+}
+needed() { for s in "$@"; do is_cached "$s" || return 0; done; return 1; }
+
+# The wasm API tests compare with the native CLI (tests/wasm/cli-agreement.test.mjs, experiment.test.mjs):
+# they wait for the native pipeline's build, which runs in parallel, instead of skipping those tests.
 native_pipeline() {
+  if ! needed native-tests cmake-consumer wasm-api; then
+    echo "native build not needed (its tests are cached)"; touch "$logdir/native-built"; return 0
+  fi
   if stage "native build (ASan+UBSan)" native_build; then
-    stage "native tests (ctest)" ctest --preset native-debug
-    stage "package: CMake consumer of the installed core" bash tests/package/cmake-consumer.sh build/native-debug
+    touch "$logdir/native-built"
+    test_stage native-tests "native tests (ctest)" ctest --preset native-debug
+    test_stage cmake-consumer "package: CMake consumer of the installed core" \
+      bash tests/package/cmake-consumer.sh build/native-debug
+  else
+    touch "$logdir/native-failed"
   fi
 }
+wait_for_native_build() {
+  while [[ ! -f "$logdir/native-built" && ! -f "$logdir/native-failed" ]]; do sleep 2; done
+  [[ -f "$logdir/native-built" ]] || { echo "no native CLI: the native build failed"; return 1; }
+}
+wasm_api_tests() { wait_for_native_build && node --test --test-reporter=spec tests/wasm/; }
 wasm_pipeline() {
+  if ! needed wasm-gtest wasm-api npm-tarball browser; then
+    echo "wasm build not needed (its tests are cached)"; return 0
+  fi
   if stage "wasm build" wasm_build; then
-    stage "wasm gtest (ctest, node)" ctest --preset wasm
-    stage "wasm API tests (node --test)" node --test --test-reporter=spec tests/wasm/
-    stage "site build (vite)" site_build || echo "site build" >> "$logdir/no-site"
+    test_stage wasm-gtest "wasm gtest (ctest, node)" ctest --preset wasm
+    test_stage wasm-api "wasm API tests (node --test)" wasm_api_tests
+    if needed npm-tarball browser; then
+      stage "site build (vite)" site_build || echo "site build" >> "$logdir/no-site"
+    fi
   else
     echo "wasm build" >> "$logdir/no-site"
   fi
@@ -75,8 +110,9 @@ echo ""; echo "#### wasm pipeline"; cat "$logdir/wasm.log"
 
 if [[ ! -f "$logdir/no-site" ]]; then
   echo ""; echo "#### packaged API and browser tests"
-  stage "package: npm tarball (node --test)" node --test --test-reporter=spec tests/package/
-  stage "browser tests (node --test, chromium)" node --test --test-concurrency=1 --test-reporter=spec tests/browser/
+  test_stage npm-tarball "package: npm tarball (node --test)" node --test --test-reporter=spec tests/package/
+  test_stage browser "browser tests (node --test, chromium)" \
+    node --test --test-concurrency=1 --test-reporter=spec tests/browser/
 fi
 
 echo ""
