@@ -10,8 +10,11 @@ import { buildLayout, PANELS } from './layout.js';
 import { dot, allFinite } from './linalg.js';
 import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
   effectiveRefs as configEffectiveRefs, isMD } from './config.js';
-import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView, normsView, spectrumView, weightsView,
-  readoutView, verdictOf, NORM_SERIES } from './views.js';
+import { computeProjection, verdictOf, NORM_SERIES } from './views.js';
+import { createLabRenderer } from './render.js';
+import { createPlayer } from './player.js';
+import { createFrameQueue } from './frame-queue.js';
+import { setText, setAttr, setDisabled } from './dom-write.js';
 import { TraceStore } from './trace.js';
 import { currentSelection, defaultSelection, solveReferences, createFollower } from './reference-follower.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
@@ -19,7 +22,6 @@ import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
 import { createCurves } from '../plots/curves.js';
 import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
-import { themeColors } from '../plots/theme.js';
 import { svgString, svgSize, svgToPng, download } from '../plots/export.js';
 import { mountExperimentPanel } from '../experiments/panel.js';
 
@@ -55,13 +57,6 @@ function setMessage(key, text) {
     div.append(span, b);
     return div;
   }));
-}
-// Writes text only when it changed (a write invalidates layout even when the text is the same).
-function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
-function panelMessage(id, text) {
-  const el = $(`msg-${id}`);
-  setText(el, text ?? '');
-  if (el.hidden !== !text) el.hidden = !text;
 }
 
 // ---------- state ----------
@@ -115,11 +110,12 @@ const lossChart = createCurves($('body-norms'), {
   xlabel: 'iteration k', y: { label: 'loss L(W(k))' }, height: 150,
   series: [{ label: 'loss', color: 'fg' }],
 });
+const renderer = createLabRenderer({ $, panels, lossChart });
 
 // ---------- run state ----------
 let client = null;
 let gen = 0;                  // bumps on every restart; stale async results are dropped
-const run = { id: null, maxIterations: 0, playing: false, inFlight: false, done: false };
+const run = { id: null, maxIterations: 0, done: false }; // (playing, inFlight: the player's)
 let cfg = null;               // { scenario, dataset, model, train, init, iterations }
 let baseDataset = null;       // the scenario's own data (projection basis, "scenario data" button)
 let scores = null;            // { gamma, optimal, ties }
@@ -167,7 +163,7 @@ async function restart(options = {}) {
 }
 async function restartInner({ autoplay = false } = {}) {
   const my = ++gen;
-  const wasPlaying = run.playing || autoplay || resumeAfterDrag;
+  const wasPlaying = player.playing || autoplay || resumeAfterDrag;
   resumeAfterDrag = false;
   stopPlayer();
   if (run.id !== null) client.cancel(run.id);
@@ -346,60 +342,49 @@ async function refreshGeneralized() {
 
 const follower = createFollower({ refresh: (sel) => refreshReferences(sel), solvedFor: () => refSelection, generation: () => gen });
 
-// ---------- player ----------
-function play() {
-  if (!run.id || run.done) return;
-  run.playing = true;
-  updatePlayerUI();
-  requestAnimationFrame(tick);
-}
-function stopPlayer() { run.playing = false; updatePlayerUI(); }
-function tick() {
-  if (!run.playing) return;
-  if (!run.inFlight) advance(state.speed);
-  requestAnimationFrame(tick);
-}
-async function advance(k) {
-  if (!run.id || run.inFlight || run.done) return;
-  const my = gen;
-  run.inFlight = true;
-  try {
-    const frame = await client.step(run.id, k);
-    if (my !== gen) return;
-    trace.ingest(frame);
-    if (frame.done) {
-      run.done = true;
-      if (frame.stopped && frame.stopReason) setMessage('engine-run', `The run stopped at k = ${trace.iterationNow()}: ${frame.stopReason}`);
-      stopPlayer();
-    }
-    // the references follow the run's selection once it is decided
-    const sel = currentSelection(cfg, trace, state.selection);
-    if (sel) follower.follow(sel);
-    if (!run.playing) refreshGeneralized();
-    scheduleRender();
-  } catch (e) {
-    if (my === gen) { setMessage('engine-run', `Training failed: ${e.message}`); stopPlayer(); }
-  } finally {
-    if (my === gen) run.inFlight = false;
+// ---------- player (player.js runs the loop; these are the lab's rules) ----------
+const player = createPlayer({
+  canStep: () => !!run.id && !run.done,
+  step: (k) => client.step(run.id, k),
+  onFrame,
+  onError: (e) => { setMessage('engine-run', `Training failed: ${e.message}`); stopPlayer(); },
+  onChange: () => updatePlayerUI(),
+  speed: () => state.speed,
+  generation: () => gen,
+});
+const play = () => { player.play(); };
+const stopPlayer = () => player.stop();
+const advance = (k) => player.advance(k);
+
+// One engine frame: into the trace; the references follow the run's selection once it is decided;
+// the generalized SVM is solved once the run pauses or ends; a redraw is queued.
+function onFrame(frame) {
+  trace.ingest(frame);
+  if (frame.done) {
+    run.done = true;
+    if (frame.stopped && frame.stopReason) setMessage('engine-run', `The run stopped at k = ${trace.iterationNow()}: ${frame.stopReason}`);
+    stopPlayer();
   }
+  const sel = currentSelection(cfg, trace, state.selection);
+  if (sel) follower.follow(sel);
+  if (!player.playing) refreshGeneralized();
+  scheduleRender();
 }
 
-// Called on every frame: attributes are written only when they change (a write of the same
-// value still invalidates style).
-function setAttr(el, name, value) { if (el.getAttribute(name) !== value) el.setAttribute(name, value); }
-function setDisabled(el, off) { if (el.disabled !== off) el.disabled = off; }
+// Called on every frame (dom-write.js: only what changed is written).
 function updatePlayerUI() {
   const b = $('btn-play');
-  setText(b, run.playing ? '❚❚ Pause' : (run.done ? '▶ Done' : '▶ Play'));
-  setAttr(b, 'aria-label', run.playing ? 'Pause' : 'Play');
-  setAttr(b, 'aria-pressed', String(run.playing));
-  setDisabled(b, !run.id || (run.done && !run.playing));
-  setDisabled($('btn-step'), !run.id || run.done || run.playing);
+  const playing = player.playing;
+  setText(b, playing ? '❚❚ Pause' : (run.done ? '▶ Done' : '▶ Play'));
+  setAttr(b, 'aria-label', playing ? 'Pause' : 'Play');
+  setAttr(b, 'aria-pressed', String(playing));
+  setDisabled(b, !run.id || (run.done && !playing));
+  setDisabled($('btn-step'), !run.id || run.done || playing);
   setText($('iter-out'), `k = ${trace.iterationNow()} / ${cfg?.iterations ?? '—'}`);
 }
 
 $('btn-play').onclick = () => {
-  if (run.playing) { stopPlayer(); refreshGeneralized(); } else play();
+  if (player.playing) { stopPlayer(); refreshGeneralized(); } else play();
 };
 $('btn-step').onclick = () => advance(state.speed);
 $('btn-reset').onclick = () => restart();
@@ -421,7 +406,7 @@ function onDrag(i, t, xy, phase) {
   delete base.alpha;
   dragData = base;
   if (phase === 'move') {
-    if (run.playing) { resumeAfterDrag = true; stopPlayer(); }
+    if (player.playing) { resumeAfterDrag = true; stopPlayer(); }
     renderPlane();
     if (!dragSolveBusy) {
       dragSolveBusy = true;
@@ -625,13 +610,8 @@ function stackSvgs(list) {
   return out;
 }
 
-// ---------- rendering ----------
-let renderQueued = false;
-function scheduleRender() {
-  if (renderQueued) return;
-  renderQueued = true;
-  requestAnimationFrame(() => { renderQueued = false; renderAll(); });
-}
+// ---------- rendering (render.js draws; here: when, and with which view context) ----------
+const scheduleRender = createFrameQueue(() => renderAll());
 
 function viewContext() {
   return { cfg, trace, refs: allRefs(), refSelection, report, scores, headSvm, projection: planeInfo.projection,
@@ -640,35 +620,16 @@ function viewContext() {
 
 function renderPlane(ctx = viewContext()) {
   if (!cfg || !planeInfo.projection) return;
-  const v = planeView(ctx);
-  panels.plane.update({ ...v.data, draggable: true, domainKey: `${state.scenario}|${gen}` });
-  setText($('sub-plane'), `${v.subtitle} Drag a token (or focus it, then arrow keys) to move it.`);
-  panelMessage('plane', v.message);
+  renderer.plane(ctx, `${state.scenario}|${gen}`);
 }
 
-// While playing, panels are redrawn at the rate they need: the token plane and the softmax
-// heatmap (canvases, drawn incrementally) every frame; the uPlot curves at ~30 Hz, taking turns
-// (each redraw re-renders axes and text); the current softmax, readout and subtitles at ~8 Hz; the
-// spectrum and weight heatmaps at ~4 Hz.
-const SLOW_MS = 120, SLOWEST_MS = 250;
-let lastSlowRender = 0, lastSlowestRender = 0, curveTurn = 'corr';
 let renders = 0;
 let staggered = false;
 // The first drawing of a run is spread over several tasks (one per panel), so that no main-thread
 // task is long; later frames redraw incrementally.
 function renderStaggered(done) {
   const ctx = viewContext();
-  const jobs = [
-    () => renderPlane(ctx),
-    () => { const v = softmaxView(ctx); panels.softmax.update(v.data); setText($('sub-softmax'), v.subtitle); },
-    () => { const v = currentSoftmaxView(ctx); if (v) { panels.current.update(v.data); setText($('sub-current'), v.subtitle); } },
-    () => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); setText($('sub-corr'), cv.subtitle); },
-    () => { const v = normsView(ctx); panels.norms.__key = v.key; panels.norms.setSeries(v.series); panels.norms.update(v.norms); setText($('sub-norms'), v.subtitle); },
-    () => lossChart.update(normsView(ctx).loss),
-    () => { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); setText($('sub-spectrum'), v.subtitle); },
-    () => { const v = weightsView(ctx); panels.weights.update(v.data); setText($('sub-weights'), v.subtitle); },
-    () => panels.readout.update(readoutView(ctx).data),
-  ];
+  const jobs = renderer.firstDrawJobs(ctx, () => renderPlane(ctx));
   const my = gen;
   staggered = true;
   const next = () => {
@@ -687,48 +648,8 @@ function renderAll(force = false) {
   if (!cfg) { updatePlayerUI(); return; }
   if (staggered && !force) return;
   renders++;
-  const now = performance.now();
-  const show = (id) => force || visible.has(id);
   const ctx = viewContext();
-  if (show('plane')) renderPlane(ctx);
-  if (show('softmax')) {
-    const v = softmaxView(ctx);
-    panels.softmax.update(v.data);
-    setText($('sub-softmax'), v.subtitle);
-  }
-  const slow = force || !run.playing || now - lastSlowRender > SLOW_MS;
-  // while playing, the convergence chart and the norm/loss charts take turns (each ~30 Hz), so
-  // that no frame redraws all three uPlot charts
-  const curvesTurn = force || !run.playing ? 'both' : (curveTurn = curveTurn === 'corr' ? 'norms' : 'corr');
-  if (show('current') && slow) {
-    const v = currentSoftmaxView(ctx);
-    if (v) { panels.current.update(v.data); setText($('sub-current'), v.subtitle); }
-  }
-  if (curvesTurn !== 'norms') {
-    const cv = corrView(ctx);
-    if (panels.corr.__key !== cv.key) { panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); }
-    if (show('corr')) panels.corr.update(cv.data);
-  }
-  if (curvesTurn !== 'corr') {
-    if (show('norms')) {
-      const v = normsView(ctx);
-      if (panels.norms.__key !== v.key) { panels.norms.__key = v.key; panels.norms.setSeries(v.series); }
-      panels.norms.update(v.norms);
-      lossChart.update(v.loss);
-    }
-  }
-  if (slow) {
-    lastSlowRender = now;
-    setText($('sub-corr'), corrView(ctx).subtitle);
-    if (show('norms')) setText($('sub-norms'), normsView(ctx).subtitle);
-    if (show('readout')) panels.readout.update(readoutView(ctx).data);
-  }
-  // the spectrum (a d3 chart rebuilt per update, ~10 ms) and the weight heatmaps change slowly
-  if (force || !run.playing || now - lastSlowestRender > SLOWEST_MS) {
-    lastSlowestRender = now;
-    if (show('spectrum')) { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); setText($('sub-spectrum'), v.subtitle); }
-    if (show('weights')) { const v = weightsView(ctx); panels.weights.update(v.data); setText($('sub-weights'), v.subtitle); }
-  }
+  renderer.frame(ctx, { force, playing: player.playing, show: (id) => force || visible.has(id), plane: () => renderPlane(ctx) });
   updatePlayerUI();
 }
 
@@ -786,9 +707,9 @@ window.__lab = {
     const l = trace.last();
     return l && { iteration: l.iteration, selected: Array.from(l.selected), selectedProbability: Array.from(l.selectedProbability), loss: l.loss, normFro: l.normFro };
   },
-  get playing() { return run.playing; },
+  get playing() { return player.playing; },
   get done() { return run.done; },
-  get busy() { return run.inFlight || solving > 0 || restarting > 0; },
+  get busy() { return player.inFlight || solving > 0 || restarting > 0; },
   get iteration() { return trace.iterationNow(); },
   get maxIterations() { return cfg?.iterations ?? null; },
   get firstFrameMs() { return firstFrameAt; },
