@@ -15,6 +15,7 @@ import { createLabRenderer } from './render.js';
 import { createPlayer } from './player.js';
 import { createFrameQueue } from './frame-queue.js';
 import { setText, setAttr, setDisabled } from './dom-write.js';
+import { CONTROL_IDS, controlValues, jointChecked, optionShown, dataHint, dataNote, variantLabels } from './controls.js';
 import { TraceStore } from './trace.js';
 import { currentSelection, defaultSelection, solveReferences, createFollower } from './reference-follower.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
@@ -164,65 +165,21 @@ async function restart(options = {}) {
 async function restartInner({ autoplay = false } = {}) {
   const my = ++gen;
   const wasPlaying = player.playing || autoplay || resumeAfterDrag;
-  resumeAfterDrag = false;
-  stopPlayer();
-  if (run.id !== null) client.cancel(run.id);
-  run.id = null; run.done = false;
-  trace = new TraceStore();
-  refs = {}; report = null; refSelection = null; headSvm = null; generalizedRef = null;
-  follower.reset();
-  setMessage('data', null); setMessage('engine-run', null);
+  dropRun();
   if (state.scenario === 'real-images') { await showRealImages(my); return; }
   hideRealImages();
   syncControls();
   writeHash();
-  let base;
-  try {
-    base = await client.scenario(state.scenario, scenarioOptions(state));
-  } catch (e) {
-    if (my !== gen) return;
-    setMessage('data', `Scenario "${state.scenario}": ${e.message}`);
-    renderAll();
-    return;
-  }
-  if (my !== gen) return;
-  if (state.generator === 'sphere') {
-    try {
-      base = { ...base, dataset: await client.sphere(...sphereArgs(state, base.dataset)) };
-    } catch (e) {
-      if (my !== gen) return;
-      setMessage('data', `Sphere generator: ${e.message}`);
-      markReady();
-      return;
-    }
-    if (my !== gen) return;
-  }
+  // each phase returns null (or false) when the restart ends there: a newer one took over, or it
+  // failed and said why
+  const base = await scenarioBase(my);
+  if (!base) return;
   if (state.data) {
     const err = datasetShapeError(state.data);
-    if (err) {
-      setMessage('data', `The dataset cannot be used: ${err}. Showing the scenario's data instead.`);
-      state = { ...state, data: null };
-      writeHash();
-    }
+    if (err) dropCustomData(`The dataset cannot be used: ${err}. Showing the scenario's data instead.`);
   }
-  let config = buildConfig(state, base);
-  try {
-    await client.validate(config.dataset, validationKind(config));
-  } catch (e) {
-    if (my !== gen) return;
-    if (state.data) {
-      setMessage('data', `The dataset cannot be used: ${e.message}. Showing the scenario's data instead.`);
-      state = { ...state, data: null };
-      writeHash();
-      config = buildConfig(state, base);
-    } else {
-      setMessage('data', `The scenario's data cannot be used with these settings: ${e.message}`);
-      cfg = null; baseDataset = base.dataset;
-      renderAll();
-      markReady();
-      return;
-    }
-  }
+  const config = await usableConfig(my, base);
+  if (!config) return;
   cfg = config;
   baseDataset = base.dataset;
   planeInfo.projection = computeProjection(cfg, baseDataset);
@@ -231,23 +188,97 @@ async function restartInner({ autoplay = false } = {}) {
     scores = await client.scores(cfg.dataset);
   } catch (e) { scores = null; }
   if (my !== gen) return;
+  if (!await startTraining(my)) return;
+  await firstDraw(my, wasPlaying);
+}
+
+// The previous run ends: its engine run, trace, references and messages.
+function dropRun() {
+  resumeAfterDrag = false;
+  stopPlayer();
+  if (run.id !== null) client.cancel(run.id);
+  run.id = null; run.done = false;
+  trace = new TraceStore();
+  refs = {}; report = null; refSelection = null; headSvm = null; generalizedRef = null;
+  follower.reset();
+  setMessage('data', null); setMessage('engine-run', null);
+}
+
+// The scenario from the engine, with the sphere generator's data if the state asks for it.
+async function scenarioBase(my) {
+  let base;
+  try {
+    base = await client.scenario(state.scenario, scenarioOptions(state));
+  } catch (e) {
+    if (my !== gen) return null;
+    setMessage('data', `Scenario "${state.scenario}": ${e.message}`);
+    renderAll();
+    return null;
+  }
+  if (my !== gen) return null;
+  if (state.generator !== 'sphere') return base;
+  try {
+    base = { ...base, dataset: await client.sphere(...sphereArgs(state, base.dataset)) };
+  } catch (e) {
+    if (my !== gen) return null;
+    setMessage('data', `Sphere generator: ${e.message}`);
+    markReady();
+    return null;
+  }
+  return my !== gen ? null : base;
+}
+
+// The link's or the user's dataset is dropped (the scenario's data is shown instead).
+function dropCustomData(text) {
+  setMessage('data', text);
+  state = { ...state, data: null };
+  writeHash();
+}
+
+// The state's configuration once the engine accepts its data; custom data it rejects gives way to
+// the scenario's; null when the scenario's own data does not fit the settings.
+async function usableConfig(my, base) {
+  const config = buildConfig(state, base);
+  try {
+    await client.validate(config.dataset, validationKind(config));
+    return config;
+  } catch (e) {
+    if (my !== gen) return null;
+    if (state.data) {
+      dropCustomData(`The dataset cannot be used: ${e.message}. Showing the scenario's data instead.`);
+      return buildConfig(state, base);
+    }
+    setMessage('data', `The scenario's data cannot be used with these settings: ${e.message}`);
+    cfg = null; baseDataset = base.dataset;
+    renderAll();
+    markReady();
+    return null;
+  }
+}
+
+// Starts the training run and takes its first frame (k = 0).
+async function startTraining(my) {
   try {
     const id = await client.startRun({ dataset: cfg.dataset, model: cfg.model, train: cfg.train, init: cfg.init }, cfg.iterations);
-    if (my !== gen) { client.cancel(id); return; }
+    if (my !== gen) { client.cancel(id); return false; }
     run.id = id; run.maxIterations = cfg.iterations;
     trace.setInitial(initialWeights(cfg));
     const f0 = await client.step(id, 0);
-    if (my !== gen) return;
+    if (my !== gen) return false;
     trace.ingest(f0);
+    return true;
   } catch (e) {
-    if (my !== gen) return;
+    if (my !== gen) return false;
     setMessage('engine-run', `Training could not start: ${e.message}`);
     renderAll();
     markReady();
-    return;
+    return false;
   }
-  // The first drawing (tokens, softmax, curves) does not wait for the SVM solves in the worker;
-  // arrows, margins and the readout follow when they arrive.
+}
+
+// The first drawing (tokens, softmax, curves) does not wait for the SVM solves in the worker;
+// arrows, margins and the readout follow when they arrive.
+async function firstDraw(my, wasPlaying) {
   const solved = refreshReferences();
   await new Promise((resolve) => renderStaggered(resolve));
   if (my !== gen) return;
@@ -419,51 +450,46 @@ function onDrag(i, t, xy, phase) {
   }
 }
 
-// ---------- controls ----------
-const CONTROL_IDS = ['seed', 'n', 'T', 'd', 'C', 'start', 'variant', 'attention', 'param', 'head', 'loss', 'optimizer', 'lr', 'p', 'iterations', 'headLr', 'svmP', 'selection'];
+// ---------- controls (controls.js: what they show for the state) ----------
 function syncControls() {
   const info = SCENARIO_INFO[state.scenario];
   $('ctl-scenario').value = state.scenario;
   $('ctl-speed').value = String(state.speed);
-  const base = cfg && cfg.scenario === state.scenario ? cfg : null;
-  const eff = {
-    seed: state.seed, n: state.n ?? base?.dataset.X.length, T: state.T ?? base?.dataset.X[0].length,
-    d: state.d ?? base?.dataset.X[0][0].length, C: state.C ?? 1, start: state.start ?? 0, variant: state.variant ?? 0,
-    attention: state.attention ?? base?.model.attention ?? 'cross', param: state.param ?? base?.model.param ?? 'W',
-    head: state.head ?? base?.model.head ?? 'linear', loss: state.loss ?? base?.model.loss ?? 'logistic',
-    optimizer: state.optimizer ?? base?.train.optimizer ?? 'ngd', lr: state.lr ?? base?.train.lr ?? 0.1,
-    p: state.p ?? base?.train.p ?? 2, iterations: state.iterations ?? base?.iterations ?? 2000,
-    headLr: state.headLr ?? base?.train.headLr ?? 0.1, svmP: lpP(), selection: state.selection,
-  };
+  const eff = controlValues(state, cfg, lpP());
+  syncInputs(eff);
+  syncOptions(info, eff);
+  if (document.activeElement !== $('ctl-json') && cfg) $('ctl-json').value = datasetText(cfg.dataset);
+  syncCaption(info);
+  updatePlayerUI();
+}
+
+// The fields (except the one being edited), the check boxes and the reference norms.
+function syncInputs(eff) {
   for (const k of CONTROL_IDS) {
     const el = $(`ctl-${k}`);
     if (el && document.activeElement !== el && eff[k] !== undefined) el.value = String(eff[k]);
   }
   $('ctl-localCase').checked = !!state.localCase;
-  $('ctl-joint').checked = state.joint ?? base?.train.trainHead ?? false;
+  $('ctl-joint').checked = jointChecked(state, cfg);
   const refList = effectiveRefs();
   for (const r of ['fro', 'nuclear', 'lp']) $(`ref-${r}`).checked = refList.includes(r);
-  // options that apply to this scenario
-  const custom = !!state.data;
-  document.querySelectorAll('[data-opt]').forEach((el) => {
-    const k = el.dataset.opt;
-    el.hidden = !(info.options.includes(k) || (state.generator === 'sphere' && ['n', 'T', 'd', 'seed'].includes(k)));
-  });
-  const optimizer = eff.optimizer;
-  document.querySelector('[data-show="md"]').hidden = !isMD(optimizer);
+}
+
+// The options that apply to this scenario, the data's hint and the variant's labels.
+function syncOptions(info, eff) {
+  document.querySelectorAll('[data-opt]').forEach((el) => { el.hidden = !optionShown(info, state, el.dataset.opt); });
+  document.querySelector('[data-show="md"]').hidden = !isMD(eff.optimizer);
   document.querySelector('[data-show="joint"]').hidden = !$('ctl-joint').checked;
   $('ctl-generator').value = state.generator;
-  $('data-hint').textContent = custom ? 'Custom tokens (dragged or edited); "Generator data" below restores the generated ones.'
-    : state.generator === 'sphere' ? 'Unit Gaussian tokens, queries and head; labels ±1; seeded (same data natively and in the browser).'
-      : (['local-convergence', 'rank', 'mirror-descent', 'md-convergence', 'overparam', 'sphere', 'multitoken'].includes(state.scenario) ? 'This scenario draws sphere data from the seed.' : 'This scenario uses the papers\' hand-made tokens.');
+  $('data-hint').textContent = dataHint(state);
   const variantSel = $('ctl-variant');
-  if (state.scenario === 'loss-function') { variantSel.options[0].text = 'logistic loss'; variantSel.options[1].text = 'correlation −u'; } else { variantSel.options[0].text = 'token (0.5, 1)'; variantSel.options[1].text = 'token (0.5, 1.5)'; }
-  if (document.activeElement !== $('ctl-json') && cfg) $('ctl-json').value = datasetText(cfg.dataset);
-  // caption
+  [variantSel.options[0].text, variantSel.options[1].text] = variantLabels(state.scenario);
+}
+
+function syncCaption(info) {
   $('sc-title').textContent = info.title;
   $('sc-caption').textContent = info.caption;
-  const dn = state.data ? 'Note: custom tokens (dragged or edited) replace the scenario\'s data; the caption describes the original.'
-    : state.generator === 'sphere' ? 'Note: sphere data replaces the scenario\'s own; the caption describes the original.' : '';
+  const dn = dataNote(state);
   $('sc-datanote').textContent = dn;
   $('sc-datanote').hidden = !dn;
   const fdiv = $('sc-formulas');
@@ -471,7 +497,6 @@ function syncControls() {
     fdiv.dataset.for = state.scenario;
     renderFormulas(fdiv, state.scenario);
   }
-  updatePlayerUI();
 }
 
 // KaTeX loads as its own chunk and typesets in a task of its own (keeps start-up tasks short).
