@@ -23,7 +23,8 @@ import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
 import { createCurves } from '../plots/curves.js';
 import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
-import { svgString, svgSize, svgToPng, download } from '../plots/export.js';
+import { download } from '../plots/export.js';
+import { panelImage, datasetText } from './lab-export.js';
 import { mountExperimentPanel } from '../experiments/panel.js';
 
 const t0 = performance.now();
@@ -155,8 +156,7 @@ function fatal(text) {
   window.__error = text;
 }
 
-// ---------- building the configuration ----------
-// ---------- restart: scenario -> config -> validate -> run ----------
+// ---------- restart: drop the run -> scenario -> config (validated) -> run -> first drawing ----------
 let restarting = 0;
 async function restart(options = {}) {
   restarting++;
@@ -514,15 +514,6 @@ function renderFormulas(div, scenario) {
   }, 0));
 }
 
-function datasetText(ds) {
-  const rows = (m) => m.map((r) => JSON.stringify(r)).join(',\n    ');
-  const parts = [`  "X": [\n    ${ds.X.map((seq) => '[' + seq.map((t) => JSON.stringify(t)).join(', ') + ']').join(',\n    ')}\n  ]`];
-  if (ds.Z) parts.push(`  "Z": [\n    ${rows(ds.Z)}\n  ]`);
-  parts.push(`  "Y": ${JSON.stringify(ds.Y)}`, `  "v": ${JSON.stringify(ds.v)}`);
-  if (ds.query) parts.push(`  "query": ${ds.query}`);
-  return `{\n${parts.join(',\n')}\n}`;
-}
-
 function bindControls() {
   $('ctl-scenario').onchange = (e) => setState({ scenario: e.target.value });
   const numeric = { seed: 'int', n: 'int', T: 'int', d: 'int', C: 'num', lr: 'num', p: 'num', iterations: 'int', headLr: 'num', svmP: 'num' };
@@ -608,31 +599,7 @@ function traceJSON() {
 }
 async function exportPanel(id, fmt) {
   renderAll(true);
-  let svgEl;
-  if (id === 'norms') svgEl = stackSvgs([panels.norms.svg(), lossChart.svg()]);
-  else svgEl = panels[id].svg();
-  const title = PANELS.find((p) => p.id === id)?.title ?? id;
-  if (!svgEl.parentNode) { svgEl.style.position = 'absolute'; svgEl.style.left = '-10000px'; document.body.append(svgEl); }
-  const text = svgString(svgEl, { title: `attnsvm — ${title}` });
-  const { width, height } = svgSize(svgEl);
-  if (svgEl.style.left === '-10000px') svgEl.remove();
-  if (fmt === 'svg') return text;
-  return svgToPng(text, width, height, 2);
-}
-function stackSvgs(list) {
-  const NS = 'http://www.w3.org/2000/svg';
-  const out = document.createElementNS(NS, 'svg');
-  let y = 0, w = 0;
-  for (const s of list) {
-    const ww = Number(s.getAttribute('width')), hh = Number(s.getAttribute('height'));
-    const g = document.createElementNS(NS, 'g');
-    g.setAttribute('transform', `translate(0,${y})`);
-    g.append(...[...s.childNodes].map((n) => n.cloneNode(true)));
-    out.append(g);
-    y += hh; w = Math.max(w, ww);
-  }
-  out.setAttribute('width', w); out.setAttribute('height', y);
-  return out;
+  return panelImage(id, fmt, panels, lossChart);
 }
 
 // ---------- rendering (render.js draws; here: when, and with which view context) ----------
