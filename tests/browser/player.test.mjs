@@ -83,3 +83,21 @@ test('a frame or an error of an earlier generation is dropped', async () => {
   await flush();
   assert.deepEqual(h2.errors, ['worker died']);
 });
+
+test('a restarted run steps while the earlier run\'s step is still in flight', async () => {
+  queued = [];
+  const h = harness();
+  h.player.advance(4);
+  assert.equal(h.player.inFlight, true);
+  h.bump();                     // restart: the old step no longer counts as in flight
+  assert.equal(h.player.inFlight, false);
+  h.player.advance(4);          // the new run's first step goes out
+  assert.deepEqual(h.calls, [4, 4]);
+  h.pending.shift().resolve({ iteration: 4, old: true });
+  await flush();
+  assert.equal(h.player.inFlight, true, 'the old step ending cleared the new one\'s flag');
+  h.pending.shift().resolve({ iteration: 4 });
+  await flush();
+  assert.deepEqual(h.frames, [{ iteration: 4 }]);
+  assert.equal(h.player.inFlight, false);
+});

@@ -8,9 +8,12 @@
 //                speed() -> iterations a tick, generation() -> the run's generation }) ->
 //   { play() -> bool (started), stop(), advance(k), playing, inFlight }
 // A step whose generation has passed (the run restarted meanwhile) is dropped: neither onFrame nor
-// onError sees it, and it leaves inFlight as it is (the new run's business).
+// onError sees it, and it does not count as in flight for the new run (which would otherwise never
+// step: a setting changed while a step was in flight froze the lab at k = 0).
 export function createPlayer({ canStep, step, onFrame, onError, onChange, speed, generation }) {
-  let playing = false, inFlight = false;
+  let playing = false;
+  let inFlightGen = null; // the generation of the step in flight, or null
+  const inFlight = () => inFlightGen !== null && inFlightGen === generation();
 
   function play() {
     if (!canStep()) return false;
@@ -22,13 +25,13 @@ export function createPlayer({ canStep, step, onFrame, onError, onChange, speed,
   function stop() { playing = false; onChange(); }
   function tick() {
     if (!playing) return;
-    if (!inFlight) advance(speed());
+    if (!inFlight()) advance(speed());
     requestAnimationFrame(tick);
   }
   async function advance(k) {
-    if (!canStep() || inFlight) return;
+    if (!canStep() || inFlight()) return;
     const my = generation();
-    inFlight = true;
+    inFlightGen = my;
     try {
       const frame = await step(k);
       if (my !== generation()) return;
@@ -36,12 +39,12 @@ export function createPlayer({ canStep, step, onFrame, onError, onChange, speed,
     } catch (e) {
       if (my === generation()) onError(e);
     } finally {
-      if (my === generation()) inFlight = false;
+      if (inFlightGen === my) inFlightGen = null;
     }
   }
   return {
     play, stop, advance,
     get playing() { return playing; },
-    get inFlight() { return inFlight; },
+    get inFlight() { return inFlight(); },
   };
 }
