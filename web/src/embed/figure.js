@@ -20,6 +20,10 @@
 // The configuration is built by the lab's own rules (lab/config.js: the scenario from the engine,
 // the sphere generator if asked, then the state's overrides), so "open in the lab" replays the
 // same run.
+//
+// Parts: the frame (shell.js, shared with the real-images figure), the panels and their notes
+// (figure-panels.js), the legend (legend.js), the play/step loop (lab/player.js, shared with the
+// lab); this file holds the run state and its phases (load, references, frames, reset, drawing).
 import { SCENARIO_INFO, REF_LABEL } from '../lab/scenarios.js';
 import { TraceStore } from '../lab/trace.js';
 import { currentSelection, defaultSelection, solveReferences, createFollower } from '../lab/reference-follower.js';

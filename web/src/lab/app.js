@@ -1,6 +1,8 @@
 // The web lab: one state (state.js) -> a scenario from the engine (in the worker) with the state's
 // overrides -> a training run stepped by the player -> panels. The main thread only draws: every
 // engine call (scenario, validate, solve, analyze, training steps) runs in the worker.
+// This file holds the lab's state and wiring; the loop is player.js, a frame's drawing render.js,
+// what the controls show controls.js, the panel exports lab-export.js.
 import 'katex/dist/katex.min.css';
 import '../styles/lab.css';
 import { createEngineClient } from './engine-client.js';
