@@ -6,6 +6,7 @@
 import { drawBands } from './bands.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
 import { seqScale, themeColors } from '../plots/theme.js';
+import { unit, finalOf, planeTokens, normalizedPaths } from './token-paths.js';
 
 export const MD_QS = [1.75, 2, 3];
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -85,29 +86,16 @@ export function drawMdConvergence(box, first, res) {
   }
 }
 
-const unit = ([a, b]) => {
-  const n = Math.hypot(a, b);
-  return n > 0 ? [a / n, b / n] : [a, b];
-};
-
 // joint-wv: one token plane per p.
 export function drawJointWv(box, r) {
-  const { n, T } = r;
-  const v = (name) => r.finals[name]?.mean ?? NaN;
-  const tokens = Array.from({ length: n }, (_, i) => Array.from({ length: T }, (_, t) => [v(`x_${i}_${t}_0`), v(`x_${i}_${t}_1`)]));
+  const { n } = r;
+  const v = finalOf(r);
+  const tokens = planeTokens(r);
   for (const P of Object.keys(r.selections)) {
     const sel = r.selections[P]?.[0] ?? [];
     const holder = box(`${P.replace('p', 'p = ')}: selection (${sel.join(', ')}); paths of W(k) z_i / max‖W(k) z_i‖, arrows W^mm_p z_i ` +
       `(corr_W ${v(`${P}_corr_W`).toFixed(4)}, D_W ${fmt(v(`${P}_div_W`))}; corr_v ${v(`${P}_corr_v`).toFixed(4)}, D_v ${fmt(v(`${P}_div_v`))})`);
-    const paths = Array.from({ length: n }, (_, i) => {
-      const xs = r.series[`${P}_z${i}_0`].mean, ys = r.series[`${P}_z${i}_1`].mean;
-      let max = 0;
-      for (let k = 0; k < xs.length; k++) if (Number.isFinite(xs[k])) max = Math.max(max, Math.hypot(xs[k], ys[k]));
-      const s = max > 0 ? 1 / max : 1;
-      const points = [];
-      for (let k = 0; k < xs.length; k++) if (Number.isFinite(xs[k])) points.push([xs[k] * s, ys[k] * s]);
-      return { seq: i, points };
-    });
+    const paths = normalizedPaths(r, P);
     const arrows = Array.from({ length: n }, (_, i) => ({ seq: i, ref: 'lp', to: unit([v(`${P}_wmm_z${i}_0`), v(`${P}_wmm_z${i}_1`)]) }))
       .filter((a) => a.to.every(Number.isFinite));
     createTokenPlane(holder).update({ tokens, paths, arrows, selected: sel, xlabel: 'x₁', ylabel: 'x₂', draggable: false, domainKey: P });

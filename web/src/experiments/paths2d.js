@@ -5,28 +5,16 @@
 // separating hyperplanes of the papers' T = 5 figure).
 // r: the aggregated result of experimentSeeds('paths2d' | 'paths2d-t5') (one seed).
 import { createTokenPlane } from '../plots/tokenplane.js';
-
-const unit = ([a, b]) => {
-  const n = Math.hypot(a, b);
-  return n > 0 ? [a / n, b / n] : [a, b];
-};
+import { unit, finalOf, planeTokens, normalizedPaths } from './token-paths.js';
 
 export function drawPaths2d(box, r) {
-  const { n, T } = r;
-  const v = (name) => r.finals[name]?.mean ?? NaN;
-  const tokens = Array.from({ length: n }, (_, i) => Array.from({ length: T }, (_, t) => [v(`x_${i}_${t}_0`), v(`x_${i}_${t}_1`)]));
+  const { n } = r;
+  const v = finalOf(r);
+  const tokens = planeTokens(r);
   for (const P of ['W', 'KQ']) {
     const holder = box(`${P === 'W' ? 'W' : '(K,Q)'}: paths of W(k) z_i / max‖W(k) z_i‖ and the SVM directions W^mm z_i ` +
       `(corr with Frobenius ${v(`${P}_corr_fro`).toFixed(4)}, nuclear ${v(`${P}_corr_nuclear`).toFixed(4)})`);
-    const paths = Array.from({ length: n }, (_, i) => {
-      const xs = r.series[`${P}_z${i}_0`].mean, ys = r.series[`${P}_z${i}_1`].mean;
-      let max = 0;
-      for (let k = 0; k < xs.length; k++) if (Number.isFinite(xs[k])) max = Math.max(max, Math.hypot(xs[k], ys[k]));
-      const s = max > 0 ? 1 / max : 1;
-      const points = [];
-      for (let k = 0; k < xs.length; k++) if (Number.isFinite(xs[k])) points.push([xs[k] * s, ys[k] * s]);
-      return { seq: i, points };
-    });
+    const paths = normalizedPaths(r, P);
     const arrows = ['fro', 'nuclear'].flatMap((ref) => Array.from({ length: n }, (_, i) => ({
       seq: i, ref, to: unit([v(`${P}_${ref}_z${i}_0`), v(`${P}_${ref}_z${i}_1`)]) })))
       .filter((a) => a.to.every(Number.isFinite));

@@ -38,6 +38,36 @@ export async function terminatePool() {
   if (p) for (const w of await p.catch(() => [])) w.terminate();
 }
 
+// The source of work: an array's items in order, or a source's take().
+function workSource(items) {
+  let next = 0;
+  return Array.isArray(items) ? () => (next < items.length ? items[next++] : null) : () => items.take();
+}
+
+// Reports {done, total, fraction, elapsedMs, etaMs}: once at the start, then after every stored item.
+function progressCounter(total, onProgress, t0) {
+  let done = 0;
+  onProgress({ done: 0, total, fraction: 0, elapsedMs: 0, etaMs: NaN });
+  return (units) => {
+    done += units;
+    const elapsedMs = performance.now() - t0;
+    onProgress({ done, total, fraction: done / total, elapsedMs, etaMs: elapsedMs / done * (total - done) });
+  };
+}
+
+// One worker's loop: takes items until there is no more work or the run is cancelled.
+async function drain(w, take, work, cancelled, progress) {
+  while (!cancelled()) {
+    const it = take();
+    if (it === null) return;
+    if (it instanceof Promise) { await it; continue; }
+    const store = await work(w, it);
+    if (cancelled()) return;
+    const units = store();
+    progress(units ?? it.count);
+  }
+}
+
 // Runs work(worker, item) for every item on `size` pooled workers; work returns a function that
 // stores the result (skipped once cancelled) and may return the progress units it completed
 // (default item.count). items: an array, or a source {take()} for work that depends on earlier
@@ -46,26 +76,14 @@ export async function terminatePool() {
 // the only way to stop a chunk in flight.
 export async function onPool(items, size, work, { total, onProgress, signal, engineOptions, t0 }) {
   const workers = (await getPool(poolSize(), engineOptions)).slice(0, size);
-  let next = 0, done = 0, cancelled = false;
-  const take = Array.isArray(items) ? () => (next < items.length ? items[next++] : null) : () => items.take();
+  let cancelled = false;
+  const take = workSource(items);
   const onAbort = () => { cancelled = true; terminatePool(); };
   if (signal?.aborted) { onAbort(); throw new Cancelled(); }
   signal?.addEventListener('abort', onAbort, { once: true });
-  onProgress({ done: 0, total, fraction: 0, elapsedMs: 0, etaMs: NaN });
+  const progress = progressCounter(total, onProgress, t0);
   try {
-    await Promise.all(workers.map(async (w) => {
-      while (!cancelled) {
-        const it = take();
-        if (it === null) return;
-        if (it instanceof Promise) { await it; continue; }
-        const store = await work(w, it);
-        if (cancelled) return;
-        const units = store();
-        done += units ?? it.count;
-        const elapsedMs = performance.now() - t0;
-        onProgress({ done, total, fraction: done / total, elapsedMs, etaMs: elapsedMs / done * (total - done) });
-      }
-    }));
+    await Promise.all(workers.map((w) => drain(w, take, work, () => cancelled, progress)));
   } catch (e) {
     if (cancelled) throw new Cancelled();
     throw e;

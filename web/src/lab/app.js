@@ -1,6 +1,8 @@
 // The web lab: one state (state.js) -> a scenario from the engine (in the worker) with the state's
 // overrides -> a training run stepped by the player -> panels. The main thread only draws: every
 // engine call (scenario, validate, solve, analyze, training steps) runs in the worker.
+// This file holds the lab's state and wiring; the loop is player.js, a frame's drawing render.js,
+// what the controls show controls.js, the panel exports lab-export.js.
 import 'katex/dist/katex.min.css';
 import '../styles/lab.css';
 import { createEngineClient } from './engine-client.js';
@@ -10,8 +12,12 @@ import { buildLayout, PANELS } from './layout.js';
 import { dot, allFinite } from './linalg.js';
 import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
   effectiveRefs as configEffectiveRefs, isMD } from './config.js';
-import { computeProjection, planeView, softmaxView, currentSoftmaxView, corrView, normsView, spectrumView, weightsView,
-  readoutView, verdictOf, NORM_SERIES } from './views.js';
+import { computeProjection, verdictOf, NORM_SERIES } from './views.js';
+import { createLabRenderer } from './render.js';
+import { createPlayer } from './player.js';
+import { createFrameQueue } from './frame-queue.js';
+import { setText, setAttr, setDisabled } from './dom-write.js';
+import { CONTROL_IDS, controlValues, jointChecked, optionShown, dataHint, dataNote, variantLabels } from './controls.js';
 import { TraceStore } from './trace.js';
 import { currentSelection, defaultSelection, solveReferences, createFollower } from './reference-follower.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
@@ -19,8 +25,8 @@ import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
 import { createCurves } from '../plots/curves.js';
 import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
-import { themeColors } from '../plots/theme.js';
-import { svgString, svgSize, svgToPng, download } from '../plots/export.js';
+import { download } from '../plots/export.js';
+import { panelImage, datasetText } from './lab-export.js';
 import { mountExperimentPanel } from '../experiments/panel.js';
 
 const t0 = performance.now();
@@ -55,13 +61,6 @@ function setMessage(key, text) {
     div.append(span, b);
     return div;
   }));
-}
-// Writes text only when it changed (a write invalidates layout even when the text is the same).
-function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
-function panelMessage(id, text) {
-  const el = $(`msg-${id}`);
-  setText(el, text ?? '');
-  if (el.hidden !== !text) el.hidden = !text;
 }
 
 // ---------- state ----------
@@ -115,11 +114,12 @@ const lossChart = createCurves($('body-norms'), {
   xlabel: 'iteration k', y: { label: 'loss L(W(k))' }, height: 150,
   series: [{ label: 'loss', color: 'fg' }],
 });
+const renderer = createLabRenderer({ $, panels, lossChart });
 
 // ---------- run state ----------
 let client = null;
 let gen = 0;                  // bumps on every restart; stale async results are dropped
-const run = { id: null, maxIterations: 0, playing: false, inFlight: false, done: false };
+const run = { id: null, maxIterations: 0, done: false }; // (playing, inFlight: the player's)
 let cfg = null;               // { scenario, dataset, model, train, init, iterations }
 let baseDataset = null;       // the scenario's own data (projection basis, "scenario data" button)
 let scores = null;            // { gamma, optimal, ties }
@@ -158,8 +158,7 @@ function fatal(text) {
   window.__error = text;
 }
 
-// ---------- building the configuration ----------
-// ---------- restart: scenario -> config -> validate -> run ----------
+// ---------- restart: drop the run -> scenario -> config (validated) -> run -> first drawing ----------
 let restarting = 0;
 async function restart(options = {}) {
   restarting++;
@@ -167,66 +166,22 @@ async function restart(options = {}) {
 }
 async function restartInner({ autoplay = false } = {}) {
   const my = ++gen;
-  const wasPlaying = run.playing || autoplay || resumeAfterDrag;
-  resumeAfterDrag = false;
-  stopPlayer();
-  if (run.id !== null) client.cancel(run.id);
-  run.id = null; run.done = false;
-  trace = new TraceStore();
-  refs = {}; report = null; refSelection = null; headSvm = null; generalizedRef = null;
-  follower.reset();
-  setMessage('data', null); setMessage('engine-run', null);
+  const wasPlaying = player.playing || autoplay || resumeAfterDrag;
+  dropRun();
   if (state.scenario === 'real-images') { await showRealImages(my); return; }
   hideRealImages();
   syncControls();
   writeHash();
-  let base;
-  try {
-    base = await client.scenario(state.scenario, scenarioOptions(state));
-  } catch (e) {
-    if (my !== gen) return;
-    setMessage('data', `Scenario "${state.scenario}": ${e.message}`);
-    renderAll();
-    return;
-  }
-  if (my !== gen) return;
-  if (state.generator === 'sphere') {
-    try {
-      base = { ...base, dataset: await client.sphere(...sphereArgs(state, base.dataset)) };
-    } catch (e) {
-      if (my !== gen) return;
-      setMessage('data', `Sphere generator: ${e.message}`);
-      markReady();
-      return;
-    }
-    if (my !== gen) return;
-  }
+  // each phase returns null (or false) when the restart ends there: a newer one took over, or it
+  // failed and said why
+  const base = await scenarioBase(my);
+  if (!base) return;
   if (state.data) {
     const err = datasetShapeError(state.data);
-    if (err) {
-      setMessage('data', `The dataset cannot be used: ${err}. Showing the scenario's data instead.`);
-      state = { ...state, data: null };
-      writeHash();
-    }
+    if (err) dropCustomData(`The dataset cannot be used: ${err}. Showing the scenario's data instead.`);
   }
-  let config = buildConfig(state, base);
-  try {
-    await client.validate(config.dataset, validationKind(config));
-  } catch (e) {
-    if (my !== gen) return;
-    if (state.data) {
-      setMessage('data', `The dataset cannot be used: ${e.message}. Showing the scenario's data instead.`);
-      state = { ...state, data: null };
-      writeHash();
-      config = buildConfig(state, base);
-    } else {
-      setMessage('data', `The scenario's data cannot be used with these settings: ${e.message}`);
-      cfg = null; baseDataset = base.dataset;
-      renderAll();
-      markReady();
-      return;
-    }
-  }
+  const config = await usableConfig(my, base);
+  if (!config) return;
   cfg = config;
   baseDataset = base.dataset;
   planeInfo.projection = computeProjection(cfg, baseDataset);
@@ -235,23 +190,97 @@ async function restartInner({ autoplay = false } = {}) {
     scores = await client.scores(cfg.dataset);
   } catch (e) { scores = null; }
   if (my !== gen) return;
+  if (!await startTraining(my)) return;
+  await firstDraw(my, wasPlaying);
+}
+
+// The previous run ends: its engine run, trace, references and messages.
+function dropRun() {
+  resumeAfterDrag = false;
+  stopPlayer();
+  if (run.id !== null) client.cancel(run.id);
+  run.id = null; run.done = false;
+  trace = new TraceStore();
+  refs = {}; report = null; refSelection = null; headSvm = null; generalizedRef = null;
+  follower.reset();
+  setMessage('data', null); setMessage('engine-run', null);
+}
+
+// The scenario from the engine, with the sphere generator's data if the state asks for it.
+async function scenarioBase(my) {
+  let base;
+  try {
+    base = await client.scenario(state.scenario, scenarioOptions(state));
+  } catch (e) {
+    if (my !== gen) return null;
+    setMessage('data', `Scenario "${state.scenario}": ${e.message}`);
+    renderAll();
+    return null;
+  }
+  if (my !== gen) return null;
+  if (state.generator !== 'sphere') return base;
+  try {
+    base = { ...base, dataset: await client.sphere(...sphereArgs(state, base.dataset)) };
+  } catch (e) {
+    if (my !== gen) return null;
+    setMessage('data', `Sphere generator: ${e.message}`);
+    markReady();
+    return null;
+  }
+  return my !== gen ? null : base;
+}
+
+// The link's or the user's dataset is dropped (the scenario's data is shown instead).
+function dropCustomData(text) {
+  setMessage('data', text);
+  state = { ...state, data: null };
+  writeHash();
+}
+
+// The state's configuration once the engine accepts its data; custom data it rejects gives way to
+// the scenario's; null when the scenario's own data does not fit the settings.
+async function usableConfig(my, base) {
+  const config = buildConfig(state, base);
+  try {
+    await client.validate(config.dataset, validationKind(config));
+    return config;
+  } catch (e) {
+    if (my !== gen) return null;
+    if (state.data) {
+      dropCustomData(`The dataset cannot be used: ${e.message}. Showing the scenario's data instead.`);
+      return buildConfig(state, base);
+    }
+    setMessage('data', `The scenario's data cannot be used with these settings: ${e.message}`);
+    cfg = null; baseDataset = base.dataset;
+    renderAll();
+    markReady();
+    return null;
+  }
+}
+
+// Starts the training run and takes its first frame (k = 0).
+async function startTraining(my) {
   try {
     const id = await client.startRun({ dataset: cfg.dataset, model: cfg.model, train: cfg.train, init: cfg.init }, cfg.iterations);
-    if (my !== gen) { client.cancel(id); return; }
+    if (my !== gen) { client.cancel(id); return false; }
     run.id = id; run.maxIterations = cfg.iterations;
     trace.setInitial(initialWeights(cfg));
     const f0 = await client.step(id, 0);
-    if (my !== gen) return;
+    if (my !== gen) return false;
     trace.ingest(f0);
+    return true;
   } catch (e) {
-    if (my !== gen) return;
+    if (my !== gen) return false;
     setMessage('engine-run', `Training could not start: ${e.message}`);
     renderAll();
     markReady();
-    return;
+    return false;
   }
-  // The first drawing (tokens, softmax, curves) does not wait for the SVM solves in the worker;
-  // arrows, margins and the readout follow when they arrive.
+}
+
+// The first drawing (tokens, softmax, curves) does not wait for the SVM solves in the worker;
+// arrows, margins and the readout follow when they arrive.
+async function firstDraw(my, wasPlaying) {
   const solved = refreshReferences();
   await new Promise((resolve) => renderStaggered(resolve));
   if (my !== gen) return;
@@ -346,60 +375,49 @@ async function refreshGeneralized() {
 
 const follower = createFollower({ refresh: (sel) => refreshReferences(sel), solvedFor: () => refSelection, generation: () => gen });
 
-// ---------- player ----------
-function play() {
-  if (!run.id || run.done) return;
-  run.playing = true;
-  updatePlayerUI();
-  requestAnimationFrame(tick);
-}
-function stopPlayer() { run.playing = false; updatePlayerUI(); }
-function tick() {
-  if (!run.playing) return;
-  if (!run.inFlight) advance(state.speed);
-  requestAnimationFrame(tick);
-}
-async function advance(k) {
-  if (!run.id || run.inFlight || run.done) return;
-  const my = gen;
-  run.inFlight = true;
-  try {
-    const frame = await client.step(run.id, k);
-    if (my !== gen) return;
-    trace.ingest(frame);
-    if (frame.done) {
-      run.done = true;
-      if (frame.stopped && frame.stopReason) setMessage('engine-run', `The run stopped at k = ${trace.iterationNow()}: ${frame.stopReason}`);
-      stopPlayer();
-    }
-    // the references follow the run's selection once it is decided
-    const sel = currentSelection(cfg, trace, state.selection);
-    if (sel) follower.follow(sel);
-    if (!run.playing) refreshGeneralized();
-    scheduleRender();
-  } catch (e) {
-    if (my === gen) { setMessage('engine-run', `Training failed: ${e.message}`); stopPlayer(); }
-  } finally {
-    if (my === gen) run.inFlight = false;
+// ---------- player (player.js runs the loop; these are the lab's rules) ----------
+const player = createPlayer({
+  canStep: () => !!run.id && !run.done,
+  step: (k) => client.step(run.id, k),
+  onFrame,
+  onError: (e) => { setMessage('engine-run', `Training failed: ${e.message}`); stopPlayer(); },
+  onChange: () => updatePlayerUI(),
+  speed: () => state.speed,
+  generation: () => gen,
+});
+const play = () => { player.play(); };
+const stopPlayer = () => player.stop();
+const advance = (k) => player.advance(k);
+
+// One engine frame: into the trace; the references follow the run's selection once it is decided;
+// the generalized SVM is solved once the run pauses or ends; a redraw is queued.
+function onFrame(frame) {
+  trace.ingest(frame);
+  if (frame.done) {
+    run.done = true;
+    if (frame.stopped && frame.stopReason) setMessage('engine-run', `The run stopped at k = ${trace.iterationNow()}: ${frame.stopReason}`);
+    stopPlayer();
   }
+  const sel = currentSelection(cfg, trace, state.selection);
+  if (sel) follower.follow(sel);
+  if (!player.playing) refreshGeneralized();
+  scheduleRender();
 }
 
-// Called on every frame: attributes are written only when they change (a write of the same
-// value still invalidates style).
-function setAttr(el, name, value) { if (el.getAttribute(name) !== value) el.setAttribute(name, value); }
-function setDisabled(el, off) { if (el.disabled !== off) el.disabled = off; }
+// Called on every frame (dom-write.js: only what changed is written).
 function updatePlayerUI() {
   const b = $('btn-play');
-  setText(b, run.playing ? '❚❚ Pause' : (run.done ? '▶ Done' : '▶ Play'));
-  setAttr(b, 'aria-label', run.playing ? 'Pause' : 'Play');
-  setAttr(b, 'aria-pressed', String(run.playing));
-  setDisabled(b, !run.id || (run.done && !run.playing));
-  setDisabled($('btn-step'), !run.id || run.done || run.playing);
+  const playing = player.playing;
+  setText(b, playing ? '❚❚ Pause' : (run.done ? '▶ Done' : '▶ Play'));
+  setAttr(b, 'aria-label', playing ? 'Pause' : 'Play');
+  setAttr(b, 'aria-pressed', String(playing));
+  setDisabled(b, !run.id || (run.done && !playing));
+  setDisabled($('btn-step'), !run.id || run.done || playing);
   setText($('iter-out'), `k = ${trace.iterationNow()} / ${cfg?.iterations ?? '—'}`);
 }
 
 $('btn-play').onclick = () => {
-  if (run.playing) { stopPlayer(); refreshGeneralized(); } else play();
+  if (player.playing) { stopPlayer(); refreshGeneralized(); } else play();
 };
 $('btn-step').onclick = () => advance(state.speed);
 $('btn-reset').onclick = () => restart();
@@ -421,7 +439,7 @@ function onDrag(i, t, xy, phase) {
   delete base.alpha;
   dragData = base;
   if (phase === 'move') {
-    if (run.playing) { resumeAfterDrag = true; stopPlayer(); }
+    if (player.playing) { resumeAfterDrag = true; stopPlayer(); }
     renderPlane();
     if (!dragSolveBusy) {
       dragSolveBusy = true;
@@ -434,51 +452,46 @@ function onDrag(i, t, xy, phase) {
   }
 }
 
-// ---------- controls ----------
-const CONTROL_IDS = ['seed', 'n', 'T', 'd', 'C', 'start', 'variant', 'attention', 'param', 'head', 'loss', 'optimizer', 'lr', 'p', 'iterations', 'headLr', 'svmP', 'selection'];
+// ---------- controls (controls.js: what they show for the state) ----------
 function syncControls() {
   const info = SCENARIO_INFO[state.scenario];
   $('ctl-scenario').value = state.scenario;
   $('ctl-speed').value = String(state.speed);
-  const base = cfg && cfg.scenario === state.scenario ? cfg : null;
-  const eff = {
-    seed: state.seed, n: state.n ?? base?.dataset.X.length, T: state.T ?? base?.dataset.X[0].length,
-    d: state.d ?? base?.dataset.X[0][0].length, C: state.C ?? 1, start: state.start ?? 0, variant: state.variant ?? 0,
-    attention: state.attention ?? base?.model.attention ?? 'cross', param: state.param ?? base?.model.param ?? 'W',
-    head: state.head ?? base?.model.head ?? 'linear', loss: state.loss ?? base?.model.loss ?? 'logistic',
-    optimizer: state.optimizer ?? base?.train.optimizer ?? 'ngd', lr: state.lr ?? base?.train.lr ?? 0.1,
-    p: state.p ?? base?.train.p ?? 2, iterations: state.iterations ?? base?.iterations ?? 2000,
-    headLr: state.headLr ?? base?.train.headLr ?? 0.1, svmP: lpP(), selection: state.selection,
-  };
+  const eff = controlValues(state, cfg, lpP());
+  syncInputs(eff);
+  syncOptions(info, eff);
+  if (document.activeElement !== $('ctl-json') && cfg) $('ctl-json').value = datasetText(cfg.dataset);
+  syncCaption(info);
+  updatePlayerUI();
+}
+
+// The fields (except the one being edited), the check boxes and the reference norms.
+function syncInputs(eff) {
   for (const k of CONTROL_IDS) {
     const el = $(`ctl-${k}`);
     if (el && document.activeElement !== el && eff[k] !== undefined) el.value = String(eff[k]);
   }
   $('ctl-localCase').checked = !!state.localCase;
-  $('ctl-joint').checked = state.joint ?? base?.train.trainHead ?? false;
+  $('ctl-joint').checked = jointChecked(state, cfg);
   const refList = effectiveRefs();
   for (const r of ['fro', 'nuclear', 'lp']) $(`ref-${r}`).checked = refList.includes(r);
-  // options that apply to this scenario
-  const custom = !!state.data;
-  document.querySelectorAll('[data-opt]').forEach((el) => {
-    const k = el.dataset.opt;
-    el.hidden = !(info.options.includes(k) || (state.generator === 'sphere' && ['n', 'T', 'd', 'seed'].includes(k)));
-  });
-  const optimizer = eff.optimizer;
-  document.querySelector('[data-show="md"]').hidden = !isMD(optimizer);
+}
+
+// The options that apply to this scenario, the data's hint and the variant's labels.
+function syncOptions(info, eff) {
+  document.querySelectorAll('[data-opt]').forEach((el) => { el.hidden = !optionShown(info, state, el.dataset.opt); });
+  document.querySelector('[data-show="md"]').hidden = !isMD(eff.optimizer);
   document.querySelector('[data-show="joint"]').hidden = !$('ctl-joint').checked;
   $('ctl-generator').value = state.generator;
-  $('data-hint').textContent = custom ? 'Custom tokens (dragged or edited); "Generator data" below restores the generated ones.'
-    : state.generator === 'sphere' ? 'Unit Gaussian tokens, queries and head; labels ±1; seeded (same data natively and in the browser).'
-      : (['local-convergence', 'rank', 'mirror-descent', 'md-convergence', 'overparam', 'sphere', 'multitoken'].includes(state.scenario) ? 'This scenario draws sphere data from the seed.' : 'This scenario uses the papers\' hand-made tokens.');
+  $('data-hint').textContent = dataHint(state);
   const variantSel = $('ctl-variant');
-  if (state.scenario === 'loss-function') { variantSel.options[0].text = 'logistic loss'; variantSel.options[1].text = 'correlation −u'; } else { variantSel.options[0].text = 'token (0.5, 1)'; variantSel.options[1].text = 'token (0.5, 1.5)'; }
-  if (document.activeElement !== $('ctl-json') && cfg) $('ctl-json').value = datasetText(cfg.dataset);
-  // caption
+  [variantSel.options[0].text, variantSel.options[1].text] = variantLabels(state.scenario);
+}
+
+function syncCaption(info) {
   $('sc-title').textContent = info.title;
   $('sc-caption').textContent = info.caption;
-  const dn = state.data ? 'Note: custom tokens (dragged or edited) replace the scenario\'s data; the caption describes the original.'
-    : state.generator === 'sphere' ? 'Note: sphere data replaces the scenario\'s own; the caption describes the original.' : '';
+  const dn = dataNote(state);
   $('sc-datanote').textContent = dn;
   $('sc-datanote').hidden = !dn;
   const fdiv = $('sc-formulas');
@@ -486,7 +499,6 @@ function syncControls() {
     fdiv.dataset.for = state.scenario;
     renderFormulas(fdiv, state.scenario);
   }
-  updatePlayerUI();
 }
 
 // KaTeX loads as its own chunk and typesets in a task of its own (keeps start-up tasks short).
@@ -502,15 +514,6 @@ function renderFormulas(div, scenario) {
       return el;
     }));
   }, 0));
-}
-
-function datasetText(ds) {
-  const rows = (m) => m.map((r) => JSON.stringify(r)).join(',\n    ');
-  const parts = [`  "X": [\n    ${ds.X.map((seq) => '[' + seq.map((t) => JSON.stringify(t)).join(', ') + ']').join(',\n    ')}\n  ]`];
-  if (ds.Z) parts.push(`  "Z": [\n    ${rows(ds.Z)}\n  ]`);
-  parts.push(`  "Y": ${JSON.stringify(ds.Y)}`, `  "v": ${JSON.stringify(ds.v)}`);
-  if (ds.query) parts.push(`  "query": ${ds.query}`);
-  return `{\n${parts.join(',\n')}\n}`;
 }
 
 function bindControls() {
@@ -598,40 +601,11 @@ function traceJSON() {
 }
 async function exportPanel(id, fmt) {
   renderAll(true);
-  let svgEl;
-  if (id === 'norms') svgEl = stackSvgs([panels.norms.svg(), lossChart.svg()]);
-  else svgEl = panels[id].svg();
-  const title = PANELS.find((p) => p.id === id)?.title ?? id;
-  if (!svgEl.parentNode) { svgEl.style.position = 'absolute'; svgEl.style.left = '-10000px'; document.body.append(svgEl); }
-  const text = svgString(svgEl, { title: `attnsvm — ${title}` });
-  const { width, height } = svgSize(svgEl);
-  if (svgEl.style.left === '-10000px') svgEl.remove();
-  if (fmt === 'svg') return text;
-  return svgToPng(text, width, height, 2);
-}
-function stackSvgs(list) {
-  const NS = 'http://www.w3.org/2000/svg';
-  const out = document.createElementNS(NS, 'svg');
-  let y = 0, w = 0;
-  for (const s of list) {
-    const ww = Number(s.getAttribute('width')), hh = Number(s.getAttribute('height'));
-    const g = document.createElementNS(NS, 'g');
-    g.setAttribute('transform', `translate(0,${y})`);
-    g.append(...[...s.childNodes].map((n) => n.cloneNode(true)));
-    out.append(g);
-    y += hh; w = Math.max(w, ww);
-  }
-  out.setAttribute('width', w); out.setAttribute('height', y);
-  return out;
+  return panelImage(id, fmt, panels, lossChart);
 }
 
-// ---------- rendering ----------
-let renderQueued = false;
-function scheduleRender() {
-  if (renderQueued) return;
-  renderQueued = true;
-  requestAnimationFrame(() => { renderQueued = false; renderAll(); });
-}
+// ---------- rendering (render.js draws; here: when, and with which view context) ----------
+const scheduleRender = createFrameQueue(() => renderAll());
 
 function viewContext() {
   return { cfg, trace, refs: allRefs(), refSelection, report, scores, headSvm, projection: planeInfo.projection,
@@ -640,35 +614,16 @@ function viewContext() {
 
 function renderPlane(ctx = viewContext()) {
   if (!cfg || !planeInfo.projection) return;
-  const v = planeView(ctx);
-  panels.plane.update({ ...v.data, draggable: true, domainKey: `${state.scenario}|${gen}` });
-  setText($('sub-plane'), `${v.subtitle} Drag a token (or focus it, then arrow keys) to move it.`);
-  panelMessage('plane', v.message);
+  renderer.plane(ctx, `${state.scenario}|${gen}`);
 }
 
-// While playing, panels are redrawn at the rate they need: the token plane and the softmax
-// heatmap (canvases, drawn incrementally) every frame; the uPlot curves at ~30 Hz, taking turns
-// (each redraw re-renders axes and text); the current softmax, readout and subtitles at ~8 Hz; the
-// spectrum and weight heatmaps at ~4 Hz.
-const SLOW_MS = 120, SLOWEST_MS = 250;
-let lastSlowRender = 0, lastSlowestRender = 0, curveTurn = 'corr';
 let renders = 0;
 let staggered = false;
 // The first drawing of a run is spread over several tasks (one per panel), so that no main-thread
 // task is long; later frames redraw incrementally.
 function renderStaggered(done) {
   const ctx = viewContext();
-  const jobs = [
-    () => renderPlane(ctx),
-    () => { const v = softmaxView(ctx); panels.softmax.update(v.data); setText($('sub-softmax'), v.subtitle); },
-    () => { const v = currentSoftmaxView(ctx); if (v) { panels.current.update(v.data); setText($('sub-current'), v.subtitle); } },
-    () => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); setText($('sub-corr'), cv.subtitle); },
-    () => { const v = normsView(ctx); panels.norms.__key = v.key; panels.norms.setSeries(v.series); panels.norms.update(v.norms); setText($('sub-norms'), v.subtitle); },
-    () => lossChart.update(normsView(ctx).loss),
-    () => { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); setText($('sub-spectrum'), v.subtitle); },
-    () => { const v = weightsView(ctx); panels.weights.update(v.data); setText($('sub-weights'), v.subtitle); },
-    () => panels.readout.update(readoutView(ctx).data),
-  ];
+  const jobs = renderer.firstDrawJobs(ctx, () => renderPlane(ctx));
   const my = gen;
   staggered = true;
   const next = () => {
@@ -687,48 +642,8 @@ function renderAll(force = false) {
   if (!cfg) { updatePlayerUI(); return; }
   if (staggered && !force) return;
   renders++;
-  const now = performance.now();
-  const show = (id) => force || visible.has(id);
   const ctx = viewContext();
-  if (show('plane')) renderPlane(ctx);
-  if (show('softmax')) {
-    const v = softmaxView(ctx);
-    panels.softmax.update(v.data);
-    setText($('sub-softmax'), v.subtitle);
-  }
-  const slow = force || !run.playing || now - lastSlowRender > SLOW_MS;
-  // while playing, the convergence chart and the norm/loss charts take turns (each ~30 Hz), so
-  // that no frame redraws all three uPlot charts
-  const curvesTurn = force || !run.playing ? 'both' : (curveTurn = curveTurn === 'corr' ? 'norms' : 'corr');
-  if (show('current') && slow) {
-    const v = currentSoftmaxView(ctx);
-    if (v) { panels.current.update(v.data); setText($('sub-current'), v.subtitle); }
-  }
-  if (curvesTurn !== 'norms') {
-    const cv = corrView(ctx);
-    if (panels.corr.__key !== cv.key) { panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); }
-    if (show('corr')) panels.corr.update(cv.data);
-  }
-  if (curvesTurn !== 'corr') {
-    if (show('norms')) {
-      const v = normsView(ctx);
-      if (panels.norms.__key !== v.key) { panels.norms.__key = v.key; panels.norms.setSeries(v.series); }
-      panels.norms.update(v.norms);
-      lossChart.update(v.loss);
-    }
-  }
-  if (slow) {
-    lastSlowRender = now;
-    setText($('sub-corr'), corrView(ctx).subtitle);
-    if (show('norms')) setText($('sub-norms'), normsView(ctx).subtitle);
-    if (show('readout')) panels.readout.update(readoutView(ctx).data);
-  }
-  // the spectrum (a d3 chart rebuilt per update, ~10 ms) and the weight heatmaps change slowly
-  if (force || !run.playing || now - lastSlowestRender > SLOWEST_MS) {
-    lastSlowestRender = now;
-    if (show('spectrum')) { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); setText($('sub-spectrum'), v.subtitle); }
-    if (show('weights')) { const v = weightsView(ctx); panels.weights.update(v.data); setText($('sub-weights'), v.subtitle); }
-  }
+  renderer.frame(ctx, { force, playing: player.playing, show: (id) => force || visible.has(id), plane: () => renderPlane(ctx) });
   updatePlayerUI();
 }
 
@@ -786,9 +701,9 @@ window.__lab = {
     const l = trace.last();
     return l && { iteration: l.iteration, selected: Array.from(l.selected), selectedProbability: Array.from(l.selectedProbability), loss: l.loss, normFro: l.normFro };
   },
-  get playing() { return run.playing; },
+  get playing() { return player.playing; },
   get done() { return run.done; },
-  get busy() { return run.inFlight || solving > 0 || restarting > 0; },
+  get busy() { return player.inFlight || solving > 0 || restarting > 0; },
   get iteration() { return trace.iterationNow(); },
   get maxIterations() { return cfg?.iterations ?? null; },
   get firstFrameMs() { return firstFrameAt; },

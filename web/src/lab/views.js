@@ -70,8 +70,11 @@ function pathCache(trace, ds, proj, cfg) {
   return c.map;
 }
 
-export function planeView(ctx) {
-  const { cfg, trace, refs, refSelection, report, scores } = ctx;
+// The token plane's geometry: the projection P onto the view plane, the projected tokens, the
+// display radius (paths and arrows share it) and the units that get a path (one per sequence for
+// cross/self attention, the one prompt, none where every position is a query).
+function planeGeometry(ctx) {
+  const { cfg } = ctx;
   const ds = ctx.dataset ?? cfg.dataset;
   const proj = ctx.projection;
   const [e1, e2] = proj.axes;
@@ -81,9 +84,15 @@ export function planeView(ctx) {
   const prompt = cfg.model.param === 'prompt';
   const perUnit = cfg.model.attention === 'cross' || cfg.model.attention === 'self';
   const radius = 0.9 * Math.max(0.25, ...tokens.flat().map(([a, b]) => Math.hypot(a, b)));
-  const paths = [], arrows = [], lines = [];
   const units = prompt ? [0] : (perUnit ? [...Array(n).keys()] : []);
   const seqOf = (i) => (prompt ? -1 : i);
+  return { cfg, ds, proj, P, tokens, n, prompt, perUnit, radius, units, seqOf };
+}
+
+// The path of each unit's score vector W(k) z_i over the snapshots (at most ~400 points a path),
+// each divided by its own largest norm.
+function planePaths(trace, g) {
+  const { cfg, ds, proj, P, units, radius, seqOf } = g;
   const snaps = trace.snapshots;
   // per snapshot: its norm and the projected score vector of every unit (memoized: snapshots never
   // change, and the cache is dropped when the data or the view changes)
@@ -100,7 +109,7 @@ export function planeView(ctx) {
   const pick = [];
   for (let s = 0; s < snaps.length; s += stride) pick.push(snaps[s]);
   if (snaps.length && pick.at(-1) !== snaps.at(-1)) pick.push(snaps.at(-1));
-  units.forEach((i, k) => {
+  return units.map((i, k) => {
     // one factor per path: the largest ||W(k) z_i|| so far (the path's own scale)
     let maxNorm = 0;
     for (const snap of snaps) { const e = info(snap).q[k]; if (e && e.n > maxNorm) maxNorm = e.n; }
@@ -112,8 +121,14 @@ export function planeView(ctx) {
       const pt = [(e.p[0] / maxNorm) * radius, (e.p[1] / maxNorm) * radius];
       if (pt.every(Number.isFinite)) points.push(pt);
     }
-    paths.push({ seq: seqOf(i), points });
+    return { seq: seqOf(i), points };
   });
+}
+
+// Each usable reference's direction W^mm z_i per unit, at the display radius.
+function planeArrows(refs, g) {
+  const { cfg, ds, P, units, radius, seqOf } = g;
+  const arrows = [];
   for (const [norm, sol] of Object.entries(refs)) {
     if (!usable(sol)) continue;
     for (const i of units) {
@@ -124,33 +139,51 @@ export function planeView(ctx) {
       arrows.push({ seq: seqOf(i), ref: norm, to: [(q[0] / nu) * radius, (q[1] / nu) * radius] });
     }
   }
-  // margin lines of the Frobenius SVM: {x : x.u = x_alpha.u - 1}, exact when u lies in the view plane
-  const sol = refs.fro;
-  if (sol && sol.status === 'optimal' && refSelection && (perUnit || prompt)) {
-    for (let i = 0; i < n; i++) {
-      const u = scoreVector(cfg, sol.W, prompt ? 0 : i, ds);
-      if (!u || refSelection[i] === undefined) continue;
-      const q = P(u);
-      const inPlane = Math.abs(dot(u, u) - (q[0] * q[0] + q[1] * q[1])) <= 1e-9 * Math.max(1, dot(u, u));
-      if (!inPlane || ds.X[0][0].length === 1) continue;
-      lines.push({ seq: i, normal: q, offset: dot(ds.X[i][refSelection[i]], u) - 1 });
-    }
+  return arrows;
+}
+
+// margin lines of the Frobenius SVM: {x : x.u = x_alpha.u - 1}, exact when u lies in the view plane
+function marginLines(sol, refSelection, g) {
+  const { cfg, ds, P, n, prompt, perUnit } = g;
+  const lines = [];
+  if (!(sol && sol.status === 'optimal' && refSelection && (perUnit || prompt))) return lines;
+  for (let i = 0; i < n; i++) {
+    const u = scoreVector(cfg, sol.W, prompt ? 0 : i, ds);
+    if (!u || refSelection[i] === undefined) continue;
+    const q = P(u);
+    const inPlane = Math.abs(dot(u, u) - (q[0] * q[0] + q[1] * q[1])) <= 1e-9 * Math.max(1, dot(u, u));
+    if (!inPlane || ds.X[0][0].length === 1) continue;
+    lines.push({ seq: i, normal: q, offset: dot(ds.X[i][refSelection[i]], u) - 1 });
   }
+  return lines;
+}
+
+function planeSubtitle(g) {
+  const notes = ['Colours: sequences; shaded: support tokens of the Frobenius SVM.'];
+  const d = g.ds.X[0][0].length;
+  const proj2 = d > 2 ? ' Vectors out of the view plane fall short of the common length.' : '';
+  if (g.prompt) notes.push(`Path: u(k) = W_kᵀp(k), k = 0…now, divided by max_k ‖u(k)‖ (shared by all sequences); arrow: W_kᵀp^mm, unit length.${proj2}`);
+  else if (g.units.length) notes.push(`Paths: W(k) z_i, k = 0…now, each divided by its largest ‖W(k) z_i‖; arrows: W^mm z_i, unit length (both × one display factor).${proj2}`);
+  else notes.push('Every position is a query here, so no per-sequence paths are drawn.');
+  if (g.proj.note) notes.push(g.proj.note);
+  return notes.join(' ');
+}
+
+export function planeView(ctx) {
+  const { trace, refs, refSelection, report, scores } = ctx;
+  const g = planeGeometry(ctx);
+  const { tokens, n, prompt, proj } = g;
+  const paths = planePaths(trace, g);
+  const arrows = planeArrows(refs, g);
+  const lines = marginLines(refs.fro, refSelection, g);
   const last = trace.last();
   const selected = last && last.selected.length === n ? decidedSelection(last) : null;
   const support = supportPerSequence(report, refs.fro, n);
-  const notes = ['Colours: sequences; shaded: support tokens of the Frobenius SVM.'];
-  const d = ds.X[0][0].length;
-  const proj2 = d > 2 ? ' Vectors out of the view plane fall short of the common length.' : '';
-  if (prompt) notes.push(`Path: u(k) = W_kᵀp(k), k = 0…now, divided by max_k ‖u(k)‖ (shared by all sequences); arrow: W_kᵀp^mm, unit length.${proj2}`);
-  else if (units.length) notes.push(`Paths: W(k) z_i, k = 0…now, each divided by its largest ‖W(k) z_i‖; arrows: W^mm z_i, unit length (both × one display factor).${proj2}`);
-  else notes.push('Every position is a query here, so no per-sequence paths are drawn.');
-  if (proj.note) notes.push(proj.note);
   const infeasible = Object.values(refs).find((s) => s.status === 'infeasible');
   return {
     data: { tokens, selected, optimal: scores?.optimal ?? null, support, paths, arrows, lines, pathLabel: prompt ? 'u(k) path' : 'W(k) z_i paths',
       xlabel: proj.labels[0], ylabel: proj.labels[1] },
-    subtitle: notes.join(' '),
+    subtitle: planeSubtitle(g),
     message: infeasible ? `Infeasible: ${infeasible.message}` : null,
   };
 }

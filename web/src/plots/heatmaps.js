@@ -173,6 +173,94 @@ export function createTimeHeatmap(container) {
   };
 }
 
+// The grid of matrices: as many per row as fit with cells >= 7 px, each item at least as wide as
+// its label allows.
+function matricesLayout(data, width) {
+  const rows = data.items[0].M.length, cols = data.items[0].M[0]?.length ?? 1;
+  const k = data.items.length;
+  const barW = 46;
+  const gap = 14;
+  const labelW = data.rowNames ? 44 : 18;
+  const avail = width - barW - labelW - 4;
+  let perRow = k;
+  const labelPx = Math.max(...data.items.map((it) => it.label.length * 6.2));
+  const cellFor = (pr) => Math.min(data.maxCell ?? 40, Math.floor((avail - gap * (pr - 1)) / (pr * cols)));
+  while (perRow > 1 && (cellFor(perRow) < 7 || cellFor(perRow) * cols + gap < labelPx * 0.8)) perRow--;
+  const cell = Math.max(3, cellFor(perRow));
+  const itemH = rows * cell;
+  const itemW = Math.max(cols * cell, Math.min(labelPx, (avail - gap * (perRow - 1)) / perRow));
+  const gridRows = Math.ceil(k / perRow);
+  const top = 18;
+  const height = gridRows * (itemH + top + 10) + 8 + (data.colNames ? 10 : 0);
+  return { width, rows, cols, k, barW, gap, labelW, perRow, cell, itemH, itemW, top, height };
+}
+
+// The colour domain: the data's, else symmetric (div) or from 0 (seq) to the largest |value|.
+function matricesDomain(data) {
+  if (data.domain) return data.domain;
+  let mx = 1e-12;
+  for (const it of data.items) for (const row of it.M) for (const v of row) if (Number.isFinite(v) && Math.abs(v) > mx) mx = Math.abs(v);
+  mx = Number(mx.toPrecision(2));
+  return data.scheme === 'div' ? [-mx, mx] : [0, mx];
+}
+
+// The items' frames (label, cell/value/mark groups, border, row and column names) and the colour
+// bar's group, rebuilt when the layout changes.
+function buildMatrices(svg, data, L, c) {
+  const { width, perRow, itemW, itemH, gap, top, labelW, cell, cols, height } = L;
+  svg.attr('width', width).attr('height', Math.max(height, 90)).attr('viewBox', `0 0 ${width} ${Math.max(height, 90)}`);
+  svg.selectAll('*').remove();
+  data.items.forEach((it, idx) => {
+    const gx0 = labelW + (idx % perRow) * (itemW + gap), gy0 = Math.floor(idx / perRow) * (itemH + top + 10) + top;
+    const g = svg.append('g').attr('class', 'item').attr('transform', `translate(${gx0},${gy0})`);
+    g.append('text').attr('class', 'label').attr('x', 0).attr('y', -5).attr('fill', c.fg).attr('font-size', 11);
+    g.append('g').attr('class', 'cells');
+    g.append('g').attr('class', 'vals');
+    g.append('g').attr('class', 'marks');
+    g.append('rect').attr('width', cols * cell).attr('height', itemH).attr('fill', 'none').attr('stroke', c.muted).attr('stroke-width', 0.5);
+    if (data.colNames) {
+      g.selectAll('text.cn').data(data.colNames).join('text').attr('class', 'cn').attr('x', (_, cc) => cc * cell + cell / 2).attr('y', itemH + 11)
+        .attr('text-anchor', 'middle').attr('font-size', 9).attr('fill', c.muted).text((d) => d);
+    }
+    if (data.rowNames && idx % perRow === 0) {
+      g.selectAll('text.rn').data(data.rowNames).join('text').attr('class', 'rn').attr('x', -4).attr('y', (_, r) => r * cell + cell / 2 + 3.5)
+        .attr('text-anchor', 'end').attr('font-size', 9).attr('fill', (_, r) => seqColor(data.rowSeq?.[r] ?? r)).text((d) => d);
+    }
+  });
+  svg.append('g').attr('class', 'cbar');
+}
+
+// One item's label, cell fills, value texts and marks. Per update only what changed is written:
+// cell geometry on a layout change, fills and value texts when their value moved (the current
+// softmax updates many times a second while playing; rewriting every attribute made Chromium
+// re-layout the SVG each time).
+function updateMatrix(g, it, { cell, showValues, fill, toT, c }) {
+  setIf(g.select('text.label').node(), 'text', it.label);
+  const cells = [];
+  it.M.forEach((row, r) => row.forEach((v, cc) => cells.push({ r, c: cc, v })));
+  g.select('g.cells').selectAll('rect').data(cells).join((enter) => enter.append('rect')
+    .attr('x', (d) => d.c * cell).attr('y', (d) => d.r * cell).attr('width', cell).attr('height', cell))
+    .each(function (d) { setIf(this, 'fill', fill(d.v)); });
+  if (showValues && cell >= 22) {
+    g.select('g.vals').selectAll('text').data(cells).join((enter) => enter.append('text')
+      .attr('x', (d) => d.c * cell + cell / 2).attr('y', (d) => d.r * cell + cell / 2 + 3.5).attr('text-anchor', 'middle')
+      .attr('font-size', 9))
+      .each(function (d) {
+        setIf(this, 'fill', toT(d.v) > 0.6 ? '#111' : '#fff');
+        setIf(this, 'text', Number.isFinite(d.v) ? d.v.toFixed(2).replace(/^0\./, '.') : '');
+      });
+  }
+  g.select('g.marks').selectAll('rect').data(it.marks ?? []).join((enter) => enter.append('rect')
+    .attr('fill', 'none'))
+    .each(function (d) {
+      setIf(this, 'x', d.c * cell + 1); setIf(this, 'y', d.r * cell + 1);
+      setIf(this, 'width', cell - 2); setIf(this, 'height', cell - 2);
+      setIf(this, 'stroke', d.kind === 'selected' ? c.fg : c.muted);
+      setIf(this, 'stroke-width', d.kind === 'selected' ? 2 : 1.2);
+      setIf(this, 'stroke-dasharray', d.kind === 'optimal' ? '2 2' : null);
+    });
+}
+
 // data: { items: [{ label, M: number[][], marks?: [{ r, c, kind: 'selected' | 'optimal' }] }],
 //         scheme: 'seq' | 'div', domain?: [lo, hi], rowLabel, colLabel, showValues, rowNames?, colNames? }
 export function createMatrices(container) {
@@ -187,97 +275,26 @@ export function createMatrices(container) {
     if (!data || !data.items.length) { select(svgEl).selectAll('*').remove(); layoutKey = null; return; }
     const c = themeColors();
     knownWidth ??= container.clientWidth;
-    const width = Math.max(240, knownWidth || 400);
-    const rows = data.items[0].M.length, cols = data.items[0].M[0]?.length ?? 1;
-    const k = data.items.length;
-    const barW = 46;
-    const gap = 14;
-    const labelW = data.rowNames ? 44 : 18;
-    const avail = width - barW - labelW - 4;
-    // lay out items in a grid: as many per row as fit with cells >= 7 px
-    let perRow = k;
-    const labelPx = Math.max(...data.items.map((it) => it.label.length * 6.2));
-    const cellFor = (pr) => Math.min(data.maxCell ?? 40, Math.floor((avail - gap * (pr - 1)) / (pr * cols)));
-    while (perRow > 1 && (cellFor(perRow) < 7 || cellFor(perRow) * cols + gap < labelPx * 0.8)) perRow--;
-    const cell = Math.max(3, cellFor(perRow));
-    const itemH = rows * cell;
-    const itemW = Math.max(cols * cell, Math.min(labelPx, (avail - gap * (perRow - 1)) / perRow));
-    const gridRows = Math.ceil(k / perRow);
-    const top = 18;
-    const height = gridRows * (itemH + top + 10) + 8 + (data.colNames ? 10 : 0);
+    const L = matricesLayout(data, Math.max(240, knownWidth || 400));
     const svg = select(svgEl);
-    const key = [width, k, rows, cols, c.dark, !!data.showValues, data.scheme, (data.rowNames ?? []).join('|'), (data.colNames ?? []).join('|'), cell, perRow, itemW].join(';');
+    const key = [L.width, L.k, L.rows, L.cols, c.dark, !!data.showValues, data.scheme, (data.rowNames ?? []).join('|'), (data.colNames ?? []).join('|'), L.cell, L.perRow, L.itemW].join(';');
     if (key !== layoutKey) {
       layoutKey = key;
       colorKey = null;
-      svg.attr('width', width).attr('height', Math.max(height, 90)).attr('viewBox', `0 0 ${width} ${Math.max(height, 90)}`);
-      svg.selectAll('*').remove();
-      data.items.forEach((it, idx) => {
-        const gx0 = labelW + (idx % perRow) * (itemW + gap), gy0 = Math.floor(idx / perRow) * (itemH + top + 10) + top;
-        const g = svg.append('g').attr('class', 'item').attr('transform', `translate(${gx0},${gy0})`);
-        g.append('text').attr('class', 'label').attr('x', 0).attr('y', -5).attr('fill', c.fg).attr('font-size', 11);
-        g.append('g').attr('class', 'cells');
-        g.append('g').attr('class', 'vals');
-        g.append('g').attr('class', 'marks');
-        g.append('rect').attr('width', cols * cell).attr('height', itemH).attr('fill', 'none').attr('stroke', c.muted).attr('stroke-width', 0.5);
-        if (data.colNames) {
-          g.selectAll('text.cn').data(data.colNames).join('text').attr('class', 'cn').attr('x', (_, cc) => cc * cell + cell / 2).attr('y', itemH + 11)
-            .attr('text-anchor', 'middle').attr('font-size', 9).attr('fill', c.muted).text((d) => d);
-        }
-        if (data.rowNames && idx % perRow === 0) {
-          g.selectAll('text.rn').data(data.rowNames).join('text').attr('class', 'rn').attr('x', -4).attr('y', (_, r) => r * cell + cell / 2 + 3.5)
-            .attr('text-anchor', 'end').attr('font-size', 9).attr('fill', (_, r) => seqColor(data.rowSeq?.[r] ?? r)).text((d) => d);
-        }
-      });
-      svg.append('g').attr('class', 'cbar');
+      buildMatrices(svg, data, L, c);
     }
-    let lo, hi;
-    if (data.domain) [lo, hi] = data.domain;
-    else {
-      let mx = 1e-12;
-      for (const it of data.items) for (const row of it.M) for (const v of row) if (Number.isFinite(v) && Math.abs(v) > mx) mx = Math.abs(v);
-      mx = Number(mx.toPrecision(2));
-      [lo, hi] = data.scheme === 'div' ? [-mx, mx] : [0, mx];
-    }
+    const [lo, hi] = matricesDomain(data);
     const scale = data.scheme === 'div' ? divScale : seqScale;
     const toT = (v) => (hi > lo ? (v - lo) / (hi - lo) : 0.5);
+    const fill = (v) => (Number.isFinite(v) ? scale(Math.max(0, Math.min(1, toT(v)))) : c.grid);
     const groups = svg.selectAll('g.item').nodes();
-    // Per update only what changed is written: cell geometry on a layout change, fills and value
-    // texts when their value moved (the current softmax updates many times a second while playing;
-    // rewriting every attribute made Chromium re-layout the SVG each time).
-    data.items.forEach((it, idx) => {
-      const g = select(groups[idx]);
-      setIf(g.select('text.label').node(), 'text', it.label);
-      const cells = [];
-      it.M.forEach((row, r) => row.forEach((v, cc) => cells.push({ r, c: cc, v })));
-      g.select('g.cells').selectAll('rect').data(cells).join((enter) => enter.append('rect')
-        .attr('x', (d) => d.c * cell).attr('y', (d) => d.r * cell).attr('width', cell).attr('height', cell))
-        .each(function (d) { setIf(this, 'fill', Number.isFinite(d.v) ? scale(Math.max(0, Math.min(1, toT(d.v)))) : c.grid); });
-      if (data.showValues && cell >= 22) {
-        g.select('g.vals').selectAll('text').data(cells).join((enter) => enter.append('text')
-          .attr('x', (d) => d.c * cell + cell / 2).attr('y', (d) => d.r * cell + cell / 2 + 3.5).attr('text-anchor', 'middle')
-          .attr('font-size', 9))
-          .each(function (d) {
-            setIf(this, 'fill', toT(d.v) > 0.6 ? '#111' : '#fff');
-            setIf(this, 'text', Number.isFinite(d.v) ? d.v.toFixed(2).replace(/^0\./, '.') : '');
-          });
-      }
-      g.select('g.marks').selectAll('rect').data(it.marks ?? []).join((enter) => enter.append('rect')
-        .attr('fill', 'none'))
-        .each(function (d) {
-          setIf(this, 'x', d.c * cell + 1); setIf(this, 'y', d.r * cell + 1);
-          setIf(this, 'width', cell - 2); setIf(this, 'height', cell - 2);
-          setIf(this, 'stroke', d.kind === 'selected' ? c.fg : c.muted);
-          setIf(this, 'stroke-width', d.kind === 'selected' ? 2 : 1.2);
-          setIf(this, 'stroke-dasharray', d.kind === 'optimal' ? '2 2' : null);
-        });
-    });
+    data.items.forEach((it, idx) => updateMatrix(select(groups[idx]), it, { cell: L.cell, showValues: data.showValues, fill, toT, c }));
     const ck = `${lo};${hi}`;
     if (ck !== colorKey) {
       colorKey = ck;
       const cb = svg.select('g.cbar');
       cb.selectAll('*').remove();
-      colorbar(cb, { x0: width - barW + 2, y0: top + 4, h: Math.max(50, Math.min(140, height - top - 24)), scale, domain: [lo, hi], c, label: data.colorLabel ?? '' });
+      colorbar(cb, { x0: L.width - L.barW + 2, y0: L.top + 4, h: Math.max(50, Math.min(140, L.height - L.top - 24)), scale, domain: [lo, hi], c, label: data.colorLabel ?? '' });
     }
   }
 

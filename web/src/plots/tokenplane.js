@@ -156,7 +156,19 @@ export function createTokenPlane(container, { onDrag } = {}) {
     return g;
   }
 
-  function renderStatic(c, { width, height, m, pw, ph, x0, x1, y0, y1 }) {
+  // The SVG layers of the plane, in drawing order (what does not change between frames).
+  function renderStatic(c, geom) {
+    renderDefs(geom);
+    renderAxes(c, geom);
+    const grp = plotLayers();
+    renderLines(grp, c, geom);
+    renderArrows(grp);
+    const toks = renderTokens(grp, c, geom);
+    renderLabels(grp, c, toks);
+  }
+
+  // The plot's clip rectangle and the arrowheads.
+  function renderDefs({ m, pw, ph }) {
     let defs = svg.select('defs');
     if (defs.empty()) {
       defs = svg.append('defs');
@@ -171,12 +183,15 @@ export function createTokenPlane(container, { onDrag } = {}) {
       mk.append('path').attr('d', 'M0,0L10,5L0,10z');
       return mk;
     }).attr('id', (i) => `${id}-arrow${i}`).select('path').attr('fill', (i) => seqColor(i));
+  }
 
-    const layer = (name) => {
-      let g = svg.select(`g.${name}`);
-      if (g.empty()) g = svg.append('g').attr('class', name);
-      return g;
-    };
+  function layer(name) {
+    let g = svg.select(`g.${name}`);
+    if (g.empty()) g = svg.append('g').attr('class', name);
+    return g;
+  }
+
+  function renderAxes(c, { width, height, m, pw, ph }) {
     const gx = layer('x-axis').attr('transform', `translate(0,${height - m.bottom})`).call(axisBottom(x).ticks(Math.max(3, Math.floor(pw / 70))));
     const gy = layer('y-axis').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(Math.max(3, Math.floor(ph / 60))));
     for (const g of [gx, gy]) { g.selectAll('path,line').attr('stroke', c.muted); g.selectAll('text').attr('fill', c.fg); }
@@ -185,12 +200,20 @@ export function createTokenPlane(container, { onDrag } = {}) {
       { t: data.ylabel ?? 'x₂', x: 12, y: (m.top + height - m.bottom) / 2, r: -90 },
     ]).join('text').attr('text-anchor', 'middle').attr('fill', c.fg)
       .attr('transform', (d) => `translate(${d.x},${d.y}) rotate(${d.r})`).text((d) => d.t);
+  }
 
+  // The clipped plot's groups (created once, in painting order) -> grp(name).
+  function plotLayers() {
     const plot = layer('plot').attr('clip-path', `url(#${id}-clip)`);
     if (plot.select('g.g-tokens').empty()) {
       for (const name of ['g-origin', 'g-margin', 'g-arrows', 'g-queries', 'g-halo', 'g-opt', 'g-labels', 'g-tokens']) plot.append('g').attr('class', name);
     }
     const grp = (name) => plot.select(`g.${name}`);
+    return grp;
+  }
+
+  // The origin's cross and the margin lines.
+  function renderLines(grp, c, { x0, x1, y0, y1 }) {
     // origin cross
     grp('g-origin').selectAll('path.origin').data([0]).join('path').attr('class', 'origin')
       .attr('d', `M${x(0) - 5},${y(0)}H${x(0) + 5}M${x(0)},${y(0) - 5}V${y(0) + 5}`).attr('stroke', c.muted);
@@ -208,6 +231,10 @@ export function createTokenPlane(container, { onDrag } = {}) {
         return `M${x(px - half * dx)},${y(py - half * dy)}L${x(px + half * dx)},${y(py + half * dy)}`;
       })
       .attr('stroke', (d) => seqColor(d.seq)).attr('stroke-width', 1).attr('stroke-dasharray', '4 4').attr('opacity', 0.75);
+  }
+
+  // The SVM arrows and the queries.
+  function renderArrows(grp) {
     // SVM arrows from the origin
     grp('g-arrows').selectAll('line.arrow').data(data.arrows ?? []).join('line').attr('class', 'arrow')
       .attr('x1', x(0)).attr('y1', y(0)).attr('x2', (d) => x(d.to[0])).attr('y2', (d) => y(d.to[1]))
@@ -219,6 +246,10 @@ export function createTokenPlane(container, { onDrag } = {}) {
     grp('g-queries').selectAll('path.query').data(qs).join('path').attr('class', 'query')
       .attr('d', symbol(symbolDiamond, 50)).attr('transform', (d) => `translate(${x(d.q[0])},${y(d.q[1])})`)
       .attr('fill', 'none').attr('stroke', (d) => seqColor(d.i)).attr('stroke-width', 1.5);
+  }
+
+  // The tokens (with their support halo and optimal ring), their keyboard and mouse dragging.
+  function renderTokens(grp, c, { x0, x1, y0, y1 }) {
     // tokens
     const toks = [];
     data.tokens.forEach((seq, i) => seq.forEach((p, t) => toks.push({ i, t, p,
@@ -256,13 +287,16 @@ export function createTokenPlane(container, { onDrag } = {}) {
     } else {
       tokenSel.on('.drag', null);
     }
+    return toks;
+  }
+
+  function renderLabels(grp, c, toks) {
     // labels t for small problems
     const showLabels = toks.length <= 24;
     grp('g-labels').selectAll('text.tlabel').data(showLabels ? toks : [], (d) => `${d.i}:${d.t}`).join('text').attr('class', 'tlabel')
       .attr('x', (d) => x(d.p[0]) + 8).attr('y', (d) => y(d.p[1]) - 8).attr('font-size', 10).attr('fill', c.muted)
       .attr('pointer-events', 'none').text((d) => `${d.i},${d.t}`);
   }
-
 
   // Legend above the plot: marks and line styles actually drawn.
   function legendFor(d) {
@@ -286,8 +320,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
     return rows;
   }
   function renderLegend(c, rows, m) {
-    let g = svg.select('g.legend');
-    if (g.empty()) g = svg.append('g').attr('class', 'legend');
+    const g = layer('legend');
     g.selectAll('*').remove();
     rows.forEach((row, r) => row.forEach((it) => {
       const gi = g.append('g').attr('transform', `translate(${m.left + it.x},${12 + r * 18})`);

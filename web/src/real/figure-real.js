@@ -11,56 +11,16 @@ import { createRealSession, realSettings } from './session.js';
 import { createGallery } from './gallery.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, pct } from './panels.js';
 import { REAL_PANEL_TITLES } from '../embed/params.js';
-
-
-const el = (tag, cls, text) => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text != null) e.textContent = text;
-  return e;
-};
+import { createFigureShell, el } from '../embed/shell.js';
 
 export function createRealFigure(root, options) {
   const state = options.state;
   const settings = realSettings(state);
-  root.classList.add('attnsvm-figure');
-  const head = el('div', 'af-head');
-  const title = el('div', 'af-title', `Real images: ${CLASS_NAMES[settings.classA]} vs ${CLASS_NAMES[settings.classB]}`);
-  const player = el('div', 'af-player');
-  const bPlay = el('button', 'af-btn af-primary', '▶ Play');
-  bPlay.type = 'button';
-  const bReset = el('button', 'af-btn', '↺ Reset');
-  bReset.type = 'button';
-  bReset.setAttribute('aria-label', 'Reset');
-  const iterOut = el('output', 'af-iter', 'loading…');
-  player.append(bPlay, bReset, iterOut);
-  const lab = el('a', 'af-lab', 'Open in the lab ↗');
-  lab.href = options.labUrl ?? '#';
-  lab.target = '_blank';
-  lab.rel = 'noopener';
-  head.append(title, player, lab);
-  const msg = el('div', 'af-msg');
-  msg.setAttribute('role', 'status');
-  msg.hidden = true;
-  const grid = el('div', `af-panels af-n${Math.min(options.panels.length, 3)}`);
-  const legend = el('div', 'af-legend');
-  const cap = el('p', 'af-caption');
-  const capText = options.caption === 'scenario' ? 'Attention pooling over the 4 x 4 patches of Fashion-MNIST images; W and the linear head trained jointly from zero by l_p mirror descent.' : options.caption;
-  cap.textContent = capText ?? '';
-  cap.hidden = !capText;
-  root.replaceChildren(head, msg, grid, legend, cap);
-
-  const bodies = {};
-  for (const id of options.panels) {
-    const sec = el('section', `af-panel af-panel-${id}`);
-    sec.dataset.panel = id;
-    const body = el('div', 'af-body');
-    const note = el('p', 'af-note');
-    sec.append(el('h3', 'af-panel-title', REAL_PANEL_TITLES[id]), body, note);
-    grid.append(sec);
-    bodies[id] = { body, note };
-  }
-  const has = (id) => !!bodies[id];
+  const { bPlay, bReset, iterOut, legend, bodies, has, showMessage } = createFigureShell(root, {
+    title: `Real images: ${CLASS_NAMES[settings.classA]} vs ${CLASS_NAMES[settings.classB]}`,
+    panels: options.panels, panelTitles: REAL_PANEL_TITLES, labUrl: options.labUrl, iterText: 'loading…',
+    caption: options.caption === 'scenario' ? 'Attention pooling over the 4 x 4 patches of Fashion-MNIST images; W and the linear head trained jointly from zero by l_p mirror descent.' : options.caption,
+  });
   let session = null;
   const parts = {};
   if (has('gallery')) parts.gallery = createGallery(bodies.gallery.body, { onSelect: () => {} });
@@ -73,7 +33,6 @@ export function createRealFigure(root, options) {
   if (has('weights')) parts.weights = createMatrices(bodies.weights.body);
 
   let visible = false, userPaused = false, autoplay = options.autoplay !== false, started = false, error = null, destroyed = false;
-  const showMessage = (text) => { msg.textContent = text ?? ''; msg.hidden = !text; };
   // the host makes the workers (embed-page.js: a worker file of the site; element.js: an inlined one)
   const makeEngine = options.realEngine ?? (() => Promise.reject(new Error('no realEngine given to the figure')));
 

@@ -1,0 +1,113 @@
+// The embedded figure's renderer: the lab's panel components (web/src/plots) in the shell's panel
+// bodies, drawn from the lab's view functions (lab/views.js: run state -> each panel's data), with
+// the figure's own short notes (the lab's subtitles are written for a full page).
+//
+// createFigurePanels(bodies: {id: {body, note}}) -> { draw(ctx, { force, playing, domainKey }), resize() }
+//   ctx: the lab's view context (lab/views.js); domainKey: the token plane's zoom key.
+import { planeView, softmaxView, currentSoftmaxView, corrView, normsView, refName, spectrumView, weightsView,
+  readoutView, fmt } from '../lab/views.js';
+import { createTokenPlane } from '../plots/tokenplane.js';
+import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
+import { createCurves } from '../plots/curves-svg.js'; // SVG curves: no uPlot in the embeds' budget
+import { createSpectrum } from '../plots/spectrum.js';
+import { createReadout } from '../plots/readout.js';
+import { OKABE_ITO, themeColors } from '../plots/theme.js';
+
+// While playing, the panels that change slowly (and cost the most to draw) are redrawn at ~15 Hz.
+const SLOW_MS = 66;
+
+const CREATE = {
+  plane: (body) => createTokenPlane(body, {}),
+  softmax: (body) => createTimeHeatmap(body),
+  current: (body) => createMatrices(body),
+  corr: (body) => createCurves(body, { xlabel: 'iteration k', y: { label: '1 − corr', log: true }, series: [], height: 200 }),
+  norms: (body) => createCurves(body, {
+    xlabel: 'iteration k', y: { label: 'norm of W(k)' }, height: 160,
+    series: [
+      { label: '‖W‖_F', color: OKABE_ITO.blue },
+      { label: '‖W‖_*', color: OKABE_ITO.vermillion, dash: [2, 3] },
+    ],
+  }),
+  spectrum: (body) => createSpectrum(body),
+  weights: (body) => createMatrices(body),
+  readout: (body) => createReadout(body),
+};
+
+function planeNote(v, ctx) {
+  return v.message ?? [
+    ctx.cfg.model.param === 'prompt' ? 'Path: W_kᵀp(k) (scaled by max ‖p(k)‖); arrows: the SVM direction.'
+      : 'Paths: W(k) z_i (scaled by max ‖W(k)‖); arrows: W^mm z_i; dashed lines: margins.',
+    ctx.projection.note ?? '',
+  ].filter(Boolean).join(' ');
+}
+
+function corrNote(ctx) {
+  const cNow = ctx.trace.correlations();
+  const names = Object.keys(ctx.trace.refs);
+  return names.length
+    ? `Log scale; 0 = same direction. Now: ${names.map((r) => `${refName(r, ctx)} corr = ${fmt(cNow[r], 5)}`).join(', ')}.`
+    : 'No reference SVM for this selection.';
+}
+
+// Each drawer: (panel, its {note}, ctx, { domainKey, lossChart }) -> draws the panel and its note.
+const DRAW = {
+  plane(p, b, ctx, { domainKey }) {
+    const v = planeView(ctx);
+    p.update({ ...v.data, draggable: false, domainKey });
+    b.note.textContent = planeNote(v, ctx);
+  },
+  softmax(p, b, ctx) {
+    p.update(softmaxView(ctx).data);
+    b.note.textContent = 'Rows: tokens, grouped by sequence (left strip). Selection shows as one bright row per sequence.';
+  },
+  current(p, b, ctx) {
+    const v = currentSoftmaxView(ctx);
+    if (v) p.update(v.data);
+    b.note.textContent = 'Solid box: selected token; dashed: optimal token.';
+  },
+  corr(p, b, ctx) {
+    const v = corrView(ctx);
+    if (p.__key !== v.key) { p.__key = v.key; p.setSeries(v.series); }
+    p.update(v.data);
+    b.note.textContent = corrNote(ctx);
+  },
+  norms(p, b, ctx, { lossChart }) {
+    const v = normsView(ctx);
+    p.update({ ...v.norms, ys: v.norms.ys.slice(0, 2) });
+    lossChart.update(v.loss);
+    b.note.textContent = 'The norm grows without bound; the direction converges.';
+  },
+  spectrum(p, b, ctx) {
+    p.update(spectrumView(ctx, themeColors().fg).data);
+    b.note.textContent = 'Divided by the Frobenius norm. The nuclear solution is low rank.';
+  },
+  weights(p, b, ctx) {
+    p.update(weightsView(ctx).data);
+    b.note.textContent = 'Each divided by its Frobenius norm; purple > 0, orange < 0.';
+  },
+  readout(p, b, ctx) { p.update(readoutView(ctx).data); },
+};
+const EVERY_FRAME = ['plane', 'softmax', 'current', 'corr', 'norms'];
+const SLOW = ['spectrum', 'weights', 'readout'];
+
+export function createFigurePanels(bodies) {
+  const panels = {};
+  for (const id of Object.keys(CREATE)) if (bodies[id]) panels[id] = CREATE[id](bodies[id].body);
+  const lossChart = bodies.norms ? createCurves(bodies.norms.body, { xlabel: 'iteration k', y: { label: 'loss' }, height: 130, series: [{ label: 'loss', color: 'fg' }] }) : null;
+  let lastSlow = 0;
+
+  function draw(ctx, { force, playing, domainKey }) {
+    const now = performance.now();
+    const opts = { domainKey, lossChart };
+    for (const id of EVERY_FRAME) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
+    if (force || !playing || now - lastSlow > SLOW_MS) {
+      lastSlow = now;
+      for (const id of SLOW) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
+    }
+  }
+  function resize() {
+    for (const p of Object.values(panels)) p.resize?.();
+    lossChart?.resize();
+  }
+  return { draw, resize };
+}

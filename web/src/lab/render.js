@@ -1,0 +1,94 @@
+// The lab's renderer: the view context (the run state, views.js) -> each panel's data -> the
+// panels' drawing and their subtitles. It decides what a frame redraws, not when frames happen
+// (app.js schedules them: lab/frame-queue.js, the staggered first drawing).
+//
+// createLabRenderer({ $, panels, lossChart }) ->
+//   { plane(ctx, domainKey), firstDrawJobs(ctx, plane()), frame(ctx, { force, playing, show(id), plane() }) }
+import { planeView, softmaxView, currentSoftmaxView, corrView, normsView, spectrumView, weightsView, readoutView } from './views.js';
+import { themeColors } from '../plots/theme.js';
+import { setText } from './dom-write.js';
+
+// While playing, panels are redrawn at the rate they need: the token plane and the softmax
+// heatmap (canvases, drawn incrementally) every frame; the uPlot curves at ~30 Hz, taking turns
+// (each redraw re-renders axes and text); the current softmax, readout and subtitles at ~8 Hz; the
+// spectrum and weight heatmaps at ~4 Hz.
+const SLOW_MS = 120, SLOWEST_MS = 250;
+
+export function createLabRenderer({ $, panels, lossChart }) {
+  const sub = (id, text) => setText($(`sub-${id}`), text);
+  let lastSlowRender = 0, lastSlowestRender = 0, curveTurn = 'corr';
+
+  function panelMessage(id, text) {
+    const el = $(`msg-${id}`);
+    setText(el, text ?? '');
+    if (el.hidden !== !text) el.hidden = !text;
+  }
+  function plane(ctx, domainKey) {
+    const v = planeView(ctx);
+    panels.plane.update({ ...v.data, draggable: true, domainKey });
+    sub('plane', `${v.subtitle} Drag a token (or focus it, then arrow keys) to move it.`);
+    panelMessage('plane', v.message);
+  }
+  const softmax = (ctx) => { const v = softmaxView(ctx); panels.softmax.update(v.data); sub('softmax', v.subtitle); };
+  const current = (ctx) => { const v = currentSoftmaxView(ctx); if (v) { panels.current.update(v.data); sub('current', v.subtitle); } };
+  const spectrum = (ctx) => { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); sub('spectrum', v.subtitle); };
+  const weights = (ctx) => { const v = weightsView(ctx); panels.weights.update(v.data); sub('weights', v.subtitle); };
+  // a curve chart's series change with the references (its key): set them before the data
+  function series(id, v) { if (panels[id].__key !== v.key) { panels[id].__key = v.key; panels[id].setSeries(v.series); } }
+
+  // The first drawing of a run, one job a panel (app.js runs each in a task of its own).
+  function firstDrawJobs(ctx, drawPlane) {
+    return [
+      drawPlane,
+      () => softmax(ctx),
+      () => current(ctx),
+      () => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); sub('corr', cv.subtitle); },
+      () => { const v = normsView(ctx); panels.norms.__key = v.key; panels.norms.setSeries(v.series); panels.norms.update(v.norms); sub('norms', v.subtitle); },
+      () => lossChart.update(normsView(ctx).loss),
+      () => spectrum(ctx),
+      () => weights(ctx),
+      () => panels.readout.update(readoutView(ctx).data),
+    ];
+  }
+
+  // While playing, the convergence chart and the norm/loss charts take turns (each ~30 Hz), so
+  // that no frame redraws all three uPlot charts.
+  function curves(ctx, turn, show) {
+    if (turn !== 'norms') {
+      const cv = corrView(ctx);
+      series('corr', cv);
+      if (show('corr')) panels.corr.update(cv.data);
+    }
+    if (turn !== 'corr' && show('norms')) {
+      const v = normsView(ctx);
+      series('norms', v);
+      panels.norms.update(v.norms);
+      lossChart.update(v.loss);
+    }
+  }
+
+  // One frame while the run lives: show(id) says whether a panel is drawn (on screen, or forced).
+  function frame(ctx, { force, playing, show, plane: drawPlane }) {
+    const now = performance.now();
+    if (show('plane')) drawPlane();
+    if (show('softmax')) softmax(ctx);
+    const slow = force || !playing || now - lastSlowRender > SLOW_MS;
+    const turn = force || !playing ? 'both' : (curveTurn = curveTurn === 'corr' ? 'norms' : 'corr');
+    if (show('current') && slow) current(ctx);
+    curves(ctx, turn, show);
+    if (slow) {
+      lastSlowRender = now;
+      sub('corr', corrView(ctx).subtitle);
+      if (show('norms')) sub('norms', normsView(ctx).subtitle);
+      if (show('readout')) panels.readout.update(readoutView(ctx).data);
+    }
+    // the spectrum (a d3 chart rebuilt per update, ~10 ms) and the weight heatmaps change slowly
+    if (force || !playing || now - lastSlowestRender > SLOWEST_MS) {
+      lastSlowestRender = now;
+      if (show('spectrum')) spectrum(ctx);
+      if (show('weights')) weights(ctx);
+    }
+  }
+
+  return { plane, firstDrawJobs, frame };
+}
