@@ -23,6 +23,9 @@ export function realSettings(state) {
     classB: state.classB ?? 9,
     nTrain: state.nTrain ?? 1000,
     nTest: state.nTest ?? 1000,
+    // the split's seed (the core's binarySubset: 0 takes the first images; the asset holds the pool
+    // that every other seed draws from, so the page makes the CLI's split for every seed)
+    seed: state.seed ?? 0,
     patch: 4,
     optimizer,
     p: state.p ?? 2,
@@ -239,6 +242,12 @@ export function createRealSession(options) {
     every,
     duty,
     classNames: CLASS_NAMES,
+    // what a drawing pass needs, without the copies info() makes (it runs every animation frame)
+    status() {
+      let iteration = Infinity;
+      for (const r of runs) iteration = Math.min(iteration, r.series.iteration.at(-1) ?? 0);
+      return { loaded, error, playing: runs.some((r) => r.playing), done: runs.every((r) => r.done), iteration, maxIterations: base.iters };
+    },
     info() {
       return {
         loaded, error, compare: runs.length > 1,
