@@ -71,7 +71,13 @@ test('the asset and the experiments module are fetched only when the scenario op
   assert.equal(r.error ?? null, null);
   assert.ok(r.loaded);
   const data = urls.filter(isAsset).map((u) => new URL(u).pathname.split('/').pop()).sort();
-  assert.deepEqual(data, ['class-0.bin.gz', 'class-1.bin.gz'], 'exactly the two classes are fetched');
+  assert.deepEqual(data, ['class-0.bin.gz', 'class-1.bin.gz'], 'exactly the two classes are fetched (seed 0: their first 500 images)');
+  // a seed > 0 draws from the first 1000 of each class: the rest of the pool is fetched then
+  await page.evaluate(() => window.__lab.set({ seed: 3 }));
+  await page.waitForFunction(() => { const x = window.__lab.real(); return x && (x.loaded || x.message) && /seed=3/.test(location.hash); }, null, { timeout: 60000, polling: 100 });
+  assert.equal((await waitReal(page)).message ?? null, null);
+  const more = urls.filter(isAsset).map((u) => new URL(u).pathname.split('/').pop()).filter((n) => n.includes('-more')).sort();
+  assert.deepEqual(more, ['class-0-more.bin.gz', 'class-1-more.bin.gz']);
   assert.ok(urls.some((u) => u.endsWith('attnsvm-experiments.wasm')));
   assert.match(await page.evaluate(() => location.hash), /s=real-images/);
   assert.match(await page.evaluate(() => location.hash), /ca=0/);

@@ -106,7 +106,7 @@ export function createRealSession(options) {
   async function load() {
     const my = ++gen;
     try {
-      data = await loadPair(options.baseUrl, base.classA, base.classB, { fetchImpl: options.fetchImpl });
+      data = await loadPair(options.baseUrl, base.classA, base.classB, { fetchImpl: options.fetchImpl, pool: base.seed !== 0 });
       if (my !== gen || destroyed) return;
       for (const [split, n] of [['train', base.nTrain], ['test', base.nTest]]) {
         if (n / 2 > data.perClass[split]) throw new Error(`${split}: ${n} images need ${n / 2} per class; the site's asset holds ${data.perClass[split]} per class`);
