@@ -345,6 +345,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   let detailMatrices = null;
 
   async function exportPanel(id) {
+    drawAll(true); // every panel as of now (the pacer may not have reached this one yet)
     const svgEl = id === 'hist' ? hist.svg() : id === 'weights' ? weights.svg() : curves[id].svg();
     const text = svgString(svgEl, { title: `attnsvm — real images — ${id}` });
     const { width, height } = svgSize(svgEl);
