@@ -146,7 +146,8 @@ test('compare mode: p = 1.1, 2, 3 in three workers; no main-thread task over 50 
     const t0 = performance.now();
     window.__lab.realView().play();
     const done = () => {
-      if (window.__lab.realView().session().status().done) { performance.mark('real-train-end'); window.__trainEnd = performance.now(); } else requestAnimationFrame(done);
+      const sess = window.__lab.realView().session();
+      if ((sess.status?.() ?? sess.info()).done) { performance.mark('real-train-end'); window.__trainEnd = performance.now(); } else requestAnimationFrame(done);
     };
     requestAnimationFrame(done);
     return t0;
@@ -172,9 +173,15 @@ test('compare mode: p = 1.1, 2, 3 in three workers; no main-thread task over 50 
   console.log(`REAL-COMPARE ${JSON.stringify({
     runs: r.runs.map((x) => ({ p: x.p, seconds: x.seconds, test: x.last.testAccuracy, sparsity: x.last.sparsity })),
     trainingSeconds: Number(((trainEnd - window0) / 1000).toFixed(1)), tasks: tasks.length,
-    longTaskObserverMs: observed, maxTaskWallMs: Math.round(maxOf('wallMs')), maxTaskCpuMs: Math.round(maxOf('cpuMs')), tracedOver50: long,
+    longTaskObserverMs: observed, maxTaskWallMs: Math.round(maxOf('wallMs')), maxTaskCpuMs: Math.round(maxOf('cpuMs')),
+    tasksOver16msCpu: tasks.filter((t) => t.cpuMs > 16).length, tracedOver50: long,
     drawMeanMs: Number((draw.total / draw.count).toFixed(2)), drawMaxMs: Math.round(draw.max), loadAverage1m: loadavg()[0] })}`);
   assert.ok(maxOf('cpuMs') <= 50, `a main-thread task ran ${maxOf('cpuMs').toFixed(1)} ms of CPU while training`);
+  // Headroom: a task over one display frame (16 ms of CPU) becomes a long task as soon as the thread
+  // gets a third of a core. Drawing every panel of the three runs in one frame (the page before the
+  // pacer) gave 7 tasks of 20-26 ms CPU in this window; paced, the longest is 8-10 ms.
+  const heavy = tasks.filter((t) => t.cpuMs > 16).map((t) => Math.round(t.cpuMs));
+  assert.ok(heavy.length <= 2, `main-thread tasks over 16 ms of CPU while training: ${heavy.join(', ')} ms`);
   if (process.env.LAB_PERF_STRICT === '1') {
     assert.deepEqual(observed.filter((ms) => ms > 50), [], `main-thread tasks over 50 ms (wall) while training: ${observed.join(', ')} ms`);
   }
