@@ -7,8 +7,8 @@
 // Source: Debian's dataset-fashion-mnist (/usr/share/datasets/fashion-mnist, or
 // $ATTNSVM_FASHION_MNIST), the gzipped IDX files, inflated with node's zlib.
 //
-// File class-K.bin.gz (K = 0..9): gzip (about 300 KB instead of 788 KB; the page inflates it with
-// DecompressionStream) of, little-endian:
+// Files class-K.bin.gz and class-K-more.bin.gz (K = 0..9), each the gzip (the page inflates it
+// with DecompressionStream) of, little-endian:
 //   bytes 0..3   magic "AFMC"          4     version (1)        5  class K
 //   6            rows (28)             7     cols (28)
 //   8..11        nTrain (u32)          12..15 nTest (u32)
@@ -18,13 +18,18 @@
 //                nTest  * rows * cols bytes: the test images, in file order
 // The indices let the page merge two classes back into file order, which is what the core's
 // binarySubset walks (the first count/2 images of each class in file order, interleaved as in the
-// file), so the browser's split equals the native one. PER_CLASS = 500 training and 500 test images
-// of each class cover the default sizes N_train = N_test = 1000 for any pair.
+// file), so the browser's split equals the native one. class-K.bin.gz holds the first FIRST = 500
+// training and 500 test images of class K: all that seed 0 (the first N/2 of each class) needs at
+// the page's sizes N_train, N_test <= 1000, about 300 KB. class-K-more.bin.gz holds the images
+// 500..999 of each split, the rest of the pool the seeded split draws from (kSplitPool = 1000 in
+// core/include/attnsvm/real_images.hpp: seed k > 0 takes N/2 of the first max(1000, N) of each
+// class), fetched only for a seed > 0; the test file has exactly 1000 images of each class.
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 
-export const PER_CLASS = 500;
+export const FIRST = 500;
+export const POOL = 1000; // = kSplitPool of the core
 export const ASSET_DIR = 'data/fashion-mnist';
 export const MAGIC = 'AFMC';
 export const VERSION = 1;
@@ -66,24 +71,30 @@ function firstOfClass(split, k, per) {
   return out;
 }
 
-// { 'data/fashion-mnist/class-0.bin.gz': Buffer, ... }
-export function realImagesFiles(dir = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mnist', per = PER_CLASS) {
-  const train = readSplit(dir, 'train'), test = readSplit(dir, 't10k');
+// One file of class k: the images `tr` of the training file and `te` of the test file.
+function classFile(train, test, k, tr, te) {
   const { rows, cols } = train;
   const px = rows * cols;
+  const buf = Buffer.alloc(16 + 4 * (tr.length + te.length) + px * (tr.length + te.length));
+  buf.write(MAGIC, 0, 'latin1');
+  buf[4] = VERSION; buf[5] = k; buf[6] = rows; buf[7] = cols;
+  buf.writeUInt32LE(tr.length, 8);
+  buf.writeUInt32LE(te.length, 12);
+  let o = 16;
+  for (const i of [...tr, ...te]) { buf.writeUInt32LE(i, o); o += 4; }
+  for (const i of tr) { train.pixels.copy(buf, o, i * px, (i + 1) * px); o += px; }
+  for (const i of te) { test.pixels.copy(buf, o, i * px, (i + 1) * px); o += px; }
+  return gzipSync(buf, { level: 9 });
+}
+
+// { 'data/fashion-mnist/class-0.bin.gz': Buffer, 'data/fashion-mnist/class-0-more.bin.gz': Buffer, ... }
+export function realImagesFiles(dir = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mnist') {
+  const train = readSplit(dir, 'train'), test = readSplit(dir, 't10k');
   const files = {};
   for (let k = 0; k < 10; k++) {
-    const tr = firstOfClass(train, k, per), te = firstOfClass(test, k, per);
-    const buf = Buffer.alloc(16 + 4 * (tr.length + te.length) + px * (tr.length + te.length));
-    buf.write(MAGIC, 0, 'latin1');
-    buf[4] = VERSION; buf[5] = k; buf[6] = rows; buf[7] = cols;
-    buf.writeUInt32LE(tr.length, 8);
-    buf.writeUInt32LE(te.length, 12);
-    let o = 16;
-    for (const i of [...tr, ...te]) { buf.writeUInt32LE(i, o); o += 4; }
-    for (const i of tr) { train.pixels.copy(buf, o, i * px, (i + 1) * px); o += px; }
-    for (const i of te) { test.pixels.copy(buf, o, i * px, (i + 1) * px); o += px; }
-    files[`${ASSET_DIR}/class-${k}.bin.gz`] = gzipSync(buf, { level: 9 });
+    const tr = firstOfClass(train, k, POOL), te = firstOfClass(test, k, POOL);
+    files[`${ASSET_DIR}/class-${k}.bin.gz`] = classFile(train, test, k, tr.slice(0, FIRST), te.slice(0, FIRST));
+    files[`${ASSET_DIR}/class-${k}-more.bin.gz`] = classFile(train, test, k, tr.slice(FIRST), te.slice(FIRST));
   }
   return files;
 }

@@ -24,6 +24,7 @@
 #include "cold.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
+#include "plumbing.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     using emscripten::val;
@@ -70,24 +71,14 @@ std::string version() {
 double heapUsed() { return static_cast<double>(mallinfo().uordblks); }
 
 val scenarioNamesW() {
-  return guarded([] {
-    val names = val::array();
-    for (const std::string& n : scenarioNames()) names.call<void>("push", n);
-    val o = val::object();
-    put(o, "names", val(names));
-    return o;
-  });
+  return guarded([] { return wire::namesObject(scenarioNames()); });
 }
 
 // The core's vocabulary (attnsvm/names.hpp): canonical names of every public enum, so that the JS
 // side (and the test that checks attnsvm.d.ts against it) never keeps its own copy.
 val vocabularyW() {
   return guarded([] {
-    const auto list = [](const std::vector<std::string>& names) {
-      val a = val::array();
-      for (const std::string& n : names) a.call<void>("push", n);
-      return a;
-    };
+    const auto list = wire::strings;
     val o = val::object();
     put(o, "attention", list(wireNames<AttentionKind>()));
     put(o, "param", list(wireNames<Parameterization>()));
@@ -105,10 +96,7 @@ val vocabularyW() {
 ScenarioOptions scenarioOptions(const val& o) {
   ScenarioOptions s;
   if (o.isUndefined() || o.isNull()) return s;
-  const double seed = wire::number(o, "seed", 0);
-  if (!(seed >= 0) || seed > 9007199254740991.0)
-    throw InputError("seed must be an integer in 0..2^53-1");
-  s.seed = static_cast<std::uint64_t>(seed);
+  s.seed = wire::seed(o, "seed");
   s.n = wire::integer(o, "n", s.n);
   s.T = wire::integer(o, "T", s.T);
   s.d = wire::integer(o, "d", s.d);
@@ -139,10 +127,8 @@ val scenarioW(const std::string& name, const val& options) {
 
 val sphereW(int n, int T, int d, double seed) {
   return guarded([&] {
-    if (!(seed >= 0) || seed > 9007199254740991.0)
-      throw InputError("seed must be an integer in 0..2^53-1");
     val o = val::object();
-    put(o, "dataset", val(wire::dataset(sphereDataset(n, T, d, static_cast<std::uint64_t>(seed)))));
+    put(o, "dataset", val(wire::dataset(sphereDataset(n, T, d, wire::seedValue(seed)))));
     return o;
   });
 }
@@ -404,10 +390,7 @@ class RunHandle {
   int iteration() const { return trainer_ ? trainer_->iteration() : 0; }
 
  private:
-  Trainer& trainer() {
-    if (!trainer_) throw InputError("run is not initialized");
-    return *trainer_;
-  }
+  Trainer& trainer() { return wire::live(trainer_, "run"); }
   void restart() { trainer_ = std::make_unique<Trainer>(*model_, settings_, init_); }
 
   std::unique_ptr<Model> model_;
@@ -439,14 +422,9 @@ EMSCRIPTEN_BINDINGS(attnsvm) {
   function("enumerate", &enumerateW);
   function("generalized", &generalizedW);
   function("path", &pathW);
-  class_<RunHandle>("Run")
-      .constructor<>()
-      .function("init", &RunHandle::init)
-      .function("step", &RunHandle::step)
-      .function("params", &RunHandle::params)
+  wire::runHandleClass<RunHandle>("Run")
       .function("weights", &RunHandle::weights)
       .function("addReference", &RunHandle::addReference)
-      .function("reset", &RunHandle::reset)
-      .function("iteration", &RunHandle::iteration);
+      .function("reset", &RunHandle::reset);
 }
 ATTNSVM_COLD_END

@@ -19,6 +19,7 @@
 #include "attnsvm/train_batched.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
+#include "plumbing.hpp"
 
 using emscripten::val;
 using namespace attnsvm;
@@ -42,23 +43,13 @@ val experimentSeedsW(const std::string& name, const val& req) {
     so.rankTol = wire::number(req, "rankTol", 0.0);
     so.p = wire::number(req, "p", 0.0);
     so.method = wire::string(req, "method", "");
-    const double start = wire::number(req, "seedStart", 0);
-    if (!(start >= 0) || start != std::floor(start) || start > 9007199254740991.0)
-      throw InputError("seedStart must be an integer in 0..2^53-1");
+    const std::uint64_t start = wire::seed(req, "seedStart");
     const int count = wire::integer(req, "seedCount", 1);
     if (count < 1 || count > 100000)
       throw InputError("seedCount = " + std::to_string(count) + " is out of range 1..100000");
     // The core batches the seeds' training where it can (local-convergence), as the CLI does.
-    return wire::seedResults(
-        runExperimentSeeds(name, static_cast<std::uint64_t>(start), count, so));
+    return wire::seedResults(runExperimentSeeds(name, start, count, so));
   });
-}
-
-std::uint64_t seedOf(const val& req) {
-  const double seed = wire::number(req, "seed", 0);
-  if (!(seed >= 0) || seed != std::floor(seed) || seed > 9007199254740991.0)
-    throw InputError("seed must be an integer in 0..2^53-1");
-  return static_cast<std::uint64_t>(seed);
 }
 
 // Rows rowStart .. rowStart + rowCount - 1 of the basin map (core basinMapRow, as the CLI): the
@@ -76,7 +67,7 @@ val basinMapW(const val& req) {
                        " exceed the grid of " + std::to_string(grid));
     std::vector<int> selection;
     selection.reserve(static_cast<std::size_t>(rowCount) * grid);
-    const std::uint64_t seed = seedOf(req);
+    const std::uint64_t seed = wire::seed(req, "seed");
     for (int r = rowStart; r < rowStart + rowCount; ++r) {
       const BasinRow row = basinMapRow(seed, grid, r, iters);
       selection.insert(selection.end(), row.selection.begin(), row.selection.end());
@@ -94,7 +85,7 @@ val basinMapW(const val& req) {
 // prompt SVM direction (null if infeasible).
 val basinLimitsW(const val& req) {
   return guarded([&] {
-    const std::uint64_t seed = seedOf(req);
+    const std::uint64_t seed = wire::seed(req, "seed");
     val tokens = val::array();
     for (int t = 0; t < 3; ++t) {
       val x = val::object();
@@ -177,13 +168,7 @@ val trainSeedsW(const val& req) {
 }
 
 val experimentNamesW() {
-  return guarded([] {
-    val names = val::array();
-    for (const std::string& n : seedExperimentNames()) names.call<void>("push", n);
-    val o = val::object();
-    o.set("names", names);
-    return o;
-  });
+  return guarded([] { return wire::namesObject(seedExperimentNames()); });
 }
 
 }  // namespace

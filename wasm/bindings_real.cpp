@@ -5,8 +5,9 @@
 // split (binarySubset), the tokens (patchDataset) and the training, as the native CLI does.
 //
 // Wire: an image set is {rows, cols, pixels: Uint8Array (count*rows*cols), labels: Int32Array};
-// the run's request is {train, test, settings: {classA, classB, nTrain, nTest, patch, optimizer, p,
-// lr, iters, nSvm, histogramBins}}.
+// the run's request is {train, test, settings: {classA, classB, nTrain, nTest, seed, patch,
+// optimizer, p, lr, iters, nSvm, histogramBins}} (seed: the split's, binarySubset; the page's asset
+// holds each class's pool, kSplitPool images, so the split equals the CLI's for every seed).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -21,6 +22,7 @@
 #include "cold.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
+#include "plumbing.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     using emscripten::val;
@@ -108,17 +110,19 @@ val rowsOf(const Mat& m, const std::vector<int>& rows) {
   return wire::f64(out);
 }
 
-// A real-images training run owned by JS: created empty (constructors cannot report errors), then
-// init(request); JS must call delete().
+// A real-images training run owned by JS (plumbing.hpp: created empty, then init(request); JS must
+// call delete()).
 class RealRunHandle {
  public:
   val init(const val& req) {
     return guarded([&] {
       const RealImagesSettings s = realSettings(req["settings"]);
+      const std::uint64_t seed =
+          wire::has(req, "settings") ? wire::seed(req["settings"], "seed") : 0;
       const ImageSet trainAll = imageSet(req["train"], "train");
       const ImageSet testAll = imageSet(req["test"], "test");
-      ImageSet train = binarySubset(trainAll, s.classA, s.classB, s.nTrain);
-      ImageSet test = binarySubset(testAll, s.classA, s.classB, s.nTest);
+      ImageSet train = binarySubset(trainAll, s.classA, s.classB, s.nTrain, seed);
+      ImageSet test = binarySubset(testAll, s.classA, s.classB, s.nTest, seed);
       run_ = std::make_unique<RealImagesRun>(patchDataset(train, s.classA, s.classB, s.patch),
                                              patchDataset(test, s.classA, s.classB, s.patch), s);
       testImages_ = std::move(test);
@@ -131,9 +135,7 @@ class RealRunHandle {
       put(o, "rows", val(testImages_.rows));
       put(o, "cols", val(testImages_.cols));
       put(o, "testLabels", wire::i32(testImages_.labels));
-      put(o, "testPixels",
-          val(emscripten::typed_memory_view(testImages_.pixels.size(), testImages_.pixels.data()))
-              .call<val>("slice"));
+      put(o, "testPixels", wire::u8(testImages_.pixels));
       return o;
     });
   }
@@ -238,14 +240,7 @@ class RealRunHandle {
   int iteration() const { return run_ ? run_->iteration() : 0; }
 
  private:
-  RealImagesRun& run() {
-    if (!run_) throw InputError("real-images run is not initialized");
-    return *run_;
-  }
-  const RealImagesRun& run() const {
-    if (!run_) throw InputError("real-images run is not initialized");
-    return *run_;
-  }
+  RealImagesRun& run() const { return wire::live(run_, "real-images run"); }
 
   std::unique_ptr<RealImagesRun> run_;
   ImageSet testImages_;
@@ -253,13 +248,7 @@ class RealRunHandle {
 
 // The ten class names (index = label).
 val realClassNamesW() {
-  return guarded([] {
-    val names = val::array();
-    for (const std::string& n : fashionClassNames()) names.call<void>("push", n);
-    val o = val::object();
-    put(o, "names", names);
-    return o;
-  });
+  return guarded([] { return wire::namesObject(fashionClassNames()); });
 }
 
 }  // namespace
@@ -267,16 +256,11 @@ val realClassNamesW() {
 EMSCRIPTEN_BINDINGS(attnsvm_real) {
   using namespace emscripten;
   function("realClassNames", &realClassNamesW);
-  class_<RealRunHandle>("RealImagesRun")
-      .constructor<>()
-      .function("init", &RealRunHandle::init)
-      .function("step", &RealRunHandle::step)
+  wire::runHandleClass<RealRunHandle>("RealImagesRun")
       .function("measure", &RealRunHandle::measure)
-      .function("params", &RealRunHandle::params)
       .function("testSoftmax", &RealRunHandle::testSoftmax)
       .function("testSelection", &RealRunHandle::testSelection)
       .function("testScores", &RealRunHandle::testScores)
-      .function("analyze", &RealRunHandle::analyze)
-      .function("iteration", &RealRunHandle::iteration);
+      .function("analyze", &RealRunHandle::analyze);
 }
 ATTNSVM_COLD_END

@@ -190,9 +190,10 @@ ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
       "cross attention, z_i = mean token, linear head v, logistic loss; W0 = 0, v0 = 0, "
       "W and v trained jointly with the same optimizer and lr, full batch";
   j["settings"]["seed_rule"] =
-      "seed 0: the first n/2 images of each class in file order; seed k > 0: the first n/2 "
-      "after a Fisher-Yates shuffle of each class's file indices with Rng(k); the same "
-      "rule for the training and the test file";
+      "seed 0: the first n/2 images of each class in file order; seed k > 0: n/2 of the "
+      "first max(1000, n) of each class (the pool the page's asset holds), the first n/2 "
+      "after a Fisher-Yates shuffle of the pool's file indices with Rng(k); the same rule "
+      "for the training and the test file";
   j["settings"]["sparsity"] = "share of entries of W with |W_jk| < 0.01 max |W_jk|";
   j["settings"]["accuracy"] = "share of images with Y_i f_i > 0";
   j["settings"]["timing"] =

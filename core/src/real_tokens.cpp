@@ -67,6 +67,10 @@ ImageSet binarySubset(const ImageSet& all, int classA, int classB, int count, st
                        " images, fewer than the " + std::to_string(half) + " asked for (count " +
                        std::to_string(count) + " / 2)");
   if (seed != 0) {
+    // The pool: what the page's asset holds at its sizes (kSplitPool), so both make this split.
+    const std::size_t pool = static_cast<std::size_t>(std::max(kSplitPool, count));
+    if (ofA.size() > pool) ofA.resize(pool);
+    if (ofB.size() > pool) ofB.resize(pool);
     Rng rng(seed);
     shuffle(ofA, rng);
     shuffle(ofB, rng);

@@ -2,18 +2,19 @@
 // two classes and the experiments module are fetched only when the scenario opens; it trains (to the
 // end, accuracies finite and better than chance); the gallery draws the images with their attention;
 // a click shows an image's softmax over patches; compare mode trains p = 1.1, 2, 3 in three workers
-// without a main-thread task over 50 ms; a missing, corrupt or truncated asset gives a clear message
+// without a main-thread task over 50 ms (see that test for what is measured); a missing, corrupt or truncated asset gives a clear message
 // and the page keeps its state; the iframe and <attnsvm-figure> embeds run it. Numbers are read
 // through window.__lab.real() / the embeds' hooks; screenshots go to artifacts/screenshots/real-*.png.
 // Needs the site build (npx vite build, which writes the asset) and the wasm module.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadavg } from 'node:os';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, mkdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { resolve, dirname } from 'node:path';
 import { launchBrowser, openPage, screenshotPath, repoRoot } from './harness.mjs';
 import { serveLab, openLab } from './lab-helpers.mjs';
+import { tasksBetween, TRACE_CATEGORIES } from './real-images-tasks.mjs';
 
 let site, browser;
 before(async () => {
@@ -70,7 +71,13 @@ test('the asset and the experiments module are fetched only when the scenario op
   assert.equal(r.error ?? null, null);
   assert.ok(r.loaded);
   const data = urls.filter(isAsset).map((u) => new URL(u).pathname.split('/').pop()).sort();
-  assert.deepEqual(data, ['class-0.bin.gz', 'class-1.bin.gz'], 'exactly the two classes are fetched');
+  assert.deepEqual(data, ['class-0.bin.gz', 'class-1.bin.gz'], 'exactly the two classes are fetched (seed 0: their first 500 images)');
+  // a seed > 0 draws from the first 1000 of each class: the rest of the pool is fetched then
+  await page.evaluate(() => window.__lab.set({ seed: 3 }));
+  await page.waitForFunction(() => { const x = window.__lab.real(); return x && (x.loaded || x.message) && /seed=3/.test(location.hash); }, null, { timeout: 60000, polling: 100 });
+  assert.equal((await waitReal(page)).message ?? null, null);
+  const more = urls.filter(isAsset).map((u) => new URL(u).pathname.split('/').pop()).filter((n) => n.includes('-more')).sort();
+  assert.deepEqual(more, ['class-0-more.bin.gz', 'class-1-more.bin.gz']);
   assert.ok(urls.some((u) => u.endsWith('attnsvm-experiments.wasm')));
   assert.match(await page.evaluate(() => location.hash), /s=real-images/);
   assert.match(await page.evaluate(() => location.hash), /ca=0/);
@@ -109,20 +116,48 @@ test('it trains to the end, the gallery draws the attention, a click shows the s
   await context.close();
 });
 
-test('compare mode: p = 1.1, 2, 3 in three workers; short drawing passes (no task over 50 ms when strict)', { timeout: 240000 }, async () => {
+// Responsiveness of compare mode (issue 15: no main-thread task over 50 ms while training). Start-up
+// is excluded: fetching and inflating the asset, starting the three workers (the module's
+// instantiation, the images sent to each), the first measurements and the first drawing of every
+// panel (the first layout of the charts and heatmaps), all before 'loaded'. The window is from
+// play() to the animation frame in which every run is done (so a run ending while the others
+// train counts). Two measures: the PerformanceObserver 'longtask' (wall time) and a Chromium trace
+// of the main thread's tasks with their CPU time (tdur). On this shared machine (2 cores, load
+// 5-20 while others build) a task's wall time includes the time the thread waits for a core, so
+// the bar is asserted on the CPU time always and on the wall time with LAB_PERF_STRICT=1 (an idle
+// machine), as in lab-perf.test.mjs; both maxima are printed (REAL-COMPARE).
+test('compare mode: p = 1.1, 2, 3 in three workers; no main-thread task over 50 ms while training', { timeout: 300000 }, async () => {
   const { page, context, problems } = await openPage(browser, 'about:blank', { viewport: { width: 1400, height: 900 } });
   await page.addInitScript(() => {
     window.__longTasks = [];
-    try { new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true }); } catch { /* unsupported */ }
+    try { new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration }); }).observe({ type: 'longtask', buffered: true }); } catch { /* unsupported */ }
   });
   const workers = [];
   page.on('worker', (w) => workers.push(w.url()));
   await page.goto(`${site.url}?autoplay=0#s=real-images&cmp=1&ntr=400&nte=400&it=150`);
   await page.waitForFunction(() => window.__lab?.ready, null, { timeout: 30000 });
   await waitReal(page);
-  await page.evaluate(() => { window.__longTasks.length = 0; window.__lab.realView().play(); });
-  const r = await waitReal(page, 'done', 200000);
-  const longTasks = await page.evaluate(() => window.__longTasks.slice());
+  const tracePath = resolve(repoRoot, 'artifacts', 'real-compare-trace.json');
+  mkdirSync(dirname(tracePath), { recursive: true });
+  await browser.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
+  // the window: from play() to the frame in which every run is done (marked by the page itself)
+  const window0 = await page.evaluate(() => {
+    performance.mark('real-train-start');
+    const t0 = performance.now();
+    window.__lab.realView().play();
+    const done = () => {
+      const sess = window.__lab.realView().session();
+      if ((sess.status?.() ?? sess.info()).done) { performance.mark('real-train-end'); window.__trainEnd = performance.now(); } else requestAnimationFrame(done);
+    };
+    requestAnimationFrame(done);
+    return t0;
+  });
+  const r = await waitReal(page, 'done', 250000);
+  await browser.stopTracing();
+  const { longTasks, trainEnd } = await page.evaluate(() => ({ longTasks: window.__longTasks.slice(), trainEnd: window.__trainEnd }));
+  const observed = longTasks.filter((t) => t.start >= window0 && t.start <= trainEnd).map((t) => Math.round(t.ms));
+  const tasks = tasksBetween(tracePath, 'real-train-start', 'real-train-end');
+  const maxOf = (k) => Math.max(0, ...tasks.map((t) => t[k]));
   const draw = await page.evaluate(() => window.__lab.realView().drawStats());
   assert.equal(r.message ?? null, null, r.message);
   assert.deepEqual(r.runs.map((x) => x.p), [1.1, 2, 3]);
@@ -133,13 +168,22 @@ test('compare mode: p = 1.1, 2, 3 in three workers; short drawing passes (no tas
     if (run.p >= 2) assert.ok(run.last.testAccuracy > 0.6, `p = ${run.p}: test accuracy ${run.last.testAccuracy}`);
   }
   assert.ok(workers.length >= 3, `${workers.length} workers`);
-  console.log(`REAL-COMPARE ${JSON.stringify({ runs: r.runs.map((x) => ({ p: x.p, seconds: x.seconds, test: x.last.testAccuracy, sparsity: x.last.sparsity })), longTasksMs: longTasks.map(Math.round), drawMeanMs: Number((draw.total / draw.count).toFixed(2)), drawMaxMs: Math.round(draw.max), loadAverage1m: loadavg()[0] })}`);
-  // The page's own drawing is short; whole main-thread tasks (PerformanceObserver 'longtask') include
-  // the time the page waits for a core, so on a shared machine they are reported, and the bar of no
-  // task over 50 ms is asserted with LAB_PERF_STRICT=1 (an idle machine), as in lab-perf.test.mjs.
-  assert.ok(draw.total / draw.count < 10, `a drawing pass takes ${(draw.total / draw.count).toFixed(1)} ms on average`);
+  assert.ok(tasks.length > 100, `the trace holds ${tasks.length} main-thread tasks of the training window`);
+  const long = tasks.filter((t) => t.wallMs > 50).map((t) => ({ wall: Math.round(t.wallMs), cpu: Math.round(t.cpuMs), parts: t.parts }));
+  console.log(`REAL-COMPARE ${JSON.stringify({
+    runs: r.runs.map((x) => ({ p: x.p, seconds: x.seconds, test: x.last.testAccuracy, sparsity: x.last.sparsity })),
+    trainingSeconds: Number(((trainEnd - window0) / 1000).toFixed(1)), tasks: tasks.length,
+    longTaskObserverMs: observed, maxTaskWallMs: Math.round(maxOf('wallMs')), maxTaskCpuMs: Math.round(maxOf('cpuMs')),
+    tasksOver16msCpu: tasks.filter((t) => t.cpuMs > 16).length, tracedOver50: long,
+    drawMeanMs: Number((draw.total / draw.count).toFixed(2)), drawMaxMs: Math.round(draw.max), loadAverage1m: loadavg()[0] })}`);
+  assert.ok(maxOf('cpuMs') <= 50, `a main-thread task ran ${maxOf('cpuMs').toFixed(1)} ms of CPU while training`);
+  // Headroom: a task over one display frame (16 ms of CPU) becomes a long task as soon as the thread
+  // gets a third of a core. Drawing every panel of the three runs in one frame (the page before the
+  // pacer) gave 7 tasks of 20-26 ms CPU in this window; paced, the longest is 8-10 ms.
+  const heavy = tasks.filter((t) => t.cpuMs > 16).map((t) => Math.round(t.cpuMs));
+  assert.ok(heavy.length <= 2, `main-thread tasks over 16 ms of CPU while training: ${heavy.join(', ')} ms`);
   if (process.env.LAB_PERF_STRICT === '1') {
-    assert.ok(Math.max(0, ...longTasks) <= 50, `main-thread tasks over 50 ms while training: ${longTasks.map(Math.round).join(', ')} ms`);
+    assert.deepEqual(observed.filter((ms) => ms > 50), [], `main-thread tasks over 50 ms (wall) while training: ${observed.join(', ')} ms`);
   }
   await page.screenshot({ path: screenshotPath('real-compare-1400x900'), fullPage: true });
   assert.deepEqual(problems, []);

@@ -273,6 +273,41 @@ TEST(RealTokens, BinarySubsetKeepsFileOrderAndSeedsShuffle) {
   EXPECT_TRUE(has(m, "7 (Sneaker) has 10 images") && has(m, "11")) << m;
 }
 
+// The browser holds only the pool of each class (the first kSplitPool images): every seed must
+// make the same split from the pool alone as from the whole file, and never reach past the pool.
+TEST(RealTokens, SeededSplitDrawsFromThePoolOnly) {
+  const int perClass = kSplitPool + 300;
+  ImageSet all = syntheticImages(3 * perClass, {7, 9, 3}, 4);
+  for (int k = 0; k < all.count(); ++k) {  // pixels 0 and 1 = file index
+    all.pixels[k * 16] = static_cast<std::uint8_t>(k % 256);
+    all.pixels[k * 16 + 1] = static_cast<std::uint8_t>(k / 256);
+  }
+  // The pool: the images up to the last of the first kSplitPool of each class (3 kSplitPool here).
+  ImageSet pool = all;
+  pool.labels.resize(3 * kSplitPool);
+  pool.pixels.resize(3 * kSplitPool * 16);
+  for (std::uint64_t seed : {1, 2, 7, 12345}) {
+    for (int count : {2, 200, 1000}) {
+      const ImageSet a = binarySubset(all, 7, 9, count, seed),
+                     b = binarySubset(pool, 7, 9, count, seed);
+      EXPECT_EQ(a.pixels, b.pixels) << "seed " << seed << ", count " << count;
+      EXPECT_EQ(a.labels, b.labels);
+    }
+  }
+  // Seeds reach across the whole pool: some image of the second half of the pool is drawn.
+  int last = 0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const ImageSet s = binarySubset(all, 7, 9, 200, seed);
+    for (int j = 0; j < s.count(); ++j)
+      last = std::max(last, s.pixels[j * 16] + 256 * s.pixels[j * 16 + 1]);
+  }
+  EXPECT_GT(last, 3 * kSplitPool / 2);
+  EXPECT_LT(last, 3 * kSplitPool);
+  // count > kSplitPool: the pool is the first `count` of each class (half of it is drawn).
+  const ImageSet big = binarySubset(all, 7, 9, 2 * perClass - 2, 3);
+  EXPECT_EQ(big.count(), 2 * perClass - 2);
+}
+
 TEST(RealTokens, PixelsLandWhereSpecSays) {
   const ImageSet images = syntheticImages(3, {7, 9});
   const Dataset data = patchDataset(images, 7, 9);

@@ -1,7 +1,8 @@
 // Real images (SPEC section 6) in wasm: the site's asset (scripts/make-real-images-asset.mjs) read by
 // the page's loader (web/src/real/asset.js) gives the images of the IDX files in file order; the wasm
 // run (attnsvm-experiments build) makes the split of SPEC section 6 from them; and a reduced run
-// agrees with the native CLI `attnsvm experiment real-images` (relative difference <= 1e-9).
+// agrees with the native CLI `attnsvm experiment real-images` (relative difference <= 1e-9), on a
+// seeded split; every seed makes the same split from the asset (the pool) as from the whole files.
 // Needs Debian's dataset-fashion-mnist and the wasm build; the CLI comparison uses
 // build/native-release/cli/attnsvm (or build/native-debug, or ATTNSVM_CLI) and is skipped without one.
 import { test, before, after } from 'node:test';
@@ -55,16 +56,19 @@ function expected(images, labels, a, b, per) {
   return { pixels, labels: Int32Array.from(kept, (i) => labels.data[i]) };
 }
 
-test('the asset, merged by the page, holds the first 500 images of each class in file order', async () => {
-  assert.equal(Object.keys(files).length, 10);
-  const pair = await loadPair('http://x/', 7, 9, { fetchImpl });
-  const e = expected(raw.trainImages, raw.trainLabels, 7, 9, 500);
-  assert.deepEqual(pair.train.labels, e.labels);
-  assert.ok(Buffer.from(pair.train.pixels).equals(Buffer.from(e.pixels)), 'train pixels differ from the IDX file');
-  const t = expected(raw.testImages, raw.testLabels, 7, 9, 500);
-  assert.deepEqual(pair.test.labels, t.labels);
-  assert.ok(Buffer.from(pair.test.pixels).equals(Buffer.from(t.pixels)), 'test pixels differ from the IDX file');
-});
+for (const [pool, per] of [[false, 500], [true, 1000]]) {
+  test(`the asset, merged by the page, holds the first ${per} images of each class in file order${pool ? ' (the pool of seeds > 0)' : ''}`, async () => {
+    assert.equal(Object.keys(files).length, 20);
+    const pair = await loadPair('http://x/', 7, 9, { fetchImpl, pool });
+    assert.deepEqual(pair.perClass, { train: per, test: per });
+    const e = expected(raw.trainImages, raw.trainLabels, 7, 9, per);
+    assert.deepEqual(pair.train.labels, e.labels);
+    assert.ok(Buffer.from(pair.train.pixels).equals(Buffer.from(e.pixels)), 'train pixels differ from the IDX file');
+    const t = expected(raw.testImages, raw.testLabels, 7, 9, per);
+    assert.deepEqual(pair.test.labels, t.labels);
+    assert.ok(Buffer.from(pair.test.pixels).equals(Buffer.from(t.pixels)), 'test pixels differ from the IDX file');
+  });
+}
 
 test('bad asset files are named with the byte offset', () => {
   const good = gunzipSync(files['data/fashion-mnist/class-3.bin.gz']);
@@ -103,6 +107,40 @@ test('the wasm run makes the split of SPEC section 6 and reports bad requests', 
   assert.throws(() => realRun({ ...pair, settings: { classA: 2, classB: 5, optimizer: 'sgd' } }), (e) => e.kind === 'input' && /sgd/.test(e.message));
 });
 
+// Every image of the two classes in file order, from the IDX files (what the native CLI reads).
+function wholeFile(images, labels, a, b) {
+  const kept = [];
+  for (let i = 0; i < labels.data.length; i++) if (labels.data[i] === a || labels.data[i] === b) kept.push(i);
+  const pixels = new Uint8Array(kept.length * 784);
+  kept.forEach((i, j) => pixels.set(images.data.subarray(i * 784, (i + 1) * 784), j * 784));
+  return { rows: 28, cols: 28, pixels, labels: Int32Array.from(kept, (i) => labels.data[i]) };
+}
+
+test('every seed makes the same split from the asset as from the whole IDX files (the page\'s default sizes)', async () => {
+  const [A, B] = [7, 9];
+  const pair = await loadPair('http://x/', A, B, { fetchImpl, pool: true });
+  const whole = { train: wholeFile(raw.trainImages, raw.trainLabels, A, B), test: wholeFile(raw.testImages, raw.testLabels, A, B) };
+  assert.equal(whole.train.labels.length, 12000);
+  for (const seed of [0, 1, 2, 17]) {
+    for (const [nTrain, nTest] of [[1000, 1000], [200, 100]]) {
+      const settings = { classA: A, classB: B, nTrain, nTest, seed, iters: 3, nSvm: 20 };
+      const fromAsset = realRun({ ...pair, settings }), fromFile = realRun({ ...whole, settings });
+      try {
+        assert.deepEqual(fromAsset.info.testLabels, fromFile.info.testLabels, `seed ${seed}: test labels`);
+        assert.ok(Buffer.from(fromAsset.info.testPixels).equals(Buffer.from(fromFile.info.testPixels)), `seed ${seed}: test images`);
+        // the training split shows in the training measurements: identical when the images are
+        const a = [1, 2, 3].map(() => fromAsset.step(1, true).frame), f = [1, 2, 3].map(() => fromFile.step(1, true).frame);
+        assert.deepEqual(a, f, `seed ${seed}, ${nTrain} / ${nTest}: the runs differ`);
+      } finally { fromAsset.dispose(); fromFile.dispose(); }
+    }
+  }
+  // seeds take different images: seed 1's split is not seed 0's
+  const s0 = realRun({ ...pair, settings: { classA: A, classB: B, nTrain: 200, nTest: 100, nSvm: 20, seed: 0 } });
+  const s1 = realRun({ ...pair, settings: { classA: A, classB: B, nTrain: 200, nTest: 100, nSvm: 20, seed: 1 } });
+  try { assert.ok(!Buffer.from(s0.info.testPixels).equals(Buffer.from(s1.info.testPixels))); } finally { s0.dispose(); s1.dispose(); }
+  assert.throws(() => realRun({ ...pair, settings: { classA: A, classB: B, seed: 1.5 } }), (e) => e.kind === 'input' && /seed must be an integer/.test(e.message));
+});
+
 // The CLI's series are per (optimizer, p), measured every iteration here (iters <= 100: every = 1);
 // the wasm run of the same settings, stepped and measured one iteration at a time, must give every
 // measurement, the SVM analysis and the final W (divided by its largest entry, as the JSON has it).
@@ -111,15 +149,16 @@ const SERIES = { train_loss: 'trainLoss', test_loss: 'testLoss', train_accuracy:
 after(() => console.log(`# largest relative difference at the 1e-9 bar: ${worst.diff.toExponential(2)} (${worst.what})`));
 
 test('a reduced run agrees with the native CLI (every optimizer, <= 1e-9)', { skip: cli ? false : 'no native CLI built', timeout: 120000 }, async () => {
-  const [A, B, nTrain, nTest, iters, nSvm] = [7, 9, 40, 30, 25, 20];
+  // a seeded split (seed 0, the first images, is checked against the IDX files above)
+  const [A, B, nTrain, nTest, iters, nSvm, SEED] = [7, 9, 40, 30, 25, 20, 3];
   const out = join(mkdtempSync(join(tmpdir(), 'attnsvm-real-')), 'real.json');
   execFileSync(cli, ['experiment', 'real-images', '--classes', `${A},${B}`, '--train', `${nTrain}`, '--test', `${nTest}`, '--iters', `${iters}`,
-    '--n-svm', `${nSvm}`, '--ps', '1.1,3', '--optimizer', 'nmd,md,adam', '--seeds', '1', '--threads', '2', '--quiet', '--out', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+    '--n-svm', `${nSvm}`, '--ps', '1.1,3', '--optimizer', 'nmd,md,adam', '--seeds', '1', '--seed-base', `${SEED}`, '--threads', '2', '--quiet', '--out', out], { stdio: ['ignore', 'ignore', 'inherit'] });
   const native = JSON.parse(readFileSync(out, 'utf8'));
   assert.equal(native.per_method.length, 5);
-  const pair = await loadPair('http://x/', A, B, { fetchImpl });
+  const pair = await loadPair('http://x/', A, B, { fetchImpl, pool: true });
   for (const m of native.per_method) {
-    const settings = { classA: A, classB: B, nTrain, nTest, iters, nSvm, optimizer: m.optimizer, p: m.p ?? 2, lr: m.lr };
+    const settings = { classA: A, classB: B, nTrain, nTest, seed: SEED, iters, nSvm, optimizer: m.optimizer, p: m.p ?? 2, lr: m.lr };
     const run = realRun({ ...pair, settings });
     try {
       const frames = [run.measure()];

@@ -42,15 +42,22 @@ ImageSet readFashionMnist(const std::string& split, const std::string& directory
 // The ten class names, index = label (T-shirt/top, Trouser, ..., Ankle boot).
 const std::vector<std::string>& fashionClassNames();
 
+// The seeded split draws from the first kSplitPool images of each class (or the first `count`
+// when count > kSplitPool), so that a browser holding that pool (the site's asset,
+// scripts/make-real-images-asset.mjs) makes the same split as the native CLI for every seed at
+// the page's sizes (count <= 1000).
+constexpr int kSplitPool = 1000;
+
 // Binary task: walks the images in file order and keeps an image of class A while fewer than
 // count/2 of A are kept, one of class B likewise (so the result keeps file order, classes
 // interleaved as in the file). InputError when the classes are equal or out of range, count is odd
 // or < 2, or the file has fewer than count/2 images of a class. `seed` is what a seed of the
 // experiment changes (the run itself is deterministic: W0 = 0, v0 = 0, full batch): seed 0 takes
-// the first count/2 of each class (SPEC section 6); seed k > 0 takes the first count/2 of each
-// class after a Fisher-Yates shuffle of that class's file indices with Rng(k) (class A's list
-// first, then class B's, from one stream; swap index j = nextU64() % (i+1) for i = m-1 down to 1).
-// The kept images are returned in file order in both cases.
+// the first count/2 of each class (SPEC section 6); seed k > 0 takes count/2 images of each class
+// at random from its pool, the first m = min(images of the class, max(kSplitPool, count)) in file
+// order: the first count/2 of the pool after a Fisher-Yates shuffle of its file indices with
+// Rng(k) (class A's pool first, then class B's, from one stream; swap index j = nextU64() % (i+1)
+// for i = m-1 down to 1). The kept images are returned in file order in both cases.
 ImageSet binarySubset(const ImageSet& all, int classA, int classB, int count,
                       std::uint64_t seed = 0);
 

@@ -1,6 +1,8 @@
 // The page side of the real-images asset (scripts/make-real-images-asset.mjs writes it into the built
 // site): fetches the files of two classes, only when a real-images scenario opens, checks them, and
-// merges them back into file order, the order the core's binarySubset walks. Every failure is an
+// merges them back into file order, the order the core's binarySubset walks. class-K.bin.gz holds
+// the first 500 training and test images of class K (seed 0's split); class-K-more.bin.gz the next
+// 500, the rest of the pool a seed > 0 draws from, fetched only for such a seed. Every failure is an
 // Error whose message names the file and what is wrong (the page shows it and keeps its state).
 export const ASSET_DIR = 'data/fashion-mnist';
 const MAGIC = 'AFMC';
@@ -9,7 +11,8 @@ const HEADER = 16;
 
 export const CLASS_NAMES = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot'];
 
-export const classUrl = (baseUrl, k) => new URL(`${ASSET_DIR}/class-${k}.bin.gz`, baseUrl).href;
+// part '' (the first 500 of each split) or '-more' (the next 500)
+export const classUrl = (baseUrl, k, part = '') => new URL(`${ASSET_DIR}/class-${k}${part}.bin.gz`, baseUrl).href;
 
 async function inflate(bytes, name) {
   // a server may already have removed the gzip layer (Content-Encoding: gzip for .gz files)
@@ -47,10 +50,11 @@ export function parseClassFile(bytes, name, expectClass) {
   };
 }
 
-// Two classes' images of one split merged by their index in the original file.
-function merge(a, b, split, px) {
+// The images of one split in the parsed files `parts` (of two classes) merged by their index in the
+// original file.
+function merge(parts, split, px) {
   const items = [];
-  for (const c of [a, b]) c[split].index.forEach((idx, j) => items.push({ idx, c, j }));
+  for (const c of parts) c[split].index.forEach((idx, j) => items.push({ idx, c, j }));
   items.sort((x, y) => x.idx - y.idx);
   const pixels = new Uint8Array(items.length * px);
   const labels = new Int32Array(items.length);
@@ -58,16 +62,16 @@ function merge(a, b, split, px) {
     pixels.set(c[split].pixels.subarray(j * px, (j + 1) * px), i * px);
     labels[i] = c.k;
   });
-  return { rows: a.rows, cols: a.cols, pixels, labels };
+  return { rows: parts[0].rows, cols: parts[0].cols, pixels, labels };
 }
 
 const cache = new Map(); // url -> Promise<parsed class file>
 
-async function loadClass(baseUrl, k, fetchImpl) {
-  const url = classUrl(baseUrl, k);
+async function loadClass(baseUrl, k, part, fetchImpl) {
+  const url = classUrl(baseUrl, k, part);
   if (!cache.has(url)) {
     const p = (async () => {
-      const name = `${ASSET_DIR}/class-${k}.bin.gz`;
+      const name = `${ASSET_DIR}/class-${k}${part}.bin.gz`;
       let res;
       try { res = await fetchImpl(url); } catch (e) { throw new Error(`${name} could not be fetched (${e.message})`, { cause: e }); }
       if (!res.ok) {
@@ -82,12 +86,17 @@ async function loadClass(baseUrl, k, fetchImpl) {
   return cache.get(url);
 }
 
-// {train, test} image sets of the classes A and B (the request of Engine.realImages).
-export async function loadPair(baseUrl, classA, classB, { fetchImpl = (u) => fetch(u) } = {}) {
+// {train, test, perClass} image sets of the classes A and B (the request of a real-images run);
+// pool: also the rest of the pool of the seeded split (seeds > 0).
+export async function loadPair(baseUrl, classA, classB, { fetchImpl = (u) => fetch(u), pool = false } = {}) {
   for (const c of [classA, classB]) if (!(Number.isInteger(c) && c >= 0 && c <= 9)) throw new Error(`class ${c} is out of range 0..9`);
   if (classA === classB) throw new Error(`the two classes must differ (both are ${classA}, ${CLASS_NAMES[classA]})`);
-  const [a, b] = await Promise.all([loadClass(baseUrl, classA, fetchImpl), loadClass(baseUrl, classB, fetchImpl)]);
-  if (a.rows !== b.rows || a.cols !== b.cols) throw new Error(`the class files have different image sizes (${a.rows} x ${a.cols} and ${b.rows} x ${b.cols})`);
-  const px = a.rows * a.cols;
-  return { train: merge(a, b, 'train', px), test: merge(a, b, 'test', px), perClass: { train: Math.min(a.train.index.length, b.train.index.length), test: Math.min(a.test.index.length, b.test.index.length) } };
+  const partNames = pool ? ['', '-more'] : [''];
+  const parts = await Promise.all([classA, classB].flatMap((c) => partNames.map((part) => loadClass(baseUrl, c, part, fetchImpl))));
+  const { rows, cols } = parts[0];
+  const odd = parts.find((p) => p.rows !== rows || p.cols !== cols);
+  if (odd) throw new Error(`the class files have different image sizes (${rows} x ${cols} and ${odd.rows} x ${odd.cols})`);
+  const count = (c, split) => parts.filter((p) => p.k === c).reduce((n, p) => n + p[split].index.length, 0);
+  const perClass = (split) => Math.min(count(classA, split), count(classB, split));
+  return { train: merge(parts, 'train', rows * cols), test: merge(parts, 'test', rows * cols), perClass: { train: perClass('train'), test: perClass('test') } };
 }

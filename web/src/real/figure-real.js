@@ -9,6 +9,7 @@ import { createMatrices } from '../plots/heatmaps.js';
 import { CLASS_NAMES } from './asset.js';
 import { createRealSession, realSettings } from './session.js';
 import { createGallery } from './gallery.js';
+import { createPacer } from './pacer.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, pct } from './panels.js';
 import { REAL_PANEL_TITLES } from '../embed/params.js';
 import { createFigureShell, el } from '../embed/shell.js';
@@ -59,9 +60,9 @@ export function createRealFigure(root, options) {
         }
         if (what === 'analysis' || what === 'loaded' || (what === 'frame' && has('weights') && performance.now() - lastW > 500)) {
           lastW = performance.now();
-          if (has('weights')) Promise.all(s.runs.map((r) => s.weights(r))).then(() => schedule(true), () => {});
+          if (has('weights')) Promise.all(s.runs.map((r) => s.weights(r))).then(() => schedule(false), () => {});
         }
-        schedule(what !== 'frame');
+        schedule(what === 'loaded');
         options.onUpdate?.(api);
       },
     });
@@ -69,51 +70,69 @@ export function createRealFigure(root, options) {
   }
   let lastW = 0;
 
-  let queued = false, forceNext = false, lastSlow = 0;
+  let queued = false, forceNext = false;
   function schedule(force) {
     forceNext ||= force;
     if (queued) return;
     queued = true;
     requestAnimationFrame(() => { queued = false; const f = forceNext; forceNext = false; render(f); });
   }
-  function render(force) {
-    if (!session || destroyed) return;
-    const info = session.info();
-    bPlay.textContent = info.playing ? '❚❚ Pause' : info.done && info.loaded ? '✓ Done' : '▶ Play';
-    bPlay.setAttribute('aria-pressed', String(info.playing));
-    bPlay.disabled = !info.loaded || info.done;
-    bReset.disabled = !info.loaded;
-    iterOut.textContent = info.loaded ? `k = ${info.iteration} / ${info.maxIterations}` : (error ? '' : 'loading…');
-    if (!info.loaded || (!visible && !force)) return;
-    const run = session.runs[0];
-    if (parts.gallery) {
+  const setText = (e, text) => { if (e.textContent !== text) e.textContent = text; };
+  // The panels, paced as in the lab (pacer.js): while playing, one panel per animation frame.
+  const run0 = () => session.runs[0];
+  const jobs = {};
+  if (parts.gallery) {
+    jobs.gallery = { every: 250, key: () => [session, run0().softmax, run0().output], run: () => {
+      const run = run0();
       parts.gallery.update({ pixels: run.info.testPixels, rows: run.info.rows, cols: run.info.cols, patch: 4, indices: session.gallery,
         labels: run.info.testLabels, softmax: run.softmax, output: run.output, classA: settings.classA, names: CLASS_NAMES, selected: null, maxTile: 3 });
-      bodies.gallery.note.textContent = `Orange: attention s_it of the current W (${run.label}); blue box: the selected patch; ✓/✗: the prediction.`;
-    }
-    for (const [id, [keys]] of Object.entries(CURVES)) {
-      if (!parts[id]) continue;
+      setText(bodies.gallery.note, `Orange: attention s_it of the current W (${run.label}); blue box: the selected patch; ✓/✗: the prediction.`);
+    } };
+  }
+  for (const [id, [keys]] of Object.entries(CURVES)) {
+    if (!parts[id]) continue;
+    jobs[id] = { every: 400, key: () => [session, ...session.runs.map((r) => r.series.iteration.length)], run: () => {
       parts[id].update(curveData(session, keys));
       const now = session.runs.map((r) => `${r.label}: ${pct(r.last?.[keys[0]])}`).join(', ');
-      bodies[id].note.textContent = id === 'loss' ? 'Log scale.' : `Now ${now}.`;
-    }
-    const t = performance.now();
-    if (force || !info.playing || t - lastSlow > 250) {
-      lastSlow = t;
-      parts.hist?.update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) });
-      parts.weights?.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: '', maxCell: 8 });
-    }
+      setText(bodies[id].note, id === 'loss' ? 'Log scale.' : `Now ${now}.`);
+    } };
+  }
+  if (parts.hist) {
+    jobs.hist = { every: 500, key: () => [session, ...session.runs.map((r) => r.histogram)],
+      run: () => parts.hist.update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) }) };
+  }
+  if (parts.weights) {
+    jobs.weights = { every: 500, key: () => [session, ...session.runs.map((r) => r.W)],
+      run: () => parts.weights.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: '', maxCell: 8 }) };
+  }
+  let lastCounter = 0;
+  const pacer = createPacer(jobs);
+  function render(force) {
+    if (!session || destroyed) return;
+    const st = session.status();
+    setText(bPlay, st.playing ? '❚❚ Pause' : st.done && st.loaded ? '✓ Done' : '▶ Play');
+    if (bPlay.getAttribute('aria-pressed') !== String(st.playing)) bPlay.setAttribute('aria-pressed', String(st.playing));
+    bPlay.disabled = !st.loaded || st.done;
+    bReset.disabled = !st.loaded;
+    if (!st.loaded) setText(iterOut, error ? '' : 'loading…');
+    if (!st.loaded || (!visible && !force)) return;
+    const { ran, waiting } = pacer.frame({ playing: st.playing, force });
+    // the counter at most 4 times a second while playing, or with a panel (a frame that changes
+    // nothing on screen costs no paint and no compositor commit)
+    const now = performance.now();
+    if (!st.playing || ran || now - lastCounter > 250) { lastCounter = now; setText(iterOut, `k = ${st.iteration} / ${st.maxIterations}`); }
+    if (waiting) schedule(false);
   }
 
   function play() {
     if (!session?.info().loaded || destroyed) return;
     started = true;
     session.play();
-    render(true);
+    render(false);
   }
   bPlay.onclick = () => {
     if (session?.info().playing) { userPaused = true; session.pause(); } else { userPaused = false; play(); }
-    render(true);
+    render(false);
     options.onUpdate?.(api);
   };
   bReset.onclick = () => { userPaused = false; session?.reset(); };

@@ -75,10 +75,15 @@ export function createGallery(container, { onSelect } = {}) {
     geom = layout();
     const { dpr, scaleCss, tile, labelH, gap, perRow } = geom;
     const scale = Math.max(1, Math.round(scaleCss * dpr));
-    canvas.width = Math.round(geom.w * dpr);
-    canvas.height = Math.round(geom.h * dpr);
-    canvas.style.width = `${geom.w}px`;
-    canvas.style.height = `${geom.h}px`;
+    // a canvas's size is set only when it changes: setting it (even to the same value) drops and
+    // reallocates the backing store, and the compositor then uploads the whole canvas again
+    const cw = Math.round(geom.w * dpr), ch = Math.round(geom.h * dpr);
+    if (canvas.width !== cw || canvas.height !== ch) {
+      canvas.width = cw;
+      canvas.height = ch;
+      canvas.style.width = `${geom.w}px`;
+      canvas.style.height = `${geom.h}px`;
+    }
     const ctx = canvas.getContext('2d');
     const c = themeColors();
     ctx.fillStyle = c.bg;
@@ -94,10 +99,7 @@ export function createGallery(container, { onSelect } = {}) {
       const f = data.output?.[j];
       const right = f === undefined ? null : (f > 0) === (label === data.classA);
       ctx.fillStyle = right === null ? c.muted : right ? OK : BAD;
-      // the label cut to the tile's width
-      let text = `${right === null ? '' : right ? '✓ ' : '✗ '}${data.names[label]}`;
-      while (text.length > 3 && ctx.measureText(text).width > (tile + gap - 2) * dpr) text = `${text.slice(0, -2)}…`;
-      ctx.fillText(text, x * dpr, (y + tile + 2) * dpr);
+      ctx.fillText(fitted(ctx, `${right === null ? '' : right ? '✓ ' : '✗ '}${data.names[label]}`, (tile + gap - 2) * dpr), x * dpr, (y + tile + 2) * dpr);
       if (data.selected === j) {
         ctx.strokeStyle = c.fg;
         ctx.lineWidth = 2 * dpr;
@@ -105,8 +107,24 @@ export function createGallery(container, { onSelect } = {}) {
       }
     });
     const correct = data.output ? data.indices.filter((idx, j) => (data.output[j] > 0) === (data.labels[idx] === data.classA)).length : null;
-    canvas.setAttribute('aria-label', `${data.indices.length} test images with the attention of the current W over their 7 x 7 patches` +
+    setLabel(`${data.indices.length} test images with the attention of the current W over their 7 x 7 patches` +
       (correct === null ? '' : `; ${correct} classified correctly`) + '. Click an image (or use the arrow keys) for its softmax over patches.');
+  }
+  function setLabel(text) {
+    if (canvas.getAttribute('aria-label') !== text) canvas.setAttribute('aria-label', text);
+  }
+
+  // A label cut to the tile's width, remembered per text and width (measureText is slow).
+  const fits = new Map();
+  function fitted(ctx, text, width) {
+    const k = `${width}|${ctx.font}|${text}`;
+    let t = fits.get(k);
+    if (t === undefined) {
+      t = text;
+      while (t.length > 3 && ctx.measureText(t).width > width) t = `${t.slice(0, -2)}…`;
+      fits.set(k, t);
+    }
+    return t;
   }
 
   function tileAt(x, y) {

@@ -1,7 +1,7 @@
 // The lab's "Real images" scenario (SPEC section 6): a view of its own in place of the lab's token
 // panels, loaded (with the asset of the two classes and the experiments build of the module) only
 // when the scenario opens. The state lives in the lab's URL hash (state.js: ca, cb, opt, p, lr, it,
-// ntr, nte, cmp); every control goes through the lab's setState, which calls show(state) again.
+// ntr, nte, seed, cmp); every control goes through the lab's setState, which calls show(state) again.
 //
 // Panels: the gallery of test images with the attention of the current W over each image's patch
 // grid; the clicked image's softmax over patches, its token scores and the analysis of its
@@ -15,6 +15,7 @@ import { svgString, svgSize, svgToPng } from '../plots/export.js';
 import { CLASS_NAMES } from './asset.js';
 import { createRealSession, realSettings, OPTIMIZERS } from './session.js';
 import { createGallery } from './gallery.js';
+import { createPacer } from './pacer.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, analysisText, imageDetailText, pct, num } from './panels.js';
 
 const opt = (v, label = v) => `<option value="${v}">${label}</option>`;
@@ -37,8 +38,9 @@ function layoutHtml(scenarioOptions) {
         <div class="row">
           <label>N train <input id="real-ntr" type="number" min="2" max="1000" step="2"></label>
           <label>N test <input id="real-nte" type="number" min="2" max="1000" step="2"></label>
+          <label>Seed <input id="real-seed" type="number" min="0" step="1"></label>
         </div>
-        <p class="hint">The first N/2 images of each class in the training and test files, in file order (the CLI's split).</p>
+        <p class="hint">Seed 0: the first N/2 images of each class in the training and test files, in file order; seed k &gt; 0: N/2 drawn at random from the first 1000 of each class (the CLI's split, <code>--seed-base</code>).</p>
       </fieldset>
       <fieldset><legend>Training</legend>
         <label for="real-opt">Optimizer (W and the head v)</label>
@@ -147,9 +149,10 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   $('real-p').onchange = (e) => setState({ p: Number(e.target.value) });
   $('real-cmp').onchange = (e) => setState({ compare: e.target.checked });
   numField('real-lr', 'lr'); numField('real-it', 'iterations'); numField('real-ntr', 'nTrain'); numField('real-nte', 'nTest');
+  $('real-seed').onchange = (e) => setState({ seed: e.target.value.trim() === '' ? 0 : Number(e.target.value) });
   $('real-play').onclick = () => { if (!session) return; if (session.info().playing) session.pause(); else session.play(); };
   $('real-reset').onclick = () => { session?.reset(); selected = null; detail = null; };
-  $('real-focus').onchange = (e) => { focus = Number(e.target.value); selected = null; drawAll(true); };
+  $('real-focus').onchange = (e) => { focus = Number(e.target.value); selected = null; schedule(false); };
   root.querySelectorAll('[data-real-export]').forEach((b) => {
     b.onclick = async () => {
       const url = URL.createObjectURL(await exportPanel(b.dataset.realExport));
@@ -167,7 +170,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     const pSel = $('real-p');
     if (![...pSel.options].some((o) => Number(o.value) === settings.p)) pSel.append(new Option(String(settings.p), String(settings.p)));
     set('real-p', settings.p);
-    set('real-lr', settings.lr); set('real-it', settings.iters); set('real-ntr', settings.nTrain); set('real-nte', settings.nTest);
+    set('real-lr', settings.lr); set('real-it', settings.iters); set('real-ntr', settings.nTrain); set('real-nte', settings.nTest); set('real-seed', settings.seed);
     $('real-cmp').checked = !!s.compare;
     root.querySelector('[data-real="p"]').hidden = settings.optimizer === 'adam' || !!s.compare;
     root.querySelector('[data-real="compare"]').hidden = settings.optimizer === 'adam';
@@ -206,7 +209,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     document.querySelector('.topbar .player')?.removeAttribute('hidden');
   }
 
-  let queued = false, lastSlow = 0, lastCurves = 0, galleryKey = [];
+  let queued = false, forceNext = false;
   function onUpdate(what) {
     if (what === 'error') {
       const info = session.info();
@@ -215,15 +218,15 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
       $('real-iter').textContent = info.error ? 'no data' : $('real-iter').textContent;
     }
     if (what === 'analysis' || what === 'loaded') { fetchWeights(); if (selected !== null) select(selected); }
-    schedule(what !== 'frame');
+    schedule(what === 'loaded');
   }
+  // One drawing pass per animation frame, however many runs reported (coalesced).
   function schedule(force) {
-    if (queued) { forceNext ||= force; return; }
+    forceNext ||= force;
+    if (queued) return;
     queued = true;
-    forceNext = force;
-    requestAnimationFrame(() => { queued = false; drawAll(forceNext); });
+    requestAnimationFrame(() => { queued = false; const f = forceNext; forceNext = false; drawAll(f); });
   }
-  let forceNext = false;
 
   let weightsBusy = false, lastWeights = 0;
   async function fetchWeights() {
@@ -232,7 +235,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     const my = session;
     try { await Promise.all(my.runs.map((r) => my.weights(r))); } catch { /* a cancelled run */ } finally { weightsBusy = false; }
     lastWeights = performance.now();
-    if (my === session) schedule(true);
+    if (my === session) schedule(false);
   }
 
   // the longest drawing pass (ms), for the tests and the benchmark
@@ -243,56 +246,73 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     const ms = performance.now() - t0;
     drawStats.max = Math.max(drawStats.max, ms); drawStats.count++; drawStats.total += ms;
   }
+  // Writes a text or attribute only when it differs: a write of the same value still costs a style
+  // recalculation in every frame.
+  const setText = (el, text) => { if (el.textContent !== text) el.textContent = text; };
+  const focused = () => session.runs[focus] ?? session.runs[0];
+  // The panels, paced (pacer.js): while playing each animation frame draws at most one of them.
+  let lastCounter = 0;
+  const pacer = createPacer({
+    gallery: { every: 250, key: () => [session, focused().softmax, focused().output, selected, focus], run: drawGallery },
+    ...Object.fromEntries(Object.entries(CURVE_KEYS).map(([c, [keys]]) => [c, {
+      every: 400, key: () => [session, ...session.runs.map((r) => r.series.iteration.length)],
+      run: () => curves[c].update(curveData(session, keys)),
+    }])),
+    hist: { every: 500, key: () => [session, ...session.runs.map((r) => r.histogram)],
+      run: () => hist.update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) }) },
+    summary: { every: 500, key: () => [session, ...session.runs.flatMap((r) => [r.last, r.analysis])], run: drawSummary },
+    weights: { every: 500, key: () => [session, ...session.runs.map((r) => r.W)],
+      run: () => weights.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: '', maxCell: 12 }) },
+  });
   function drawAllInner(force) {
     if (!session) return;
-    const info = session.info();
-    const playing = info.playing;
-    $('real-play').textContent = playing ? '❚❚ Pause' : info.done && info.loaded ? '✓ Done' : '▶ Play';
-    $('real-play').setAttribute('aria-pressed', String(playing));
-    $('real-play').disabled = !info.loaded || (info.done && !playing);
-    $('real-reset').disabled = !info.loaded;
-    if (info.loaded) $('real-iter').textContent = `k = ${info.iteration} / ${info.maxIterations}`;
-    if (!info.loaded) return;
-    const run = session.runs[focus] ?? session.runs[0];
+    const st = session.status();
+    const playing = st.playing;
+    const play = $('real-play');
+    setText(play, playing ? '❚❚ Pause' : st.done && st.loaded ? '✓ Done' : '▶ Play');
+    if (play.getAttribute('aria-pressed') !== String(playing)) play.setAttribute('aria-pressed', String(playing));
+    play.disabled = !st.loaded || (st.done && !playing);
+    $('real-reset').disabled = !st.loaded;
+    if (!st.loaded) return;
+    if (playing && performance.now() - lastWeights > 1000) fetchWeights();
+    const { ran, waiting } = pacer.frame({ playing, force });
+    // the counter at most 4 times a second while playing, or with a panel: a frame that changes
+    // nothing on screen costs no paint and no compositor commit
     const now = performance.now();
-    // the gallery only when what it shows changed (the softmax arrives a few times a second)
-    const gkey = [run.softmax, run.output, selected, focus];
-    if (force || gkey.some((v, k) => v !== galleryKey[k])) {
-      galleryKey = gkey;
-      gallery.update({ pixels: run.info.testPixels, rows: run.info.rows, cols: run.info.cols, patch: 4, indices: session.gallery,
-      labels: run.info.testLabels, softmax: run.softmax, output: run.output, classA: session.settings.classA, names: CLASS_NAMES, selected });
-    }
-    const correct = run.output ? session.gallery.filter((idx, j) => (run.output[j] > 0) === (run.info.testLabels[idx] === session.settings.classA)).length : 0;
-    $('real-sub-gallery').textContent = `The first ${session.gallery.length / 2} test images of ${CLASS_NAMES[session.settings.classA]} and of ${CLASS_NAMES[session.settings.classB]} ` +
-      `(${run.label}): ${correct} of ${session.gallery.length} classified correctly now (✓/✗ from the sign of f_i). Orange: attention s_it; blue box: the selected patch. Click an image.`;
-    // the uPlot curves at ~10 Hz while playing (each redraw re-renders axes and text)
-    if (force || !playing || now - lastCurves > 100) {
-      lastCurves = now;
-      for (const [c, [keys]] of Object.entries(CURVE_KEYS)) curves[c].update(curveData(session, keys));
-    }
-    if (force || !playing || now - lastSlow > 250) {
-      lastSlow = now;
-      hist.update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) });
-      drawSummary();
-      if (playing && now - lastWeights > 500) fetchWeights();
-      weights.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: '', maxCell: 12 });
-    }
+    if (!playing || ran || now - lastCounter > 250) { lastCounter = now; setText($('real-iter'), `k = ${st.iteration} / ${st.maxIterations}`); }
+    if (waiting) schedule(false);
   }
 
+  function drawGallery() {
+    const run = focused();
+    gallery.update({ pixels: run.info.testPixels, rows: run.info.rows, cols: run.info.cols, patch: 4, indices: session.gallery,
+      labels: run.info.testLabels, softmax: run.softmax, output: run.output, classA: session.settings.classA, names: CLASS_NAMES, selected });
+    const correct = run.output ? session.gallery.filter((idx, j) => (run.output[j] > 0) === (run.info.testLabels[idx] === session.settings.classA)).length : 0;
+    setText($('real-sub-gallery'), `The first ${session.gallery.length / 2} test images (of the split) of ${CLASS_NAMES[session.settings.classA]} and of ${CLASS_NAMES[session.settings.classB]} ` +
+      `(${run.label}): ${correct} of ${session.gallery.length} classified correctly now (✓/✗ from the sign of f_i). Orange: attention s_it; blue box: the selected patch. Click an image.`);
+  }
+
+  // The table is built once per session and its cells rewritten only when their text changes.
+  let summaryFor = null, summaryCells = null;
   function drawSummary() {
-    const rows = session.runs.map((r) => {
-      const l = r.last ?? {};
-      return `<tr><th scope="row"><span class="real-sw" style="background:${runColor(r)}"></span>${r.label}</th><td>${pct(l.trainAccuracy)}</td><td>${pct(l.testAccuracy)}</td>` +
-        `<td>${num(l.testLoss)}</td><td>${num(l.testMaxSoftmax)}</td><td>${pct(l.sparsity)}</td></tr>`;
-    }).join('');
     const body = $('real-body-summary');
-    body.innerHTML = `<table class="real-table"><thead><tr><th></th><th>train acc.</th><th>test acc.</th><th>test loss</th><th>max s</th><th>sparsity</th></tr></thead><tbody>${rows}</tbody></table>`;
-    for (const r of session.runs) {
-      const p = document.createElement('p');
-      p.className = 'sub';
-      p.textContent = `${r.label}: ${analysisText(r)}`;
-      body.append(p);
+    if (summaryFor !== session) {
+      summaryFor = session;
+      const rows = session.runs.map((r) => `<tr><th scope="row"><span class="real-sw" style="background:${runColor(r)}"></span>${r.label}</th>` +
+        '<td></td><td></td><td></td><td></td><td></td></tr>').join('');
+      body.innerHTML = `<table class="real-table"><thead><tr><th></th><th>train acc.</th><th>test acc.</th><th>test loss</th><th>max s</th><th>sparsity</th></tr></thead><tbody>${rows}</tbody></table>`;
+      summaryCells = session.runs.map((r, k) => {
+        const p = document.createElement('p');
+        p.className = 'sub';
+        body.append(p);
+        return { tds: [...body.querySelectorAll('tbody tr')[k].querySelectorAll('td')], p };
+      });
     }
+    session.runs.forEach((r, k) => {
+      const l = r.last ?? {};
+      [pct(l.trainAccuracy), pct(l.testAccuracy), num(l.testLoss), num(l.testMaxSoftmax), pct(l.sparsity)].forEach((t, i) => setText(summaryCells[k].tds[i], t));
+      setText(summaryCells[k].p, `${r.label}: ${analysisText(r)}`);
+    });
   }
 
   async function select(j) {
@@ -305,7 +325,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     } catch (e) { return; }
     if (my !== session || selected !== j) return;
     drawDetail(my.runs[r]);
-    drawAll(true);
+    schedule(false);
   }
 
   function drawDetail(run) {
@@ -325,6 +345,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   let detailMatrices = null;
 
   async function exportPanel(id) {
+    drawAll(true); // every panel as of now (the pacer may not have reached this one yet)
     const svgEl = id === 'hist' ? hist.svg() : id === 'weights' ? weights.svg() : curves[id].svg();
     const text = svgString(svgEl, { title: `attnsvm — real images — ${id}` });
     const { width, height } = svgSize(svgEl);

@@ -37,44 +37,37 @@ export function curveData(session, keys) {
 }
 
 // Grouped bars: the histogram of |W_jk| / max |W_jk| (bins on [0, 1]) of each run, as the share of
-// the d^2 entries in each bin.
+// the d^2 entries in each bin. The axes, legend and bars are built once per layout (width, runs,
+// bins); an update moves the bars and relabels the y axis, writing only attributes that changed
+// (rebuilding the SVG several times a second cost 10-30 ms of style and layout per redraw).
 export function createHistograms(container, { height = 170 } = {}) {
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('role', 'img');
   container.append(svg);
-  let width = container.clientWidth || 400, data = null;
-  function draw() {
-    if (!data) return;
+  let width = container.clientWidth || 400, data = null, layoutKey = null, bars = [], yTicks = [];
+  const m = { l: 40, r: 8, t: 8, b: 30 };
+  const set = (e, k, v) => { const t = String(v); if (e.getAttribute(k) !== t) e.setAttribute(k, t); };
+  const add = (tag, attrs, text) => {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text != null) e.textContent = text;
+    svg.append(e);
+    return e;
+  };
+  function build(runs, bins, w, h) {
     const c = themeColors();
-    const w = Math.max(220, width), h = height;
-    const m = { l: 40, r: 8, t: 8, b: 30 };
     svg.setAttribute('width', w); svg.setAttribute('height', h); svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
     svg.replaceChildren();
-    const runs = data.runs.filter((r) => r.histogram?.length);
-    if (!runs.length) return;
-    const bins = runs[0].histogram.length;
-    const shares = runs.map((r) => { const tot = r.histogram.reduce((a, b) => a + b, 0) || 1; return Array.from(r.histogram, (v) => v / tot); });
-    const ymax = Math.max(0.05, ...shares.flat());
     const iw = w - m.l - m.r, ih = h - m.t - m.b;
     const bw = iw / bins;
-    const add = (tag, attrs, text) => {
-      const e = document.createElementNS(SVG_NS, tag);
-      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-      if (text != null) e.textContent = text;
-      svg.append(e);
-      return e;
-    };
-    for (const f of [0, 0.5, 1]) {
+    yTicks = [0, 0.5, 1].map((f) => {
       const y = m.t + ih * (1 - f);
       add('line', { x1: m.l, x2: w - m.r, y1: y, y2: y, stroke: c.grid });
-      add('text', { x: m.l - 4, y: y + 4, 'text-anchor': 'end', 'font-size': 10, fill: c.fg }, `${Math.round(100 * f * ymax)}%`);
-    }
-    shares.forEach((s, k) => {
-      s.forEach((v, b) => {
-        const x = m.l + b * bw + (k * bw * 0.85) / runs.length + bw * 0.075;
-        add('rect', { x, y: m.t + ih * (1 - v / ymax), width: Math.max(1, (bw * 0.85) / runs.length - 0.5), height: ih * (v / ymax), fill: runs[k].color });
-      });
+      return { f, text: add('text', { x: m.l - 4, y: y + 4, 'text-anchor': 'end', 'font-size': 10, fill: c.fg }, '') };
     });
+    bars = runs.map((r, k) => Array.from({ length: bins }, (_, b) => add('rect', {
+      x: m.l + b * bw + (k * bw * 0.85) / runs.length + bw * 0.075, y: m.t + ih, width: Math.max(1, (bw * 0.85) / runs.length - 0.5), height: 0, fill: r.color,
+    })));
     // legend: one swatch per run, top right
     runs.forEach((r, k) => {
       const x = w - m.r - 70, y = m.t + 6 + 15 * k;
@@ -84,6 +77,24 @@ export function createHistograms(container, { height = 170 } = {}) {
     for (const f of [0, 0.25, 0.5, 0.75, 1]) add('text', { x: m.l + f * iw, y: h - 16, 'text-anchor': 'middle', 'font-size': 10, fill: c.fg }, String(f));
     add('text', { x: m.l + iw / 2, y: h - 3, 'text-anchor': 'middle', 'font-size': 11, fill: c.fg }, '|W_jk| / max |W_jk|');
     svg.setAttribute('aria-label', `Histogram of |W_jk| / max |W_jk| for ${runs.map((r) => r.label).join(', ')}`);
+  }
+  function draw() {
+    if (!data) return;
+    const w = Math.max(220, width), h = height;
+    const runs = data.runs.filter((r) => r.histogram?.length);
+    if (!runs.length) { svg.replaceChildren(); layoutKey = null; return; }
+    const bins = runs[0].histogram.length;
+    const key = [w, bins, themeColors().dark, ...runs.map((r) => `${r.label}|${r.color}`)].join(';');
+    if (key !== layoutKey) { layoutKey = key; build(runs, bins, w, h); }
+    const shares = runs.map((r) => { const tot = r.histogram.reduce((a, b) => a + b, 0) || 1; return Array.from(r.histogram, (v) => v / tot); });
+    let ymax = 0.05;
+    for (const s of shares) for (const v of s) ymax = Math.max(ymax, v);
+    const ih = h - m.t - m.b;
+    for (const { f, text } of yTicks) { const t = `${Math.round(100 * f * ymax)}%`; if (text.textContent !== t) text.textContent = t; }
+    shares.forEach((s, k) => s.forEach((v, b) => {
+      set(bars[k][b], 'y', (m.t + ih * (1 - v / ymax)).toFixed(2));
+      set(bars[k][b], 'height', (ih * (v / ymax)).toFixed(2));
+    }));
   }
   return {
     update(next) { data = next; draw(); },

@@ -23,6 +23,9 @@ export function realSettings(state) {
     classB: state.classB ?? 9,
     nTrain: state.nTrain ?? 1000,
     nTest: state.nTest ?? 1000,
+    // the split's seed (the core's binarySubset: 0 takes the first images; the asset holds the pool
+    // that every other seed draws from, so the page makes the CLI's split for every seed)
+    seed: state.seed ?? 0,
     patch: 4,
     optimizer,
     p: state.p ?? 2,
@@ -103,7 +106,7 @@ export function createRealSession(options) {
   async function load() {
     const my = ++gen;
     try {
-      data = await loadPair(options.baseUrl, base.classA, base.classB, { fetchImpl: options.fetchImpl });
+      data = await loadPair(options.baseUrl, base.classA, base.classB, { fetchImpl: options.fetchImpl, pool: base.seed !== 0 });
       if (my !== gen || destroyed) return;
       for (const [split, n] of [['train', base.nTrain], ['test', base.nTest]]) {
         if (n / 2 > data.perClass[split]) throw new Error(`${split}: ${n} images need ${n / 2} per class; the site's asset holds ${data.perClass[split]} per class`);
@@ -239,6 +242,12 @@ export function createRealSession(options) {
     every,
     duty,
     classNames: CLASS_NAMES,
+    // what a drawing pass needs, without the copies info() makes (it runs every animation frame)
+    status() {
+      let iteration = Infinity;
+      for (const r of runs) iteration = Math.min(iteration, r.series.iteration.at(-1) ?? 0);
+      return { loaded, error, playing: runs.some((r) => r.playing), done: runs.every((r) => r.done), iteration, maxIterations: base.iters };
+    },
     info() {
       return {
         loaded, error, compare: runs.length > 1,

@@ -1,0 +1,69 @@
+// Plumbing shared by the binding files (bindings.cpp, bindings_experiments.cpp, bindings_real.cpp),
+// so that each of them holds only its own entry points: the seed check, string lists and byte
+// arrays on the wire, and the run handles' common shape (a run owned by JS, created empty because
+// a constructor cannot report errors, then init(); JS must call delete()).
+#pragma once
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attnsvm/errors.hpp"
+#include "convert.hpp"
+
+namespace attnsvm::wire {
+
+// A seed from JS (a double): an integer in 0..2^53-1, the integers a JS number holds exactly.
+inline std::uint64_t seedValue(double seed, const char* what = "seed") {
+  if (!(seed >= 0) || seed > 9007199254740991.0 || seed != std::floor(seed))
+    throw InputError(std::string(what) + " must be an integer in 0..2^53-1");
+  return static_cast<std::uint64_t>(seed);
+}
+inline std::uint64_t seed(const val& o, const char* key) {
+  return seedValue(number(o, key, 0), key);
+}
+
+// A JS array of strings.
+inline val strings(const std::vector<std::string>& list) {
+  val a = val::array();
+  for (const std::string& s : list) a.call<void>("push", s);
+  return a;
+}
+// {names: [...]}: the result of the entry points that list names.
+inline val namesObject(const std::vector<std::string>& list) {
+  val o = val::object();
+  put(o, "names", strings(list));
+  return o;
+}
+
+// A fresh Uint8Array copy of `bytes` (never a view on the heap, which a later allocation moves).
+inline val u8(const std::vector<std::uint8_t>& bytes) {
+  return val(emscripten::typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
+}
+
+// The object a run handle holds once init() succeeded; InputError "<what> is not initialized"
+// before.
+template <class T>
+T& live(const std::unique_ptr<T>& p, const char* what) {
+  if (!p) throw InputError(std::string(what) + " is not initialized");
+  return *p;
+}
+
+// Registers a run handle class with the methods every handle has (constructor, init, step, params,
+// iteration); the caller chains its own.
+template <class H>
+emscripten::class_<H> runHandleClass(const char* name) {
+  emscripten::class_<H> c(name);
+  c.template constructor<>()
+      .function("init", &H::init)
+      .function("step", &H::step)
+      .function("params", &H::params)
+      .function("iteration", &H::iteration);
+  return c;
+}
+
+}  // namespace attnsvm::wire
