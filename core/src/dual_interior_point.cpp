@@ -417,7 +417,7 @@ class DualIpm {
   double mu_ = 0.0, muRef_ = 0.0, muMin_ = 0.0;
   int it_ = 0;
   int stall_ = 0;   // iterations since the best improved, once mu is small
-  int sameMu_ = 0;  // corrector steps since mu last moved along the path
+  int sameMu_ = 0;  // iterations since the last predictor step (one is forced after 6)
 
   Vec s_, grad_, gf_, rhs_, dl_, ds_, trial_;
   Mat H_, K_;
