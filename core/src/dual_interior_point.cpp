@@ -87,11 +87,21 @@ class DualIpm {
     best_.gap = std::numeric_limits<double>::infinity();
   }
 
+  // One exit, moving best_ out (a copy per return site costs wasm bytes).
   MarginSolution run(double mu) {
-    if (!start(mu)) {
+    if (start(mu)) {
+      iterate();
+      finish();
+    } else {
       best_.message = std::string(name_) + ": starting point outside the domain";
-      return best_;
     }
+    return std::move(best_);
+  }
+
+ private:
+  // The predictor-corrector loop from the start point, until the best certificate reaches the
+  // target, it stalls, no step can be made, or maxIt_ iterations.
+  void iterate() {
     bool fresh = true;  // derivatives already evaluated at lambda
     for (; it_ < maxIt_; ++it_) {
       if (!fresh) model_.derivatives(grad_, H_);
@@ -121,10 +131,8 @@ class DualIpm {
       }
       if (!correctorStep(w, e)) break;
     }
-    return finish();
   }
 
- private:
   bool isIneq(Index j) const { return ineq_[static_cast<std::size_t>(j)] != 0; }
 
   // Starting slacks: those of the primal estimate (floored), so the dual residual starts small.
@@ -379,8 +387,9 @@ class DualIpm {
     return true;
   }
 
-  // The best certified iterate with its status and message, or W = 0 if there is none.
-  MarginSolution finish() {
+  // best_ becomes the result: the best certified iterate with its status and message, or W = 0
+  // if there is none.
+  void finish() {
     if (!haveBest_) {
       best_ = MarginSolution();
       best_.W = Mat::Zero(pb_.rows, pb_.cols);
@@ -398,7 +407,6 @@ class DualIpm {
       if (lb > 0.0) best_.lambda *= best_.objective * best_.objective / lb;
     }
     best_.iterations = it_;
-    return std::move(best_);
   }
 
   const MarginProblem& pb_;

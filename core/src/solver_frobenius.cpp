@@ -118,13 +118,24 @@ class GoldfarbIdnani {
     sol_.lambda = Vec::Zero(m_);
   }
 
+  // One exit, moving sol_ out (a copy per return site costs wasm bytes).
   MarginSolution run() {
+    solve();
+    return std::move(sol_);
+  }
+
+ private:
+  // What the main loop does after a phase: go on, stop and report (finish()), or end with sol_
+  // as it is (a certificate of infeasibility, or a failure with its message).
+  enum class Step { Continue, Stop, Return };
+
+  void solve() {
     if (m_ == 0) {
       sol_.status = SolveStatus::Optimal;
       sol_.message = "no constraints: W = 0";
-      return sol_;
+      return;
     }
-    if (!screenZeroConstraints()) return sol_;
+    if (!screenZeroConstraints()) return;
     for (Index j = 0; j < m_; ++j)
       if (isEq(j) && state_[static_cast<std::size_t>(j)] == 0) eqs_.push_back(j);
     while (true) {
@@ -135,16 +146,11 @@ class GoldfarbIdnani {
       }
       const Index p = nextConstraint();
       const Step step = p < 0 ? converged() : addConstraint(p);
-      if (step == Step::Return) return sol_;
+      if (step == Step::Return) return;
       if (step == Step::Stop) break;
     }
-    return finish();
+    finish();
   }
-
- private:
-  // What the main loop does after a phase: go on, stop and report (finish()), or return sol_
-  // as it is (a certificate of infeasibility, or a failure with its message).
-  enum class Step { Continue, Stop, Return };
 
   static constexpr double kTolViol = 1e-12;  // relative violation at which the method stops
   static constexpr double kEpsDep = 1e-14;   // delta^2 <= kEpsDep G_pp: numerically dependent
@@ -408,15 +414,14 @@ class GoldfarbIdnani {
     }
   }
 
-  // The solution, or for a solve that stopped early the current (dual feasible, possibly primal
-  // infeasible) iterate.
-  MarginSolution finish() {
+  // sol_ becomes the result: the solution, or for a solve that stopped early the current (dual
+  // feasible, possibly primal infeasible) iterate.
+  void finish() {
     if (sol_.status == SolveStatus::MaxIterations) {
       sol_.lambda = activeMultipliers();
       sol_.W = combine(pb_, sol_.lambda);
     }
     sol_.iterations = iterations_;
-    return std::move(sol_);
   }
 
   const MarginProblem& pb_;
