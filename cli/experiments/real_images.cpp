@@ -128,12 +128,8 @@ RunOut runOne(const ImageSet& trainAll, const ImageSet& testAll, const RealImage
 
 json numberOrNull(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
-}  // namespace
-
-ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const int seeds = pick(o.seeds, 5);
-  const int threads = resolveThreads(o.threads);
+// The settings every run shares, from the options (classes, iterations, set sizes).
+RealImagesSettings baseSettings(const ExperimentOptions& o) {
   RealImagesSettings base;
   if (!o.classes.empty()) {
     if (o.classes.size() != 2)
@@ -149,16 +145,14 @@ ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
   if (base.nSvm > base.nTrain)
     throw InputError("--n-svm = " + std::to_string(base.nSvm) +
                      " exceeds --train = " + std::to_string(base.nTrain));
-  const int every = o.every > 0 ? o.every : std::max(1, base.iters / 100);
-  const std::vector<Method> methods = methodsOf(o);
+  return base;
+}
 
-  // The files are read once; each seed takes its own subset (binarySubset's seed rule).
-  const ImageSet trainAll = readFashionMnist("train", o.dataDir);
-  const ImageSet testAll = readFashionMnist("t10k", o.dataDir);
-  // Fail fast on bad classes or sizes (the same checks every run would make).
-  (void)binarySubset(trainAll, base.classA, base.classB, base.nTrain);
-  (void)binarySubset(testAll, base.classA, base.classB, base.nTest);
-
+// Every (method, seed) run on the worker threads, method-major: run idx is method idx / seeds
+// with seed seedBase + idx % seeds.
+std::vector<RunOut> runAll(const ExperimentOptions& o, const std::vector<Method>& methods,
+                           const RealImagesSettings& base, const ImageSet& trainAll,
+                           const ImageSet& testAll, int seeds, int threads, int every) {
   const int items = static_cast<int>(methods.size()) * seeds;
   std::vector<RunOut> out(items);
   Progress progress("real-images", items, o.progress);
@@ -172,117 +166,164 @@ ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
         runOne(trainAll, testAll, s, o.seedBase + static_cast<std::uint64_t>(idx % seeds), every);
   });
   progress.finish();
+  return out;
+}
 
-  ExperimentResult res;
-  json& j = res.json;
-  j["settings"] = settingsJson("real-images", o, seeds, base.iters, threads);
+// The "settings" block: the options and the model, split and measurements in words.
+json realImagesSettingsJson(const ExperimentOptions& o, const RealImagesSettings& base,
+                            const ImageSet& trainAll, int seeds, int threads, int every) {
+  json j = settingsJson("real-images", o, seeds, base.iters, threads);
   const auto& names = fashionClassNames();
-  j["settings"]["classes"] = {base.classA, base.classB};
-  j["settings"]["class_names"] = {names[base.classA], names[base.classB]};
-  j["settings"]["n_train"] = base.nTrain;
-  j["settings"]["n_test"] = base.nTest;
-  j["settings"]["patch"] = base.patch;
-  j["settings"]["T"] = (trainAll.rows / base.patch) * (trainAll.cols / base.patch);
-  j["settings"]["d"] = base.patch * base.patch + 2;
-  j["settings"]["n_svm"] = base.nSvm;
-  j["settings"]["every"] = every;
-  j["settings"]["model"] =
+  j["classes"] = {base.classA, base.classB};
+  j["class_names"] = {names[base.classA], names[base.classB]};
+  j["n_train"] = base.nTrain;
+  j["n_test"] = base.nTest;
+  j["patch"] = base.patch;
+  j["T"] = (trainAll.rows / base.patch) * (trainAll.cols / base.patch);
+  j["d"] = base.patch * base.patch + 2;
+  j["n_svm"] = base.nSvm;
+  j["every"] = every;
+  j["model"] =
       "cross attention, z_i = mean token, linear head v, logistic loss; W0 = 0, v0 = 0, "
       "W and v trained jointly with the same optimizer and lr, full batch";
-  j["settings"]["seed_rule"] =
+  j["seed_rule"] =
       "seed 0: the first n/2 images of each class in file order; seed k > 0: n/2 of the "
       "first max(1000, n) of each class (the pool the page's asset holds), the first n/2 "
       "after a Fisher-Yates shuffle of the pool's file indices with Rng(k); the same rule "
       "for the training and the test file";
-  j["settings"]["sparsity"] = "share of entries of W with |W_jk| < 0.01 max |W_jk|";
-  j["settings"]["accuracy"] = "share of images with Y_i f_i > 0";
-  j["settings"]["timing"] =
+  j["sparsity"] = "share of entries of W with |W_jk| < 0.01 max |W_jk|";
+  j["accuracy"] = "share of images with Y_i f_i > 0";
+  j["timing"] =
       "train_seconds, analysis_seconds: CPU time of the run's thread (train_seconds "
       "includes the measurement of every frame)";
+  return j;
+}
+
+// One run's finals, timings and SVM analysis.
+json runJson(const RunOut& r, std::uint64_t seed) {
+  json run = {{"seed", seed},
+              {"iterations", r.last.iteration},
+              {"train_accuracy", r.last.trainAccuracy},
+              {"test_accuracy", r.last.testAccuracy},
+              {"train_loss", numberOrNull(r.last.trainLoss)},
+              {"test_loss", numberOrNull(r.last.testLoss)},
+              {"train_max_softmax", r.last.trainMaxSoftmax},
+              {"test_max_softmax", r.last.testMaxSoftmax},
+              {"sparsity", r.last.sparsity},
+              {"histogram", r.last.histogram},
+              {"norm_W_fro", r.W.norm()},
+              {"norm_v", r.v.norm()},
+              {"train_seconds", r.trainSeconds},
+              {"analysis_seconds", r.analysisSeconds},
+              {"analysis",
+               {{"n_svm", r.analysis.nSvm},
+                {"selection", r.analysis.selection},
+                {"verdict", r.analysis.verdict},
+                {"feasible", r.analysis.feasible},
+                {"status", r.analysis.status},
+                {"corr", numberOrNull(r.analysis.corr)},
+                {"divergence", numberOrNull(r.analysis.divergence)}}}};
+  if (!r.stopReason.empty()) run["stop_reason"] = r.stopReason;
+  return run;
+}
+
+// The series of one method, mean +- std over its seeds' runs first[0 .. seeds) (on the longest
+// run's iterations).
+SeriesBlock seriesOf(const RunOut* first, int seeds) {
+  SeriesBlock block;
+  block.iteration = first[0].iteration;
+  for (int k = 0; k < seeds; ++k)
+    if (first[k].iteration.size() > block.iteration.size()) block.iteration = first[k].iteration;
+  for (int f = 0; f < kSeriesCount; ++f) {
+    std::vector<std::vector<double>> perSeed;
+    for (int k = 0; k < seeds; ++k) perSeed.push_back(first[k].series[f]);
+    block.add(kSeries[f], perSeed);
+  }
+  return block;
+}
+
+// One method's entry of "per_method": finals over its seeds' runs first[0 .. seeds), verdicts,
+// histogram, seed 0's heat map, the series and every run.
+json methodJson(const Method& m, const RunOut* first, int seeds, std::uint64_t seedBase,
+                const SeriesBlock& block) {
+  auto finals = [&](auto get) {
+    std::vector<double> v;
+    for (int k = 0; k < seeds; ++k) v.push_back(get(first[k]));
+    return statsJson(stats(v));
+  };
+  std::map<std::string, int> verdicts;
+  int feasible = 0;
+  std::vector<double> histogram(first[0].last.histogram.size(), 0.0);
+  json runs = json::array();
+  for (int k = 0; k < seeds; ++k) {
+    const RunOut& r = first[k];
+    ++verdicts[r.analysis.verdict];
+    feasible += r.analysis.feasible ? 1 : 0;
+    for (std::size_t b = 0; b < histogram.size() && b < r.last.histogram.size(); ++b)
+      histogram[b] += r.last.histogram[b] / seeds;
+    runs.push_back(runJson(r, seedBase + k));
+  }
+  const double top = first[0].W.cwiseAbs().maxCoeff();
+  json r;
+  r["method"] = m.name;
+  r["optimizer"] = optimizerName(m.optimizer);
+  r["p"] = m.optimizer == Optimizer::Adam ? json(nullptr) : json(m.p);
+  r["lr"] = m.lr;
+  r["final"] = {
+      {"train_accuracy", finals([](const RunOut& x) { return x.last.trainAccuracy; })},
+      {"test_accuracy", finals([](const RunOut& x) { return x.last.testAccuracy; })},
+      {"train_loss", finals([](const RunOut& x) { return x.last.trainLoss; })},
+      {"test_loss", finals([](const RunOut& x) { return x.last.testLoss; })},
+      {"train_max_softmax", finals([](const RunOut& x) { return x.last.trainMaxSoftmax; })},
+      {"test_max_softmax", finals([](const RunOut& x) { return x.last.testMaxSoftmax; })},
+      {"sparsity", finals([](const RunOut& x) { return x.last.sparsity; })},
+      {"svm_corr", finals([](const RunOut& x) { return x.analysis.corr; })},
+      {"svm_divergence", finals([](const RunOut& x) { return x.analysis.divergence; })},
+      {"train_seconds", finals([](const RunOut& x) { return x.trainSeconds; })},
+      {"analysis_seconds", finals([](const RunOut& x) { return x.analysisSeconds; })}};
+  r["svm_feasible"] = feasible;
+  r["verdicts"] = verdicts;
+  r["histogram_mean"] = histogram;
+  r["heatmap_seed0"] = {
+      {"W", toJson(top > 0 ? Mat(first[0].W / top) : first[0].W)},
+      {"svm", first[0].analysis.svm.size()
+                  ? toJson(first[0].analysis.svm / first[0].analysis.svm.cwiseAbs().maxCoeff())
+                  : json(nullptr)}};
+  r["series"] = block.toJson();
+  r["runs"] = std::move(runs);
+  return r;
+}
+
+}  // namespace
+
+ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int seeds = pick(o.seeds, 5);
+  const int threads = resolveThreads(o.threads);
+  const RealImagesSettings base = baseSettings(o);
+  const int every = o.every > 0 ? o.every : std::max(1, base.iters / 100);
+  const std::vector<Method> methods = methodsOf(o);
+
+  // The files are read once; each seed takes its own subset (binarySubset's seed rule).
+  const ImageSet trainAll = readFashionMnist("train", o.dataDir);
+  const ImageSet testAll = readFashionMnist("t10k", o.dataDir);
+  // Fail fast on bad classes or sizes (the same checks every run would make).
+  (void)binarySubset(trainAll, base.classA, base.classB, base.nTrain);
+  (void)binarySubset(testAll, base.classA, base.classB, base.nTest);
+
+  const std::vector<RunOut> out =
+      runAll(o, methods, base, trainAll, testAll, seeds, threads, every);
+
+  ExperimentResult res;
+  json& j = res.json;
+  j["settings"] = realImagesSettingsJson(o, base, trainAll, seeds, threads, every);
   json perMethod = json::array();
   std::string csv;
   for (std::size_t mi = 0; mi < methods.size(); ++mi) {
-    const Method& m = methods[mi];
     const RunOut* first = out.data() + mi * seeds;
-    SeriesBlock block;
-    block.iteration = first[0].iteration;
-    for (int k = 0; k < seeds; ++k)
-      if (first[k].iteration.size() > block.iteration.size()) block.iteration = first[k].iteration;
-    for (int f = 0; f < kSeriesCount; ++f) {
-      std::vector<std::vector<double>> perSeed;
-      for (int k = 0; k < seeds; ++k) perSeed.push_back(first[k].series[f]);
-      block.add(kSeries[f], perSeed);
-    }
-    auto finals = [&](auto get) {
-      std::vector<double> v;
-      for (int k = 0; k < seeds; ++k) v.push_back(get(first[k]));
-      return statsJson(stats(v));
-    };
-    std::map<std::string, int> verdicts;
-    int feasible = 0;
-    std::vector<double> histogram(first[0].last.histogram.size(), 0.0);
-    json runs = json::array();
-    for (int k = 0; k < seeds; ++k) {
-      const RunOut& r = first[k];
-      ++verdicts[r.analysis.verdict];
-      feasible += r.analysis.feasible ? 1 : 0;
-      for (std::size_t b = 0; b < histogram.size() && b < r.last.histogram.size(); ++b)
-        histogram[b] += r.last.histogram[b] / seeds;
-      json run = {{"seed", o.seedBase + k},
-                  {"iterations", r.last.iteration},
-                  {"train_accuracy", r.last.trainAccuracy},
-                  {"test_accuracy", r.last.testAccuracy},
-                  {"train_loss", numberOrNull(r.last.trainLoss)},
-                  {"test_loss", numberOrNull(r.last.testLoss)},
-                  {"train_max_softmax", r.last.trainMaxSoftmax},
-                  {"test_max_softmax", r.last.testMaxSoftmax},
-                  {"sparsity", r.last.sparsity},
-                  {"histogram", r.last.histogram},
-                  {"norm_W_fro", r.W.norm()},
-                  {"norm_v", r.v.norm()},
-                  {"train_seconds", r.trainSeconds},
-                  {"analysis_seconds", r.analysisSeconds},
-                  {"analysis",
-                   {{"n_svm", r.analysis.nSvm},
-                    {"selection", r.analysis.selection},
-                    {"verdict", r.analysis.verdict},
-                    {"feasible", r.analysis.feasible},
-                    {"status", r.analysis.status},
-                    {"corr", numberOrNull(r.analysis.corr)},
-                    {"divergence", numberOrNull(r.analysis.divergence)}}}};
-      if (!r.stopReason.empty()) run["stop_reason"] = r.stopReason;
-      runs.push_back(std::move(run));
-    }
-    const double top = first[0].W.cwiseAbs().maxCoeff();
-    json r;
-    r["method"] = m.name;
-    r["optimizer"] = optimizerName(m.optimizer);
-    r["p"] = m.optimizer == Optimizer::Adam ? json(nullptr) : json(m.p);
-    r["lr"] = m.lr;
-    r["final"] = {
-        {"train_accuracy", finals([](const RunOut& x) { return x.last.trainAccuracy; })},
-        {"test_accuracy", finals([](const RunOut& x) { return x.last.testAccuracy; })},
-        {"train_loss", finals([](const RunOut& x) { return x.last.trainLoss; })},
-        {"test_loss", finals([](const RunOut& x) { return x.last.testLoss; })},
-        {"train_max_softmax", finals([](const RunOut& x) { return x.last.trainMaxSoftmax; })},
-        {"test_max_softmax", finals([](const RunOut& x) { return x.last.testMaxSoftmax; })},
-        {"sparsity", finals([](const RunOut& x) { return x.last.sparsity; })},
-        {"svm_corr", finals([](const RunOut& x) { return x.analysis.corr; })},
-        {"svm_divergence", finals([](const RunOut& x) { return x.analysis.divergence; })},
-        {"train_seconds", finals([](const RunOut& x) { return x.trainSeconds; })},
-        {"analysis_seconds", finals([](const RunOut& x) { return x.analysisSeconds; })}};
-    r["svm_feasible"] = feasible;
-    r["verdicts"] = verdicts;
-    r["histogram_mean"] = histogram;
-    r["heatmap_seed0"] = {
-        {"W", toJson(top > 0 ? Mat(first[0].W / top) : first[0].W)},
-        {"svm", first[0].analysis.svm.size()
-                    ? toJson(first[0].analysis.svm / first[0].analysis.svm.cwiseAbs().maxCoeff())
-                    : json(nullptr)}};
-    r["series"] = block.toJson();
-    r["runs"] = std::move(runs);
-    perMethod.push_back(std::move(r));
-    csv += block.csv("method", m.name, mi == 0);
+    const SeriesBlock block = seriesOf(first, seeds);
+    perMethod.push_back(methodJson(methods[mi], first, seeds, o.seedBase, block));
+    csv += block.csv("method", methods[mi].name, mi == 0);
   }
   j["per_method"] = std::move(perMethod);
   j["seconds"] = secondsSince(t0);

@@ -3,29 +3,14 @@
 
 #include <set>
 
+#include "experiment_test_util.hpp"
 #include "experiments.hpp"
 
 using namespace attnsvm::cli;
 using nlohmann::json;
 
-namespace {
-
-ExperimentOptions small(int seeds, int iters, int threads = 2) {
-  ExperimentOptions o;
-  o.seeds = seeds;
-  o.iters = iters;
-  o.threads = threads;
-  o.progress = false;
-  return o;
-}
-
-json stripTiming(json j) {
-  j.erase("seconds");
-  j["settings"].erase("threads");
-  return j;
-}
-
-}  // namespace
+using attnsvm::cli::test::small;
+using attnsvm::cli::test::stripTiming;
 
 TEST(Experiments, LocalConvergenceCorrelationAbove099) {
   const ExperimentResult r = localConvergenceExperiment(small(4, 2000));

@@ -4,29 +4,14 @@
 #include <cmath>
 
 #include "attnsvm/errors.hpp"
+#include "experiment_test_util.hpp"
 #include "experiments.hpp"
 
 using namespace attnsvm::cli;
 using nlohmann::json;
 
-namespace {
-
-ExperimentOptions small(int seeds, int iters, int threads) {
-  ExperimentOptions o;
-  o.seeds = seeds;
-  o.iters = iters;
-  o.threads = threads;
-  o.progress = false;
-  return o;
-}
-
-json stripTiming(json j) {
-  j.erase("seconds");
-  j["settings"].erase("threads");
-  return j;
-}
-
-}  // namespace
+using attnsvm::cli::test::small;
+using attnsvm::cli::test::stripTiming;
 
 // real-images on Debian's Fashion-MNIST (skipped when the package is not installed): a reduced run
 // of every optimizer learns the Sneaker / Ankle boot task, the JSON has what RESULTS.md quotes, and

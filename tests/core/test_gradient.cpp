@@ -14,6 +14,7 @@
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/train.hpp"
 #include "engine_test_data.hpp"
+#include "finite_difference.hpp"
 
 namespace attnsvm {
 namespace {
@@ -33,24 +34,6 @@ std::string comboName(const ::testing::TestParamInfo<Combo>& info) {
 
 // Relative error ||a - b|| / ||b||.
 double relErr(const Mat& a, const Mat& b) { return (a - b).norm() / b.norm(); }
-
-// Central differences of the loss w.r.t. every entry of one parameter block.
-template <class Block>
-Mat finiteDifference(const Model& model, Params params, Block Params::*field, double h) {
-  Block& x = params.*field;
-  Mat g(x.rows(), x.cols());
-  for (Index r = 0; r < x.rows(); ++r)
-    for (Index c = 0; c < x.cols(); ++c) {
-      const double keep = x(r, c);
-      x(r, c) = keep + h;
-      const double up = model.loss(params);
-      x(r, c) = keep - h;
-      const double down = model.loss(params);
-      x(r, c) = keep;
-      g(r, c) = (up - down) / (2.0 * h);
-    }
-  return g;
-}
 
 // Smallest |(V r)_j| over all units: FD steps must not cross a relu kink.
 double reluMargin(const Model& model, const Params& params) {

@@ -15,6 +15,7 @@
 #include "attnsvm/real_images.hpp"
 #include "attnsvm/rng.hpp"
 #include "attnsvm/train.hpp"
+#include "finite_difference.hpp"
 
 #ifndef __EMSCRIPTEN__
 #include <unistd.h>
@@ -346,24 +347,6 @@ TEST(RealTokens, PixelsLandWhereSpecSays) {
   ImageSet blank = images;
   std::fill(blank.pixels.begin() + 784, blank.pixels.begin() + 2 * 784, 0);
   EXPECT_TRUE(has(messageOf([&] { patchDataset(blank, 7, 9); }), "image 1 is blank"));
-}
-
-// Central differences of the loss along every entry of one block.
-template <class Block>
-Mat finiteDifference(const Model& model, Params params, Block Params::*field, double h) {
-  Block& x = params.*field;
-  Mat g(x.rows(), x.cols());
-  for (Index r = 0; r < x.rows(); ++r)
-    for (Index c = 0; c < x.cols(); ++c) {
-      const double keep = x(r, c);
-      x(r, c) = keep + h;
-      const double up = model.loss(params);
-      x(r, c) = keep - h;
-      const double down = model.loss(params);
-      x(r, c) = keep;
-      g(r, c) = (up - down) / (2.0 * h);
-    }
-  return g;
 }
 
 ModelSpec pooledSpec() {
