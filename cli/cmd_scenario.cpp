@@ -74,12 +74,7 @@ Command addScenarioCommand(CLI::App& app) {
     if (s.model.V.size() > 0) model["V"] = toJson(s.model.V);
     if (s.model.head == HeadKind::ReluMLP && s.model.V.size() > 0) out["V"] = toJson(s.model.V);
     out["model"] = std::move(model);
-    json train;
-    train["optimizer"] = optimizerName(s.train.optimizer);
-    train["lr"] = s.train.lr;
-    train["p"] = s.train.p;
-    train["trainHead"] = s.train.trainHead;
-    out["train"] = std::move(train);
+    out["train"] = trainSettingsToJson(s.train);
     json init;
     if (s.init.W.size() > 0) init["W"] = toJson(s.init.W);
     if (s.init.K.size() > 0) init["K"] = toJson(s.init.K);

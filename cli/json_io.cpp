@@ -398,6 +398,13 @@ json solutionToJson(const MarginProblem& problem, const MarginSolution& sol) {
   return j;
 }
 
+json trainSettingsToJson(const TrainSettings& s) {
+  json j = json::object();
+  JsonFields v{j};
+  visitFields(s, v);
+  return j;
+}
+
 json selectionReportToJson(const SelectionReport& r, const MarginProblem& problem) {
   json j = json::object();
   JsonFields v{j};

@@ -9,6 +9,7 @@
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/selection.hpp"
+#include "attnsvm/train.hpp"
 #include "attnsvm/types.hpp"
 
 namespace attnsvm::cli {
@@ -53,11 +54,13 @@ json datasetToJson(const Dataset& data, AttentionKind kind);
 const char* toString(AttentionKind kind);
 const char* toString(NormKind kind);
 
-// A solver result in the CLI contract: status, W, objective, lower_bound, gap, max_violation,
-// support ([i, t] or [i, k, t] for seq2seq/causal), lambda, iterations, seconds (+ message).
+// A solver result under the core's field list (attnsvm/fields.hpp: status, W, lambda, objective,
+// lowerBound, gap, maxViolation, support as [i, t] pairs with supportQuery and supportIndex, ...).
 json solutionToJson(const MarginProblem& problem, const MarginSolution& sol);
 // The report's svm is the Frobenius SVM of `problem` (the selection's Att-SVM or prompt SVM).
 json selectionReportToJson(const SelectionReport& report, const MarginProblem& problem);
+// TrainSettings under the core's field list (attnsvm/fields.hpp), as the JS API writes them.
+json trainSettingsToJson(const TrainSettings& settings);
 const char* statusName(SolveStatus status);  // "optimal", "infeasible", "max_iterations"
 
 // Writes text to a file ("-" is stdout); throws InputError when the file cannot be written.

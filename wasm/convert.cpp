@@ -169,6 +169,9 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     s.headOptimizer = optimizer(string(o, "headOptimizer", name(s.headOptimizer)));
     s.headLr = number(o, "headLr", s.headLr);
     s.headP = number(o, "headP", s.headP);
+    s.adamBeta1 = number(o, "adamBeta1", s.adamBeta1);
+    s.adamBeta2 = number(o, "adamBeta2", s.adamBeta2);
+    s.adamEps = number(o, "adamEps", s.adamEps);
     s.traceEvery = integer(o, "traceEvery", s.traceEvery);
     s.traceSoftmax = boolean(o, "traceSoftmax", s.traceSoftmax);
     s.traceP = number(o, "traceP", s.traceP);
@@ -259,23 +262,6 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     return o;
   }
 
-  val trainSettings(const TrainSettings& s) {
-    val o = val::object();
-    put(o, "optimizer", val(std::string(name(s.optimizer))));
-    put(o, "lr", val(s.lr));
-    put(o, "p", val(s.p));
-    put(o, "balance", val(s.balance));
-    put(o, "trainHead", val(s.trainHead));
-    put(o, "headOptimizer", val(std::string(name(s.headOptimizer))));
-    put(o, "headLr", val(s.headLr));
-    put(o, "headP", val(s.headP));
-    put(o, "traceEvery", val(s.traceEvery));
-    put(o, "traceSoftmax", val(s.traceSoftmax));
-    put(o, "traceP", val(s.traceP));
-    put(o, "maxNorm", val(s.maxNorm));
-    return o;
-  }
-
   val params(const Params& p) {
     val o = val::object();
     if (p.W.size() > 0) put(o, "W", val(matrix(p.W)));
@@ -324,6 +310,13 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     val o = val::object();
     ValFields v{o};
     visitFields(s, problem, v);
+    return o;
+  }
+
+  val trainSettings(const TrainSettings& s) {
+    val o = val::object();
+    ValFields v{o};
+    visitFields(s, v);
     return o;
   }
 

@@ -16,6 +16,7 @@
 #include "attnsvm/margin.hpp"
 #include "attnsvm/names.hpp"
 #include "attnsvm/selection.hpp"
+#include "attnsvm/train.hpp"
 
 namespace attnsvm {
 
@@ -71,6 +72,27 @@ void visitFields(const SelectionReport& r, const MarginProblem& problem, Visitor
   v("violators", violators);
   v("explanation", r.explanation);
   v.object("svm", [&](Visitor& sub) { visitFields(r.svm, problem, sub); });
+}
+
+// TrainSettings: optimizer, lr, p, balance, trainHead, headOptimizer, headLr, headP, adamBeta1,
+// adamBeta2, adamEps, traceEvery, traceSoftmax, traceP, maxNorm (the meaning of each in train.hpp).
+template <class Visitor>
+void visitFields(const TrainSettings& s, Visitor& v) {
+  v("optimizer", std::string(wireName(s.optimizer)));
+  v("lr", s.lr);
+  v("p", s.p);
+  v("balance", s.balance);
+  v("trainHead", s.trainHead);
+  v("headOptimizer", std::string(wireName(s.headOptimizer)));
+  v("headLr", s.headLr);
+  v("headP", s.headP);
+  v("adamBeta1", s.adamBeta1);
+  v("adamBeta2", s.adamBeta2);
+  v("adamEps", s.adamEps);
+  v("traceEvery", s.traceEvery);
+  v("traceSoftmax", s.traceSoftmax);
+  v("traceP", s.traceP);
+  v("maxNorm", s.maxNorm);
 }
 
 }  // namespace attnsvm

@@ -58,6 +58,9 @@ export interface TrainJSON {
   headOptimizer?: OptimizerKind;
   headLr?: number;
   headP?: number;
+  adamBeta1?: number;         // Adam (optimizer or headOptimizer 'adam'): defaults 0.9, 0.999, 1e-8
+  adamBeta2?: number;
+  adamEps?: number;
   traceEvery?: number;
   traceSoftmax?: boolean;     // record the full softmax matrix per frame
   traceP?: number;            // l_p norm reported in the trace

@@ -156,10 +156,12 @@ export function wrapModule(M) {
     },
     scenario(name, options = {}) {
       const r = unwrap(M.scenario(String(name), options ?? {}));
+      const dataset = fromWireDataset(r.dataset);
+      if (r.model.attention !== 'self') delete dataset.query; // a query token only for self attention, as the CLI writes it
       return {
         name: r.name,
         title: r.title,
-        dataset: fromWireDataset(r.dataset),
+        dataset,
         model: fromWireModel(r.model),
         train: r.train,
         init: { kind: 'given', given: fromWireParams(r.init.given) },
