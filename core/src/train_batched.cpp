@@ -171,6 +171,52 @@ ATTNSVM_INLINE void laneDots(double* __restrict out, const double* __restrict a,
   }
 }
 
+// out[r so + l] = sum_{j < count} A[r ra + j sa + l] B[j sb + l] for rows r < rows and the L lanes
+// of one block: R rows at a time, so that R independent sums are in flight instead of one chain
+// of count dependent additions (each sum in increasing j, as laneDots).
+template <int L, int R>
+ATTNSVM_INLINE void laneDotsRows(double* __restrict out, std::ptrdiff_t so,
+                                 const double* __restrict A, std::ptrdiff_t ra, std::ptrdiff_t sa,
+                                 const double* __restrict B, std::ptrdiff_t sb, int count) {
+#if defined(__GNUC__)
+  // A vector of the block's L lanes (GCC / Clang vector extension, lowered to the target's width):
+  // the R sums stay in registers, which arrays of doubles do not.
+  typedef double Lanes __attribute__((vector_size(L * sizeof(double))));
+  Lanes acc[R] = {};
+  for (int j = 0; j < count; ++j) {
+    Lanes b;
+    std::memcpy(&b, B + j * sb, sizeof b);
+    for (int r = 0; r < R; ++r) {
+      Lanes a;
+      std::memcpy(&a, A + r * ra + j * sa, sizeof a);
+      acc[r] += a * b;
+    }
+  }
+  for (int r = 0; r < R; ++r) std::memcpy(out + r * so, &acc[r], sizeof acc[r]);
+#else
+  double acc[R][L] = {};
+  for (int j = 0; j < count; ++j) {
+    const double* __restrict b = B + j * sb;
+    for (int r = 0; r < R; ++r) {
+      const double* __restrict a = A + r * ra + j * sa;
+      for (int l = 0; l < L; ++l) acc[r][l] += a[l] * b[l];
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int l = 0; l < L; ++l) out[r * so + l] = acc[r][l];
+#endif
+}
+template <int L>
+ATTNSVM_INLINE void laneDotsMany(double* __restrict out, std::ptrdiff_t so,
+                                 const double* __restrict A, std::ptrdiff_t ra, std::ptrdiff_t sa,
+                                 const double* __restrict B, std::ptrdiff_t sb, int count,
+                                 int rows) {
+  int r = 0;
+  for (; r + 4 <= rows; r += 4)
+    laneDotsRows<L, 4>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);
+  for (; r < rows; ++r) laneDotsRows<L, 1>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);
+}
+
 
 // Per-lane state of one softmax unit for one block of L runs, shared by the unit pass's phases.
 }  // namespace
@@ -195,20 +241,14 @@ ATTNSVM_INLINE void scoresAndArgmax(const double* __restrict X, const double* __
                                     std::ptrdiff_t K, int d, int tau, double* __restrict a,
                                     UnitLanes& s) {
   constexpr int L = UnitLanes::L;
-  for (int t = 0; t < tau; ++t) {
-    double acc[L] = {};
-    for (int j = 0; j < d; ++j) {
-      const double* __restrict x = X + (t * d + j) * K;
-      const double* __restrict qj = q + j * L;
-      for (int l = 0; l < L; ++l) acc[l] += x[l] * qj[l];
-    }
+  laneDotsMany<L>(a, L, X, d * K, K, q, L, d, tau);
+  for (int t = 0; t < tau; ++t)
     for (int l = 0; l < L; ++l) {
-      a[t * L + l] = acc[l];
-      const bool more = t == 0 || acc[l] > s.best[l];
-      s.best[l] = more ? acc[l] : s.best[l];
+      const double at = a[t * L + l];
+      const bool more = t == 0 || at > s.best[l];
+      s.best[l] = more ? at : s.best[l];
       s.alphaD[l] = more ? static_cast<double>(t) : s.alphaD[l];
     }
-  }
 }
 
 // x_alpha (xa[j L + l]) and v . x_alpha of each lane's own selected token (a gather).
@@ -216,11 +256,13 @@ ATTNSVM_INLINE void gatherSelected(const double* __restrict X, const double* __r
                                    std::ptrdiff_t K, int d, const int* __restrict alpha,
                                    double* __restrict xa, UnitLanes& s) {
   constexpr int L = UnitLanes::L;
+  std::ptrdiff_t row[L];  // offset of lane l's x_alpha (j = 0) in X
   for (int l = 0; l < L; ++l) {
-    const int al = alpha[l];
-    s.hvA[l] = hv[al * K + l];
-    for (int j = 0; j < d; ++j) xa[j * L + l] = X[(al * d + j) * K + l];
+    row[l] = alpha[l] * d * K + l;
+    s.hvA[l] = hv[alpha[l] * K + l];
   }
+  for (int j = 0; j < d; ++j)
+    for (int l = 0; l < L; ++l) xa[j * L + l] = X[row[l] + j * K];
 }
 
 // Softmax off alpha: w_t = e^{b_t - beta} with b_t = a_t - a_alpha (-inf at alpha, so w_alpha = 0)
@@ -499,20 +541,19 @@ ATTNSVM_LANES void BatchedTrainer::queryBlock(int u, int kb) {
   const double* z = queryIn_.data() + u * d * K + kb;
   switch (param_) {
     case Parameterization::W:
-      for (int a = 0; a < d; ++a)  // q(a) = sum_b W(a, b) z(b)
-        laneDots<L>(q + a * L, W_.data() + a * K + kb, d * K, z, K, d, L);
+      // q(a) = sum_b W(a, b) z(b)
+      laneDotsMany<L>(q, L, W_.data() + kb, K, d * K, z, K, d, d);
       break;
     case Parameterization::KQ: {
       double* __restrict inner = inner_.data();
-      for (int c = 0; c < m; ++c)  // inner(c) = sum_b Q(b, c) z(b)
-        laneDots<L>(inner + c * L, Q_.data() + c * d * K + kb, K, z, K, d, L);
-      for (int a = 0; a < d; ++a)  // q(a) = sum_c K(a, c) inner(c)
-        laneDots<L>(q + a * L, K_m_.data() + a * K + kb, d * K, inner, L, m, L);
+      // inner(c) = sum_b Q(b, c) z(b), q(a) = sum_c K(a, c) inner(c)
+      laneDotsMany<L>(inner, L, Q_.data() + kb, d * K, K, z, K, d, m);
+      laneDotsMany<L>(q, L, K_m_.data() + kb, K, d * K, inner, L, m, d);
       break;
     }
     case Parameterization::Prompt:
-      for (int a = 0; a < d; ++a)  // (Wk^T p)(a) = sum_b Wk(b, a) p(b)
-        laneDots<L>(q + a * L, keys_.data() + a * d * K + kb, K, p_.data() + kb, K, d, L);
+      // (Wk^T p)(a) = sum_b Wk(b, a) p(b)
+      laneDotsMany<L>(q, L, keys_.data() + kb, d * K, K, p_.data() + kb, K, d, d);
       break;
   }
 }
@@ -528,7 +569,7 @@ ATTNSVM_LANES void BatchedTrainer::unitBlock(int u, int kb) {
   const std::size_t uk = static_cast<std::size_t>(u) * K + kb;
   const double* X = tokens_.data() + base * d * K + kb;  // X(t, j)[l] at ((t d + j) K + l)
   const double* hv = headDot_.data() + base * K + kb;    // v.x_t [l] at (t K + l)
-  UnitLanes s;
+  UnitLanes s = {};
   static_assert(UnitLanes::L == kLanes, "one block is one register block");
   scoresAndArgmax(X, queries_.data(), K, d, tau, score_.data(), s);
   int* __restrict alpha = alpha_.data() + uk;
@@ -565,9 +606,13 @@ ATTNSVM_LANES void BatchedTrainer::lossAndScale(int u, int kb, bool several,
   double* __restrict sign = sign_.data() + uk;
   double* __restrict loss = loss_.data() + kb;
   double* __restrict dir = dirs_.data() + static_cast<std::size_t>(u) * d * K + kb;
-  double norm[L] = {}, margin[L], expAbs[L], logNorm[L], ok[L];
+  double norm[L], margin[L], expAbs[L], logNorm[L], ok[L];
+  for (int l = 0; l < L; ++l) norm[l] = 0.0;
   for (int j = 0; j < d; ++j)
-    for (int l = 0; l < L; ++l) norm[l] = std::max(norm[l], std::abs(g[j * L + l]));
+    for (int l = 0; l < L; ++l) {
+      const double v = std::abs(g[j * L + l]);
+      norm[l] = norm[l] < v ? v : norm[l];  // std::max(norm, v)
+    }
   // Logistic: l(u) = softplus(-u) and log|l'(u)| = -softplus(u) share e^{-|u|} (one vector exp).
   const bool logistic = lossKind_ == LossKind::Logistic;
   // (One lane function per loop: the loops vectorize.)
