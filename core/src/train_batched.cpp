@@ -667,10 +667,16 @@ ATTNSVM_LANES void BatchedTrainer::lossAndScale(int u, int kb, bool several,
     }
 }
 
-// Model::gradient's assembly: rescale the unit directions by sign exp(mu - max mu), sum them into
-// the parameter blocks; the (K,Q) balance term (gradient.cpp's addBalance).
-ATTNSVM_LANES void BatchedTrainer::assemble() {
-  const int K = KP_, d = d_, m = m_, U = units_;
+// Model::gradient's assembly: rescale the unit directions by sign exp(mu - max mu) (logScale_ =
+// max mu - log U), sum them into the parameter blocks, add the (K,Q) balance term.
+void BatchedTrainer::assemble() {
+  rescaleUnits();
+  gradientBlocks();
+  if (param_ == Parameterization::KQ && s_.balance > 0.0) addBalance();
+}
+
+ATTNSVM_LANES void BatchedTrainer::rescaleUnits() {
+  const int K = KP_, d = d_, U = units_;
   double* __restrict top = coef_.data();
   double* __restrict nan = top + K;
   for (int k = 0; k < K; ++k) {
@@ -700,7 +706,12 @@ ATTNSVM_LANES void BatchedTrainer::assemble() {
   }
   for (int k = 0; k < K; ++k)
     logScale_[k] = nan[k] != 0.0 ? std::numeric_limits<double>::quiet_NaN() : top[k] - logUnits_;
+}
 
+// The rescaled unit directions summed into the parameter blocks: grad_W = sum_u dir_u z_u^T
+// (grad_K = grad_W Q, grad_Q = grad_W^T K), or grad_p = Wk sum_u dir_u.
+ATTNSVM_LANES void BatchedTrainer::gradientBlocks() {
+  const int K = KP_, d = d_, m = m_, U = units_;
   if (param_ == Parameterization::Prompt) {
     // grad_p = Wk sum_u dirs_u
     double* __restrict sum = tmp2_.data();
@@ -732,9 +743,13 @@ ATTNSVM_LANES void BatchedTrainer::assemble() {
       laneDots<kLanes>(gQ_.data() + (a + c * d) * K, gW_.data() + a * d * K, K,
                        K_m_.data() + c * d * K, K, d, K);
     }
-  // Balance term 2 balance F, combined with the data part in the log domain.
+}
+
+// (K,Q): the balance term 2 balance F, combined with the data part in the log domain
+// (gradient.cpp's addBalance per run).
+ATTNSVM_LANES void BatchedTrainer::addBalance() {
+  const int K = KP_, d = d_, m = m_;
   const double balance = s_.balance;
-  if (!(balance > 0.0)) return;
   const std::size_t dm = static_cast<std::size_t>(d) * m;
   double* __restrict size = tmp2_.data();
   for (int k = 0; k < K; ++k) size[k] = 0.0;
@@ -792,9 +807,10 @@ void BatchedTrainer::checkEvaluation() {
 // ---- step ----
 
 // Trainer's stepBlock for every run: next = x - coef dir (through the mirror map for MD with
-// p != 2); moved_[k] = 0 where the normalized step is undefined (then next = x).
+// p != 2); moved_[k] = 0 where the normalized step is undefined (then next = x). bad[k] becomes
+// NaN where the candidate has an entry that is not finite (x * 0 is 0 for finite x, else NaN).
 ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir, int size,
-                                             double* next) {
+                                             double* next, double* __restrict bad) {
   const int K = KP_;
   const Optimizer opt = s_.optimizer;
   const bool normalized = isNormalizedOptimizer(opt);
@@ -853,59 +869,55 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
     signedPower(next, static_cast<std::size_t>(size) * K, 1.0 / (s_.p - 1.0));
     // A run whose step is undefined keeps x exactly (the round trip through the map may not).
     for (int e = 0; e < size; ++e)
-      for (int k = 0; k < K; ++k)
+      for (int k = 0; k < K; ++k) {
         if (!moved_[k]) next[e * K + k] = x[e * K + k];
+        bad[k] += next[e * K + k] * 0.0;
+      }
   } else {
     for (int e = 0; e < size; ++e) {
       const double* __restrict xe = x + e * K;
       const double* __restrict de = dir + e * K;
       double* __restrict ne = next + e * K;
-      for (int k = 0; k < K; ++k) ne[k] = xe[k] - coef[k] * de[k];
+      for (int k = 0; k < K; ++k) {
+        ne[k] = xe[k] - coef[k] * de[k];
+        bad[k] += ne[k] * 0.0;
+      }
     }
   }
 }
 
-ATTNSVM_LANES void BatchedTrainer::update() {
-  const int K = KP_, d = d_;
-  const std::size_t K1 = K;
-  const int dm = d * m_;
+// One step of every active run, in phases: the candidates (and their finiteness), which runs take
+// the step (Trainer's stop reasons), the commit with the squared norms, the maxNorm check.
+void BatchedTrainer::update() {
+  double* bad = coef_.data() + 2 * KP_;
+  stepParams(bad);
+  takeOrStop(bad);
+  commitAndCheckNorm();
+}
+
+ATTNSVM_LANES void BatchedTrainer::stepParams(double* __restrict bad) {
+  const int K = KP_;
+  const int dm = d_ * m_;
+  for (int k = 0; k < K; ++k) bad[k] = 0.0;
   switch (param_) {
     case Parameterization::W:
-      stepBlock(W_.data(), gW_.data(), d * d, nextW_.data());
+      stepBlock(W_.data(), gW_.data(), d_ * d_, nextW_.data(), bad);
       break;
     case Parameterization::KQ:
       // Each factor separately; the run moves if either factor does (Trainer::update).
-      stepBlock(K_m_.data(), gK_.data(), dm, nextK_.data());
+      stepBlock(K_m_.data(), gK_.data(), dm, nextK_.data(), bad);
       std::copy(moved_.begin(), moved_.end(), movedFirst_.begin());
-      stepBlock(Q_.data(), gQ_.data(), dm, nextQ_.data());
+      stepBlock(Q_.data(), gQ_.data(), dm, nextQ_.data(), bad);
       for (int k = 0; k < K; ++k) moved_[k] = moved_[k] || movedFirst_[k];
       break;
     case Parameterization::Prompt:
-      stepBlock(p_.data(), gP_.data(), d, nextP_.data());
+      stepBlock(p_.data(), gP_.data(), d_, nextP_.data(), bad);
       break;
   }
-  // x * 0 is 0 for finite x and NaN for Inf or NaN: one vector pass flags every run's candidate.
-  double* __restrict bad = coef_.data();
-  for (int k = 0; k < K; ++k) bad[k] = 0.0;
-  auto flagNonFinite = [&](const std::vector<double>& v) {
-    for (std::size_t e = 0; e * K1 < v.size(); ++e) {
-      const double* __restrict ve = v.data() + e * K1;
-      for (int k = 0; k < K; ++k) bad[k] += ve[k] * 0.0;
-    }
-  };
-  switch (param_) {
-    case Parameterization::W:
-      flagNonFinite(nextW_);
-      break;
-    case Parameterization::KQ:
-      flagNonFinite(nextK_);
-      flagNonFinite(nextQ_);
-      break;
-    case Parameterization::Prompt:
-      flagNonFinite(nextP_);
-      break;
-  }
-  for (int k = 0; k < K; ++k) active_[k] = 0;  // the padding lanes never move
+}
+
+void BatchedTrainer::takeOrStop(const double* bad) {
+  for (int k = 0; k < KP_; ++k) active_[k] = 0;  // the padding lanes never move
   for (int k = 0; k < K_; ++k) {
     if (!stopReason_[k].empty()) continue;
     if (!moved_[k]) {
@@ -921,40 +933,38 @@ ATTNSVM_LANES void BatchedTrainer::update() {
     }
     active_[k] = 1;
   }
-  // The runs that take the step (active_) get the candidate; the others keep their state.
-  auto commit = [&](std::vector<double>& x, const std::vector<double>& next) {
+}
+
+ATTNSVM_LANES void BatchedTrainer::commitAndCheckNorm() {
+  const int K = KP_;
+  const std::size_t K1 = K;
+  // The runs that take the step (active_) get the candidate, the others keep their state; the
+  // squared Frobenius norm of the result per run ((K,Q): of K and of Q) in the same pass.
+  double* __restrict sqA = coef_.data();
+  double* __restrict sqB = coef_.data() + K;
+  for (int k = 0; k < K; ++k) sqA[k] = sqB[k] = 0.0;
+  auto commit = [&](std::vector<double>& x, const std::vector<double>& next, double* out) {
     const std::size_t size = x.size() / K1;
     for (std::size_t e = 0; e < size; ++e) {
       double* __restrict xe = x.data() + e * K1;
       const double* __restrict ne = next.data() + e * K1;
-      for (int k = 0; k < K; ++k) xe[k] = active_[k] ? ne[k] : xe[k];
-    }
-  };
-  // Squared Frobenius norm of the effective weights ((K,Q): of K and of Q) per run.
-  double* __restrict sqA = coef_.data();
-  double* __restrict sqB = coef_.data() + K;
-  for (int k = 0; k < K; ++k) sqA[k] = sqB[k] = 0.0;
-  auto sumSquares = [&](const std::vector<double>& x, double* out) {
-    const std::size_t size = x.size() / K1;
-    for (std::size_t e = 0; e < size; ++e) {
-      const double* __restrict xe = x.data() + e * K1;
-      for (int k = 0; k < K; ++k) out[k] += xe[k] * xe[k];
+      for (int k = 0; k < K; ++k) {
+        const double v = active_[k] ? ne[k] : xe[k];
+        xe[k] = v;
+        out[k] += v * v;
+      }
     }
   };
   switch (param_) {
     case Parameterization::W:
-      commit(W_, nextW_);
-      sumSquares(W_, sqA);
+      commit(W_, nextW_, sqA);
       break;
     case Parameterization::KQ:
-      commit(K_m_, nextK_);
-      commit(Q_, nextQ_);
-      sumSquares(K_m_, sqA);
-      sumSquares(Q_, sqB);
+      commit(K_m_, nextK_, sqA);
+      commit(Q_, nextQ_, sqB);
       break;
     case Parameterization::Prompt:
-      commit(p_, nextP_);
-      sumSquares(p_, sqA);
+      commit(p_, nextP_, sqA);
       break;
   }
   // ||effective W||_F against maxNorm (Trainer's check after the step, safeNorm's fast path).
