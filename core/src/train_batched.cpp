@@ -729,19 +729,20 @@ ATTNSVM_LANES void BatchedTrainer::gradientBlocks() {
     }
     return;
   }
-  // gradW(a, b) = sum_u dirs_u(a) z_u(b)
-  for (int b = 0; b < d; ++b)
-    for (int a = 0; a < d; ++a)
-      laneDots<kLanes>(gW_.data() + (a + b * d) * K, dirs_.data() + a * K, d * K,
-                       queryIn_.data() + b * K, d * K, U, K);
+  // Per block of runs, the rows a of a column at once (laneDotsMany: independent sums in flight).
+  constexpr int L = kLanes;
+  for (int kb = 0; kb < K; kb += L)  // gradW(a, b) = sum_u dirs_u(a) z_u(b)
+    for (int b = 0; b < d; ++b)
+      laneDotsMany<L>(gW_.data() + b * d * K + kb, K, dirs_.data() + kb, K, d * K,
+                      queryIn_.data() + b * K + kb, d * K, U, d);
   if (param_ != Parameterization::KQ) return;
-  // grad_K = gradW Q, grad_Q = gradW^T K
-  for (int c = 0; c < m; ++c)
-    for (int a = 0; a < d; ++a) {
-      laneDots<kLanes>(gK_.data() + (a + c * d) * K, gW_.data() + a * K, d * K,
-                       Q_.data() + c * d * K, K, d, K);
-      laneDots<kLanes>(gQ_.data() + (a + c * d) * K, gW_.data() + a * d * K, K,
-                       K_m_.data() + c * d * K, K, d, K);
+  // grad_K = gradW Q (grad_K(a, c) = sum_b gradW(a, b) Q(b, c)), grad_Q = gradW^T K
+  for (int kb = 0; kb < K; kb += L)
+    for (int c = 0; c < m; ++c) {
+      laneDotsMany<L>(gK_.data() + c * d * K + kb, K, gW_.data() + kb, K, d * K,
+                      Q_.data() + c * d * K + kb, K, d, d);
+      laneDotsMany<L>(gQ_.data() + c * d * K + kb, K, gW_.data() + kb, d * K, K,
+                      K_m_.data() + c * d * K + kb, K, d, d);
     }
 }
 
