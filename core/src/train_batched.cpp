@@ -24,10 +24,10 @@
 #include "model_internal.hpp"
 #include "text.hpp"
 
-// x86-64 (GCC): the lane loops are compiled twice, for AVX2 (4 doubles per vector) and for the
-// portable baseline (SSE2, 2 per vector), and the loader picks one for the CPU. Both give the same
-// bits: each run's arithmetic is the same sequence of operations at any vector width, and without
-// fp-contract (ISO C++ mode) no multiply-add is fused.
+// x86-64 (GCC): the lane loops are compiled three times, for AVX-512 (one 8-run block per vector),
+// AVX2 (4 doubles per vector) and the portable baseline (SSE2, 2 per vector), and the loader picks
+// one for the CPU. All give the same bits: each run's arithmetic is the same sequence of
+// operations at any vector width, and with fp-contract off no multiply-add is fused.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 // GCC contracts a * b + c into a fused multiply-add in C++ whenever the target has FMA (the avx512f
 // clone does), which would make the bits depend on the CPU: no contraction in this file.
@@ -53,20 +53,6 @@ bool perQueryUnits(AttentionKind kind) {
   return kind == AttentionKind::SeqToSeq || kind == AttentionKind::Causal;
 }
 
-// sign(x)|x|^e, elementwise (mirror.cpp's signedPower on a flat array; identity for e = 1). The
-// mirror maps of p = 3 (e = 2 and 1/2) without pow: |x|^2 and sqrt|x| are what pow rounds them to
-// (both correctly rounded), and these loops vectorize where pow is a call per element.
-ATTNSVM_INLINE void signedPower(double* __restrict x, std::size_t size, double e) {
-  if (e == 1.0) return;
-  if (e == 2.0) {
-    for (std::size_t i = 0; i < size; ++i) x[i] = x[i] * std::abs(x[i]);
-  } else if (e == 0.5) {
-    for (std::size_t i = 0; i < size; ++i) x[i] = std::copysign(std::sqrt(std::abs(x[i])), x[i]);
-  } else {
-    for (std::size_t i = 0; i < size; ++i)
-      x[i] = std::copysign(std::pow(std::abs(x[i]), e), x[i]);
-  }
-}
 
 // x <- e^x elementwise in a form the compiler vectorizes (std::exp is an opaque call per element):
 // Cody-Waite reduction x = n ln2 + r, |r| <= ln2/2, Taylor polynomial of degree 13 (truncation
@@ -162,6 +148,26 @@ ATTNSVM_INLINE double logLane(double v) {
 }
 ATTNSVM_INLINE void logLanes(double* __restrict x, int count) {
   for (int i = 0; i < count; ++i) x[i] = logLane(x[i]);
+}
+
+// x^e for x >= 0, +inf and NaN as e^{e log x} with the lane functions, for the moderate exponents
+// of the mirror maps and dual norms (1/3 to 3): within a few ulp of std::pow where |e log x| is
+// moderate (the error grows with it: |e log x| eps), 0 -> 0, +inf -> +inf; vectorizes.
+ATTNSVM_INLINE double powLane(double x, double e) { return expLane(e * logLane(x)); }
+
+// sign(x)|x|^e, elementwise (mirror.cpp's signedPower on a flat array; identity for e = 1). The
+// mirror maps of p = 3 (e = 2 and 1/2) without pow: |x|^2 and sqrt|x| are what pow rounds them to
+// (both correctly rounded); other exponents through powLane. These loops vectorize where pow is a
+// call per element.
+ATTNSVM_INLINE void signedPower(double* __restrict x, std::size_t size, double e) {
+  if (e == 1.0) return;
+  if (e == 2.0) {
+    for (std::size_t i = 0; i < size; ++i) x[i] = x[i] * std::abs(x[i]);
+  } else if (e == 0.5) {
+    for (std::size_t i = 0; i < size; ++i) x[i] = std::copysign(std::sqrt(std::abs(x[i])), x[i]);
+  } else {
+    for (std::size_t i = 0; i < size; ++i) x[i] = std::copysign(powLane(std::abs(x[i]), e), x[i]);
+  }
 }
 
 // out[k] = sum_{j < count} a[j sa + k] b[j sb + k] for every lane k < lanes (a multiple of L): the
@@ -827,13 +833,15 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
       for (int k = 0; k < K; ++k) topv[k] = 0.0;
       for (int e = 0; e < size; ++e)
         for (int k = 0; k < K; ++k) topv[k] = std::max(topv[k], std::abs(dir[e * K + k]));
-      // p = 3: q = 3/2, t^{3/2} = t sqrt(t) (one rounding more than pow, no call per entry).
+      // p = 3: q = 3/2, t^{3/2} = t sqrt(t) (one rounding more than pow); else powLane.
+      const bool threeHalves = qexp == 1.5;
       for (int e = 0; e < size; ++e)
-        for (int k = 0; k < K; ++k)
-          if (topv[k] > 0.0 && std::isfinite(topv[k])) {
-            const double t = std::abs(dir[e * K + k]) / topv[k];
-            nrm[k] += qexp == 1.5 ? t * std::sqrt(t) : std::pow(t, qexp);
-          }
+        for (int k = 0; k < K; ++k) {
+          const bool ok = topv[k] > 0.0 && std::isfinite(topv[k]);
+          const double t = std::abs(dir[e * K + k]) / topv[k];
+          const double term = threeHalves ? t * std::sqrt(t) : powLane(t, qexp);
+          nrm[k] += ok ? term : 0.0;
+        }
       for (int k = 0; k < K; ++k)
         nrm[k] = (topv[k] > 0.0 && std::isfinite(topv[k])) ? topv[k] * std::pow(nrm[k], 1.0 / qexp)
                                                            : topv[k];
@@ -871,8 +879,9 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
     // A run whose step is undefined keeps x exactly (the round trip through the map may not).
     for (int e = 0; e < size; ++e)
       for (int k = 0; k < K; ++k) {
-        if (!moved_[k]) next[e * K + k] = x[e * K + k];
-        bad[k] += next[e * K + k] * 0.0;
+        const double v = moved_[k] ? next[e * K + k] : x[e * K + k];
+        next[e * K + k] = v;
+        bad[k] += v * 0.0;
       }
   } else {
     for (int e = 0; e < size; ++e) {
