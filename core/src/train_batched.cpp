@@ -53,7 +53,6 @@ bool perQueryUnits(AttentionKind kind) {
   return kind == AttentionKind::SeqToSeq || kind == AttentionKind::Causal;
 }
 
-
 // x <- e^x elementwise in a form the compiler vectorizes (std::exp is an opaque call per element):
 // Cody-Waite reduction x = n ln2 + r, |r| <= ln2/2, Taylor polynomial of degree 13 (truncation
 // below 1e-17 relative), 2^n assembled in the exponent bits. Within about 1 ulp of std::exp on
@@ -231,7 +230,6 @@ ATTNSVM_INLINE void laneDotsMany(double* __restrict out, std::ptrdiff_t so,
     laneDotsRows<L, 4>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);
   for (; r < rows; ++r) laneDotsRows<L, 1>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);
 }
-
 
 // Per-lane state of one softmax unit for one block of L runs, shared by the unit pass's phases.
 }  // namespace
@@ -610,8 +608,7 @@ ATTNSVM_LANES void BatchedTrainer::unitBlock(int u, int kb) {
 
 // The unit's loss term, log|l'| and log-magnitude logQ, and its direction scaled to max-abs 1
 // (zero where the direction is zero or not finite), for the block's runs.
-ATTNSVM_LANES void BatchedTrainer::lossAndScale(int u, int kb, bool several,
-                                                const UnitLanes& s) {
+ATTNSVM_LANES void BatchedTrainer::lossAndScale(int u, int kb, bool several, const UnitLanes& s) {
   constexpr int L = kLanes;
   const int K = KP_, d = d_;
   const std::size_t uk = static_cast<std::size_t>(u) * K + kb;

@@ -57,12 +57,12 @@ class BatchedTrainer {
   void queryBlock(int u, int kb);  // the query of unit u into queries_ (stride kLanes)
   void unitBlock(int u, int kb);   // softmax unit u: direction, log-magnitude, by-products
   void lossAndScale(int u, int kb, bool several, const detail::UnitLanes& s);
-  void assemble();          // rescaled directions -> gradient blocks, balance term:
-  void rescaleUnits();      //   dir_u *= sign exp(logQ_u - max logQ), logScale_
-  void gradientBlocks();    //   sum_u dir_u z_u^T -> gW_ (gK_, gQ_), or Wk sum_u dir_u -> gP_
-  void addBalance();        //   (K,Q) with balance > 0
-  void update();            // one step of every active run (stop reasons as Trainer's):
-  void stepParams(double* bad);        // candidates next* (bad: not finite)
+  void assemble();               // rescaled directions -> gradient blocks, balance term:
+  void rescaleUnits();           //   dir_u *= sign exp(logQ_u - max logQ), logScale_
+  void gradientBlocks();         //   sum_u dir_u z_u^T -> gW_ (gK_, gQ_), or Wk sum_u dir_u -> gP_
+  void addBalance();             //   (K,Q) with balance > 0
+  void update();                 // one step of every active run (stop reasons as Trainer's):
+  void stepParams(double* bad);  // candidates next* (bad: not finite)
   void takeOrStop(const double* bad);  // active_ or a stop reason per run
   void commitAndCheckNorm();           // commit, ||W||_F against maxNorm
   void stepBlock(const double* x, const double* dir, int size, double* next, double* bad);
