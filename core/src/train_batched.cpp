@@ -1,14 +1,16 @@
 // Batched trainer (see train_batched.hpp): Trainer's iteration for K runs at once, structure of
 // arrays with the run index innermost. Every loop below that touches per-run data has the run
-// index k as its innermost loop with unit stride, so it vectorizes across runs; per-run scalar
-// work (exp, log of the softmax normalizers, the loss) is one call per unit per run, as in
-// evaluateUnit. The formulas are evaluateUnit's (model_unit.cpp) and Model::gradient's
+// index as its innermost loop with unit stride, so it vectorizes across runs. The gradient goes
+// block by block of kLanes runs: per block, each softmax unit is one fused pass (query, scores and
+// argmax, softmax weights and contrasts, direction, loss) over block-local scratch that stays in
+// L1, each phase a fixed-width loop over the block's lanes. The formulas are evaluateUnit's (model_unit.cpp) and Model::gradient's
 // (gradient.cpp) with two reassociations that the single-run code cannot afford but a batch can:
 //   b_t = a_t - a_alpha          instead of (x_t - x_alpha) . q  (same absolute error, eps |x||q|)
 //   v . (x_t - x_alpha) = v.x_t - v.x_alpha, with v.x_t computed once (the head is fixed)
 // so the head's contrasts cost nothing per step and the head output is f = v.x_alpha + mean.
-// and the transcendental functions of the unit pass (exp, log, log1p) are lane functions here,
-// within 1-2 ulp of libm, and a unit direction is scaled by one reciprocal instead of divided.
+// and the transcendental functions (exp, log, log1p of the unit pass; |x|^e of the mirror maps)
+// are lane functions here, within 1-2 ulp of libm for exp/log, and a unit direction is scaled by
+// one reciprocal instead of divided.
 // The tests (tests/core/test_train_batched.cpp) hold the result to Trainer's within 1e-12 relative.
 #include "attnsvm/train_batched.hpp"
 
