@@ -3,8 +3,9 @@
 // index as its innermost loop with unit stride, so it vectorizes across runs. The gradient goes
 // block by block of kLanes runs: per block, each softmax unit is one fused pass (query, scores and
 // argmax, softmax weights and contrasts, direction, loss) over block-local scratch that stays in
-// L1, each phase a fixed-width loop over the block's lanes. The formulas are evaluateUnit's (model_unit.cpp) and Model::gradient's
-// (gradient.cpp) with two reassociations that the single-run code cannot afford but a batch can:
+// L1, each phase a fixed-width loop over the block's lanes. The formulas are evaluateUnit's
+// (model_unit.cpp) and Model::gradient's (gradient.cpp) with two reassociations that the single-run
+// code cannot afford but a batch can:
 //   b_t = a_t - a_alpha          instead of (x_t - x_alpha) . q  (same absolute error, eps |x||q|)
 //   v . (x_t - x_alpha) = v.x_t - v.x_alpha, with v.x_t computed once (the head is fixed)
 // so the head's contrasts cost nothing per step and the head output is f = v.x_alpha + mean.
