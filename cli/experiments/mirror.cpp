@@ -2,6 +2,7 @@
 // l_p training run against every l_q Att-SVM; seeds over threads) and joint-wv (joint l_p training
 // of W and v). The per-seed work is the core's (attnsvm/experiment_md.hpp, which the lab runs too);
 // here only the threads, the mean/std over seeds, the 3 x 3 table and the JSON/CSV.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -35,15 +36,28 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
     so.p = p;
     settings.push_back(so);
   }
-  // Item s * seeds + k is seed seedBase + k of training p = ps[s], in its own slot. The p = 3 runs
-  // are 13x longer than the others: they are listed last and the work-stealing loop balances them.
+  // Item s * seeds + k is seed seedBase + k of training p = ps[s], in its own slot. The seeds of a
+  // p go in chunks of 16 consecutive seeds, trained together (runExperimentSeeds batches them;
+  // the results do not depend on the chunking); the p = 3 runs are 10x longer than the others,
+  // so the longest chunks go first and the work-stealing loop balances the rest.
   const int items = seeds * static_cast<int>(ps.size());
   std::vector<SeedResult> out(items);
-  Progress progress("md-convergence", items, o.progress);
-  parallelFor(items, threads, progress, [&](int idx) {
-    out[idx] =
-        runExperimentSeed("md-convergence", o.seedBase + static_cast<std::uint64_t>(idx % seeds),
-                          settings[idx / seeds]);
+  constexpr int kChunk = 16;
+  const int chunksPerP = (seeds + kChunk - 1) / kChunk;
+  std::vector<int> order(ps.size());  // settings by decreasing run length
+  for (std::size_t s = 0; s < ps.size(); ++s) order[s] = static_cast<int>(s);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    const int ia = o.iters == -1 ? mdIterations(ps[a]) : o.iters;
+    const int ib = o.iters == -1 ? mdIterations(ps[b]) : o.iters;
+    return ia > ib;
+  });
+  Progress progress("md-convergence", chunksPerP * static_cast<int>(ps.size()), o.progress);
+  parallelFor(chunksPerP * static_cast<int>(ps.size()), threads, progress, [&](int idx) {
+    const int s = order[idx / chunksPerP], k0 = (idx % chunksPerP) * kChunk;
+    const int count = std::min(kChunk, seeds - k0);
+    std::vector<SeedResult> part = runExperimentSeeds(
+        "md-convergence", o.seedBase + static_cast<std::uint64_t>(k0), count, settings[s]);
+    for (int k = 0; k < count; ++k) out[s * seeds + k0 + k] = std::move(part[k]);
   });
   progress.finish();
 

@@ -10,6 +10,7 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment_prompt.hpp"
 #include "attnsvm/margin.hpp"
+#include "attnsvm/train_batched.hpp"
 
 namespace attnsvm {
 
@@ -77,17 +78,34 @@ std::string exponentName(double p) {
   return buf;
 }
 
-SeedResult mdConvergenceSeed(std::uint64_t seed, const SeedOptions& o) {
+namespace {
+
+// The training run of one md-convergence seed, planned apart from running it (so that many seeds
+// can be trained together).
+struct MdPlan {
+  Scenario sc;
+  TrainSettings ts;
+  int iters = 0, every = 0;
+};
+
+MdPlan planMd(std::uint64_t seed, const SeedOptions& o) {
   ScenarioOptions so;
   so.seed = seed;
-  const Scenario sc = makeScenario("md-convergence", so);
+  MdPlan pl{makeScenario("md-convergence", so), {}, 0, 0};
   const double p = o.p == 0.0 ? 1.75 : o.p;
   requireExponent(p);
-  const int iters = o.iters == -1 ? mdIterations(p) : o.iters;
-  const int every = defaultEvery(iters, o.every);
-  TrainSettings ts = sc.train;
-  ts.p = p;
-  const RunRecord rec = runTraining(sc.data, sc.model, ts, sc.init, iters, every);
+  pl.iters = o.iters == -1 ? mdIterations(p) : o.iters;
+  pl.every = defaultEvery(pl.iters, o.every);
+  pl.ts = pl.sc.train;
+  pl.ts.p = p;
+  return pl;
+}
+
+// The seed's columns from its trained run.
+SeedResult mdConvergenceFrom(const MdPlan& pl, const RunRecord& rec) {
+  const Scenario& sc = pl.sc;
+  const double p = pl.ts.p;
+  const int iters = pl.iters, every = pl.every;
   const std::vector<int>& sel = rec.finalSelection;
 
   std::vector<double> qs = mdExponents();
@@ -142,6 +160,35 @@ SeedResult mdConvergenceSeed(std::uint64_t seed, const SeedOptions& o) {
     r.matrices.push_back(svms[k] ? *svms[k] : Mat());
   }
   return r;
+}
+
+}  // namespace
+
+SeedResult mdConvergenceSeed(std::uint64_t seed, const SeedOptions& o) {
+  const MdPlan pl = planMd(seed, o);
+  return mdConvergenceFrom(
+      pl, runTraining(pl.sc.data, pl.sc.model, pl.ts, pl.sc.init, pl.iters, pl.every));
+}
+
+std::vector<SeedResult> mdConvergenceSeeds(std::uint64_t first, int count, const SeedOptions& o) {
+  if (count < 0) throw InputError("seed count = " + std::to_string(count) + ": must be >= 0");
+  std::vector<MdPlan> plans;
+  plans.reserve(count);
+  std::vector<const Dataset*> data;
+  std::vector<Params> inits;
+  for (int k = 0; k < count; ++k) plans.push_back(planMd(first + k, o));
+  for (const MdPlan& pl : plans) {
+    data.push_back(&pl.sc.data);
+    inits.push_back(pl.sc.init);
+  }
+  std::vector<SeedResult> out;
+  if (count == 0) return out;
+  const MdPlan& p0 = plans[0];
+  const std::vector<RunRecord> recs =
+      runTrainingBatched(data, p0.sc.model, p0.ts, inits, p0.iters, p0.every);
+  out.reserve(count);
+  for (int k = 0; k < count; ++k) out.push_back(mdConvergenceFrom(plans[k], recs[k]));
+  return out;
 }
 
 JointWvRun jointWvRun(double p, int iters, int every) {

@@ -451,6 +451,18 @@ std::vector<SeedResult> runExperimentSeeds(const std::string& name, std::uint64_
     }
     return out;
   }
+  if (name == "md-convergence") {
+    constexpr int kBatch = 64;
+    for (int k = 0; k < count; k += kBatch) {
+      std::vector<SeedResult> part = mdConvergenceSeeds(first + k, std::min(kBatch, count - k), o);
+      for (std::size_t j = 0; j < part.size(); ++j) {
+        part[j].experiment = name;
+        part[j].seed = first + k + j;
+        out.push_back(std::move(part[j]));
+      }
+    }
+    return out;
+  }
   out.reserve(count);
   for (int k = 0; k < count; ++k) out.push_back(runExperimentSeed(name, first + k, o));
   return out;

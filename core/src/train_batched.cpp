@@ -1,14 +1,17 @@
 // Batched trainer (see train_batched.hpp): Trainer's iteration for K runs at once, structure of
 // arrays with the run index innermost. Every loop below that touches per-run data has the run
-// index k as its innermost loop with unit stride, so it vectorizes across runs; per-run scalar
-// work (exp, log of the softmax normalizers, the loss) is one call per unit per run, as in
-// evaluateUnit. The formulas are evaluateUnit's (model_unit.cpp) and Model::gradient's
-// (gradient.cpp) with two reassociations that the single-run code cannot afford but a batch can:
+// index as its innermost loop with unit stride, so it vectorizes across runs. The gradient goes
+// block by block of kLanes runs: per block, each softmax unit is one fused pass (query, scores and
+// argmax, softmax weights and contrasts, direction, loss) over block-local scratch that stays in
+// L1, each phase a fixed-width loop over the block's lanes. The formulas are evaluateUnit's
+// (model_unit.cpp) and Model::gradient's (gradient.cpp) with two reassociations that the single-run
+// code cannot afford but a batch can:
 //   b_t = a_t - a_alpha          instead of (x_t - x_alpha) . q  (same absolute error, eps |x||q|)
 //   v . (x_t - x_alpha) = v.x_t - v.x_alpha, with v.x_t computed once (the head is fixed)
 // so the head's contrasts cost nothing per step and the head output is f = v.x_alpha + mean.
-// and the transcendental functions of the unit pass (exp, log, log1p) are lane functions here,
-// within 1-2 ulp of libm, and a unit direction is scaled by one reciprocal instead of divided.
+// and the transcendental functions (exp, log, log1p of the unit pass; |x|^e of the mirror maps)
+// are lane functions here, within 1-2 ulp of libm for exp/log, and a unit direction is scaled by
+// one reciprocal instead of divided.
 // The tests (tests/core/test_train_batched.cpp) hold the result to Trainer's within 1e-12 relative.
 #include "attnsvm/train_batched.hpp"
 
@@ -24,12 +27,15 @@
 #include "model_internal.hpp"
 #include "text.hpp"
 
-// x86-64 (GCC): the lane loops are compiled twice, for AVX2 (4 doubles per vector) and for the
-// portable baseline (SSE2, 2 per vector), and the loader picks one for the CPU. Both give the same
-// bits: each run's arithmetic is the same sequence of operations at any vector width, and without
-// fp-contract (ISO C++ mode) no multiply-add is fused.
+// x86-64 (GCC): the lane loops are compiled three times, for AVX-512 (one 8-run block per vector),
+// AVX2 (4 doubles per vector) and the portable baseline (SSE2, 2 per vector), and the loader picks
+// one for the CPU. All give the same bits: each run's arithmetic is the same sequence of
+// operations at any vector width, and with fp-contract off no multiply-add is fused.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-#define ATTNSVM_LANES __attribute__((target_clones("avx2", "default")))
+// GCC contracts a * b + c into a fused multiply-add in C++ whenever the target has FMA (the avx512f
+// clone does), which would make the bits depend on the CPU: no contraction in this file.
+#pragma GCC optimize("fp-contract=off")
+#define ATTNSVM_LANES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define ATTNSVM_LANES
 #endif
@@ -50,22 +56,15 @@ bool perQueryUnits(AttentionKind kind) {
   return kind == AttentionKind::SeqToSeq || kind == AttentionKind::Causal;
 }
 
-// sign(x)|x|^e, elementwise (mirror.cpp's signedPower on a flat array; identity for e = 1).
-void signedPower(double* x, std::size_t size, double e) {
-  if (e == 1.0) return;
-  for (std::size_t i = 0; i < size; ++i) x[i] = std::copysign(std::pow(std::abs(x[i]), e), x[i]);
-}
-
 // x <- e^x elementwise in a form the compiler vectorizes (std::exp is an opaque call per element):
 // Cody-Waite reduction x = n ln2 + r, |r| <= ln2/2, Taylor polynomial of degree 13 (truncation
 // below 1e-17 relative), 2^n assembled in the exponent bits. Within about 1 ulp of std::exp on
 // [-708, 709]; below -708 (a softmax weight under 1e-307 beside a weight of 1) it returns 0, above
 // 709 +inf; NaN stays NaN.
-ATTNSVM_INLINE void expLanes(double* __restrict x, int count) {
+ATTNSVM_INLINE double expLane(double v) {
   constexpr double kShift = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to an integer
   constexpr std::uint64_t kShiftBits = 0x4338000000000000ULL;
-  for (int i = 0; i < count; ++i) {
-    const double v = x[i];
+  {
     const double c = std::min(std::max(v, -708.0), 709.0);
     const double t = c * 1.4426950408889634 + kShift;
     const double n = t - kShift;
@@ -90,8 +89,11 @@ ATTNSVM_INLINE void expLanes(double* __restrict x, int count) {
     double scale;
     std::memcpy(&scale, &bits, sizeof scale);
     const double y = p * scale;
-    x[i] = v < -708.0 ? 0.0 : (v > 709.0 ? std::numeric_limits<double>::infinity() : y);
+    return v < -708.0 ? 0.0 : (v > 709.0 ? std::numeric_limits<double>::infinity() : y);
   }
+}
+ATTNSVM_INLINE void expLanes(double* __restrict x, int count) {
+  for (int i = 0; i < count; ++i) x[i] = expLane(x[i]);
 }
 
 // log u for positive normal u, inlined into vectorizable loops: u = m 2^e with m in [sqrt(1/2),
@@ -130,25 +132,43 @@ ATTNSVM_INLINE double logNormal(double u) {
 // x <- log1p(x) for x >= 0, +inf and NaN (the softmax normalizer S, the logistic loss's e^{-|u|}):
 // log(1 + x) plus the rounding of 1 + x put back, (x - ((1 + x) - 1)) / (1 + x). Within 2 ulp of
 // std::log1p.
-ATTNSVM_INLINE void log1pLanes(double* __restrict x, int count) {
-  for (int i = 0; i < count; ++i) {
-    const double v = x[i], u = 1.0 + v;
-    const double r = logNormal(u) + (v - (u - 1.0)) / u;
-    x[i] = (v != v || v == std::numeric_limits<double>::infinity()) ? v : r;
-  }
+ATTNSVM_INLINE double log1pLane(double v) {
+  const double u = 1.0 + v;
+  const double r = logNormal(u) + (v - (u - 1.0)) / u;
+  return (v != v || v == std::numeric_limits<double>::infinity()) ? v : r;
 }
 
 // x <- log(x) for x >= 0, +inf and NaN (the max-abs of a unit's direction): 0 -> -inf; subnormal
 // inputs scaled by 2^54 first.
+ATTNSVM_INLINE double logLane(double v) {
+  const bool tiny = v < std::numeric_limits<double>::min();
+  const double r =
+      tiny ? logNormal(v * 18014398509481984.0) - 54.0 * 0.69314718055994530942 : logNormal(v);
+  return (v != v || v == std::numeric_limits<double>::infinity()) ? v
+         : v == 0.0 ? -std::numeric_limits<double>::infinity()
+                    : r;
+}
 ATTNSVM_INLINE void logLanes(double* __restrict x, int count) {
-  for (int i = 0; i < count; ++i) {
-    const double v = x[i];
-    const bool tiny = v < std::numeric_limits<double>::min();
-    const double r =
-        tiny ? logNormal(v * 18014398509481984.0) - 54.0 * 0.69314718055994530942 : logNormal(v);
-    x[i] = (v != v || v == std::numeric_limits<double>::infinity()) ? v
-           : v == 0.0 ? -std::numeric_limits<double>::infinity()
-                      : r;
+  for (int i = 0; i < count; ++i) x[i] = logLane(x[i]);
+}
+
+// x^e for x >= 0, +inf and NaN as e^{e log x} with the lane functions, for the moderate exponents
+// of the mirror maps and dual norms (1/3 to 3): within a few ulp of std::pow where |e log x| is
+// moderate (the error grows with it: |e log x| eps), 0 -> 0, +inf -> +inf; vectorizes.
+ATTNSVM_INLINE double powLane(double x, double e) { return expLane(e * logLane(x)); }
+
+// sign(x)|x|^e, elementwise (mirror.cpp's signedPower on a flat array; identity for e = 1). The
+// mirror maps of p = 3 (e = 2 and 1/2) without pow: |x|^2 and sqrt|x| are what pow rounds them to
+// (both correctly rounded); other exponents through powLane. These loops vectorize where pow is a
+// call per element.
+ATTNSVM_INLINE void signedPower(double* __restrict x, std::size_t size, double e) {
+  if (e == 1.0) return;
+  if (e == 2.0) {
+    for (std::size_t i = 0; i < size; ++i) x[i] = x[i] * std::abs(x[i]);
+  } else if (e == 0.5) {
+    for (std::size_t i = 0; i < size; ++i) x[i] = std::copysign(std::sqrt(std::abs(x[i])), x[i]);
+  } else {
+    for (std::size_t i = 0; i < size; ++i) x[i] = std::copysign(powLane(std::abs(x[i]), e), x[i]);
   }
 }
 
@@ -165,6 +185,149 @@ ATTNSVM_INLINE void laneDots(double* __restrict out, const double* __restrict a,
       for (int l = 0; l < L; ++l) acc[l] += x[l] * y[l];
     }
     for (int l = 0; l < L; ++l) out[kb + l] = acc[l];
+  }
+}
+
+// out[r so + l] = sum_{j < count} A[r ra + j sa + l] B[j sb + l] for rows r < rows and the L lanes
+// of one block: R rows at a time, so that R independent sums are in flight instead of one chain
+// of count dependent additions (each sum in increasing j, as laneDots).
+template <int L, int R>
+ATTNSVM_INLINE void laneDotsRows(double* __restrict out, std::ptrdiff_t so,
+                                 const double* __restrict A, std::ptrdiff_t ra, std::ptrdiff_t sa,
+                                 const double* __restrict B, std::ptrdiff_t sb, int count) {
+#if defined(__GNUC__)
+  // A vector of the block's L lanes (GCC / Clang vector extension, lowered to the target's width):
+  // the R sums stay in registers, which arrays of doubles do not.
+  typedef double Lanes __attribute__((vector_size(L * sizeof(double))));
+  Lanes acc[R] = {};
+  for (int j = 0; j < count; ++j) {
+    Lanes b;
+    std::memcpy(&b, B + j * sb, sizeof b);
+    for (int r = 0; r < R; ++r) {
+      Lanes a;
+      std::memcpy(&a, A + r * ra + j * sa, sizeof a);
+      acc[r] += a * b;
+    }
+  }
+  for (int r = 0; r < R; ++r) std::memcpy(out + r * so, &acc[r], sizeof acc[r]);
+#else
+  double acc[R][L] = {};
+  for (int j = 0; j < count; ++j) {
+    const double* __restrict b = B + j * sb;
+    for (int r = 0; r < R; ++r) {
+      const double* __restrict a = A + r * ra + j * sa;
+      for (int l = 0; l < L; ++l) acc[r][l] += a[l] * b[l];
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int l = 0; l < L; ++l) out[r * so + l] = acc[r][l];
+#endif
+}
+template <int L>
+ATTNSVM_INLINE void laneDotsMany(double* __restrict out, std::ptrdiff_t so,
+                                 const double* __restrict A, std::ptrdiff_t ra, std::ptrdiff_t sa,
+                                 const double* __restrict B, std::ptrdiff_t sb, int count,
+                                 int rows) {
+  int r = 0;
+  for (; r + 4 <= rows; r += 4)
+    laneDotsRows<L, 4>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);
+  for (; r < rows; ++r) laneDotsRows<L, 1>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);
+}
+
+// Per-lane state of one softmax unit for one block of L runs, shared by the unit pass's phases.
+}  // namespace
+
+namespace detail {
+struct UnitLanes {
+  static constexpr int L = 8;
+  double best[L], alphaD[L];  // first maximum of the scores and its token (as a double)
+  double hvA[L];              // v . x_alpha
+  double prob[L];             // softmax probability of alpha
+  double lambda[L];           // log of the softmax mass off alpha
+  double mean[L];             // softmax mean of the head contrasts v.x_t - v.x_alpha
+};
+}  // namespace detail
+
+namespace {
+using detail::UnitLanes;
+
+// Scores a[t L + l] = x_t . q (X(t, j)[l] at ((t d + j) K + l), q[j L + l]) and their first
+// maximum, in one sweep over the tokens.
+ATTNSVM_INLINE void scoresAndArgmax(const double* __restrict X, const double* __restrict q,
+                                    std::ptrdiff_t K, int d, int tau, double* __restrict a,
+                                    UnitLanes& s) {
+  constexpr int L = UnitLanes::L;
+  laneDotsMany<L>(a, L, X, d * K, K, q, L, d, tau);
+  for (int t = 0; t < tau; ++t)
+    for (int l = 0; l < L; ++l) {
+      const double at = a[t * L + l];
+      const bool more = t == 0 || at > s.best[l];
+      s.best[l] = more ? at : s.best[l];
+      s.alphaD[l] = more ? static_cast<double>(t) : s.alphaD[l];
+    }
+}
+
+// x_alpha (xa[j L + l]) and v . x_alpha of each lane's own selected token (a gather).
+ATTNSVM_INLINE void gatherSelected(const double* __restrict X, const double* __restrict hv,
+                                   std::ptrdiff_t K, int d, const int* __restrict alpha,
+                                   double* __restrict xa, UnitLanes& s) {
+  constexpr int L = UnitLanes::L;
+  std::ptrdiff_t row[L];  // offset of lane l's x_alpha (j = 0) in X
+  for (int l = 0; l < L; ++l) {
+    row[l] = alpha[l] * d * K + l;
+    s.hvA[l] = hv[alpha[l] * K + l];
+  }
+  for (int j = 0; j < d; ++j)
+    for (int l = 0; l < L; ++l) xa[j * L + l] = X[row[l] + j * K];
+}
+
+// Softmax off alpha: w_t = e^{b_t - beta} with b_t = a_t - a_alpha (-inf at alpha, so w_alpha = 0)
+// and beta = max over t != alpha; the normalizer S = e^beta sum w, prob = 1 / (1 + S), lambda =
+// beta - log1p(S); the softmax mean of the head contrasts (times e^{-lambda}).
+ATTNSVM_INLINE void softmaxAndContrasts(const double* __restrict a, const double* __restrict hv,
+                                        std::ptrdiff_t K, int tau, double* __restrict w,
+                                        UnitLanes& s) {
+  constexpr int L = UnitLanes::L;
+  double beta[L], wsum[L] = {}, mean[L] = {};
+  for (int l = 0; l < L; ++l) beta[l] = kNegInf;
+  for (int t = 0; t < tau; ++t)
+    for (int l = 0; l < L; ++l) {
+      const double b = s.alphaD[l] == static_cast<double>(t) ? kNegInf : a[t * L + l] - s.best[l];
+      w[t * L + l] = b;
+      beta[l] = std::max(beta[l], b);
+    }
+  for (int t = 0; t < tau; ++t)
+    for (int l = 0; l < L; ++l) {
+      const double wt = expLane(w[t * L + l] - beta[l]);
+      w[t * L + l] = wt;
+      wsum[l] += wt;
+      mean[l] += wt * (hv[t * K + l] - s.hvA[l]);
+    }
+  double expBeta[L], S[L];
+  for (int l = 0; l < L; ++l) expBeta[l] = expLane(beta[l]);
+  for (int l = 0; l < L; ++l) {
+    S[l] = expBeta[l] * wsum[l];
+    s.prob[l] = 1.0 / (1.0 + S[l]);
+    s.mean[l] = mean[l] * (expBeta[l] * s.prob[l]);
+  }
+  for (int l = 0; l < L; ++l) s.lambda[l] = beta[l] - log1pLane(S[l]);
+}
+
+// Direction of grad_q, g[j L + l] = sum_t c_t (x_t - x_alpha)_j with c_t = w_t (delta_t - mean),
+// in one sweep over the tokens (the sum over t in increasing order, as evaluateUnit's).
+ATTNSVM_INLINE void direction(const double* __restrict X, const double* __restrict xa,
+                              const double* __restrict hv, const double* __restrict w,
+                              std::ptrdiff_t K, int d, int tau, double* __restrict g,
+                              const UnitLanes& s) {
+  constexpr int L = UnitLanes::L;
+  for (int j = 0; j < d * L; ++j) g[j] = 0.0;
+  for (int t = 0; t < tau; ++t) {
+    double c[L];
+    for (int l = 0; l < L; ++l) c[l] = w[t * L + l] * ((hv[t * K + l] - s.hvA[l]) - s.mean[l]);
+    for (int j = 0; j < d; ++j) {
+      const double* __restrict x = X + (t * d + j) * K;
+      for (int l = 0; l < L; ++l) g[j * L + l] += c[l] * (x[l] - xa[j * L + l]);
+    }
   }
 }
 
@@ -371,215 +534,155 @@ void BatchedTrainer::selectedProbability(int r, VecRef out) const {
 // ---- gradient ----
 
 ATTNSVM_LANES void BatchedTrainer::evaluate() {
-  const int K = KP_, d = d_, m = m_, U = units_;
   std::fill(loss_.begin(), loss_.end(), 0.0);
-  double* __restrict q = queries_.data();
-  // Queries: W z_u; K (Q^T z_u); Wk^T p (one shared query).
-  switch (param_) {
-    case Parameterization::W:
-      for (int u = 0; u < U; ++u)
-        for (int a = 0; a < d; ++a)  // q(a) = sum_b W(a, b) z(b)
-          laneDots<kLanes>(q + (u * d + a) * K, W_.data() + a * K, d * K,
-                           queryIn_.data() + u * d * K, K, d, K);
-      break;
-    case Parameterization::KQ:
-      for (int u = 0; u < U; ++u) {
-        for (int c = 0; c < m; ++c)  // inner(c) = sum_b Q(b, c) z(b)
-          laneDots<kLanes>(inner_.data() + (u * m + c) * K, Q_.data() + c * d * K, K,
-                           queryIn_.data() + u * d * K, K, d, K);
-        for (int a = 0; a < d; ++a)  // q(a) = sum_c K(a, c) inner(c)
-          laneDots<kLanes>(q + (u * d + a) * K, K_m_.data() + a * K, d * K,
-                           inner_.data() + u * m * K, K, m, K);
-      }
-      break;
-    case Parameterization::Prompt:
-      for (int a = 0; a < d; ++a)  // (Wk^T p)(a) = sum_b Wk(b, a) p(b)
-        laneDots<kLanes>(q + a * K, keys_.data() + a * d * K, K, p_.data(), K, d, K);
-      break;
+  // One block of kLanes runs at a time, every unit of the block before the next block: a unit's
+  // query, scores, weights and direction stay in L1 (block-local scratch, stride kLanes) between
+  // the phases, and each phase is a fixed-width loop over the block's lanes.
+  for (int kb = 0; kb < KP_; kb += kLanes) {
+    if (param_ == Parameterization::Prompt) queryBlock(0, kb);
+    for (int u = 0; u < units_; ++u) {
+      if (param_ != Parameterization::Prompt) queryBlock(u, kb);
+      unitBlock(u, kb);
+    }
   }
-  for (int u = 0; u < U; ++u) unitPass(u);
-  for (int k = 0; k < K; ++k) loss_[k] /= U;
+  for (int k = 0; k < KP_; ++k) loss_[k] /= units_;
   assemble();
 }
 
-// evaluateUnit for unit u of every run (see model_unit.cpp for the derivation).
-ATTNSVM_LANES void BatchedTrainer::unitPass(int u) {
+// The query of unit u for the block's runs, q[a L + l]: W z_u; K (Q^T z_u); Wk^T p (shared).
+ATTNSVM_LANES void BatchedTrainer::queryBlock(int u, int kb) {
+  constexpr int L = kLanes;
+  const int K = KP_, d = d_, m = m_;
+  double* __restrict q = queries_.data();
+  const double* z = queryIn_.data() + u * d * K + kb;
+  switch (param_) {
+    case Parameterization::W:
+      // q(a) = sum_b W(a, b) z(b)
+      laneDotsMany<L>(q, L, W_.data() + kb, K, d * K, z, K, d, d);
+      break;
+    case Parameterization::KQ: {
+      double* __restrict inner = inner_.data();
+      // inner(c) = sum_b Q(b, c) z(b), q(a) = sum_c K(a, c) inner(c)
+      laneDotsMany<L>(inner, L, Q_.data() + kb, d * K, K, z, K, d, m);
+      laneDotsMany<L>(q, L, K_m_.data() + kb, K, d * K, inner, L, m, d);
+      break;
+    }
+    case Parameterization::Prompt:
+      // (Wk^T p)(a) = sum_b Wk(b, a) p(b)
+      laneDotsMany<L>(q, L, keys_.data() + kb, d * K, K, p_.data() + kb, K, d, d);
+      break;
+  }
+}
+
+// evaluateUnit (model_unit.cpp) for unit u of the block's runs, in three phases that share the
+// per-lane state: scores and argmax (one sweep over the tokens), softmax weights, normalizer and
+// head contrasts (one sweep over the scores), direction (one sweep over the tokens); then the
+// loss and the log-magnitude.
+ATTNSVM_LANES void BatchedTrainer::unitBlock(int u, int kb) {
+  constexpr int L = kLanes;
   const int K = KP_, d = d_, tau = unitCount_[u];
-  const std::size_t base =
-      static_cast<std::size_t>(unitSeq_[u]) * T_;  // first token row of the sequence
-  const double* __restrict q =
-      queries_.data() + (param_ == Parameterization::Prompt ? 0 : u * d * K);
-  const double* __restrict X = tokens_.data() + base * d * K;  // X(t, j)[k] at ((t d + j) K + k)
-  const double* __restrict hv = headDot_.data() + base * K;    // v.x_t [k] at (t K + k)
-  double* __restrict a = score_.data();
-  double* __restrict w = w_.data();
-  double* __restrict xa = xa_.data();
-  double* __restrict g = ghat_.data();
-  double* __restrict best = coef_.data();
-  double* __restrict alphaD = best + K;
-  double* __restrict beta = best + 2 * K;
-  double* __restrict wsum = best + 3 * K;
-  double* __restrict hvA = best + 4 * K;
-  double* __restrict mean = best + 5 * K;
-  double* __restrict lambda = best + 6 * K;
-  double* __restrict expLambda = best + 7 * K;
-  // Scores a_t = x_t . q and the first maximum.
-  for (int t = 0; t < tau; ++t) laneDots<kLanes>(a + t * K, X + t * d * K, K, q, K, d, K);
-  for (int k = 0; k < K; ++k) {
-    best[k] = a[k];
-    alphaD[k] = 0.0;
-  }
-  for (int t = 1; t < tau; ++t) {
-    const double* __restrict at = a + t * K;
-    for (int k = 0; k < K; ++k) {
-      const bool more = at[k] > best[k];
-      best[k] = more ? at[k] : best[k];
-      alphaD[k] = more ? static_cast<double>(t) : alphaD[k];
-    }
-  }
-  int* __restrict alpha = alpha_.data() + static_cast<std::size_t>(u) * K;
-  for (int k = 0; k < K; ++k) {
-    const int al = static_cast<int>(alphaD[k]);
-    alpha[k] = al;
-    hvA[k] = hv[al * K + k];
-    for (int j = 0; j < d; ++j) xa[j * K + k] = X[(al * d + j) * K + k];
-  }
-  double* __restrict probU = prob_.data() + static_cast<std::size_t>(u) * K;
-  double* __restrict logQ = logQ_.data() + static_cast<std::size_t>(u) * K;
-  double* __restrict sign = sign_.data() + static_cast<std::size_t>(u) * K;
-  const double* __restrict y = label_.data() + static_cast<std::size_t>(u) * K;
-  double* __restrict dir = dirs_.data() + static_cast<std::size_t>(u) * d * K;
+  const std::size_t base = static_cast<std::size_t>(unitSeq_[u]) * T_;  // first token row
+  const std::size_t uk = static_cast<std::size_t>(u) * K + kb;
+  const double* X = tokens_.data() + base * d * K + kb;  // X(t, j)[l] at ((t d + j) K + l)
+  const double* hv = headDot_.data() + base * K + kb;    // v.x_t [l] at (t K + l)
+  UnitLanes s = {};
+  static_assert(UnitLanes::L == kLanes, "one block is one register block");
+  scoresAndArgmax(X, queries_.data(), K, d, tau, score_.data(), s);
+  int* __restrict alpha = alpha_.data() + uk;
+  for (int l = 0; l < L; ++l) alpha[l] = static_cast<int>(s.alphaD[l]);
+  double* __restrict g = ghat_.data();  // the direction of grad_q, g[j L + l]
   if (tau > 1) {
-    // b_t = a_t - a_alpha (-inf at alpha, so that w_alpha = 0), beta = max over t != alpha.
-    for (int k = 0; k < K; ++k) beta[k] = kNegInf;
-    for (int t = 0; t < tau; ++t) {
-      double* __restrict wt = w + t * K;
-      const double* __restrict at = a + t * K;
-      for (int k = 0; k < K; ++k) {
-        const double b = alphaD[k] == static_cast<double>(t) ? kNegInf : at[k] - best[k];
-        wt[k] = b;
-        beta[k] = std::max(beta[k], b);
-      }
-    }
-    for (int k = 0; k < K; ++k) wsum[k] = 0.0;
-    for (int t = 0; t < tau; ++t) {
-      double* __restrict wt = w + t * K;
-      for (int k = 0; k < K; ++k) wt[k] -= beta[k];
-    }
-    expLanes(w, tau * K);
-    for (int t = 0; t < tau; ++t) {
-      const double* __restrict wt = w + t * K;
-      for (int k = 0; k < K; ++k) wsum[k] += wt[k];
-    }
-    double* __restrict expBeta = tmp_.data();
-    std::copy(beta, beta + K, expBeta);
-    expLanes(expBeta, K);
-    double* __restrict logS = lambda;
-    for (int k = 0; k < K; ++k) {
-      const double S = expBeta[k] * wsum[k];
-      logS[k] = S;
-      probU[k] = 1.0 / (1.0 + S);
-      expLambda[k] = expBeta[k] * probU[k];
-      mean[k] = 0.0;
-    }
-    log1pLanes(logS, K);
-    for (int k = 0; k < K; ++k) lambda[k] = beta[k] - logS[k];
-    // Head contrasts delta_t = v.x_t - v.x_alpha and their softmax mean (times exp(-lambda)).
-    for (int t = 0; t < tau; ++t) {
-      const double* __restrict wt = w + t * K;
-      const double* __restrict ht = hv + t * K;
-      for (int k = 0; k < K; ++k) mean[k] += wt[k] * (ht[k] - hvA[k]);
-    }
-    for (int k = 0; k < K; ++k) mean[k] *= expLambda[k];
-    // Direction of grad_q: sum_t c_t (x_t - x_alpha), c_t = w_t (delta_t - mean) (into w).
-    for (int t = 0; t < tau; ++t) {
-      double* __restrict wt = w + t * K;
-      const double* __restrict ht = hv + t * K;
-      for (int k = 0; k < K; ++k) wt[k] *= (ht[k] - hvA[k]) - mean[k];
-    }
-    constexpr int L = kLanes;
-    for (int j = 0; j < d; ++j)
-      for (int kb = 0; kb < K; kb += L) {
-        double acc[L] = {};
-        const double* __restrict xj = xa + j * K + kb;
-        for (int t = 0; t < tau; ++t) {
-          const double* __restrict c = w + t * K + kb;
-          const double* __restrict x = X + (t * d + j) * K + kb;
-          for (int l = 0; l < L; ++l) acc[l] += c[l] * (x[l] - xj[l]);
-        }
-        for (int l = 0; l < L; ++l) g[j * K + kb + l] = acc[l];
-      }
+    gatherSelected(X, hv, K, d, alpha, xa_.data(), s);
+    softmaxAndContrasts(score_.data(), hv, K, tau, w_.data(), s);
+    direction(X, xa_.data(), hv, w_.data(), K, d, tau, g, s);
   } else {
-    for (int k = 0; k < K; ++k) {
-      probU[k] = 1.0;
-      lambda[k] = kNegInf;
-      mean[k] = 0.0;
+    for (int l = 0; l < L; ++l) {
+      s.hvA[l] = hv[l];
+      s.prob[l] = 1.0;
+      s.lambda[l] = kNegInf;
+      s.mean[l] = 0.0;
     }
-    for (int j = 0; j < d * K; ++j) g[j] = 0.0;
+    for (int j = 0; j < d * L; ++j) g[j] = 0.0;
   }
-  // Loss and log|l'|, one run at a time (scalar transcendental functions).
-  double* __restrict norm = tmp2_.data();
-  for (int k = 0; k < K; ++k) norm[k] = 0.0;
-  for (int j = 0; j < d; ++j) {
-    const double* __restrict gj = g + j * K;
-    for (int k = 0; k < K; ++k) norm[k] = std::max(norm[k], std::abs(gj[k]));
-  }
+  double* __restrict probU = prob_.data() + uk;
+  for (int l = 0; l < L; ++l) probU[l] = s.prob[l];
+  lossAndScale(u, kb, tau > 1, s);
+}
+
+// The unit's loss term, log|l'| and log-magnitude logQ, and its direction scaled to max-abs 1
+// (zero where the direction is zero or not finite), for the block's runs.
+ATTNSVM_LANES void BatchedTrainer::lossAndScale(int u, int kb, bool several, const UnitLanes& s) {
+  constexpr int L = kLanes;
+  const int K = KP_, d = d_;
+  const std::size_t uk = static_cast<std::size_t>(u) * K + kb;
+  const double* __restrict g = ghat_.data();
+  const double* __restrict y = label_.data() + uk;
+  double* __restrict logQ = logQ_.data() + uk;
+  double* __restrict sign = sign_.data() + uk;
+  double* __restrict loss = loss_.data() + kb;
+  double* __restrict dir = dirs_.data() + static_cast<std::size_t>(u) * d * K + kb;
+  double norm[L], margin[L], expAbs[L], logNorm[L], ok[L];
+  for (int l = 0; l < L; ++l) norm[l] = 0.0;
+  for (int j = 0; j < d; ++j)
+    for (int l = 0; l < L; ++l) {
+      const double v = std::abs(g[j * L + l]);
+      norm[l] = norm[l] < v ? v : norm[l];  // std::max(norm, v)
+    }
   // Logistic: l(u) = softplus(-u) and log|l'(u)| = -softplus(u) share e^{-|u|} (one vector exp).
-  double* __restrict margin = expLambda;  // no longer needed: u = Y f per run
-  double* __restrict expAbs = tmp_.data();
-  for (int k = 0; k < K; ++k) {
-    margin[k] = y[k] * (hvA[k] + mean[k]);
-    expAbs[k] = -std::abs(margin[k]);
-  }
   const bool logistic = lossKind_ == LossKind::Logistic;
-  if (logistic) {
-    expLanes(expAbs, K);
-    log1pLanes(expAbs, K);  // log1p(e^{-|u|})
+  // (One lane function per loop: the loops vectorize.)
+  for (int l = 0; l < L; ++l) {
+    margin[l] = y[l] * (s.hvA[l] + s.mean[l]);
+    expAbs[l] = -std::abs(margin[l]);
   }
-  double* __restrict logNorm = wsum;  // log of the max-abs of the direction
-  std::copy(norm, norm + K, logNorm);
-  logLanes(logNorm, K);
-  for (int k = 0; k < K; ++k) {
-    const double uu = margin[k];
+  if (logistic) {
+    for (int l = 0; l < L; ++l) expAbs[l] = expLane(expAbs[l]);
+    for (int l = 0; l < L; ++l) expAbs[l] = log1pLane(expAbs[l]);  // log1p(e^{-|u|})
+  }
+  for (int l = 0; l < L; ++l) logNorm[l] = logLane(norm[l]);
+  for (int l = 0; l < L; ++l) {
+    const double uu = margin[l];
     double term, logDeriv;
     if (logistic) {
-      const double soft = expAbs[k];  // softplus(x) = max(x, 0) + log1p(e^{-|x|})
+      const double soft = expAbs[l];  // softplus(x) = max(x, 0) + log1p(e^{-|x|})
       term = std::max(-uu, 0.0) + soft;
       logDeriv = uu >= 0.0 ? -(uu + term) : -(std::max(uu, 0.0) + soft);
     } else {
       term = lossValue(lossKind_, uu);
       logDeriv = logAbsLossDerivative(lossKind_, uu);
     }
-    loss_[k] += term;
-    if (std::abs(y[k]) != 1.0) logDeriv += std::log(std::abs(y[k]));
-    sign[k] = y[k] > 0 ? -1.0 : 1.0;
+    loss[l] += term;
+    if (std::abs(y[l]) != 1.0) logDeriv += std::log(std::abs(y[l]));
+    sign[l] = y[l] > 0 ? -1.0 : 1.0;
     // A NaN anywhere in the direction makes the max-abs NaN-free; check the sum as Eigen's
     // lpNorm<Infinity> would propagate it.
-    if (tau > 1 && norm[k] > 0.0 && std::isfinite(norm[k]))
-      logQ[k] = lambda[k] + logNorm[k] + logDeriv;
-    else if (tau > 1 && !std::isfinite(norm[k]))
-      logQ[k] = std::numeric_limits<double>::quiet_NaN();
+    if (several && norm[l] > 0.0 && std::isfinite(norm[l]))
+      logQ[l] = s.lambda[l] + logNorm[l] + logDeriv;
+    else if (several && !std::isfinite(norm[l]))
+      logQ[l] = std::numeric_limits<double>::quiet_NaN();
     else
-      logQ[k] = kNegInf;
+      logQ[l] = kNegInf;
     // Divisor 1 (and the direction set to 0) where the direction is zero or not finite.
-    tmp_[k] = logQ[k] == kNegInf || std::isnan(logQ[k]) ? 0.0 : 1.0;
-    norm[k] = tmp_[k] == 0.0 ? 1.0 : 1.0 / norm[k];  // now the reciprocal: one division per run
+    ok[l] = logQ[l] == kNegInf || std::isnan(logQ[l]) ? 0.0 : 1.0;
+    norm[l] = ok[l] == 0.0 ? 1.0 : 1.0 / norm[l];  // now the reciprocal: one division per run
   }
-  for (int j = 0; j < d; ++j) {
-    const double* __restrict gj = g + j * K;
-    double* __restrict dj = dir + j * K;
-    const double* __restrict ok = tmp_.data();
-    for (int k = 0; k < K; ++k) {
-      const double v = gj[k] * norm[k];
-      dj[k] = ok[k] != 0.0 ? v : 0.0;
+  for (int j = 0; j < d; ++j)
+    for (int l = 0; l < L; ++l) {
+      const double v = g[j * L + l] * norm[l];
+      dir[j * K + l] = ok[l] != 0.0 ? v : 0.0;
     }
-  }
 }
 
-// Model::gradient's assembly: rescale the unit directions by sign exp(mu - max mu), sum them into
-// the parameter blocks; the (K,Q) balance term (gradient.cpp's addBalance).
-ATTNSVM_LANES void BatchedTrainer::assemble() {
-  const int K = KP_, d = d_, m = m_, U = units_;
+// Model::gradient's assembly: rescale the unit directions by sign exp(mu - max mu) (logScale_ =
+// max mu - log U), sum them into the parameter blocks, add the (K,Q) balance term.
+void BatchedTrainer::assemble() {
+  rescaleUnits();
+  gradientBlocks();
+  if (param_ == Parameterization::KQ && s_.balance > 0.0) addBalance();
+}
+
+ATTNSVM_LANES void BatchedTrainer::rescaleUnits() {
+  const int K = KP_, d = d_, U = units_;
   double* __restrict top = coef_.data();
   double* __restrict nan = top + K;
   for (int k = 0; k < K; ++k) {
@@ -609,7 +712,12 @@ ATTNSVM_LANES void BatchedTrainer::assemble() {
   }
   for (int k = 0; k < K; ++k)
     logScale_[k] = nan[k] != 0.0 ? std::numeric_limits<double>::quiet_NaN() : top[k] - logUnits_;
+}
 
+// The rescaled unit directions summed into the parameter blocks: grad_W = sum_u dir_u z_u^T
+// (grad_K = grad_W Q, grad_Q = grad_W^T K), or grad_p = Wk sum_u dir_u.
+ATTNSVM_LANES void BatchedTrainer::gradientBlocks() {
+  const int K = KP_, d = d_, m = m_, U = units_;
   if (param_ == Parameterization::Prompt) {
     // grad_p = Wk sum_u dirs_u
     double* __restrict sum = tmp2_.data();
@@ -627,23 +735,28 @@ ATTNSVM_LANES void BatchedTrainer::assemble() {
     }
     return;
   }
-  // gradW(a, b) = sum_u dirs_u(a) z_u(b)
-  for (int b = 0; b < d; ++b)
-    for (int a = 0; a < d; ++a)
-      laneDots<kLanes>(gW_.data() + (a + b * d) * K, dirs_.data() + a * K, d * K,
-                       queryIn_.data() + b * K, d * K, U, K);
+  // Per block of runs, the rows a of a column at once (laneDotsMany: independent sums in flight).
+  constexpr int L = kLanes;
+  for (int kb = 0; kb < K; kb += L)  // gradW(a, b) = sum_u dirs_u(a) z_u(b)
+    for (int b = 0; b < d; ++b)
+      laneDotsMany<L>(gW_.data() + b * d * K + kb, K, dirs_.data() + kb, K, d * K,
+                      queryIn_.data() + b * K + kb, d * K, U, d);
   if (param_ != Parameterization::KQ) return;
-  // grad_K = gradW Q, grad_Q = gradW^T K
-  for (int c = 0; c < m; ++c)
-    for (int a = 0; a < d; ++a) {
-      laneDots<kLanes>(gK_.data() + (a + c * d) * K, gW_.data() + a * K, d * K,
-                       Q_.data() + c * d * K, K, d, K);
-      laneDots<kLanes>(gQ_.data() + (a + c * d) * K, gW_.data() + a * d * K, K,
-                       K_m_.data() + c * d * K, K, d, K);
+  // grad_K = gradW Q (grad_K(a, c) = sum_b gradW(a, b) Q(b, c)), grad_Q = gradW^T K
+  for (int kb = 0; kb < K; kb += L)
+    for (int c = 0; c < m; ++c) {
+      laneDotsMany<L>(gK_.data() + c * d * K + kb, K, gW_.data() + kb, K, d * K,
+                      Q_.data() + c * d * K + kb, K, d, d);
+      laneDotsMany<L>(gQ_.data() + c * d * K + kb, K, gW_.data() + kb, d * K, K,
+                      K_m_.data() + c * d * K + kb, K, d, d);
     }
-  // Balance term 2 balance F, combined with the data part in the log domain.
+}
+
+// (K,Q): the balance term 2 balance F, combined with the data part in the log domain
+// (gradient.cpp's addBalance per run).
+ATTNSVM_LANES void BatchedTrainer::addBalance() {
+  const int K = KP_, d = d_, m = m_;
   const double balance = s_.balance;
-  if (!(balance > 0.0)) return;
   const std::size_t dm = static_cast<std::size_t>(d) * m;
   double* __restrict size = tmp2_.data();
   for (int k = 0; k < K; ++k) size[k] = 0.0;
@@ -701,9 +814,10 @@ void BatchedTrainer::checkEvaluation() {
 // ---- step ----
 
 // Trainer's stepBlock for every run: next = x - coef dir (through the mirror map for MD with
-// p != 2); moved_[k] = 0 where the normalized step is undefined (then next = x).
+// p != 2); moved_[k] = 0 where the normalized step is undefined (then next = x). bad[k] becomes
+// NaN where the candidate has an entry that is not finite (x * 0 is 0 for finite x, else NaN).
 ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir, int size,
-                                             double* next) {
+                                             double* next, double* __restrict bad) {
   const int K = KP_;
   const Optimizer opt = s_.optimizer;
   const bool normalized = isNormalizedOptimizer(opt);
@@ -719,10 +833,15 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
       for (int k = 0; k < K; ++k) topv[k] = 0.0;
       for (int e = 0; e < size; ++e)
         for (int k = 0; k < K; ++k) topv[k] = std::max(topv[k], std::abs(dir[e * K + k]));
+      // p = 3: q = 3/2, t^{3/2} = t sqrt(t) (one rounding more than pow); else powLane.
+      const bool threeHalves = qexp == 1.5;
       for (int e = 0; e < size; ++e)
-        for (int k = 0; k < K; ++k)
-          if (topv[k] > 0.0 && std::isfinite(topv[k]))
-            nrm[k] += std::pow(std::abs(dir[e * K + k]) / topv[k], qexp);
+        for (int k = 0; k < K; ++k) {
+          const bool ok = topv[k] > 0.0 && std::isfinite(topv[k]);
+          const double t = std::abs(dir[e * K + k]) / topv[k];
+          const double term = threeHalves ? t * std::sqrt(t) : powLane(t, qexp);
+          nrm[k] += ok ? term : 0.0;
+        }
       for (int k = 0; k < K; ++k)
         nrm[k] = (topv[k] > 0.0 && std::isfinite(topv[k])) ? topv[k] * std::pow(nrm[k], 1.0 / qexp)
                                                            : topv[k];
@@ -759,59 +878,56 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
     signedPower(next, static_cast<std::size_t>(size) * K, 1.0 / (s_.p - 1.0));
     // A run whose step is undefined keeps x exactly (the round trip through the map may not).
     for (int e = 0; e < size; ++e)
-      for (int k = 0; k < K; ++k)
-        if (!moved_[k]) next[e * K + k] = x[e * K + k];
+      for (int k = 0; k < K; ++k) {
+        const double v = moved_[k] ? next[e * K + k] : x[e * K + k];
+        next[e * K + k] = v;
+        bad[k] += v * 0.0;
+      }
   } else {
     for (int e = 0; e < size; ++e) {
       const double* __restrict xe = x + e * K;
       const double* __restrict de = dir + e * K;
       double* __restrict ne = next + e * K;
-      for (int k = 0; k < K; ++k) ne[k] = xe[k] - coef[k] * de[k];
+      for (int k = 0; k < K; ++k) {
+        ne[k] = xe[k] - coef[k] * de[k];
+        bad[k] += ne[k] * 0.0;
+      }
     }
   }
 }
 
-ATTNSVM_LANES void BatchedTrainer::update() {
-  const int K = KP_, d = d_;
-  const std::size_t K1 = K;
-  const int dm = d * m_;
+// One step of every active run, in phases: the candidates (and their finiteness), which runs take
+// the step (Trainer's stop reasons), the commit with the squared norms, the maxNorm check.
+void BatchedTrainer::update() {
+  double* bad = coef_.data() + 2 * KP_;
+  stepParams(bad);
+  takeOrStop(bad);
+  commitAndCheckNorm();
+}
+
+ATTNSVM_LANES void BatchedTrainer::stepParams(double* __restrict bad) {
+  const int K = KP_;
+  const int dm = d_ * m_;
+  for (int k = 0; k < K; ++k) bad[k] = 0.0;
   switch (param_) {
     case Parameterization::W:
-      stepBlock(W_.data(), gW_.data(), d * d, nextW_.data());
+      stepBlock(W_.data(), gW_.data(), d_ * d_, nextW_.data(), bad);
       break;
     case Parameterization::KQ:
       // Each factor separately; the run moves if either factor does (Trainer::update).
-      stepBlock(K_m_.data(), gK_.data(), dm, nextK_.data());
+      stepBlock(K_m_.data(), gK_.data(), dm, nextK_.data(), bad);
       std::copy(moved_.begin(), moved_.end(), movedFirst_.begin());
-      stepBlock(Q_.data(), gQ_.data(), dm, nextQ_.data());
+      stepBlock(Q_.data(), gQ_.data(), dm, nextQ_.data(), bad);
       for (int k = 0; k < K; ++k) moved_[k] = moved_[k] || movedFirst_[k];
       break;
     case Parameterization::Prompt:
-      stepBlock(p_.data(), gP_.data(), d, nextP_.data());
+      stepBlock(p_.data(), gP_.data(), d_, nextP_.data(), bad);
       break;
   }
-  // x * 0 is 0 for finite x and NaN for Inf or NaN: one vector pass flags every run's candidate.
-  double* __restrict bad = coef_.data();
-  for (int k = 0; k < K; ++k) bad[k] = 0.0;
-  auto flagNonFinite = [&](const std::vector<double>& v) {
-    for (std::size_t e = 0; e * K1 < v.size(); ++e) {
-      const double* __restrict ve = v.data() + e * K1;
-      for (int k = 0; k < K; ++k) bad[k] += ve[k] * 0.0;
-    }
-  };
-  switch (param_) {
-    case Parameterization::W:
-      flagNonFinite(nextW_);
-      break;
-    case Parameterization::KQ:
-      flagNonFinite(nextK_);
-      flagNonFinite(nextQ_);
-      break;
-    case Parameterization::Prompt:
-      flagNonFinite(nextP_);
-      break;
-  }
-  for (int k = 0; k < K; ++k) active_[k] = 0;  // the padding lanes never move
+}
+
+void BatchedTrainer::takeOrStop(const double* bad) {
+  for (int k = 0; k < KP_; ++k) active_[k] = 0;  // the padding lanes never move
   for (int k = 0; k < K_; ++k) {
     if (!stopReason_[k].empty()) continue;
     if (!moved_[k]) {
@@ -827,40 +943,38 @@ ATTNSVM_LANES void BatchedTrainer::update() {
     }
     active_[k] = 1;
   }
-  // The runs that take the step (active_) get the candidate; the others keep their state.
-  auto commit = [&](std::vector<double>& x, const std::vector<double>& next) {
+}
+
+ATTNSVM_LANES void BatchedTrainer::commitAndCheckNorm() {
+  const int K = KP_;
+  const std::size_t K1 = K;
+  // The runs that take the step (active_) get the candidate, the others keep their state; the
+  // squared Frobenius norm of the result per run ((K,Q): of K and of Q) in the same pass.
+  double* __restrict sqA = coef_.data();
+  double* __restrict sqB = coef_.data() + K;
+  for (int k = 0; k < K; ++k) sqA[k] = sqB[k] = 0.0;
+  auto commit = [&](std::vector<double>& x, const std::vector<double>& next, double* out) {
     const std::size_t size = x.size() / K1;
     for (std::size_t e = 0; e < size; ++e) {
       double* __restrict xe = x.data() + e * K1;
       const double* __restrict ne = next.data() + e * K1;
-      for (int k = 0; k < K; ++k) xe[k] = active_[k] ? ne[k] : xe[k];
-    }
-  };
-  // Squared Frobenius norm of the effective weights ((K,Q): of K and of Q) per run.
-  double* __restrict sqA = coef_.data();
-  double* __restrict sqB = coef_.data() + K;
-  for (int k = 0; k < K; ++k) sqA[k] = sqB[k] = 0.0;
-  auto sumSquares = [&](const std::vector<double>& x, double* out) {
-    const std::size_t size = x.size() / K1;
-    for (std::size_t e = 0; e < size; ++e) {
-      const double* __restrict xe = x.data() + e * K1;
-      for (int k = 0; k < K; ++k) out[k] += xe[k] * xe[k];
+      for (int k = 0; k < K; ++k) {
+        const double v = active_[k] ? ne[k] : xe[k];
+        xe[k] = v;
+        out[k] += v * v;
+      }
     }
   };
   switch (param_) {
     case Parameterization::W:
-      commit(W_, nextW_);
-      sumSquares(W_, sqA);
+      commit(W_, nextW_, sqA);
       break;
     case Parameterization::KQ:
-      commit(K_m_, nextK_);
-      commit(Q_, nextQ_);
-      sumSquares(K_m_, sqA);
-      sumSquares(Q_, sqB);
+      commit(K_m_, nextK_, sqA);
+      commit(Q_, nextQ_, sqB);
       break;
     case Parameterization::Prompt:
-      commit(p_, nextP_);
-      sumSquares(p_, sqA);
+      commit(p_, nextP_, sqA);
       break;
   }
   // ||effective W||_F against maxNorm (Trainer's check after the step, safeNorm's fast path).

@@ -14,6 +14,7 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
+#include "attnsvm/experiment_md.hpp"
 #include "attnsvm/rng.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/train.hpp"
@@ -387,6 +388,33 @@ TEST(BatchedTrainer, FallsBackToRunTrainingForTheReluHead) {
   ASSERT_EQ(b.size(), 1u);
   EXPECT_EQ(b[0].finalSelection, one.finalSelection);
   EXPECT_EQ(relDiff(b[0].weights.back(), one.weights.back()), 0.0);
+}
+
+// md-convergence trains its seeds together (mdConvergenceSeeds): every seed's columns as the
+// per-seed run gives them (selections and labels equal, values within 1e-9 relative), for the
+// training ps whose batched mirror map is special-cased (3) and general (1.75).
+TEST(BatchedTrainer, MdConvergenceSeedsEqualThePerSeedRuns) {
+  for (double p : {1.75, 3.0}) {
+    SeedOptions o;
+    o.p = p;
+    o.iters = 300;
+    const std::vector<SeedResult> batched = mdConvergenceSeeds(5, 3, o);
+    ASSERT_EQ(batched.size(), 3u);
+    for (int k = 0; k < 3; ++k) {
+      const SeedResult single = mdConvergenceSeed(5 + k, o);
+      EXPECT_EQ(batched[k].selections, single.selections);
+      EXPECT_EQ(batched[k].labels, single.labels);
+      ASSERT_EQ(batched[k].values.size(), single.values.size());
+      for (std::size_t v = 0; v < single.values.size(); ++v) {
+        const double a = batched[k].values[v], b = single.values[v];
+        if (std::isnan(b)) {
+          EXPECT_TRUE(std::isnan(a)) << single.valueNames[v];
+          continue;
+        }
+        EXPECT_NEAR(a, b, 1e-9 * std::max(1.0, std::abs(b))) << single.valueNames[v] << " p " << p;
+      }
+    }
+  }
 }
 
 }  // namespace

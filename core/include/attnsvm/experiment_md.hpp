@@ -29,6 +29,10 @@ std::string exponentName(double p);
 // "sparsity_svm_q<q>", "loss", "global"; label "verdict", "stop_reason"; selection "W";
 // matrices "W", "Wmm_q<q>" (empty where the SVM is infeasible or unsolved).
 SeedResult mdConvergenceSeed(std::uint64_t seed, const SeedOptions& options);
+// Seeds first .. first + count - 1 of md-convergence at one training p, their runs trained together
+// (runTrainingBatched): each as mdConvergenceSeed gives it, up to floating-point reassociation.
+std::vector<SeedResult> mdConvergenceSeeds(std::uint64_t first, int count,
+                                           const SeedOptions& options);
 
 // joint-wv: one run per p of mdExponents() (the data are fixed; the seed is not used).
 struct JointWvRun {

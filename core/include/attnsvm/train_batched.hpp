@@ -19,6 +19,10 @@
 
 namespace attnsvm {
 
+namespace detail {
+struct UnitLanes;  // per-lane state of one softmax unit (train_batched.cpp)
+}
+
 // Empty when the batched trainer runs this spec and these settings, else the reason it does not.
 std::string batchedUnsupported(const ModelSpec& spec, const TrainSettings& settings);
 
@@ -49,10 +53,19 @@ class BatchedTrainer {
  private:
   void evaluate();         // gradient at the current parameters of every run (and by-products)
   void checkEvaluation();  // Trainer::evaluate's stop reasons for the runs still going
-  void unitPass(int u);    // one softmax unit of every run: direction, log-magnitude, by-products
-  void assemble();         // rescaled directions -> gradient blocks, balance term
-  void update();           // one step of every active run (stop reasons as Trainer's)
-  void stepBlock(const double* x, const double* dir, int size, double* next);
+  // One block of kLanes runs (lanes kb .. kb + kLanes - 1) at a time:
+  void queryBlock(int u, int kb);  // the query of unit u into queries_ (stride kLanes)
+  void unitBlock(int u, int kb);   // softmax unit u: direction, log-magnitude, by-products
+  void lossAndScale(int u, int kb, bool several, const detail::UnitLanes& s);
+  void assemble();               // rescaled directions -> gradient blocks, balance term:
+  void rescaleUnits();           //   dir_u *= sign exp(logQ_u - max logQ), logScale_
+  void gradientBlocks();         //   sum_u dir_u z_u^T -> gW_ (gK_, gQ_), or Wk sum_u dir_u -> gP_
+  void addBalance();             //   (K,Q) with balance > 0
+  void update();                 // one step of every active run (stop reasons as Trainer's):
+  void stepParams(double* bad);  // candidates next* (bad: not finite)
+  void takeOrStop(const double* bad);  // active_ or a stop reason per run
+  void commitAndCheckNorm();           // commit, ||W||_F against maxNorm
+  void stepBlock(const double* x, const double* dir, int size, double* next, double* bad);
 
   std::vector<Model> models_;
   TrainSettings s_;
