@@ -1,4 +1,4 @@
-// Solver timings (docs/BENCHMARKS.md, section "Solvers (native)").
+// Solver timings (docs/BENCHMARKS.md, "Max-margin solvers, natively").
 #include <benchmark/benchmark.h>
 
 #include "../tests/core/svm_test_data.hpp"

@@ -2,7 +2,7 @@
 // (one Trainer per seed) against the batched trainer (all seeds advanced together), through the
 // experiments module's trainSeeds; and the full local-convergence experiment (100 seeds x 2000
 // iterations on W and (K,Q), experimentSeeds: batched training + the SVM solves) in one thread.
-// Prints the markdown rows of docs/BENCHMARKS.md ("Training throughput"). Medians of process CPU
+// Prints the markdown rows of docs/BENCHMARKS.md ("Training, in WebAssembly"). Medians of process CPU
 // time (the machine is shared), ROUNDS (env, default 5) alternating single/batched samples.
 // Run: node bench/wasm/train-batched.mjs (FULL=0 skips the full experiment)
 import { loadEngine } from '../../tests/wasm/helpers.mjs';
