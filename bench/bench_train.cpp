@@ -62,11 +62,15 @@ void BM_NGD_KQ(benchmark::State& s) {
 void BM_MD_p3_W(benchmark::State& s) {
   runTrainer(s, Parameterization::W, Optimizer::MD, 3.0, 1 << 30);
 }
+void BM_Adam_W(benchmark::State& s) {
+  runTrainer(s, Parameterization::W, Optimizer::Adam, 2.0, 1 << 30);
+}
 
 BENCHMARK(BM_NGD_W)->Args({6, 8, 10})->Args({32, 32, 32})->Args({128, 64, 64});
 BENCHMARK(BM_NGD_W_TraceEvery1)->Args({6, 8, 10});
 BENCHMARK(BM_NGD_KQ)->Args({6, 8, 10});
 BENCHMARK(BM_MD_p3_W)->Args({6, 8, 10});
+BENCHMARK(BM_Adam_W)->Args({6, 8, 10});
 
 // Batched trainer: `runs` runs of the shape (seeds 1..runs of the sphere scenario) advanced
 // together; items = steps of single runs (runs x iterations), so items_per_second compares
@@ -115,6 +119,9 @@ void BM_Batched_NGD_KQ(benchmark::State& s) {
 void BM_Batched_MD_p3_W(benchmark::State& s) {
   runBatched(s, Parameterization::W, Optimizer::MD, 3.0);
 }
+void BM_Batched_Adam_W(benchmark::State& s) {
+  runBatched(s, Parameterization::W, Optimizer::Adam, 2.0);
+}
 // (n, T, d, runs): the papers' shape at several batch sizes, (15, 15, 20), the real-images shape
 // (SPEC section 6: n = 1000 images, T = 49 patches, d = 18).
 BENCHMARK(BM_Batched_NGD_W)
@@ -127,6 +134,7 @@ BENCHMARK(BM_Batched_NGD_W)
     ->Args({1000, 49, 18, 8});
 BENCHMARK(BM_Batched_NGD_KQ)->Args({6, 8, 10, 16});
 BENCHMARK(BM_Batched_MD_p3_W)->Args({6, 8, 10, 16});
+BENCHMARK(BM_Batched_Adam_W)->Args({6, 8, 10, 16});
 BENCHMARK(BM_NGD_W)->Args({15, 15, 20})->Args({1000, 49, 18});
 
 // Attainable double-precision rate of this build on this machine: a 256^3 Eigen GEMM.

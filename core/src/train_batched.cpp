@@ -336,7 +336,6 @@ ATTNSVM_INLINE void direction(const double* __restrict X, const double* __restri
 std::string batchedUnsupported(const ModelSpec& spec, const TrainSettings& s) {
   if (spec.head != HeadKind::Linear) return "the batched trainer has the linear head only";
   if (s.trainHead) return "the batched trainer does not train the head";
-  if (s.optimizer == Optimizer::Adam) return "the batched trainer has no Adam";
   if (s.traceSoftmax) return "the batched trainer records no softmax trace";
   return "";
 }
@@ -455,6 +454,14 @@ BatchedTrainer::BatchedTrainer(std::vector<Model> models, TrainSettings settings
       nextP_ = p_;
       gP_.assign(d * K, 0.0);
       break;
+  }
+  if (s_.optimizer == Optimizer::Adam) {  // moments of every entry of every block, zero at start
+    const std::size_t entries = param_ == Parameterization::W    ? d * d
+                                : param_ == Parameterization::KQ ? 2 * dm
+                                                                 : d;
+    adamM_.assign(entries * K, 0.0);
+    adamS_.assign(entries * K, 0.0);
+    adamCoef_.assign(4 * K, 0.0);
   }
   inits_ = inits;
   // Padding lanes (up to a multiple of kLanes) hold copies of run 0 and never commit a step.
@@ -896,6 +903,62 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
   }
 }
 
+// ---- Adam ----
+// Trainer's adamStep (train.cpp) for every run, each operation in Trainer's order so that the bits
+// match (IEEE division and square root are correctly rounded at any vector width; the scalar
+// per-run factors use std::exp and std::pow as Trainer does): on the true gradient
+// g = exp(logScale) dir, with logScale capped at Trainer's kAdamMaxLogScale,
+//   m = b1 m + ((1 - b1) scale) dir,   sq = b2 sq + ((1 - b2) scale scale) dir^2,
+//   next = x - (lr / c1) (m / (sqrt(sq / c2) + eps)),   c1 = 1 - b1^k, c2 = 1 - b2^k,
+// k the run's iteration + 1. Adam has no undefined step: every run moves (a zero gradient is a zero
+// step), as in Trainer::update.
+constexpr double kAdamMaxLogScale = 300.0;  // = train.cpp's (the cap that keeps g^2 finite)
+
+void BatchedTrainer::adamCoefficients() {
+  const int K = KP_;
+  const double b1 = s_.adamBeta1, b2 = s_.adamBeta2;
+  double* a1 = adamCoef_.data();  // (1 - b1) scale
+  double* a2 = a1 + K;            // (1 - b2) scale scale
+  double* lrc = a2 + K;           // lr / c1
+  double* c2 = lrc + K;
+  for (int k = 0; k < K; ++k) {
+    const double ls = logScale_[k];
+    const double scale = ls == kNegInf ? 0.0 : std::exp(std::min(ls, kAdamMaxLogScale));
+    const double it = k < K_ ? iteration_[k] + 1.0 : 1.0;  // padding lanes: any k >= 1
+    a1[k] = (1.0 - b1) * scale;
+    a2[k] = (1.0 - b2) * scale * scale;
+    lrc[k] = s_.lr / (1.0 - std::pow(b1, it));
+    c2[k] = 1.0 - std::pow(b2, it);
+  }
+}
+
+ATTNSVM_LANES void BatchedTrainer::adamBlock(const double* x, const double* dir, int size,
+                                             double* m, double* sq, double* next,
+                                             double* __restrict bad) {
+  const int K = KP_;
+  const double b1 = s_.adamBeta1, b2 = s_.adamBeta2, eps = s_.adamEps;
+  const double* __restrict a1 = adamCoef_.data();
+  const double* __restrict a2 = a1 + K;
+  const double* __restrict lrc = a2 + K;
+  const double* __restrict c2 = lrc + K;
+  for (int e = 0; e < size; ++e) {
+    const double* __restrict xe = x + e * K;
+    const double* __restrict de = dir + e * K;
+    double* __restrict me = m + e * K;
+    double* __restrict se = sq + e * K;
+    double* __restrict ne = next + e * K;
+    for (int k = 0; k < K; ++k) {
+      const double g = de[k];
+      const double mk = b1 * me[k] + a1[k] * g;
+      const double sk = b2 * se[k] + a2[k] * (g * g);
+      me[k] = mk;
+      se[k] = sk;
+      ne[k] = xe[k] - lrc[k] * (mk / (std::sqrt(sk / c2[k]) + eps));
+      bad[k] += ne[k] * 0.0;
+    }
+  }
+}
+
 // One step of every active run, in phases: the candidates (and their finiteness), which runs take
 // the step (Trainer's stop reasons), the commit with the squared norms, the maxNorm check.
 void BatchedTrainer::update() {
@@ -909,6 +972,25 @@ ATTNSVM_LANES void BatchedTrainer::stepParams(double* __restrict bad) {
   const int K = KP_;
   const int dm = d_ * m_;
   for (int k = 0; k < K; ++k) bad[k] = 0.0;
+  if (s_.optimizer == Optimizer::Adam) {
+    adamCoefficients();
+    const std::size_t second = static_cast<std::size_t>(dm) * K;  // (K,Q): Q's moments follow K's
+    switch (param_) {
+      case Parameterization::W:
+        adamBlock(W_.data(), gW_.data(), d_ * d_, adamM_.data(), adamS_.data(), nextW_.data(), bad);
+        break;
+      case Parameterization::KQ:
+        adamBlock(K_m_.data(), gK_.data(), dm, adamM_.data(), adamS_.data(), nextK_.data(), bad);
+        adamBlock(Q_.data(), gQ_.data(), dm, adamM_.data() + second, adamS_.data() + second,
+                  nextQ_.data(), bad);
+        break;
+      case Parameterization::Prompt:
+        adamBlock(p_.data(), gP_.data(), d_, adamM_.data(), adamS_.data(), nextP_.data(), bad);
+        break;
+    }
+    for (int k = 0; k < K; ++k) moved_[k] = 1;
+    return;
+  }
   switch (param_) {
     case Parameterization::W:
       stepBlock(W_.data(), gW_.data(), d_ * d_, nextW_.data(), bad);

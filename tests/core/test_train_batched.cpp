@@ -30,6 +30,7 @@ struct Case {
   LossKind loss = LossKind::Logistic;
   Optimizer opt = Optimizer::NGD;
   double lr = 0.1, p = 2.0;
+  double beta1 = 0.9, beta2 = 0.999;  // Adam
   int n = 6, T = 8, d = 10, m = 0;
   std::uint64_t seed0 = 11;
 };
@@ -72,6 +73,8 @@ Runs makeRuns(const Case& c, int K) {
   out.settings.optimizer = c.opt;
   out.settings.lr = c.lr;
   out.settings.p = c.p;
+  out.settings.adamBeta1 = c.beta1;
+  out.settings.adamBeta2 = c.beta2;
   out.settings.traceEvery = 1 << 30;
   return out;
 }
@@ -231,6 +234,76 @@ TEST(BatchedTrainer, AgreesWithTrainerAtTheLocalConvergenceSetting) {
   Case kq;
   kq.param = Parameterization::KQ;
   expectAgreesWithTrainer(kq, 4, 2000);
+}
+
+// Adam (per-run moments, bias corrections by each run's own iteration) on every parameterization,
+// at several learning rates and moment decays, and at a second shape and attention kind.
+TEST(BatchedTrainer, AdamAgreesWithTrainerOnEveryParameterization) {
+  struct Setting {
+    double lr, beta1, beta2;
+  };
+  for (Setting st :
+       {Setting{0.01, 0.9, 0.999}, Setting{0.05, 0.5, 0.99}, Setting{0.02, 0.8, 0.99}}) {
+    for (Parameterization param :
+         {Parameterization::W, Parameterization::KQ, Parameterization::Prompt}) {
+      Case c;
+      c.opt = Optimizer::Adam;
+      c.param = param;
+      c.lr = st.lr;
+      c.beta1 = st.beta1;
+      c.beta2 = st.beta2;
+      if (param == Parameterization::Prompt) {  // the prompt case of the NGD/MD test above
+        c.n = 4;
+        c.T = 5;
+        c.d = 6;
+        c.seed0 = 31;
+      }
+      SCOPED_TRACE("lr " + std::to_string(st.lr) + ", beta1 " + std::to_string(st.beta1));
+      expectAgreesWithTrainer(c, param == Parameterization::W ? 5 : 4, 400);
+    }
+  }
+  Case lowRank;  // (K,Q) with m < d
+  lowRank.opt = Optimizer::Adam;
+  lowRank.lr = 0.01;
+  lowRank.param = Parameterization::KQ;
+  lowRank.m = 3;
+  expectAgreesWithTrainer(lowRank, 3, 300);
+  Case other;  // another shape and attention kind, a short run
+  other.opt = Optimizer::Adam;
+  other.lr = 0.02;
+  other.attention = AttentionKind::Causal;
+  other.n = 4;
+  other.T = 5;
+  other.d = 6;
+  expectAgreesWithTrainer(other, 3, 150);
+}
+
+// The local-convergence shape at the experiment's length (2000 steps) with Adam, W and (K,Q); and
+// runs stopping at maxNorm at different iterations.
+TEST(BatchedTrainer, AdamAgreesWithTrainerAtTheLocalConvergenceSetting) {
+  Case w;
+  w.opt = Optimizer::Adam;
+  w.lr = 0.01;
+  expectAgreesWithTrainer(w, 8, 2000);
+  Case kq = w;
+  kq.param = Parameterization::KQ;
+  expectAgreesWithTrainer(kq, 4, 2000);
+
+  Runs runs = makeRuns(w, 4);
+  runs.settings.lr = 0.05;
+  runs.settings.maxNorm = 3.0;
+  BatchedTrainer bt(runs.models, runs.settings, runs.inits);
+  bt.step(300);
+  for (int r = 0; r < 4; ++r) {
+    Trainer tr(runs.models[r], runs.settings, runs.inits[r]);
+    tr.step(300);
+    SCOPED_TRACE("maxNorm run " + std::to_string(r));
+    EXPECT_TRUE(tr.stopped());
+    EXPECT_EQ(bt.stopped(r), tr.stopped());
+    EXPECT_EQ(bt.stopReason(r), tr.stopReason());
+    EXPECT_EQ(bt.iteration(r), tr.iteration());
+    EXPECT_LE(relDiff(bt.weights(r), tr.weights()), 1e-13);
+  }
 }
 
 // Normalized l_p mirror descent as SPEC section 2 states it: U = grad psi(W) - eta g / (||g||_q +

@@ -7,8 +7,9 @@
 //
 // Covered: parameterizations W, (K,Q) (with the balance term) and prompt; every attention kind and
 // loss; the linear head (fixed); optimizers GD, NGD, MD, NMD (dual-norm step, SPEC section 2),
-// NMDFro. Not covered (batchedUnsupported() says why; callers fall back to Trainer): the relu head,
-// joint training of the head, Adam.
+// NMDFro, Adam (per-run moments in the same layout, Trainer's step operation for operation). Not
+// covered (batchedUnsupported() says why; callers fall back to Trainer): the relu head, joint
+// training of the head (with any head optimizer, Adam included).
 #pragma once
 #include <string>
 #include <vector>
@@ -66,6 +67,9 @@ class BatchedTrainer {
   void takeOrStop(const double* bad);  // active_ or a stop reason per run
   void commitAndCheckNorm();           // commit, ||W||_F against maxNorm
   void stepBlock(const double* x, const double* dir, int size, double* next, double* bad);
+  void adamCoefficients();  // Adam: per-run scale factors and bias corrections of this step
+  void adamBlock(const double* x, const double* dir, int size, double* m, double* sq, double* next,
+                 double* bad);
 
   std::vector<Model> models_;
   TrainSettings s_;
@@ -90,6 +94,9 @@ class BatchedTrainer {
   // Gradient directions (scaled form, as Gradient) and per-run scalars.
   std::vector<double> gW_, gK_, gQ_, gP_;
   std::vector<double> logScale_, loss_;
+  // Adam: first and second moments of every parameter entry (the blocks in order: W; K then Q; p),
+  // zero at the start; adamCoef_ holds 4 per-run coefficients of the current step.
+  std::vector<double> adamM_, adamS_, adamCoef_;
   std::vector<double> prob_;  // u: selected probability
 
   // Scratch (sized once; the step does not allocate).
