@@ -36,6 +36,8 @@
 // clone does), which would make the bits depend on the CPU: no contraction in this file.
 #pragma GCC optimize("fp-contract=off")
 #define ATTNSVM_LANES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define ATTNSVM_SSE2_SQRT 1
+#include <emmintrin.h>
 #else
 #define ATTNSVM_LANES
 #endif
@@ -94,6 +96,18 @@ ATTNSVM_INLINE double expLane(double v) {
 }
 ATTNSVM_INLINE void expLanes(double* __restrict x, int count) {
   for (int i = 0; i < count; ++i) x[i] = expLane(x[i]);
+}
+
+// x <- sqrt(x) elementwise. std::sqrt keeps errno semantics (a guarded library call per element),
+// which GCC does not vectorize even when the loop has nothing else in it, and it pulls the loop
+// around it into scalar code too; SSE2's sqrtpd (any x86-64) is the same correctly rounded IEEE
+// square root, two at a time.
+ATTNSVM_INLINE void sqrtLanes(double* __restrict x, int count) {
+  int i = 0;
+#ifdef ATTNSVM_SSE2_SQRT
+  for (; i + 1 < count; i += 2) _mm_storeu_pd(x + i, _mm_sqrt_pd(_mm_loadu_pd(x + i)));
+#endif
+  for (; i < count; ++i) x[i] = std::sqrt(x[i]);
 }
 
 // log u for positive normal u, inlined into vectorizable loops: u = m 2^e with m in [sqrt(1/2),
@@ -921,14 +935,22 @@ void BatchedTrainer::adamCoefficients() {
   double* a2 = a1 + K;            // (1 - b2) scale scale
   double* lrc = a2 + K;           // lr / c1
   double* c2 = lrc + K;
+  // The runs of a batch are mostly at one iteration: the bias corrections (two std::pow calls,
+  // a good part of the step's cost) are computed once per distinct iteration in a row.
+  double lastIt = 0.0, lastLrc = 0.0, lastC2 = 0.0;
   for (int k = 0; k < K; ++k) {
     const double ls = logScale_[k];
     const double scale = ls == kNegInf ? 0.0 : std::exp(std::min(ls, kAdamMaxLogScale));
     const double it = k < K_ ? iteration_[k] + 1.0 : 1.0;  // padding lanes: any k >= 1
+    if (it != lastIt) {
+      lastIt = it;
+      lastLrc = s_.lr / (1.0 - std::pow(b1, it));
+      lastC2 = 1.0 - std::pow(b2, it);
+    }
     a1[k] = (1.0 - b1) * scale;
     a2[k] = (1.0 - b2) * scale * scale;
-    lrc[k] = s_.lr / (1.0 - std::pow(b1, it));
-    c2[k] = 1.0 - std::pow(b2, it);
+    lrc[k] = lastLrc;
+    c2[k] = lastC2;
   }
 }
 
@@ -941,19 +963,27 @@ ATTNSVM_LANES void BatchedTrainer::adamBlock(const double* x, const double* dir,
   const double* __restrict a2 = a1 + K;
   const double* __restrict lrc = a2 + K;
   const double* __restrict c2 = lrc + K;
+  // Three passes over the block, the square root alone in the middle one (sqrtLanes) so that the
+  // others vectorize; next holds sq / c2 and then its root in between.
   for (int e = 0; e < size; ++e) {
-    const double* __restrict xe = x + e * K;
     const double* __restrict de = dir + e * K;
     double* __restrict me = m + e * K;
     double* __restrict se = sq + e * K;
     double* __restrict ne = next + e * K;
+    for (int k = 0; k < K; ++k) me[k] = b1 * me[k] + a1[k] * de[k];
     for (int k = 0; k < K; ++k) {
-      const double g = de[k];
-      const double mk = b1 * me[k] + a1[k] * g;
-      const double sk = b2 * se[k] + a2[k] * (g * g);
-      me[k] = mk;
+      const double sk = b2 * se[k] + a2[k] * (de[k] * de[k]);
       se[k] = sk;
-      ne[k] = xe[k] - lrc[k] * (mk / (std::sqrt(sk / c2[k]) + eps));
+      ne[k] = sk / c2[k];
+    }
+  }
+  sqrtLanes(next, size * K);
+  for (int e = 0; e < size; ++e) {
+    const double* __restrict xe = x + e * K;
+    const double* __restrict me = m + e * K;
+    double* __restrict ne = next + e * K;
+    for (int k = 0; k < K; ++k) {
+      ne[k] = xe[k] - lrc[k] * (me[k] / (ne[k] + eps));
       bad[k] += ne[k] * 0.0;
     }
   }
