@@ -236,6 +236,22 @@ TEST(BatchedTrainer, AgreesWithTrainerAtTheLocalConvergenceSetting) {
   expectAgreesWithTrainer(kq, 4, 2000);
 }
 
+// Every run of the batch stops within `steps` steps, with Trainer's reason at Trainer's iteration.
+void expectStopsAsTrainer(const Runs& runs, int steps) {
+  BatchedTrainer bt(runs.models, runs.settings, runs.inits);
+  bt.step(steps);
+  for (int r = 0; r < bt.runs(); ++r) {
+    Trainer tr(runs.models[r], runs.settings, runs.inits[r]);
+    tr.step(steps);
+    SCOPED_TRACE("stopping run " + std::to_string(r));
+    EXPECT_TRUE(bt.stopped(r));
+    EXPECT_EQ(bt.stopReason(r), tr.stopReason());
+    EXPECT_EQ(bt.iteration(r), tr.iteration());
+    if (std::getenv("BATCHED_SHOW")) std::printf("[ show ] stop at %d\n", tr.iteration());
+    EXPECT_LE(relDiff(bt.weights(r), tr.weights()), 1e-13);
+  }
+}
+
 // Adam (per-run moments, bias corrections by each run's own iteration) on every parameterization,
 // at several learning rates and moment decays, and at a second shape and attention kind.
 TEST(BatchedTrainer, AdamAgreesWithTrainerOnEveryParameterization) {
@@ -292,18 +308,7 @@ TEST(BatchedTrainer, AdamAgreesWithTrainerAtTheLocalConvergenceSetting) {
   Runs runs = makeRuns(w, 4);
   runs.settings.lr = 0.05;
   runs.settings.maxNorm = 3.0;
-  BatchedTrainer bt(runs.models, runs.settings, runs.inits);
-  bt.step(300);
-  for (int r = 0; r < 4; ++r) {
-    Trainer tr(runs.models[r], runs.settings, runs.inits[r]);
-    tr.step(300);
-    SCOPED_TRACE("maxNorm run " + std::to_string(r));
-    EXPECT_TRUE(tr.stopped());
-    EXPECT_EQ(bt.stopped(r), tr.stopped());
-    EXPECT_EQ(bt.stopReason(r), tr.stopReason());
-    EXPECT_EQ(bt.iteration(r), tr.iteration());
-    EXPECT_LE(relDiff(bt.weights(r), tr.weights()), 1e-13);
-  }
+  expectStopsAsTrainer(runs, 300);
 }
 
 // Normalized l_p mirror descent as SPEC section 2 states it: U = grad psi(W) - eta g / (||g||_q +
@@ -363,16 +368,7 @@ TEST(BatchedTrainer, StopsAsTrainerDoes) {
   Case c;
   Runs runs = makeRuns(c, 4);
   runs.settings.maxNorm = 1.0;
-  BatchedTrainer bt(runs.models, runs.settings, runs.inits);
-  bt.step(100);
-  for (int r = 0; r < 4; ++r) {
-    Trainer tr(runs.models[r], runs.settings, runs.inits[r]);
-    tr.step(100);
-    EXPECT_TRUE(bt.stopped(r));
-    EXPECT_EQ(bt.stopReason(r), tr.stopReason());
-    EXPECT_EQ(bt.iteration(r), tr.iteration());
-    EXPECT_LE(relDiff(bt.weights(r), tr.weights()), 1e-13);
-  }
+  expectStopsAsTrainer(runs, 100);
   // The zero start of (K,Q) is a saddle: the normalized step is undefined at once.
   Case kq;
   kq.param = Parameterization::KQ;
