@@ -386,7 +386,14 @@ TEST(BatchedTrainer, StopsAsTrainerDoes) {
 }
 
 TEST(BatchedTrainer, RunTrainingBatchedGivesRunTrainingsRecords) {
-  for (Parameterization param : {Parameterization::W, Parameterization::KQ}) {
+  struct Setup {
+    Parameterization param;
+    Optimizer opt;
+  };
+  for (Setup setup :
+       {Setup{Parameterization::W, Optimizer::NGD}, Setup{Parameterization::KQ, Optimizer::NGD},
+        Setup{Parameterization::W, Optimizer::Adam}}) {
+    const Parameterization param = setup.param;
     const int K = 5, iters = 700, every = 50;
     std::vector<Scenario> scs;
     std::vector<const Dataset*> data;
@@ -399,11 +406,14 @@ TEST(BatchedTrainer, RunTrainingBatchedGivesRunTrainingsRecords) {
     }
     ModelSpec spec = scs[0].model;
     spec.param = param;
-    const std::vector<RunRecord> batched =
-        runTrainingBatched(data, spec, scs[0].train, inits, iters, every);
+    TrainSettings ts = scs[0].train;  // the scenario's settings (equal for every seed)
+    ts.optimizer = setup.opt;
+    if (setup.opt == Optimizer::Adam) ts.lr = 0.01;
+    const std::vector<RunRecord> batched = runTrainingBatched(data, spec, ts, inits, iters, every);
     ASSERT_EQ(static_cast<int>(batched.size()), K);
     for (int r = 0; r < K; ++r) {
-      const RunRecord one = runTraining(scs[r].data, spec, scs[r].train, scs[r].init, iters, every);
+      SCOPED_TRACE(std::string(optimizerName(setup.opt)) + " run " + std::to_string(r));
+      const RunRecord one = runTraining(scs[r].data, spec, ts, scs[r].init, iters, every);
       const RunRecord& b = batched[r];
       EXPECT_EQ(b.iteration, one.iteration);
       ASSERT_EQ(b.weights.size(), one.weights.size());
