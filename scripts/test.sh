@@ -24,6 +24,11 @@ bash scripts/ensure-deps.sh || exit 1
 if command -v ccache >/dev/null; then
   export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(pwd)}
+  # The debug preset compiles with -g1, for which ccache also hashes the working directory by default,
+  # so that no two clones shared an entry (a fresh clone of a built tree recompiled the whole ASan build:
+  # 484 s). Not hashing it lets them share; the price is that an object's debug info may name the
+  # folder of the clone that first compiled it.
+  export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 fi
 
 logdir=$(mktemp -d)
