@@ -30,12 +30,13 @@ tool_versions() {
   } | sha256sum | cut -d' ' -f1
 }
 
-# stage_key NAME PATH...: the hash of the stage's inputs (a path missing from the tree counts as absent).
+# stage_key NAME PATH...: the hash of the stage's inputs and the harness (a path missing from the tree
+# counts as absent).
 stage_key() {
   local name=$1; shift
   {
     echo "$name $tools"
-    for p in "$@" scripts; do echo "$p $(git rev-parse -q --verify "$tree:$p" 2>/dev/null || echo absent)"; done
+    for p in "$@" "${harness[@]}"; do echo "$p $(git rev-parse -q --verify "$tree:$p" 2>/dev/null || echo absent)"; done
   } | sha256sum | cut -d' ' -f1
 }
 
@@ -53,7 +54,11 @@ tree=$(working_tree_hash || true)
 [[ -n "$tree" ]] || use_cache=0
 tools=$(tool_versions)
 
-# Inputs of each stage (every key also covers scripts/).
+# The scripts that build or run tests: every key covers them (the others in scripts/, benchmarks and
+# the figure export, change no test's result).
+harness=(scripts/test.sh scripts/test-cache.sh scripts/ensure-deps.sh scripts/build-wasm.sh
+  scripts/make-real-images-asset.mjs scripts/pack-npm.mjs)
+# Inputs of each stage.
 native_inputs=(core cli tests/core tests/cli CMakeLists.txt CMakePresets.json cmake)
 wasm_inputs=(core wasm tests/core CMakeLists.txt CMakePresets.json cmake)
 web_inputs=(core wasm cli web tests/wasm tests/browser tests/package CMakeLists.txt CMakePresets.json cmake
