@@ -6,10 +6,10 @@
 import { drawBands } from './bands.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
 import { seqScale, themeColors } from '../plots/theme.js';
+import { SVG_NS, svgAppender } from '../plots/svg.js';
 import { unit, finalOf, planeTokens, normalizedPaths } from './token-paths.js';
 
 export const MD_QS = [1.75, 2, 3];
-const SVG_NS = 'http://www.w3.org/2000/svg';
 const fmt = (x, d = 3) => (Number.isFinite(x) ? (Math.abs(x) >= 1e-3 ? x.toFixed(d) : x.toExponential(1)) : '–');
 
 // The 3 x 3 table {rows: training p, cols: q, mean[r][c], std[r][c]} of a finished run.
@@ -33,13 +33,7 @@ export function drawTableHeatmap(container, table, { title, log = false, best = 
   svg.setAttribute('role', 'img');
   svg.setAttribute('class', 'md-table');
   svg.setAttribute('aria-label', title ?? 'table');
-  const add = (tag, attrs, text) => {
-    const e = document.createElementNS(SVG_NS, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text != null) e.textContent = text;
-    svg.append(e);
-    return e;
-  };
+  const add = svgAppender(svg);
   const vals = table.mean.flat().filter(Number.isFinite).map((v) => (log ? Math.log10(Math.max(v, 1e-300)) : v));
   const lo = Math.min(...vals), hi = Math.max(...vals);
   const t = (v) => (hi > lo ? ((log ? Math.log10(Math.max(v, 1e-300)) : v) - lo) / (hi - lo) : 0.5);

@@ -2,8 +2,8 @@
 // curves per run, the |W_jk| histograms (SVG bars), the W heatmaps' data, and the text of a
 // selection's analysis. No engine calls here.
 import { OKABE_ITO, themeColors } from '../plots/theme.js';
+import { SVG_NS, svgAppender } from '../plots/svg.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 
 export function runColor(run) {
   if (run.settings.optimizer === 'adam') return OKABE_ITO.purple;
@@ -47,13 +47,7 @@ export function createHistograms(container, { height = 170 } = {}) {
   let width = container.clientWidth || 400, data = null, layoutKey = null, bars = [], yTicks = [];
   const m = { l: 40, r: 8, t: 8, b: 30 };
   const set = (e, k, v) => { const t = String(v); if (e.getAttribute(k) !== t) e.setAttribute(k, t); };
-  const add = (tag, attrs, text) => {
-    const e = document.createElementNS(SVG_NS, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text != null) e.textContent = text;
-    svg.append(e);
-    return e;
-  };
+  const add = svgAppender(svg);
   function build(runs, bins, w, h) {
     const c = themeColors();
     svg.setAttribute('width', w); svg.setAttribute('height', h); svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
