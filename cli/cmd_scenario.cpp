@@ -4,7 +4,6 @@
 #include <memory>
 
 #include "attnsvm/errors.hpp"
-#include "attnsvm/names.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "commands.hpp"
 #include "json_io.hpp"
@@ -65,23 +64,11 @@ Command addScenarioCommand(CLI::App& app) {
     out["scenario"] = s.name;
     out["title"] = s.title;
     out["iterations"] = s.iterations;
-    json model;
-    model["attention"] = wireName(s.model.attention);
-    model["param"] = wireName(s.model.param);
-    model["head"] = wireName(s.model.head);
-    model["loss"] = wireName(s.model.loss);
-    if (s.model.Wk.size() > 0) model["Wk"] = toJson(s.model.Wk);
-    if (s.model.V.size() > 0) model["V"] = toJson(s.model.V);
+    // train FILE --head relu reads the head's V from the top level
     if (s.model.head == HeadKind::ReluMLP && s.model.V.size() > 0) out["V"] = toJson(s.model.V);
-    out["model"] = std::move(model);
-    out["train"] = trainSettingsToJson(s.train);
-    json init;
-    if (s.init.W.size() > 0) init["W"] = toJson(s.init.W);
-    if (s.init.K.size() > 0) init["K"] = toJson(s.init.K);
-    if (s.init.Q.size() > 0) init["Q"] = toJson(s.init.Q);
-    if (s.init.p.size() > 0) init["p"] = vectorJson(s.init.p);
-    if (s.init.v.size() > 0) init["v"] = vectorJson(s.init.v);
-    out["init"] = std::move(init);
+    out["model"] = fieldsToJson(s.model);
+    out["train"] = fieldsToJson(s.train);
+    out["init"] = fieldsToJson(s.init);  // the initial parameters (W, K, Q, p, v)
     std::cout << out.dump(o->pretty ? 2 : -1) << "\n";
     return 0;
   };

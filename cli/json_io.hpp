@@ -8,6 +8,7 @@
 
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/margin.hpp"
+#include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
 #include "attnsvm/train.hpp"
 #include "attnsvm/types.hpp"
@@ -34,11 +35,25 @@ struct ProblemInput {
   std::vector<int> units;
 };
 
-// Input format: {"X": n x T x d, "Z": n x d (omit for self-attention, then "query": q, default 0),
-// "alpha": n ints (optional), "Y": n, "v": d, "attention": "cross"|"self"|"seq2seq"|"causal"
-// (optional; default cross when Z is given, self otherwise)}. When alpha is omitted it is set to
-// the optimal tokens from Y and v. Unknown keys are ignored. Validates with the core's validate().
+// Input format: the dataset's fields (attnsvm/fields.hpp) {"X": n x T x d, "Z": n x d (omit for
+// self-attention, then "query": q, default 0), "alpha": n ints (optional), "Y": n, "v": d} and
+// "attention": "cross"|"self"|"seq2seq"|"causal" (optional; default cross when Z is given, self
+// otherwise; seq2seq / causal take alpha as n x T). When alpha is omitted it is set to the optimal
+// tokens from Y and v. Besides these the file may hold the documented extras V (train --head
+// relu), W (analyze) and what `attnsvm scenario` writes (scenario, title, iterations, model, train,
+// init); any other key is an InputError listing the accepted ones. Validates with the core's
+// validate().
 ProblemInput problemFromJson(const json& j);
+
+// The core's input structs (ModelSpec, TrainSettings, Params, InitSettings, SolverSettings,
+// SolveRequest, ScenarioOptions) written and read through their field lists
+// (attnsvm/fields.hpp), as the JS API does. Reading leaves absent fields at the struct's default;
+// a key that is not a field is an InputError naming it with `what` in front ("train.lr") and
+// listing the fields.
+template <class T>
+json fieldsToJson(const T& s);
+template <class T>
+T fieldsFromJson(const json& j, const std::string& what);
 
 // Field readers (exposed for the other commands and the tests).
 double readNumber(const json& j, const std::string& where);
@@ -50,6 +65,8 @@ Mat readMatrix(const json& j, const std::string& field, Index rows = -1, Index c
 // double's value on reading back); non-finite values become null.
 json toJson(const Mat& m);      // array of rows
 json vectorJson(const Vec& v);  // array
+// The dataset under its field list as `kind` reads it (Z only for cross, query only for self
+// attention) and "attention" unless cross: a file every command reads back.
 json datasetToJson(const Dataset& data, AttentionKind kind);
 const char* toString(AttentionKind kind);
 const char* toString(NormKind kind);
@@ -59,8 +76,6 @@ const char* toString(NormKind kind);
 json solutionToJson(const MarginProblem& problem, const MarginSolution& sol);
 // The report's svm is the Frobenius SVM of `problem` (the selection's Att-SVM or prompt SVM).
 json selectionReportToJson(const SelectionReport& report, const MarginProblem& problem);
-// TrainSettings under the core's field list (attnsvm/fields.hpp), as the JS API writes them.
-json trainSettingsToJson(const TrainSettings& settings);
 const char* statusName(SolveStatus status);  // "optimal", "infeasible", "max_iterations"
 
 // Writes text to a file ("-" is stdout); throws InputError when the file cannot be written.

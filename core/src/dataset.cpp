@@ -146,6 +146,10 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     return out;
   }
 
+  AttentionKind defaultAttention(const Dataset& data) {
+    return data.Z.size() > 0 ? AttentionKind::Cross : AttentionKind::Self;
+  }
+
   std::vector<int> defaultSelection(const Dataset& data, AttentionKind kind) {
     if (kind == AttentionKind::Cross || kind == AttentionKind::Self)
       return data.alpha.empty() ? optimalTokens(data).opt : data.alpha;

@@ -6,6 +6,7 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
+#include "attnsvm/names.hpp"
 #include "cold.hpp"
 #include "solvers_internal.hpp"
 
@@ -204,6 +205,39 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
       if (!isSupport[static_cast<std::size_t>(pb.label[static_cast<std::size_t>(j)].sequence)])
         pb.b(j) = 0.0;
     return pb;
+  }
+
+  AttentionKind attentionOf(const SolveRequest& request) {
+    return request.attention.value_or(defaultAttention(request.dataset));
+  }
+
+  std::vector<int> selectionOf(const SolveRequest& request) {
+    if (!request.selection.empty()) return request.selection;
+    // per (sequence, query) unit only for the attention problem of seq2seq / causal attention
+    return defaultSelection(request.dataset, request.problem == SvmProblemKind::Attention
+                                                 ? attentionOf(request)
+                                                 : AttentionKind::Cross);
+  }
+
+  MarginProblem svmProblem(const SolveRequest& request) {
+    const Dataset& d = request.dataset;
+    if (request.problem == SvmProblemKind::Attention) {
+      const AttentionKind kind = attentionOf(request);
+      validate(d, kind);
+      return attentionSvmProblem(d, kind, selectionOf(request));
+    }
+    validate(d,
+             AttentionKind::SeqToSeq);  // prompt/head problems use no query: sizes and finiteness
+    if (request.problem == SvmProblemKind::Head) return headSvmProblem(d, selectionOf(request));
+    if (request.Wk.size() == 0)
+      throw InputError(std::string("the ") + wireName(request.problem) +
+                       " problem needs the key matrix Wk");
+    if (request.problem == SvmProblemKind::Prompt)
+      return promptSvmProblem(d, request.Wk, selectionOf(request));
+    if (request.headSupport.empty())
+      throw InputError(
+          "the relaxed-prompt problem needs headSupport (the head SVM's support sequences)");
+    return relaxedPromptSvmProblem(d, request.Wk, selectionOf(request), request.headSupport);
   }
 
   namespace detail {

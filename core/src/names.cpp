@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "attnsvm/errors.hpp"
+#include "attnsvm/fields.hpp"
 
 namespace attnsvm {
 
@@ -77,6 +78,15 @@ const std::vector<Row<NormKind>>& table() {
   return t;
 }
 template <>
+const std::vector<Row<SvmProblemKind>>& table() {
+  static const std::vector<Row<SvmProblemKind>> t = {
+      {SvmProblemKind::Attention, {"attention"}},
+      {SvmProblemKind::Prompt, {"prompt"}},
+      {SvmProblemKind::RelaxedPrompt, {"relaxed-prompt"}},
+      {SvmProblemKind::Head, {"head"}}};
+  return t;
+}
+template <>
 const std::vector<Row<SolveStatus>>& table() {
   static const std::vector<Row<SolveStatus>> t = {{SolveStatus::Optimal, {"optimal"}},
                                                   {SolveStatus::Infeasible, {"infeasible"}},
@@ -108,6 +118,7 @@ const char* wireName(LossKind v) { return nameOf(v); }
 const char* wireName(Optimizer v) { return nameOf(v); }
 const char* wireName(InitKind v) { return nameOf(v); }
 const char* wireName(NormKind v) { return nameOf(v); }
+const char* wireName(SvmProblemKind v) { return nameOf(v); }
 const char* wireName(SolveStatus v) { return nameOf(v); }
 const char* wireName(Verdict v) { return nameOf(v); }
 
@@ -139,9 +150,16 @@ ATTNSVM_NAMES_INSTANTIATE(LossKind)
 ATTNSVM_NAMES_INSTANTIATE(Optimizer)
 ATTNSVM_NAMES_INSTANTIATE(InitKind)
 ATTNSVM_NAMES_INSTANTIATE(NormKind)
+ATTNSVM_NAMES_INSTANTIATE(SvmProblemKind)
 ATTNSVM_NAMES_INSTANTIATE(SolveStatus)
 ATTNSVM_NAMES_INSTANTIATE(Verdict)
 #undef ATTNSVM_NAMES_INSTANTIATE
+
+void notAField(const std::string& path, const std::vector<std::string>& accepted) {
+  std::string list;
+  for (const std::string& name : accepted) list += (list.empty() ? "" : ", ") + name;
+  throw InputError(path + " is not a field; expected one of " + list);
+}
 
 // Declared in train.hpp (used widely before the general table existed).
 const char* optimizerName(Optimizer o) { return nameOf(o); }

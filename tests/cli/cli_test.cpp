@@ -1,6 +1,7 @@
 // The CLI contract through runCli (no process): exit codes, JSON keys, messages.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,46 @@ TEST(Cli, ScenarioOutputIsValidSolveInput) {
   EXPECT_EQ(in.data.d, 10);
   const CliRun unknown = run({"scenario", "nope"});
   EXPECT_EQ(unknown.code, 1);
+}
+
+TEST(Cli, UnknownKeysInAFileExitOneListingTheFields) {
+  const std::string path = testing::TempDir() + "attnsvm_unknown_key.json";
+  {
+    json j = json::parse(R"({"X": [[[1,0],[0,1],[-1,-0.5]], [[0.5,0.5],[-1,0.2],[0.3,-1]]],
+      "Z": [[1,0],[0,1]], "Y": [1,-1], "v": [1,0.5]})");
+    j["alpah"] = {0, 1};
+    std::ofstream(path) << j.dump();
+  }
+  for (const char* command : {"solve", "analyze", "train"}) {
+    const CliRun r = run({command, path});
+    EXPECT_EQ(r.code, 1) << command;
+    EXPECT_NE(
+        r.err.find("alpah is not a field; expected one of X, Z, query, Y, v, alpha, attention, "
+                   "V, W, scenario, title, iterations, model, train, init"),
+        std::string::npos)
+        << command << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << command;
+  }
+}
+
+TEST(Cli, ScenarioFileIsReadByEveryCommand) {
+  // multitoken: a relu head (V at the top of the file and in the model)
+  for (const char* name : {"multitoken", "local-convergence", "paths2d"}) {
+    const CliRun s = run({"scenario", name});
+    ASSERT_EQ(s.code, 0) << s.err;
+    const std::string path = testing::TempDir() + "attnsvm_scenario_" + name + ".json";
+    std::ofstream(path) << s.out;
+    const json j = json::parse(s.out);
+    EXPECT_EQ(j["train"].size(), 15u) << name;
+    EXPECT_EQ(j["model"].size(), j["model"].contains("V") + j["model"].contains("Wk") + 4u) << name;
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"solve", path},
+          {"analyze", path},
+          {"train", "--iters", "5", "--head", j["model"]["head"].get<std::string>(), path}}) {
+      const CliRun r = run(args);
+      EXPECT_NE(r.code, 1) << name << " " << args[0] << ": " << r.err;  // read (2: infeasible)
+    }
+  }
 }
 
 TEST(Cli, GenerateIsDeterministic) {

@@ -28,6 +28,10 @@ struct Dataset {
   auto token(int i, int t) const { return X.row(static_cast<Index>(i) * T + t); }
 };
 
+// The attention a dataset implies when none is named: cross when it has queries Z, else self (the
+// CLI's files and the JS API's requests alike).
+AttentionKind defaultAttention(const Dataset& data);
+
 // Throws InputError naming the field and index ("X[3][5][1] is NaN", "Z row 2 has zero norm",
 // "alpha[4] = 9 is out of range 0..7") when the data cannot be used with this attention kind.
 void validate(const Dataset& data, AttentionKind kind);

@@ -1,28 +1,184 @@
-// The wire field lists of the public result structs: for each struct one function that calls a
-// visitor once per field, in output order, with the field's wire name (camelCase, the convention of
-// the CLI's JSON and the JS API alike; README "Names"). The CLI's JSON writer (cli/json_io.cpp) and
-// the wasm conversions (wasm/convert.cpp) are visitors over these lists, so a field is named and
-// shaped in one place. A visitor provides
-//   v(name, double) v(name, int) v(name, bool) v(name, const std::string&)
-//   v(name, const Mat&) v(name, const Vec&) v(name, const std::vector<int>&)
-//   v(name, const std::vector<std::vector<int>>&)   ragged lists (e.g. support tokens per sequence)
-//   v(name, const IndexPairs&)                      (i, t) pairs
-//   v.object(name, fn)  a nested object whose fields fn(visitor) emits
+// The wire field lists of the public structs: for each struct one function that calls a visitor
+// once per field, in order, with the field's wire name (camelCase, the convention of the CLI's
+// JSON and the JS API alike; README "Names"). The CLI's JSON reader and writer (cli/json_io.cpp)
+// and the wasm conversions (wasm/convert.cpp) are visitors over these lists, so a field is named
+// and shaped in one place, and a key of an input object that no list names is an error listing the
+// fields (notAField below). `engine.vocabulary()` returns the lists (fieldNames), and a test checks
+// the .d.ts interfaces against them.
+//
+// Input structs (Dataset, ModelSpec, TrainSettings, Params, InitSettings, SolverSettings,
+// SolveRequest, ScenarioOptions) are read and written through the same function:
+// visitFields(s, v) takes the struct or a const struct. Readers get non-const references and set a
+// field only when the input has it, so every default lives in the struct; writers get const ones.
+// A visitor provides, for each field type T,
+//   v(name, T& x, bool written = true)     written: whether a writer writes the field for this
+//   value
+//                                          (e.g. not an absent optional matrix); readers ignore it
+//   v.object(name, fn, bool written = true)  a nested object; fn(sub) visits its fields with a
+//                                            visitor of the same kind
+// with T one of double, int, bool, std::uint64_t, std::string, an enum of names.hpp (by its wire
+// names), std::optional of such an enum, Mat, Vec, std::vector<int>, and TokensRef (a dataset's X
+// with its shape). Result structs (MarginSolution, SelectionReport) are written only, from const
+// structs, and add std::vector<std::vector<int>> (ragged lists) and IndexPairs ((i, t) pairs).
 #pragma once
 #include <array>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "attnsvm/margin.hpp"
 #include "attnsvm/names.hpp"
+#include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
 #include "attnsvm/train.hpp"
 
 namespace attnsvm {
 
+// The InputError for a key of an input object that is not one of its fields, e.g.
+// "train.learningRate is not a field; expected one of optimizer, lr, p, ...". `path` is the key
+// with the object's path in front.
+[[noreturn]] void notAField(const std::string& path, const std::vector<std::string>& accepted);
+
 struct IndexPairs {
   std::vector<std::array<int, 2>> pairs;
 };
+
+// A dataset's tokens X ((n*T) x d, token (i, t) is row i*T + t) with its shape n x T x d: one field
+// on the wire (nested n x T x d arrays in the CLI's JSON, {n, T, d, data} in wasm). M, I are
+// Mat, int (read into) or const Mat, const int (written from).
+template <class M, class I>
+struct TokensRef {
+  M& X;
+  I& n;
+  I& T;
+  I& d;
+};
+
+namespace detail {
+// visitFields(S& s, V& v) for S = T or const T only.
+template <class S, class T>
+using IfStruct = std::enable_if_t<std::is_same_v<std::remove_const_t<S>, T>>;
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------- input structs
+
+// Dataset: X, Z, query, Y, v, alpha. `attention` (default: defaultAttention, i.e. cross when the
+// dataset has Z) decides what a writer writes: Z only for cross attention and query only for self
+// attention, the one place that decides it for every producer (the CLI's files, engine.scenario(),
+// engine.sphere()). Readers accept every field whatever the attention.
+template <class S, class V>
+auto visitFields(S& d, V& v, std::optional<AttentionKind> attention = std::nullopt)
+    -> detail::IfStruct<S, Dataset> {
+  const AttentionKind kind = attention.value_or(defaultAttention(d));
+  using M = std::remove_reference_t<decltype((d.X))>;
+  using I = std::remove_reference_t<decltype((d.n))>;
+  v("X", TokensRef<M, I>{d.X, d.n, d.T, d.d});
+  v("Z", d.Z, kind == AttentionKind::Cross && d.Z.size() > 0);
+  v("query", d.query, kind == AttentionKind::Self);
+  v("Y", d.Y);
+  v("v", d.v);
+  v("alpha", d.alpha, !d.alpha.empty());
+}
+
+// ModelSpec: attention, param, head, loss, m (0: d), Wk (prompt), V (relu head).
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, ModelSpec> {
+  v("attention", s.attention);
+  v("param", s.param);
+  v("head", s.head);
+  v("loss", s.loss);
+  v("m", s.m, s.m > 0);
+  v("Wk", s.Wk, s.Wk.size() > 0);
+  v("V", s.V, s.V.size() > 0);
+}
+
+// TrainSettings: optimizer, lr, p, balance, trainHead, headOptimizer, headLr, headP, adamBeta1,
+// adamBeta2, adamEps, traceEvery, traceSoftmax, traceP, maxNorm (the meaning of each in train.hpp).
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, TrainSettings> {
+  v("optimizer", s.optimizer);
+  v("lr", s.lr);
+  v("p", s.p);
+  v("balance", s.balance);
+  v("trainHead", s.trainHead);
+  v("headOptimizer", s.headOptimizer);
+  v("headLr", s.headLr);
+  v("headP", s.headP);
+  v("adamBeta1", s.adamBeta1);
+  v("adamBeta2", s.adamBeta2);
+  v("adamEps", s.adamEps);
+  v("traceEvery", s.traceEvery);
+  v("traceSoftmax", s.traceSoftmax);
+  v("traceP", s.traceP);
+  v("maxNorm", s.maxNorm);
+}
+
+// Params: W, K, Q, p, v (each written when it is set).
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, Params> {
+  v("W", s.W, s.W.size() > 0);
+  v("K", s.K, s.K.size() > 0);
+  v("Q", s.Q, s.Q.size() > 0);
+  v("p", s.p, s.p.size() > 0);
+  v("v", s.v, s.v.size() > 0);
+}
+
+// InitSettings: kind, seed, scale, direction, coneNoise, given. A writer writes the fields the kind
+// uses: seed and scale for random and cone starts, direction and coneNoise for cone, given for
+// given.
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, InitSettings> {
+  const bool drawn = s.kind == InitKind::Random || s.kind == InitKind::Cone;
+  v("kind", s.kind);
+  v("seed", s.seed, drawn);
+  v("scale", s.scale, drawn);
+  v("direction", s.direction, s.kind == InitKind::Cone && s.direction.size() > 0);
+  v("coneNoise", s.coneNoise, s.kind == InitKind::Cone);
+  v.object(
+      "given", [&](auto& sub) { visitFields(s.given, sub); }, s.kind == InitKind::Given);
+}
+
+// SolverSettings: norm, p, tolerance, feasibilityTol, supportTol, maxIterations.
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, SolverSettings> {
+  v("norm", s.norm);
+  v("p", s.p);
+  v("tolerance", s.tolerance);
+  v("feasibilityTol", s.feasibilityTol);
+  v("supportTol", s.supportTol);
+  v("maxIterations", s.maxIterations);
+}
+
+// SolveRequest: dataset, problem, attention, selection, Wk, headSupport and the solver settings'
+// fields (norm, p, tolerance, feasibilityTol, supportTol, maxIterations) beside them.
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, SolveRequest> {
+  v.object("dataset", [&](auto& sub) { visitFields(s.dataset, sub, s.attention); });
+  v("problem", s.problem);
+  v("attention", s.attention);
+  v("selection", s.selection, !s.selection.empty());
+  v("Wk", s.Wk, s.Wk.size() > 0);
+  v("headSupport", s.headSupport, !s.headSupport.empty());
+  visitFields(s.solver, v);
+}
+
+// ScenarioOptions: seed, n, T, d, C, start, localCase, variant (scenarios.hpp).
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, ScenarioOptions> {
+  v("seed", s.seed);
+  v("n", s.n);
+  v("T", s.T);
+  v("d", s.d);
+  v("C", s.C);
+  v("start", s.start);
+  v("localCase", s.localCase);
+  v("variant", s.variant);
+}
+
+// ---------------------------------------------------------------------------------- result structs
 
 // MarginSolution: status, W, lambda, objective, lowerBound, gap, maxViolation, support ((sequence,
 // token) pairs of the active constraints), supportQuery (the query position k of each, -1 unless
@@ -40,21 +196,21 @@ void visitFields(const MarginSolution& s, const MarginProblem& problem, Visitor&
     supportQuery.push_back(l.query);
     supportIndex.push_back(j);
   }
-  v("status", std::string(wireName(s.status)));
+  v("status", s.status);
   v("W", s.W);
   v("lambda", s.lambda);
   v("objective", s.objective);
   v("lowerBound", s.lowerBound);
   v("gap", s.gap);
   v("maxViolation", s.maxViolation);
-  v("support", support);
-  v("supportQuery", supportQuery);
-  v("supportIndex", supportIndex);
+  v("support", std::as_const(support));
+  v("supportQuery", std::as_const(supportQuery));
+  v("supportIndex", std::as_const(supportIndex));
   v("iterations", s.iterations);
   v("seconds", s.seconds);
   v("message", s.message);
   v("constraints", problem.constraints());
-  if (s.farkas.size() > 0) v("farkas", s.farkas);
+  v("farkas", s.farkas, s.farkas.size() > 0);
 }
 
 // SelectionReport: selection, optimal, ties, feasible, verdict, supportTokens (per sequence),
@@ -67,32 +223,36 @@ void visitFields(const SelectionReport& r, const MarginProblem& problem, Visitor
   v("optimal", r.optimal);
   v("ties", r.ties);
   v("feasible", r.feasible);
-  v("verdict", std::string(wireName(r.verdict)));
+  v("verdict", r.verdict);
   v("supportTokens", r.supportTokens);
-  v("violators", violators);
+  v("violators", std::as_const(violators));
   v("explanation", r.explanation);
   v.object("svm", [&](Visitor& sub) { visitFields(r.svm, problem, sub); });
 }
 
-// TrainSettings: optimizer, lr, p, balance, trainHead, headOptimizer, headLr, headP, adamBeta1,
-// adamBeta2, adamEps, traceEvery, traceSoftmax, traceP, maxNorm (the meaning of each in train.hpp).
-template <class Visitor>
-void visitFields(const TrainSettings& s, Visitor& v) {
-  v("optimizer", std::string(wireName(s.optimizer)));
-  v("lr", s.lr);
-  v("p", s.p);
-  v("balance", s.balance);
-  v("trainHead", s.trainHead);
-  v("headOptimizer", std::string(wireName(s.headOptimizer)));
-  v("headLr", s.headLr);
-  v("headP", s.headP);
-  v("adamBeta1", s.adamBeta1);
-  v("adamBeta2", s.adamBeta2);
-  v("adamEps", s.adamEps);
-  v("traceEvery", s.traceEvery);
-  v("traceSoftmax", s.traceSoftmax);
-  v("traceP", s.traceP);
-  v("maxNorm", s.maxNorm);
+// ---------------------------------------------------------------------------------- names
+
+// A visitor that only collects the names, in list order (every field, whatever `written`).
+struct FieldNames {
+  std::vector<std::string> names;
+  template <class T>
+  void operator()(const char* name, T&&, bool = true) {
+    names.emplace_back(name);
+  }
+  template <class Fn>
+  void object(const char* name, Fn&&, bool = true) {
+    names.emplace_back(name);
+  }
+};
+
+// The wire names of T's fields (extra: the arguments its list takes beside the struct, such as
+// the MarginProblem of a solution).
+template <class T, class... Extra>
+std::vector<std::string> fieldNames(const Extra&... extra) {
+  const T s{};
+  FieldNames v;
+  visitFields(s, extra..., v);
+  return v.names;
 }
 
 }  // namespace attnsvm

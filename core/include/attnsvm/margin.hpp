@@ -4,6 +4,7 @@
 // Att-SVM: u = x_{i,alpha_i} - x_it, w = z_i. Prompt SVM: u = Wk (x_alpha - x_t), w = [1].
 // Head SVM: u = Y_i x_{i,alpha_i}, w = [1]. Relaxed SVM: b_j = 0 for relaxed constraints.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,31 @@ struct MarginSolution {
 };
 
 MarginSolution solveMargin(const MarginProblem& problem, const SolverSettings& settings);
+
+// The max-margin problems of a dataset that `solve` builds (SPEC section 3): the Att-SVM of a
+// selection, the prompt SVM (key matrix Wk), the relaxed prompt SVM of joint training (zero margin
+// for the sequences outside the head SVM's support), the head SVM.
+enum class SvmProblemKind { Attention, Prompt, RelaxedPrompt, Head };
+
+// What `solve` takes (the JS API's SolveRequest; its field list is in fields.hpp). Defaults:
+// attention from the dataset (defaultAttention), the selection from the core (defaultSelection: per
+// sequence, or per (sequence, query) unit for seq2seq / causal attention problems).
+struct SolveRequest {
+  Dataset dataset;
+  SvmProblemKind problem = SvmProblemKind::Attention;
+  std::optional<AttentionKind> attention;  // default: cross when the dataset has Z, else self
+  std::vector<int> selection;              // one token per unit; empty: the default selection
+  Mat Wk;                                  // prompt, relaxed-prompt: the key matrix (d x d)
+  std::vector<int> headSupport;            // relaxed-prompt: the head SVM's support sequences
+  SolverSettings solver;  // norm, p, tolerance, feasibilityTol, supportTol, maxIterations
+};
+// The request's attention kind (its own, or the dataset's default) and selection (its own, or the
+// default for that attention).
+AttentionKind attentionOf(const SolveRequest& request);
+std::vector<int> selectionOf(const SolveRequest& request);
+// The problem the request names, after validating the dataset for it (the attention problem for
+// the request's attention; the prompt and head problems need sizes and finite numbers only).
+MarginProblem svmProblem(const SolveRequest& request);
 
 // The certificate of SPEC section 3 for any candidate (W, lambda): fills objective, lowerBound,
 // gap, maxViolation and support. Used by every solver and by tests on their own.

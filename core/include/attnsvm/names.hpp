@@ -23,6 +23,7 @@ namespace attnsvm {
 //   Optimizer         gd, ngd, md, nmd, nmd-fro, adam       (declared in train.hpp)
 //   InitKind          zero, random, given, cone
 //   NormKind          fro, nuclear, lp              (aliases frobenius; nuc)
+//   SvmProblemKind    attention, prompt, relaxed-prompt, head
 //   SolveStatus       optimal, infeasible, max_iterations
 //   Verdict           globally_optimal, locally_optimal, neither, infeasible
 const char* wireName(AttentionKind v);
@@ -32,6 +33,7 @@ const char* wireName(LossKind v);
 const char* wireName(Optimizer v);
 const char* wireName(InitKind v);
 const char* wireName(NormKind v);
+const char* wireName(SvmProblemKind v);
 const char* wireName(SolveStatus v);
 const char* wireName(Verdict v);
 
