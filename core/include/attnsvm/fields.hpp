@@ -7,7 +7,8 @@
 // the .d.ts interfaces against them.
 //
 // Input structs (Dataset, ModelSpec, TrainSettings, Params, InitSettings, SolverSettings,
-// SolveRequest, ScenarioOptions) are read and written through the same function:
+// SolveRequest; and ScenarioOptions, whose list is in scenarios.hpp with the experiments) are read
+// and written through the same function:
 // visitFields(s, v) takes the struct or a const struct. Readers get non-const references and set a
 // field only when the input has it, so every default lives in the struct; writers get const ones.
 // A visitor provides, for each field type T,
@@ -31,7 +32,6 @@
 
 #include "attnsvm/margin.hpp"
 #include "attnsvm/names.hpp"
-#include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
 #include "attnsvm/train.hpp"
 
@@ -163,19 +163,6 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, SolveRequest> {
   v("Wk", s.Wk, s.Wk.size() > 0);
   v("headSupport", s.headSupport, !s.headSupport.empty());
   visitFields(s.solver, v);
-}
-
-// ScenarioOptions: seed, n, T, d, C, start, localCase, variant (scenarios.hpp).
-template <class S, class V>
-auto visitFields(S& s, V& v) -> detail::IfStruct<S, ScenarioOptions> {
-  v("seed", s.seed);
-  v("n", s.n);
-  v("T", s.T);
-  v("d", s.d);
-  v("C", s.C);
-  v("start", s.start);
-  v("localCase", s.localCase);
-  v("variant", s.variant);
 }
 
 // ---------------------------------------------------------------------------------- result structs

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "attnsvm/dataset.hpp"
+#include "attnsvm/fields.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/train.hpp"
 
@@ -35,6 +36,20 @@ struct ScenarioOptions {
   bool localCase = false;      // global-vs-local prompt: use the local-case data
   int variant = 0;             // joint (p, v): 0 -> third token (0.5, 1), 1 -> (0.5, 1.5)
 };
+
+// The field list of ScenarioOptions (the visitor protocol of attnsvm/fields.hpp): seed, n, T, d, C,
+// start, localCase, variant.
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, ScenarioOptions> {
+  v("seed", s.seed);
+  v("n", s.n);
+  v("T", s.T);
+  v("d", s.d);
+  v("C", s.C);
+  v("start", s.start);
+  v("localCase", s.localCase);
+  v("variant", s.variant);
+}
 
 // Names: "paths2d", "paths2d-t5", "local-convergence", "rank", "multitoken", "prompt-global-local",
 // "loss-function", "joint-pv", "mirror-descent", "md-convergence", "joint-wv", "overparam",
