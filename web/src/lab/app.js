@@ -358,7 +358,8 @@ async function refreshGeneralized() {
   const softmax = Array.from({ length: last.selected.length }, (_, u) => Array.from(last.softmax.subarray(u * T, (u + 1) * T)));
   solving++;
   try {
-    const g = await client.generalized({ dataset: cfg.dataset, attention: cfg.model.attention, softmax, threshold: 1e-3, norm: 'fro', W });
+    // the softmax carries the queries: generalized takes no attention kind
+    const g = await client.generalized({ dataset: cfg.dataset, softmax, threshold: 1e-3, norm: 'fro', W });
     if (my !== gen) return;
     if (g.direction.status !== 'optimal') { generalizedRef = null; return; }
     const R = g.radius ?? 0;
