@@ -9,12 +9,14 @@
 #include <cmath>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/errors.hpp"
+#include "attnsvm/fields.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/names.hpp"
@@ -74,8 +76,9 @@ val scenarioNamesW() {
   return guarded([] { return wire::namesObject(scenarioNames()); });
 }
 
-// The core's vocabulary (attnsvm/names.hpp): canonical names of every public enum, so that the JS
-// side (and the test that checks attnsvm.d.ts against it) never keeps its own copy.
+// The core's vocabulary (attnsvm/names.hpp, attnsvm/fields.hpp): canonical names of every public
+// enum and the field lists of the public structs, so that the JS side (and the test that checks
+// attnsvm.d.ts against them) never keeps its own copy.
 val vocabularyW() {
   return guarded([] {
     const auto list = wire::strings;
@@ -87,39 +90,28 @@ val vocabularyW() {
     put(o, "optimizer", list(wireNames<Optimizer>()));
     put(o, "init", list(wireNames<InitKind>()));
     put(o, "norm", list(wireNames<NormKind>()));
+    put(o, "problem", list(wireNames<SvmProblemKind>()));
     put(o, "status", list(wireNames<SolveStatus>()));
     put(o, "verdict", list(wireNames<Verdict>()));
+    // The field lists (attnsvm/fields.hpp), by the .d.ts interface they type.
+    put(o, "fields", wire::fieldLists());
     return o;
   });
 }
 
-ScenarioOptions scenarioOptions(const val& o) {
-  ScenarioOptions s;
-  if (o.isUndefined() || o.isNull()) return s;
-  s.seed = wire::seed(o, "seed");
-  s.n = wire::integer(o, "n", s.n);
-  s.T = wire::integer(o, "T", s.T);
-  s.d = wire::integer(o, "d", s.d);
-  s.C = wire::number(o, "C", s.C);
-  s.start = wire::integer(o, "start", s.start);
-  s.localCase = wire::boolean(o, "localCase", s.localCase);
-  s.variant = wire::integer(o, "variant", s.variant);
-  return s;
-}
-
 val scenarioW(const std::string& name, const val& options) {
   return guarded([&] {
-    const Scenario sc = makeScenario(name, scenarioOptions(options));
-    val init = val::object();
-    put(init, "kind", val(std::string("given")));
-    put(init, "given", val(wire::params(sc.init)));
+    const Scenario sc = makeScenario(name, wire::readFields<ScenarioOptions>(options, "options"));
+    InitSettings init;
+    init.kind = InitKind::Given;
+    init.given = sc.init;
     val o = val::object();
     put(o, "name", val(sc.name));
     put(o, "title", val(sc.title));
-    put(o, "dataset", val(wire::dataset(sc.data)));
-    put(o, "model", val(wire::modelSpec(sc.model)));
-    put(o, "train", val(wire::trainSettings(sc.train)));
-    put(o, "init", val(init));
+    put(o, "dataset", val(wire::dataset(sc.data, sc.model.attention)));
+    put(o, "model", val(wire::writeFields(sc.model)));
+    put(o, "train", val(wire::writeFields(sc.train)));
+    put(o, "init", val(wire::writeFields(init)));
     put(o, "iterations", val(sc.iterations));
     return o;
   });
@@ -128,7 +120,8 @@ val scenarioW(const std::string& name, const val& options) {
 val sphereW(int n, int T, int d, double seed) {
   return guarded([&] {
     val o = val::object();
-    put(o, "dataset", val(wire::dataset(sphereDataset(n, T, d, wire::seedValue(seed)))));
+    put(o, "dataset",
+        val(wire::dataset(sphereDataset(n, T, d, wire::seedValue(seed)), AttentionKind::Cross)));
     return o;
   });
 }
@@ -154,7 +147,7 @@ val scoresW(const val& data) {
 // v.
 Params paramsFor(const Model& model, const val& given) {
   Params p = model.zeroParams();
-  const Params g = wire::params(given);
+  const Params g = wire::readFields<Params>(given, "params");
   if (g.W.size() > 0) p.W = g.W;
   if (g.K.size() > 0) p.K = g.K;
   if (g.Q.size() > 0) p.Q = g.Q;
@@ -166,96 +159,74 @@ Params paramsFor(const Model& model, const val& given) {
 
 val forwardW(const val& data, const val& spec, const val& params) {
   return guarded([&] {
-    const Model model(wire::dataset(data), wire::modelSpec(spec));
+    const Model model(wire::dataset(data), wire::readFields<ModelSpec>(spec, "model"));
     return wire::forward(model.forward(paramsFor(model, params)));
   });
 }
 
-// The selection a request names, or the core's default for the attention kind (the dataset's alpha,
-// or the optimal token of every unit: per sequence, or per (sequence, query) for seq2seq / causal).
-std::vector<int> selectionOf(const val& req, const Dataset& d,
-                             AttentionKind kind = AttentionKind::Cross) {
-  if (wire::has(req, "selection")) return wire::ints(req["selection"]);
-  return defaultSelection(d, kind);
+// A solve / analyze request: the core's SolveRequest (attnsvm/fields.hpp) and the entry point's
+// own fields (read by the caller with the same reader), then finish() rejects any other key.
+SolveRequest readRequest(wire::Reader& r) {
+  SolveRequest req;
+  visitFields(req, r);
+  return req;
 }
 
-SolverSettings solverSettings(const val& req) {
-  SolverSettings s;
-  s.norm = wire::normKind(wire::string(req, "norm", "fro"));
-  s.p = wire::number(req, "p", s.p);
-  s.tolerance = wire::number(req, "tolerance", s.tolerance);
-  s.feasibilityTol = wire::number(req, "feasibilityTol", s.feasibilityTol);
-  s.supportTol = wire::number(req, "supportTol", s.supportTol);
-  s.maxIterations = wire::integer(req, "maxIterations", s.maxIterations);
-  return s;
-}
-
-MarginProblem problemOf(const val& req, const Dataset& d) {
-  const std::string problem = wire::string(req, "problem", "attention");
-  const AttentionKind kind =
-      wire::attentionKind(wire::string(req, "attention", d.Z.size() > 0 ? "cross" : "self"));
-  if (problem == "attention") {
-    validate(d, kind);
-    return attentionSvmProblem(d, kind, selectionOf(req, d, kind));
-  }
-  validate(d, AttentionKind::SeqToSeq);  // prompt/head problems use no query: sizes and finiteness
-  if (problem == "head") return headSvmProblem(d, selectionOf(req, d));
-  if (!wire::has(req, "Wk"))
-    throw InputError("the " + problem + " problem needs the key matrix Wk");
-  const Mat Wk = wire::matrix(req["Wk"], "Wk");
-  if (problem == "prompt") return promptSvmProblem(d, Wk, selectionOf(req, d));
-  if (problem == "relaxed-prompt") {
-    if (!wire::has(req, "headSupport"))
-      throw InputError(
-          "the relaxed-prompt problem needs headSupport (the head SVM's support sequences)");
-    return relaxedPromptSvmProblem(d, Wk, selectionOf(req, d), wire::ints(req["headSupport"]));
-  }
-  throw InputError("unknown problem '" + problem +
-                   "' (expected attention, prompt, relaxed-prompt or head)");
-}
-
-val solveW(const val& req) {
+val solveW(const val& obj) {
   return guarded([&] {
-    const Dataset d = wire::dataset(req["dataset"]);
-    const MarginProblem problem = problemOf(req, d);
-    return wire::solution(solveMargin(problem, solverSettings(req)), problem);
+    wire::Reader r(obj, "");
+    const SolveRequest req = readRequest(r);
+    r.finish();
+    const MarginProblem problem = svmProblem(req);
+    return wire::solution(solveMargin(problem, req.solver), problem);
   });
 }
 
-val analyzeW(const val& req) {
+// The analysis of a selection: the request's (or the core's default), or with W the selection
+// of those weights; for problem "prompt" the prompt SVM's analysis.
+val analyzeW(const val& obj) {
   return guarded([&] {
-    const Dataset d = wire::dataset(req["dataset"]);
-    const AttentionKind kind =
-        wire::attentionKind(wire::string(req, "attention", d.Z.size() > 0 ? "cross" : "self"));
-    const SolverSettings settings = solverSettings(req);
-    if (wire::string(req, "problem", "attention") ==
-        "prompt") {  // prompt attention: the prompt SVM
+    wire::Reader r(obj, "");
+    const SolveRequest req = readRequest(r);
+    Mat W;
+    r("W", W);
+    r.finish();
+    const Dataset& d = req.dataset;
+    if (req.problem == SvmProblemKind::Prompt) {
       validate(d, AttentionKind::SeqToSeq);
-      if (!wire::has(req, "Wk")) throw InputError("the prompt analysis needs the key matrix Wk");
-      const Mat Wk = wire::matrix(req["Wk"], "Wk");
-      const SelectionReport r = analyzePromptSelection(d, Wk, selectionOf(req, d), settings);
-      return wire::selectionReport(r, promptSvmProblem(d, Wk, r.selection));
+      if (req.Wk.size() == 0) throw InputError("the prompt analysis needs the key matrix Wk");
+      const SelectionReport rep = analyzePromptSelection(d, req.Wk, selectionOf(req), req.solver);
+      return wire::selectionReport(rep, promptSvmProblem(d, req.Wk, rep.selection));
     }
-    const SelectionReport r = wire::has(req, "W")
-                                  ? analyzeWeights(d, kind, wire::matrix(req["W"], "W"), settings)
-                                  : analyzeSelection(d, kind, selectionOf(req, d, kind), settings);
+    if (req.problem != SvmProblemKind::Attention)
+      throw InputError(std::string("analyze takes problem attention or prompt, not ") +
+                       wireName(req.problem));
+    const AttentionKind kind = attentionOf(req);
+    const SelectionReport rep = W.size() > 0
+                                    ? analyzeWeights(d, kind, W, req.solver)
+                                    : analyzeSelection(d, kind, selectionOf(req), req.solver);
     // Rebuilt only to label the SVM's support constraints with (sequence, token).
-    return wire::selectionReport(r, attentionSvmProblem(d, kind, r.selection));
+    return wire::selectionReport(rep, attentionSvmProblem(d, kind, rep.selection));
   });
 }
 
 // All feasible and locally optimal selections (enumeration; capped by maxSelections).
-val enumerateW(const val& req) {
+val enumerateW(const val& obj) {
   return guarded([&] {
-    const Dataset d = wire::dataset(req["dataset"]);
-    const AttentionKind kind =
-        wire::attentionKind(wire::string(req, "attention", d.Z.size() > 0 ? "cross" : "self"));
+    wire::Reader r(obj, "");
+    Dataset d;
+    r.required("dataset", d);
+    std::optional<AttentionKind> attention;
+    r("attention", attention);
+    double cap = 200000;
+    r("maxSelections", cap);
+    r.finish();
+    const AttentionKind kind = attention.value_or(defaultAttention(d));
     validate(d, kind);
-    const double cap = wire::number(req, "maxSelections", 200000);
     val reports = val::array();
-    for (const SelectionReport& r : enumerateLocallyOptimal(d, kind, static_cast<long long>(cap)))
+    for (const SelectionReport& rep : enumerateLocallyOptimal(d, kind, static_cast<long long>(cap)))
       reports.call<void>("push",
-                         wire::selectionReport(r, attentionSvmProblem(d, kind, r.selection)));
+                         wire::selectionReport(rep, attentionSvmProblem(d, kind, rep.selection)));
     val o = val::object();
     put(o, "reports", val(reports));
     return o;
@@ -263,35 +234,53 @@ val enumerateW(const val& req) {
 }
 
 // Generalized SVM of a softmax (nonlinear heads): selected sets, W_dir, W_fin, and R for a W.
-val generalizedW(const val& req) {
+val generalizedW(const val& obj) {
   return guarded([&] {
-    const Dataset d = wire::dataset(req["dataset"]);
+    wire::Reader r(obj, "");
+    Dataset d;
+    r.required("dataset", d);
+    Mat softmax, W;
+    r.required("softmax", softmax);
+    double threshold = 1e-3;
+    r("threshold", threshold);
+    SolverSettings settings;
+    visitFields(settings, r);
+    r("W", W);
+    r.finish();
     validate(d, AttentionKind::SeqToSeq);  // sizes and finiteness; the softmax carries the queries
-    const GeneralizedSvm g =
-        generalizedSvm(d, wire::matrix(req["softmax"], "softmax"),
-                       wire::number(req, "threshold", 1e-3), solverSettings(req));
+    const GeneralizedSvm g = generalizedSvm(d, softmax, threshold, settings);
     val o = val::object();
     put(o, "selectedSets", val(wire::ragged(g.selectedSets)));
     put(o, "direction", val(wire::solution(g.direction, MarginProblem{})));
     put(o, "finite", val(wire::matrix(g.finite)));
-    if (wire::has(req, "W")) put(o, "radius", val(fitRadius(g, wire::matrix(req["W"], "W"))));
+    if (W.size() > 0) put(o, "radius", val(fitRadius(g, W)));
     return o;
   });
 }
 
 // Regularization path W(R) for increasing radii; the matrices are stacked in one array.
-val pathW(const val& req) {
+val pathW(const val& obj) {
   return guarded([&] {
-    const Model model(wire::dataset(req["dataset"]), wire::modelSpec(req["model"]));
+    wire::Reader r(obj, "");
+    Dataset d;
+    r.required("dataset", d);
+    ModelSpec spec;
+    r("model", spec);
     PathSettings ps;
-    const NormKind norm = wire::normKind(wire::string(req, "norm", "fro"));  // unknown names throw
+    NormKind norm = NormKind::Frobenius;
+    r("norm", norm);
+    r("p", ps.p);
+    r("iterationsPerRadius", ps.iterationsPerRadius);
+    Vec radii;
+    r("radii", radii);
+    r.finish();
+    if (radii.size() == 0) throw InputError("radii (increasing ball radii) are missing");
+    const Model model(d, spec);
     ps.norm = norm == NormKind::Nuclear ? BallNorm::Nuclear
               : norm == NormKind::Lp    ? BallNorm::Lp
                                         : BallNorm::Frobenius;
-    ps.p = wire::number(req, "p", ps.p);
-    ps.iterationsPerRadius = wire::integer(req, "iterationsPerRadius", ps.iterationsPerRadius);
-    if (!wire::has(req, "radii")) throw InputError("radii (increasing ball radii) are missing");
-    const std::vector<Mat> path = regularizationPath(model, wire::doubles(req["radii"]), ps);
+    const std::vector<Mat> path = regularizationPath(
+        model, std::vector<double>(radii.data(), radii.data() + radii.size()), ps);
     std::vector<double> data;
     int rows = 0, cols = 0;
     for (const Mat& w : path) {
@@ -309,16 +298,32 @@ val pathW(const val& req) {
   });
 }
 
+// Reads `value` as the named input struct through its field list and writes it back (the tests'
+// round trip, and a way to see every default): dataset, model, train, params, init.
+val fieldsRoundTripW(const std::string& name, const val& value) {
+  return guarded([&] { return wire::roundTripFields(name, value); });
+}
+
 // A training run owned by JS: created empty (constructors cannot report errors), then init().
 // JS must call delete() (Run.dispose() in the wrapper).
 class RunHandle {
  public:
   Status init(const val& cfg) {
     return guardedStatus([&] {
-      model_ =
-          std::make_unique<Model>(wire::dataset(cfg["dataset"]), wire::modelSpec(cfg["model"]));
-      settings_ = wire::trainSettings(cfg["train"]);
-      init_ = initialParams(*model_, wire::initSettings(cfg["init"]));
+      wire::Reader r(cfg, "");
+      Dataset data;
+      r.required("dataset", data);
+      ModelSpec spec;
+      r("model", spec);
+      TrainSettings settings;
+      r("train", settings);
+      InitSettings init;
+      r("init", init);
+      r.accept("references");  // added by the JS wrapper (Run.addReference)
+      r.finish();
+      model_ = std::make_unique<Model>(std::move(data), spec);
+      settings_ = settings;
+      init_ = initialParams(*model_, init);
       references_.clear();
       restart();
     });
@@ -357,7 +362,7 @@ class RunHandle {
   val params() {
     return guarded([&] {
       val o = val::object();
-      put(o, "params", val(wire::params(trainer().params())));
+      put(o, "params", val(wire::writeFields(trainer().params())));
       return o;
     });
   }
@@ -422,6 +427,7 @@ EMSCRIPTEN_BINDINGS(attnsvm) {
   function("enumerate", &enumerateW);
   function("generalized", &generalizedW);
   function("path", &pathW);
+  function("fieldsRoundTrip", &fieldsRoundTripW);
   wire::runHandleClass<RunHandle>("Run")
       .function("weights", &RunHandle::weights)
       .function("addReference", &RunHandle::addReference)

@@ -6,8 +6,12 @@
 
 #include <emscripten/bind.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <optional>
+#include <type_traits>
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/fields.hpp"
@@ -94,116 +98,180 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     return Eigen::Map<const Vec>(data.data(), static_cast<Index>(data.size()));
   }
 
-  Dataset dataset(const val& o) {
-    if (o.isUndefined() || o.isNull()) bad("dataset is missing");
-    Dataset d;
-    d.n = integer(o, "n", 0);
-    d.T = integer(o, "T", 0);
-    d.d = integer(o, "d", 0);
+  // ---- the field readers: one value of the field `where` (e.g. "train.lr"), present
+  namespace {
+
+  void readValue(const val& v, const std::string& where, double& x) {
+    if (!v.isNumber()) bad(where + " must be a number");
+    x = v.as<double>();
+  }
+
+  void readValue(const val& v, const std::string& where, int& x) {
+    double d = 0;
+    readValue(v, where, d);
+    if (!std::isfinite(d) || d != std::floor(d) || std::abs(d) > 2147483647.0)
+      bad(where + " = " + std::to_string(d) + " must be an integer");
+    x = static_cast<int>(d);
+  }
+
+  void readValue(const val& v, const std::string& where, bool& x) {
+    if (!v.isTrue() && !v.isFalse()) bad(where + " must be true or false");
+    x = v.isTrue();
+  }
+
+  void readValue(const val& v, const std::string& where, std::uint64_t& x) {
+    double d = 0;
+    readValue(v, where, d);
+    if (!(d >= 0) || d > 9007199254740991.0 || d != std::floor(d))
+      bad(where + " must be an integer in 0..2^53-1");
+    x = static_cast<std::uint64_t>(d);
+  }
+
+  void readValue(const val& v, const std::string& where, std::string& x) {
+    if (!v.isString()) bad(where + " must be a string");
+    x = v.as<std::string>();
+  }
+
+  void readValue(const val& v, const std::string& where, Mat& x) { x = matrix(v, where); }
+  void readValue(const val& v, const std::string&, Vec& x) { x = vector(v); }
+  void readValue(const val& v, const std::string&, std::vector<int>& x) { x = ints(v); }
+
+  // A dataset's X: {n, T, d, data: Float64Array (n*T*d, token rows)} (the wire's shape of X, as
+  // a matrix is {rows, cols, data}).
+  void readValue(const val& v, const std::string& where, const TokensRef<Mat, int>& x) {
+    const int n = integer(v, "n", -1), T = integer(v, "T", -1), d = integer(v, "d", -1);
+    if (n < 0 || T < 0 || d < 0 || !has(v, "data")) bad(where + " is not {n, T, d, data}");
+    const std::vector<double> data = doubles(v["data"]);
+    const std::size_t tokens = static_cast<std::size_t>(n) * T;
     // Sizes are checked by attnsvm::validate; here only what a Map needs to stay in bounds.
-    if (d.n < 0 || d.T < 0 || d.d < 0) bad("dataset sizes must be non-negative");
-    const std::vector<double> X = has(o, "X") ? doubles(o["X"]) : std::vector<double>{};
-    const std::size_t tokens = static_cast<std::size_t>(d.n) * d.T;
-    if (X.size() != tokens * d.d)
-      bad("X has " + std::to_string(X.size()) +
-          " numbers, expected n*T*d = " + std::to_string(tokens * d.d));
-    d.X = Eigen::Map<const RowMat>(X.data(), static_cast<Index>(tokens), d.d);
-    if (has(o, "Z")) {
-      const std::vector<double> Z = doubles(o["Z"]);
-      if (Z.size() != static_cast<std::size_t>(d.n) * d.d)
-        bad("Z has " + std::to_string(Z.size()) +
-            " numbers, expected n*d = " + std::to_string(static_cast<std::size_t>(d.n) * d.d));
-      d.Z = Eigen::Map<const RowMat>(Z.data(), d.n, d.d);
+    if (data.size() != tokens * d)
+      bad(where + " has " + std::to_string(data.size()) +
+          " numbers, expected n*T*d = " + std::to_string(tokens * d));
+    x.X = Eigen::Map<const RowMat>(data.data(), static_cast<Index>(tokens), d);
+    x.n = n;
+    x.T = T;
+    x.d = d;
+  }
+
+  template <class T>
+  void readStruct(const val& v, const std::string& where, T& x) {
+    Reader r(v, where);
+    visitFields(x, r);
+    r.finish();
+  }
+  template <class T, class = decltype(visitFields(std::declval<T&>(), std::declval<Reader&>()))>
+  void readValue(const val& v, const std::string& where, T& x) {
+    readStruct(v, where, x);
+  }
+
+  }  // namespace
+
+  Reader::Reader(const val& object, const std::string& path) : obj_(object), path_(path) {
+    if (!path_.empty()) path_ += '.';
+    if (!obj_.isUndefined() && !obj_.isNull() && obj_.typeOf().as<std::string>() != "object")
+      bad((path.empty() ? std::string("the request") : path) + " must be an object");
+  }
+
+  Reader::~Reader() = default;
+
+  template <class T>
+  void Reader::read(const char* name, T& x) {
+    val f = val::undefined();
+    if (take(name, f)) readValue(f, where(name), x);
+  }
+
+  // Out of line and not inlined: a visit in a field list is one call (the module's size).
+  [[gnu::noinline]] void Reader::operator()(const char* name, double& x, bool) { read(name, x); }
+  [[gnu::noinline]] void Reader::operator()(const char* name, int& x, bool) { read(name, x); }
+  [[gnu::noinline]] void Reader::operator()(const char* name, bool& x, bool) { read(name, x); }
+  [[gnu::noinline]] void Reader::operator()(const char* name, std::uint64_t& x, bool) {
+    read(name, x);
+  }
+  [[gnu::noinline]] void Reader::operator()(const char* name, Mat& x, bool) { read(name, x); }
+  [[gnu::noinline]] void Reader::operator()(const char* name, Vec& x, bool) { read(name, x); }
+  [[gnu::noinline]] void Reader::operator()(const char* name, std::vector<int>& x, bool) {
+    read(name, x);
+  }
+  [[gnu::noinline]] void Reader::operator()(const char* name, const TokensRef<Mat, int>& x, bool) {
+    val f = val::undefined();
+    if (take(name, f)) readValue(f, where(name), x);
+  }
+  [[gnu::noinline]] void Reader::operator()(const char* name, Dataset& x, bool) { read(name, x); }
+  [[gnu::noinline]] void Reader::operator()(const char* name, ModelSpec& x, bool) { read(name, x); }
+  [[gnu::noinline]] void Reader::operator()(const char* name, TrainSettings& x, bool) {
+    read(name, x);
+  }
+  [[gnu::noinline]] void Reader::operator()(const char* name, Params& x, bool) { read(name, x); }
+  [[gnu::noinline]] void Reader::operator()(const char* name, InitSettings& x, bool) {
+    read(name, x);
+  }
+
+  bool Reader::readEnum(const char* name, int& x, EnumParser parse) {
+    val f = val::undefined();
+    if (!take(name, f)) return false;
+    std::string value;
+    const std::string path = where(name);
+    readValue(f, path, value);
+    x = parse(value, path);
+    return true;
+  }
+
+  void Reader::required(const char* name, Dataset& x) {
+    val f = val::undefined();
+    if (!take(name, f)) bad(where(name) + " is missing");
+    readValue(f, where(name), x);
+  }
+
+  void Reader::required(const char* name, Mat& x) {
+    val f = val::undefined();
+    if (!take(name, f)) bad(where(name) + " is missing");
+    readValue(f, where(name), x);
+  }
+
+  void Reader::accept(const char* name) { names_.emplace_back(name); }
+
+  bool Reader::take(const char* name, val& out) {
+    names_.emplace_back(name);
+    if (obj_.isUndefined() || obj_.isNull()) return false;
+    out = obj_[name];
+    return !out.isUndefined() && !out.isNull();
+  }
+
+  std::string Reader::where(const char* name) const { return path_ + name; }
+
+  void Reader::finish() const {
+    if (obj_.isUndefined() || obj_.isNull()) return;
+    const val keys = val::global("Object").call<val>("keys", obj_);
+    const int count = keys["length"].as<int>();
+    for (int i = 0; i < count; ++i) {
+      const std::string key = keys[i].as<std::string>();
+      if (std::find(names_.begin(), names_.end(), key) != names_.end()) continue;
+      if (obj_[key].isUndefined()) continue;  // {...o, key: undefined}: absent
+      notAField(path_ + key, std::vector<std::string>(names_.begin(), names_.end()));
     }
-    d.query = integer(o, "query", 0);
-    if (has(o, "Y")) d.Y = vector(o["Y"]);
-    if (has(o, "v")) d.v = vector(o["v"]);
-    if (has(o, "alpha")) d.alpha = ints(o["alpha"]);
-    return d;
+  }
+
+  template <class T>
+  T readFields(const val& o, const std::string& what) {
+    T s{};
+    readStruct(o, what, s);
+    return s;
+  }
+  template ModelSpec readFields<ModelSpec>(const val&, const std::string&);
+  template TrainSettings readFields<TrainSettings>(const val&, const std::string&);
+  template Params readFields<Params>(const val&, const std::string&);
+  template InitSettings readFields<InitSettings>(const val&, const std::string&);
+  template ScenarioOptions readFields<ScenarioOptions>(const val&, const std::string&);
+  template Dataset readFields<Dataset>(const val&, const std::string&);
+
+  Dataset dataset(const val& o, const std::string& what) {
+    if (o.isUndefined() || o.isNull()) bad(what + " is missing");
+    return readFields<Dataset>(o, what);
   }
 
   // Enum names: the core's one table (attnsvm/names.hpp); unknown names list the accepted ones.
   AttentionKind attentionKind(const std::string& s) {
     return parseWireName<AttentionKind>(s, "attention");
-  }
-  static const char* name(AttentionKind k) { return wireName(k); }
-  NormKind normKind(const std::string& s) { return parseWireName<NormKind>(s, "norm"); }
-  static Parameterization parameterization(const std::string& s) {
-    return parseWireName<Parameterization>(s, "model.param");
-  }
-  static const char* name(Parameterization p) { return wireName(p); }
-  static HeadKind headKind(const std::string& s) {
-    return parseWireName<HeadKind>(s, "model.head");
-  }
-  static const char* name(HeadKind h) { return wireName(h); }
-  static LossKind lossKind(const std::string& s) {
-    return parseWireName<LossKind>(s, "model.loss");
-  }
-  static const char* name(LossKind l) { return wireName(l); }
-  static Optimizer optimizer(const std::string& s) {
-    return parseWireName<Optimizer>(s, "optimizer");
-  }
-  static const char* name(Optimizer o) { return wireName(o); }
-
-  ModelSpec modelSpec(const val& o) {
-    ModelSpec s;
-    if (o.isUndefined() || o.isNull()) return s;
-    s.attention = attentionKind(string(o, "attention", "cross"));
-    s.param = parameterization(string(o, "param", "W"));
-    s.head = headKind(string(o, "head", "linear"));
-    s.loss = lossKind(string(o, "loss", "logistic"));
-    s.m = integer(o, "m", 0);
-    if (has(o, "Wk")) s.Wk = matrix(o["Wk"], "Wk");
-    if (has(o, "V")) s.V = matrix(o["V"], "V");
-    return s;
-  }
-
-  TrainSettings trainSettings(const val& o) {
-    TrainSettings s;
-    if (o.isUndefined() || o.isNull()) return s;
-    s.optimizer = optimizer(string(o, "optimizer", "ngd"));
-    s.lr = number(o, "lr", s.lr);
-    s.p = number(o, "p", s.p);
-    s.balance = number(o, "balance", s.balance);
-    s.trainHead = boolean(o, "trainHead", s.trainHead);
-    s.headOptimizer = optimizer(string(o, "headOptimizer", name(s.headOptimizer)));
-    s.headLr = number(o, "headLr", s.headLr);
-    s.headP = number(o, "headP", s.headP);
-    s.adamBeta1 = number(o, "adamBeta1", s.adamBeta1);
-    s.adamBeta2 = number(o, "adamBeta2", s.adamBeta2);
-    s.adamEps = number(o, "adamEps", s.adamEps);
-    s.traceEvery = integer(o, "traceEvery", s.traceEvery);
-    s.traceSoftmax = boolean(o, "traceSoftmax", s.traceSoftmax);
-    s.traceP = number(o, "traceP", s.traceP);
-    s.maxNorm = number(o, "maxNorm", s.maxNorm);
-    return s;
-  }
-
-  Params params(const val& o) {
-    Params p;
-    if (o.isUndefined() || o.isNull()) return p;
-    if (has(o, "W")) p.W = matrix(o["W"], "W");
-    if (has(o, "K")) p.K = matrix(o["K"], "K");
-    if (has(o, "Q")) p.Q = matrix(o["Q"], "Q");
-    if (has(o, "p")) p.p = vector(o["p"]);
-    if (has(o, "v")) p.v = vector(o["v"]);
-    return p;
-  }
-
-  InitSettings initSettings(const val& o) {
-    InitSettings s;
-    if (o.isUndefined() || o.isNull()) return s;
-    const std::string kind = string(o, "kind", "zero");
-    s.kind = parseWireName<InitKind>(kind, "init.kind");
-    const double seed = number(o, "seed", 0);
-    if (!(seed >= 0) || seed != std::floor(seed) || seed > 9007199254740991.0)
-      bad("seed must be an integer in 0..2^53-1");
-    s.seed = static_cast<std::uint64_t>(seed);
-    s.scale = number(o, "scale", s.scale);
-    if (has(o, "direction")) s.direction = matrix(o["direction"], "direction");
-    s.coneNoise = number(o, "coneNoise", s.coneNoise);
-    if (has(o, "given")) s.given = params(o["given"]);
-    return s;
   }
 
   // ---------------------------------------------------------------- writing
@@ -236,59 +304,51 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     return o;
   }
 
-  val dataset(const Dataset& d) {
-    val o = val::object();
-    put(o, "n", val(d.n));
-    put(o, "T", val(d.T));
-    put(o, "d", val(d.d));
-    put(o, "X", val(matrix(d.X)["data"]));
-    if (d.Z.size() > 0) put(o, "Z", val(matrix(d.Z)["data"]));
-    put(o, "query", val(d.query));
-    put(o, "Y", val(f64(d.Y)));
-    put(o, "v", val(f64(d.v)));
-    if (!d.alpha.empty()) put(o, "alpha", val(i32(d.alpha)));
-    return o;
-  }
-
-  val modelSpec(const ModelSpec& s) {
-    val o = val::object();
-    put(o, "attention", val(std::string(name(s.attention))));
-    put(o, "param", val(std::string(name(s.param))));
-    put(o, "head", val(std::string(name(s.head))));
-    put(o, "loss", val(std::string(name(s.loss))));
-    if (s.m > 0) put(o, "m", val(s.m));
-    if (s.Wk.size() > 0) put(o, "Wk", val(matrix(s.Wk)));
-    if (s.V.size() > 0) put(o, "V", val(matrix(s.V)));
-    return o;
-  }
-
-  val params(const Params& p) {
-    val o = val::object();
-    if (p.W.size() > 0) put(o, "W", val(matrix(p.W)));
-    if (p.K.size() > 0) put(o, "K", val(matrix(p.K)));
-    if (p.Q.size() > 0) put(o, "Q", val(matrix(p.Q)));
-    if (p.p.size() > 0) put(o, "p", val(f64(p.p)));
-    if (p.v.size() > 0) put(o, "v", val(f64(p.v)));
-    return o;
-  }
-
   namespace {
   // Writes the core's field lists (attnsvm/fields.hpp) as JS objects: names and shapes come from
-  // there; bulk arrays are typed (pairs flattened, ragged lists as {offsets, values}; convert.js
-  // unpacks them).
-  struct ValFields {
+  // there; bulk arrays are typed (pairs flattened, ragged lists as {offsets, values}, a dataset's
+  // X as {n, T, d, data}; convert.js unpacks them).
+  // The per-type writers are not inlined: a visit in a field list is one call (the module's size).
+  struct Writer {
     val& out;
-    void operator()(const char* name, double x) { put(out, name, val(x)); }
-    void operator()(const char* name, int x) { put(out, name, val(x)); }
-    void operator()(const char* name, bool x) { put(out, name, val(x)); }
-    void operator()(const char* name, const std::string& x) { put(out, name, val(x)); }
-    void operator()(const char* name, const Mat& m) { put(out, name, val(matrix(m))); }
-    void operator()(const char* name, const Vec& x) { put(out, name, val(f64(x))); }
-    void operator()(const char* name, const std::vector<int>& x) { put(out, name, val(i32(x))); }
-    void operator()(const char* name, const std::vector<std::vector<int>>& x) {
-      put(out, name, val(ragged(x)));
+    [[gnu::noinline]] void operator()(const char* name, double x, bool w = true) {
+      if (w) put(out, name, val(x));
     }
-    void operator()(const char* name, const IndexPairs& x) {
+    [[gnu::noinline]] void operator()(const char* name, int x, bool w = true) {
+      if (w) put(out, name, val(x));
+    }
+    [[gnu::noinline]] void operator()(const char* name, bool x, bool w = true) {
+      if (w) put(out, name, val(x));
+    }
+    [[gnu::noinline]] void operator()(const char* name, std::uint64_t x, bool w = true) {
+      if (w) put(out, name, val(static_cast<double>(x)));
+    }
+    [[gnu::noinline]] void operator()(const char* name, const std::string& x, bool w = true) {
+      if (w) put(out, name, val(x));
+    }
+    template <class E, class = std::enable_if_t<std::is_enum_v<E>>>
+    [[gnu::noinline]] void operator()(const char* name, E x, bool w = true) {
+      if (w) put(out, name, val(std::string(wireName(x))));
+    }
+    template <class E>
+    [[gnu::noinline]] void operator()(const char* name, const std::optional<E>& x, bool w = true) {
+      if (w && x) put(out, name, val(std::string(wireName(*x))));
+    }
+    [[gnu::noinline]] void operator()(const char* name, const Mat& m, bool w = true) {
+      if (w) put(out, name, val(matrix(m)));
+    }
+    [[gnu::noinline]] void operator()(const char* name, const Vec& x, bool w = true) {
+      if (w) put(out, name, val(f64(x)));
+    }
+    [[gnu::noinline]] void operator()(const char* name, const std::vector<int>& x, bool w = true) {
+      if (w) put(out, name, val(i32(x)));
+    }
+    [[gnu::noinline]] void operator()(const char* name, const std::vector<std::vector<int>>& x,
+                                      bool w = true) {
+      if (w) put(out, name, val(ragged(x)));
+    }
+    [[gnu::noinline]] void operator()(const char* name, const IndexPairs& x, bool w = true) {
+      if (!w) return;
       std::vector<int> flat;
       for (const auto& [i, t] : x.pairs) {
         flat.push_back(i);
@@ -296,33 +356,120 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
       }
       put(out, name, val(i32(flat)));
     }
+    [[gnu::noinline]] void operator()(const char* name, const TokensRef<const Mat, const int>& x,
+                                      bool w = true) {
+      if (!w) return;
+      val o = val::object();
+      put(o, "n", val(x.n));
+      put(o, "T", val(x.T));
+      put(o, "d", val(x.d));
+      put(o, "data", val(matrix(x.X)["data"]));
+      put(out, name, o);
+    }
     template <class Fn>
-    void object(const char* name, Fn&& fn) {
+    void object(const char* name, Fn&& fn, bool w = true) {
+      if (!w) return;
       val sub = val::object();
-      ValFields v{sub};
+      Writer v{sub};
       fn(v);
       put(out, name, sub);
     }
   };
   }  // namespace
 
-  val solution(const MarginSolution& s, const MarginProblem& problem) {
+  template <class T>
+  val writeFields(const T& s) {
     val o = val::object();
-    ValFields v{o};
-    visitFields(s, problem, v);
+    Writer v{o};
+    visitFields(s, v);
+    return o;
+  }
+  template val writeFields<ModelSpec>(const ModelSpec&);
+  template val writeFields<TrainSettings>(const TrainSettings&);
+  template val writeFields<Params>(const Params&);
+  template val writeFields<InitSettings>(const InitSettings&);
+  template val writeFields<Dataset>(const Dataset&);
+
+  namespace {
+  template <class T>
+  val roundTrip(const val& value, const std::string& name) {
+    return writeFields(readFields<T>(value, name));
+  }
+  }  // namespace
+
+  val roundTripFields(const std::string& name, const val& value) {
+    static const struct {
+      const char* name;
+      val (*roundTrip)(const val&, const std::string&);
+    } lists[] = {
+        {"dataset", &roundTrip<Dataset>},     {"model", &roundTrip<ModelSpec>},
+        {"train", &roundTrip<TrainSettings>}, {"params", &roundTrip<Params>},
+        {"init", &roundTrip<InitSettings>},   {"solver", &roundTrip<SolverSettings>},
+        {"solve", &roundTrip<SolveRequest>},  {"scenarioOptions", &roundTrip<ScenarioOptions>}};
+    for (const auto& list : lists)
+      if (name == list.name) {
+        val o = val::object();
+        put(o, "value", list.roundTrip(value, name));
+        return o;
+      }
+    bad("fieldsRoundTrip: no field list named '" + name + "'");
+  }
+
+  namespace {
+  // Collects a list's names into a JS array (no struct value is read).
+  struct NameList {
+    val& out;
+    [[gnu::noinline]] void add(const char* name) noexcept { out.call<void>("push", val(name)); }
+    template <class T>
+    void operator()(const char* name, T&&, bool = true) noexcept {
+      add(name);
+    }
+    template <class Fn>
+    void object(const char* name, Fn&&, bool = true) noexcept {
+      add(name);
+    }
+  };
+  template <class T, class... Extra>
+  val names(const Extra&... extra) {
+    val a = val::array();
+    const T s{};
+    NameList v{a};
+    visitFields(s, extra..., v);
+    return a;
+  }
+  }  // namespace
+
+  val fieldLists() {
+    val o = val::object();
+    put(o, "dataset", names<Dataset>());
+    put(o, "model", names<ModelSpec>());
+    put(o, "train", names<TrainSettings>());
+    put(o, "params", names<Params>());
+    put(o, "init", names<InitSettings>());
+    put(o, "solve", names<SolveRequest>());
+    put(o, "scenarioOptions", names<ScenarioOptions>());
+    put(o, "solution", names<MarginSolution>(MarginProblem{}));
+    put(o, "report", names<SelectionReport>(MarginProblem{}));
     return o;
   }
 
-  val trainSettings(const TrainSettings& s) {
+  val dataset(const Dataset& d, AttentionKind attention) {
     val o = val::object();
-    ValFields v{o};
-    visitFields(s, v);
+    Writer v{o};
+    visitFields(d, v, attention);
+    return o;
+  }
+
+  val solution(const MarginSolution& s, const MarginProblem& problem) {
+    val o = val::object();
+    Writer v{o};
+    visitFields(s, problem, v);
     return o;
   }
 
   val selectionReport(const SelectionReport& r, const MarginProblem& problem) {
     val o = val::object();
-    ValFields v{o};
+    Writer v{o};
     visitFields(r, problem, v);
     return o;
   }

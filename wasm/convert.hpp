@@ -1,22 +1,30 @@
 // Conversions between the JS "wire" objects built by web/src/engine/convert.js and core types.
-// No maths here: only copying typed arrays in bulk and mapping names to enums. Every malformed
-// field raises attnsvm::InputError naming the field, which the entry points turn into a status.
+// No maths here: only copying typed arrays in bulk and mapping names to enums. The core's input
+// structs are read and written through their field lists (attnsvm/fields.hpp), so no key name of
+// theirs is spelled here; a key of an input object that is not a field is an InputError listing
+// the fields. Every malformed field raises attnsvm::InputError naming the field, which the entry
+// points turn into a status.
 //
 // Wire conventions (JS side documents the same):
 //   matrix  {rows, cols, data: Float64Array}   row-major
 //   vector  Float64Array;  index lists Int32Array
-//   dataset {n, T, d, X: Float64Array (n*T*d, token rows), Z?: Float64Array (n*d), query,
+//   dataset {X: {n, T, d, data: Float64Array (n*T*d, token rows)}, Z?: matrix (n x d), query?,
 //            Y: Float64Array (n), v: Float64Array (d), alpha?: Int32Array (n)}
 #pragma once
 #include <emscripten/val.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/experiment.hpp"
+#include "attnsvm/fields.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
+#include "attnsvm/names.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
 #include "attnsvm/train.hpp"
@@ -25,7 +33,7 @@ namespace attnsvm::wire {
 
 using emscripten::val;
 
-// ---- reading (JS -> C++) ----
+// ---- reading (JS -> C++)
 bool has(const val& o, const char* key);  // present and not null/undefined
 double number(const val& o, const char* key, double fallback);
 int integer(const val& o, const char* key, int fallback);
@@ -36,13 +44,81 @@ std::vector<int> ints(const val& array);
 Mat matrix(const val& m, const std::string& what);
 Vec vector(const val& a);
 
-Dataset dataset(const val& o);
+// Reads one JS object through field lists: each visit sets the field when the object has it (a
+// visitor of attnsvm/fields.hpp); finish() then rejects every key that no visit named, listing the
+// names. An entry point reads its request with one Reader: the core's lists, then its own extra
+// fields (`r("W", W)`), then finish(). The per-type readers are out of line (convert.cpp): a
+// visit is one call, so the field lists cost little code in the module.
+class Reader {
+ public:
+  // path: the object's name in messages ("train", "dataset"; "" for a request's top level).
+  Reader(const val& object, const std::string& path);
+  ~Reader();  // out of line (size)
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  void operator()(const char* name, double& x, bool = true);
+  void operator()(const char* name, int& x, bool = true);
+  void operator()(const char* name, bool& x, bool = true);
+  void operator()(const char* name, std::uint64_t& x, bool = true);  // 0..2^53-1
+  void operator()(const char* name, Mat& x, bool = true);
+  void operator()(const char* name, Vec& x, bool = true);
+  void operator()(const char* name, std::vector<int>& x, bool = true);
+  void operator()(const char* name, const TokensRef<Mat, int>& x, bool = true);
+  // Enums by their wire names (attnsvm/names.hpp).
+  template <class E, class = std::enable_if_t<std::is_enum_v<E>>>
+  void operator()(const char* name, E& x, bool = true) {
+    int v = static_cast<int>(x);
+    if (readEnum(name, v, &parseEnum<E>)) x = static_cast<E>(v);
+  }
+  template <class E>
+  void operator()(const char* name, std::optional<E>& x, bool = true) {
+    int v = 0;
+    if (readEnum(name, v, &parseEnum<E>)) x = static_cast<E>(v);
+  }
+  // Nested input structs, each through its own field list (its unknown keys rejected).
+  void operator()(const char* name, Dataset& x, bool = true);
+  void operator()(const char* name, ModelSpec& x, bool = true);
+  void operator()(const char* name, TrainSettings& x, bool = true);
+  void operator()(const char* name, Params& x, bool = true);
+  void operator()(const char* name, InitSettings& x, bool = true);
+  template <class Fn>
+  void object(const char* name, Fn&& fn, bool = true) {
+    val f = val::undefined();
+    if (!take(name, f)) return;
+    Reader sub(f, where(name));
+    fn(sub);
+    sub.finish();
+  }
+  // A field that must be present ("<where> is missing" otherwise).
+  void required(const char* name, Dataset& x);
+  void required(const char* name, Mat& x);
+  // A key accepted here that the JS wrapper handles (not read by C++).
+  void accept(const char* name);
+  void finish() const;
+
+ private:
+  using EnumParser = int (*)(const std::string& name, const std::string& where);
+  template <class E>
+  static int parseEnum(const std::string& name, const std::string& where) {
+    return static_cast<int>(parseWireName<E>(name, where));
+  }
+  bool readEnum(const char* name, int& x, EnumParser parse);  // true when present
+  template <class T>
+  void read(const char* name, T& x);
+  bool take(const char* name, val& out);  // records the name; out = the value if present
+  std::string where(const char* name) const;
+  val obj_;
+  std::string path_;
+  std::vector<const char*> names_;  // string literals of the field lists
+};
+
+// An input struct read through its field list alone (undefined / null: the defaults).
+template <class T>
+T readFields(const val& o, const std::string& what);
+// The dataset of a request: required ("dataset is missing").
+Dataset dataset(const val& o, const std::string& what = "dataset");
 AttentionKind attentionKind(const std::string& s);
-NormKind normKind(const std::string& s);
-ModelSpec modelSpec(const val& o);
-TrainSettings trainSettings(const val& o);
-InitSettings initSettings(const val& o);
-Params params(const val& o);
 
 // o[key] = v; out of line: one call per field instead of the inlined key string, property set
 // and reference-count releases (with their unwinding paths) of val::set.
@@ -57,10 +133,18 @@ val matrix(const Mat& m);
 // Ragged int lists as CSR: {offsets: Int32Array (size+1), values: Int32Array}.
 val ragged(const std::vector<std::vector<int>>& lists);
 
-val dataset(const Dataset& d);
-val modelSpec(const ModelSpec& s);
-val trainSettings(const TrainSettings& s);
-val params(const Params& p);
+// An input struct written through its field list.
+template <class T>
+val writeFields(const T& s);
+// The field lists of the public structs (attnsvm/fields.hpp) as {dataset: [names], model, train,
+// params, init, solve, scenarioOptions, solution, report}: engine.vocabulary().fields.
+val fieldLists();
+// Reads `value` as the input struct named `name` (dataset, model, train, params, init) through its
+// field list and writes it back: {value} (the tests' round trip; the other lists' readers and
+// writers are the same code, round-tripped natively by tests/cli/json_io_test.cpp).
+val roundTripFields(const std::string& name, const val& value);
+// The dataset as the given attention reads it (Z only for cross, query only for self attention).
+val dataset(const Dataset& d, AttentionKind attention);
 val solution(const MarginSolution& s, const MarginProblem& problem);
 val selectionReport(const SelectionReport& r, const MarginProblem& problem);
 val forward(const Forward& f);

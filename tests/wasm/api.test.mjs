@@ -139,7 +139,8 @@ test('errors: names the bindings map (unknown kinds) and misuse of a Run', () =>
   throwsError(() => engine.solve({ dataset: ds, norm: 'l7' }), /^norm = "l7" is unknown; expected one of fro, nuclear, lp$/);
   throwsError(() => engine.validate(ds, 'sideways'), /^attention = "sideways" is unknown; expected one of cross, self, seq2seq, causal$/);
   throwsError(() => engine.train({ dataset: ds, model: { ...linearW, param: 'X' }, init: { kind: 'zero' } }), /^model\.param = "X" is unknown; expected one of W, KQ, prompt$/);
-  throwsError(() => engine.train({ dataset: ds, model: linearW, train: { optimizer: 'sgd' } }), /^optimizer = "sgd" is unknown; expected one of gd, ngd, md, nmd, nmd-fro, adam$/);
+  throwsError(() => engine.train({ dataset: ds, model: linearW, train: { optimizer: 'sgd' } }), /^train\.optimizer = "sgd" is unknown; expected one of gd, ngd, md, nmd, nmd-fro, adam$/);
+  throwsError(() => engine.train({ dataset: ds, model: linearW, train: { headOptimizer: 'sgd' } }), /^train\.headOptimizer = "sgd" is unknown; /);
   throwsError(() => engine.train({ dataset: ds, model: linearW, init: { kind: 'lucky' } }), /^init\.kind = "lucky" is unknown; expected one of zero, random, given, cone$/);
   throwsError(() => engine.solve({ dataset: ds, norm: 'fro', problem: 'prompt' }), /needs the key matrix Wk/);
   const run = engine.train({ dataset: ds, model: linearW, init: { kind: 'zero' } });

@@ -1,7 +1,9 @@
 // The hand-written types (web/src/engine/attnsvm.d.ts) against the core's one table of names
-// (attnsvm/names.hpp, through engine.vocabulary()): each string-literal union of the .d.ts must list
-// exactly the core's canonical names, in the same order, so that the types cannot drift from the
-// engine. Also: every canonical name is accepted by the API, and aliases resolve to it.
+// (attnsvm/names.hpp) and its field lists (attnsvm/fields.hpp), through engine.vocabulary(): each
+// string-literal union of the .d.ts must list exactly the core's canonical names, in the same order,
+// and each interface of an input or result object exactly the fields of the core's list, so that the
+// types cannot drift from the engine. Also: every canonical name is accepted by the API, and aliases
+// resolve to it.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -16,7 +18,28 @@ const union = (name) => {
 };
 const TYPES = {
   attention: 'AttentionKind', param: 'Parameterization', head: 'HeadKind', loss: 'LossKind',
-  optimizer: 'OptimizerKind', init: 'InitKind', norm: 'NormKind', status: 'SolveStatus', verdict: 'Verdict',
+  optimizer: 'OptimizerKind', init: 'InitKind', norm: 'NormKind', problem: 'SvmProblemKind',
+  status: 'SolveStatus', verdict: 'Verdict',
+};
+// The members of `export interface NAME { ... }` (top level only: nested object types, comments and
+// bracketed types are skipped).
+function interfaceMembers(source, name) {
+  const m = source.match(new RegExp(`export interface ${name}(?: extends [^{]+)? \\{`));
+  assert.ok(m, `attnsvm.d.ts has no 'export interface ${name}'`);
+  let depth = 1, top = '';
+  for (let i = m.index + m[0].length; depth > 0; i++) {
+    const c = source[i];
+    assert.ok(c !== undefined, `interface ${name} is not closed`);
+    if (c === '/' && source[i + 1] === '/') { while (source[i + 1] !== '\n') i++; continue; }
+    if ('{(['.includes(c)) depth++;
+    else if ('})]'.includes(c)) depth--;
+    else if (depth === 1) top += c;
+  }
+  return [...top.matchAll(/(?:^|[;\n])\s*(?:readonly\s+)?(\w+)\??\s*:/g)].map((x) => x[1]);
+}
+const INTERFACES = {
+  dataset: 'DatasetJSON', model: 'ModelJSON', train: 'TrainJSON', params: 'ParamsJSON', init: 'InitJSON',
+  solve: 'SolveRequest', scenarioOptions: 'ScenarioOptions', solution: 'Solution', report: 'SelectionReport',
 };
 
 let engine;
@@ -24,8 +47,25 @@ before(async () => { engine = await loadEngine(); });
 
 test('attnsvm.d.ts unions equal the core vocabulary', () => {
   const vocab = engine.vocabulary();
-  assert.deepEqual(Object.keys(vocab).sort(), Object.keys(TYPES).sort(), 'vocabulary fields');
+  assert.deepEqual(Object.keys(vocab).sort(), [...Object.keys(TYPES), 'fields'].sort(), 'vocabulary fields');
   for (const [field, type] of Object.entries(TYPES)) assert.deepEqual(union(type), vocab[field], `${type} vs core ${field}`);
+});
+
+test('attnsvm.d.ts interfaces list exactly the core field lists', () => {
+  const { fields } = engine.vocabulary();
+  assert.deepEqual(Object.keys(fields).sort(), Object.keys(INTERFACES).sort(), 'field lists');
+  for (const [list, iface] of Object.entries(INTERFACES)) {
+    const core = fields[list];
+    assert.equal(new Set(core).size, core.length, `core ${list} names a field twice`);
+    const typed = interfaceMembers(dts, iface);
+    assert.deepEqual({ missing: core.filter((f) => !typed.includes(f)), extra: typed.filter((f) => !core.includes(f)) },
+      { missing: [], extra: [] }, `${iface} vs the core's ${list} fields (${core.join(', ')})`);
+  }
+  // the check can fail: an interface with one field more or less than the core's list
+  const drifted = dts.replace('export interface TrainJSON {', 'export interface TrainJSON {\n  learningRate?: number;');
+  assert.notDeepEqual(interfaceMembers(drifted, 'TrainJSON').sort(), [...fields.train].sort());
+  assert.deepEqual(interfaceMembers('export interface A { b?: { c: number }; d: [number, number][]; e?: number; f: string }', 'A'),
+    ['b', 'd', 'e', 'f']);
 });
 
 test('every canonical name is accepted where it is used, aliases too', () => {

@@ -224,12 +224,13 @@ struct FieldNames {
   std::vector<std::string> names;
   template <class T>
   void operator()(const char* name, T&&, bool = true) {
-    names.emplace_back(name);
+    add(name);
   }
   template <class Fn>
   void object(const char* name, Fn&&, bool = true) {
-    names.emplace_back(name);
+    add(name);
   }
+  void add(const char* name);  // out of line (names.cpp): one call per field
 };
 
 // The wire names of T's fields (extra: the arguments its list takes beside the struct, such as

@@ -15,8 +15,13 @@ export type OptimizerKind = 'gd' | 'ngd' | 'md' | 'nmd' | 'nmd-fro' | 'adam';
 export type InitKind = 'zero' | 'random' | 'given' | 'cone';
 export type SolveStatus = 'optimal' | 'infeasible' | 'max_iterations';
 export type Verdict = 'globally_optimal' | 'locally_optimal' | 'neither' | 'infeasible';
-// The core's vocabulary: the canonical names of each enum (engine.vocabulary()); a test checks that
-// the unions of this file equal it.
+// The max-margin problems solve() builds: the Att-SVM of a selection, the prompt SVM, joint training's
+// relaxed prompt SVM, the head SVM.
+export type SvmProblemKind = 'attention' | 'prompt' | 'relaxed-prompt' | 'head';
+// The core's vocabulary (engine.vocabulary()): the canonical names of each enum, and the field list of
+// each input and result object (attnsvm/fields.hpp). A test checks that the unions and the interfaces
+// of this file equal them. Every input object is read through these lists: a key that is not a field
+// throws, e.g. `train.learningRate is not a field; expected one of optimizer, lr, p, ...`.
 export interface Vocabulary {
   attention: AttentionKind[];
   param: Parameterization[];
@@ -25,34 +30,47 @@ export interface Vocabulary {
   optimizer: OptimizerKind[];
   init: InitKind[];
   norm: NormKind[];
+  problem: SvmProblemKind[];
   status: SolveStatus[];
   verdict: Verdict[];
+  fields: {
+    dataset: string[];          // DatasetJSON
+    model: string[];            // ModelJSON
+    train: string[];            // TrainJSON
+    params: string[];           // ParamsJSON
+    init: string[];             // InitJSON
+    solve: string[];            // SolveRequest
+    scenarioOptions: string[];  // ScenarioOptions
+    solution: string[];         // Solution
+    report: string[];           // SelectionReport
+  };
 }
 export type NormKind = 'fro' | 'nuclear' | 'lp';
 export type Matrix = number[][];
 
+// Input objects: an omitted field takes the core's default; an unknown key is an error.
 export interface DatasetJSON {
   X: number[][][];      // n x T x d tokens
   Z?: Matrix;           // n x d cross-attention queries (omit for self-attention)
-  query?: number;       // self-attention query index (default 0)
+  query?: number;       // self-attention query index (default 0; the engine writes it only for self attention)
   Y: number[];          // n labels +-1
   v: number[];          // d linear head
   alpha?: number[];     // optional selection (default: optimal tokens)
 }
 
 export interface ModelJSON {
-  attention: AttentionKind;
-  param: Parameterization;
-  head: HeadKind;
-  loss: LossKind;
+  attention?: AttentionKind;  // default 'cross'
+  param?: Parameterization;   // default 'W'
+  head?: HeadKind;            // default 'linear'
+  loss?: LossKind;            // default 'logistic'
   m?: number;           // KQ inner dimension (default d)
   Wk?: Matrix;          // prompt key matrix (d x d)
   V?: Matrix;           // relu head matrix (d x d)
 }
 
 export interface TrainJSON {
-  optimizer: OptimizerKind;
-  lr: number;
+  optimizer?: OptimizerKind;  // default 'ngd'
+  lr?: number;                // default 0.1
   p?: number;                 // mirror-descent p > 1
   trainHead?: boolean;        // joint training of the head v
   headOptimizer?: OptimizerKind;
@@ -71,7 +89,7 @@ export interface TrainJSON {
 export interface ParamsJSON { W?: Matrix; K?: Matrix; Q?: Matrix; p?: number[]; v?: number[]; }
 
 export interface InitJSON {
-  kind: InitKind;
+  kind?: InitKind;            // default 'zero'
   seed?: number;
   scale?: number;
   direction?: Matrix;         // cone
@@ -90,16 +108,20 @@ export interface ScenarioJSON {
 }
 
 export interface ScenarioOptions {
-  seed?: number; n?: number; T?: number; d?: number;
-  C?: number; start?: number; localCase?: boolean; variant?: number;
+  seed?: number;
+  n?: number; T?: number; d?: number;   // default: the scenario's shape
+  C?: number;                           // loss-function: the third coordinate of token (1, 1, C)
+  start?: number;                       // prompt scenarios: the paper's initial prompt 0..5
+  localCase?: boolean;                  // prompt-global-local: the local-case data
+  variant?: number;                     // joint-pv: 0 or 1
 }
 
 export interface SolveRequest {
   dataset: DatasetJSON;
-  problem?: 'attention' | 'prompt' | 'relaxed-prompt' | 'head';   // default 'attention'
+  problem?: SvmProblemKind;                     // default 'attention'
   attention?: AttentionKind;                    // default 'cross' (or 'self' when Z is absent)
   selection?: number[];                         // default dataset.alpha, else optimal tokens
-  norm: NormKind;
+  norm?: NormKind;                              // default 'fro'
   p?: number;                                   // lp only
   Wk?: Matrix;                                  // prompt / relaxed-prompt only
   headSupport?: number[];                       // relaxed-prompt: the head SVM's support sequences
@@ -108,6 +130,10 @@ export interface SolveRequest {
   supportTol?: number;
   maxIterations?: number;
 }
+
+// analyze(): a SolveRequest (problem 'attention' or 'prompt'; the solver settings are the SVM's) and
+// optionally W, whose selection is analyzed instead of the request's.
+export interface AnalyzeRequest extends SolveRequest { W?: Matrix; }
 
 export interface Solution {
   status: SolveStatus;
@@ -227,7 +253,7 @@ export interface Engine {
   validate(dataset: DatasetJSON, attention?: AttentionKind): void;   // throws Error naming field/sequence/token
   forward(dataset: DatasetJSON, model: ModelJSON, params: ParamsJSON): ForwardResult;
   solve(request: SolveRequest): Solution;
-  analyze(request: { dataset: DatasetJSON; attention?: AttentionKind; selection?: number[]; W?: Matrix; problem?: 'attention' | 'prompt'; Wk?: Matrix }): SelectionReport;
+  analyze(request: AnalyzeRequest): SelectionReport;
   train(config: RunConfig): Run;
   scores(dataset: DatasetJSON): { gamma: Matrix; optimal: number[]; ties: number[][] };  // token scores Y_i v^T x_it
   // Every feasible, locally optimal selection (the possible limits of GD); throws above maxSelections.

@@ -79,10 +79,13 @@ export function fromPairs(a) {
 }
 
 // DatasetJSON -> wire dataset. X is n x T x d nested arrays (or, for callers that already hold flat
-// data, a Float64Array with explicit n, T, d fields).
+// data, a Float64Array with explicit n, T, d fields). Keys other than the dataset's fields pass
+// through unchanged: the core reads the dataset through its field list and names an unknown key.
 export function toWireDataset(ds) {
   if (!ds || typeof ds !== 'object') fail('dataset must be an object with X, Y, v (and Z for cross-attention)');
   let n, T, d, X;
+  const { n: _n, T: _T, d: _d, ...rest } = ds;
+  const wire = ArrayBuffer.isView(ds.X) ? rest : { ...ds };
   if (ArrayBuffer.isView(ds.X)) {
     ({ n, T, d } = ds);
     X = toF64(ds.X, 'X');
@@ -108,12 +111,12 @@ export function toWireDataset(ds) {
       }
     }
   }
-  const wire = { n, T, d, X, query: ds.query ?? 0 };
+  wire.X = { n, T, d, data: X };
   if (ds.Z != null) {
     const Z = ArrayBuffer.isView(ds.Z) ? { rows: n, cols: d, data: toF64(ds.Z, 'Z') } : toWireMatrix(ds.Z, 'Z');
     if (!ArrayBuffer.isView(ds.Z) && Z.rows !== n) fail(`Z has ${Z.rows} rows, expected n = ${n} (one query per sequence)`);
     if (!ArrayBuffer.isView(ds.Z) && n && Z.cols !== d) fail(`Z[0] has ${Z.cols} coordinates, expected d = ${d}`);
-    wire.Z = Z.data;
+    wire.Z = Z;
   }
   if (ds.Y == null) fail('Y (one label per sequence) is missing');
   if (ds.v == null) fail('v (the linear head, d numbers) is missing');
@@ -123,18 +126,19 @@ export function toWireDataset(ds) {
   return wire;
 }
 
-// wire dataset -> DatasetJSON (nested arrays)
+// wire dataset -> DatasetJSON (nested arrays). The core decides which fields the wire carries (Z only
+// for cross attention, query only for self attention: attnsvm/fields.hpp).
 export function fromWireDataset(w) {
-  const { n, T, d } = w;
+  const { n, T, d, data } = w.X;
   const X = [];
   for (let i = 0; i < n; i++) {
     const seq = [];
-    for (let t = 0; t < T; t++) seq.push(Array.from(w.X.subarray((i * T + t) * d, (i * T + t + 1) * d)));
+    for (let t = 0; t < T; t++) seq.push(Array.from(data.subarray((i * T + t) * d, (i * T + t + 1) * d)));
     X.push(seq);
   }
   const ds = { X };
-  if (w.Z) ds.Z = fromWireMatrix({ rows: n, cols: d, data: w.Z });
-  ds.query = w.query;
+  if (w.Z) ds.Z = fromWireMatrix(w.Z);
+  if (w.query !== undefined) ds.query = w.query;
   ds.Y = Array.from(w.Y);
   ds.v = Array.from(w.v);
   if (w.alpha) ds.alpha = Array.from(w.alpha);
@@ -158,7 +162,7 @@ export function fromWireModel(m) {
 
 export function toWireParams(p, what = 'params') {
   if (p == null) return undefined;
-  const out = {};
+  const out = { ...p }; // other keys pass through: the core names them
   for (const k of ['W', 'K', 'Q']) if (p[k] != null) out[k] = toWireMatrix(p[k], `${what}.${k}`);
   for (const k of ['p', 'v']) if (p[k] != null) out[k] = toF64(p[k], `${what}.${k}`);
   return out;
@@ -168,6 +172,13 @@ export function fromWireParams(p) {
   const out = {};
   for (const k of ['W', 'K', 'Q']) if (p[k]) out[k] = fromWireMatrix(p[k]);
   for (const k of ['p', 'v']) if (p[k]) out[k] = Array.from(p[k]);
+  return out;
+}
+
+export function fromWireInit(w) {
+  const out = { ...w };
+  if (w.direction) out.direction = fromWireMatrix(w.direction);
+  if (w.given) out.given = fromWireParams(w.given);
   return out;
 }
 

@@ -5,7 +5,7 @@
 // the wasm heap), so nothing returned here can be detached by a later call.
 import {
   AttnsvmError, toWireDataset, fromWireDataset, toWireModel, fromWireModel, toWireParams,
-  fromWireParams, toWireInit, toWireMatrix, fromWireMatrix, fromWireSolution, fromWireReport,
+  fromWireParams, toWireInit, fromWireInit, toWireMatrix, fromWireMatrix, fromWireSolution, fromWireReport,
   fromRagged, toI32, toF64,
 } from './convert.js';
 
@@ -16,7 +16,7 @@ function unwrap(status) {
   return status;
 }
 
-const defaultAttention = (ds) => (ds && ds.Z != null ? 'cross' : 'self');
+const defaultAttention = (ds) => (ds && ds.Z != null ? 'cross' : 'self');  // the core's defaultAttention
 
 // Finds the Emscripten factory (createAttnsvmModule) in this environment: already loaded, or
 // loaded now from baseUrl by importScripts (classic worker) or a <script> tag (page). moduleName
@@ -156,15 +156,13 @@ export function wrapModule(M) {
     },
     scenario(name, options = {}) {
       const r = unwrap(M.scenario(String(name), options ?? {}));
-      const dataset = fromWireDataset(r.dataset);
-      if (r.model.attention !== 'self') delete dataset.query; // a query token only for self attention, as the CLI writes it
       return {
         name: r.name,
         title: r.title,
-        dataset,
+        dataset: fromWireDataset(r.dataset), // query only for self attention (the core's field list)
         model: fromWireModel(r.model),
         train: r.train,
-        init: { kind: 'given', given: fromWireParams(r.init.given) },
+        init: fromWireInit(r.init),
         iterations: r.iterations,
       };
     },
@@ -247,10 +245,11 @@ export function wrapModule(M) {
     },
     train(config) {
       if (!config || typeof config !== 'object') throw new AttnsvmError('train(config): config must be an object');
+      // Every key reaches the core, which rejects those that are not fields (references: added below).
       const wire = {
+        ...config,
         dataset: wireDataset(config.dataset),
         model: toWireModel(config.model),
-        train: config.train,
         init: toWireInit(config.init),
       };
       const handle = new M.Run();
@@ -275,7 +274,9 @@ export function wrapModule(M) {
   return engine;
 }
 
-// SolveRequest / analyze request -> wire (only the arrays change form).
+// SolveRequest / analyze request -> wire (only the arrays change form; every key reaches the core,
+// which reads the request through its field list and rejects the others; the attention's default
+// is the core's).
 function toWireRequest(req) {
   if (!req || typeof req !== 'object') throw new AttnsvmError('request must be an object');
   const out = { ...req, dataset: toWireDataset(req.dataset) };
@@ -283,6 +284,5 @@ function toWireRequest(req) {
   if (req.headSupport != null) out.headSupport = toI32(req.headSupport, 'headSupport');
   if (req.Wk != null) out.Wk = toWireMatrix(req.Wk, 'Wk');
   if (req.W != null) out.W = toWireMatrix(req.W, 'W');
-  if (out.attention == null) out.attention = defaultAttention(req.dataset);
   return out;
 }
