@@ -8,6 +8,7 @@
 
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/margin.hpp"
+#include "attnsvm/names.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
 #include "attnsvm/train.hpp"

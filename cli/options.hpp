@@ -24,7 +24,7 @@ inline void checkP(double p, const std::string& option = "--p") {
 }
 
 inline Optimizer parseOptimizerOption(const std::string& s) {
-  return parseOptimizer(s, "--optimizer");
+  return parseWireName<Optimizer>(s, "--optimizer");
 }
 
 inline LossKind parseLoss(const std::string& s) { return parseWireName<LossKind>(s, "--loss"); }

@@ -136,7 +136,7 @@ val trainSeedsW(const val& req) {
       inits.push_back(sc.init);
       ts = sc.train;
     }
-    ts.optimizer = parseOptimizer(wire::string(req, "optimizer", "ngd"));
+    ts.optimizer = parseWireName<Optimizer>(wire::string(req, "optimizer", "ngd"), "optimizer");
     ts.lr = wire::number(req, "lr", ts.lr);
     ts.p = wire::number(req, "p", ts.p);
     ts.traceEvery = iters + 1;

@@ -61,7 +61,8 @@ RealImagesSettings realSettings(const val& o) {
   s.nTrain = wire::integer(o, "nTrain", s.nTrain);
   s.nTest = wire::integer(o, "nTest", s.nTest);
   s.patch = wire::integer(o, "patch", s.patch);
-  s.optimizer = parseOptimizer(wire::string(o, "optimizer", optimizerName(s.optimizer)));
+  s.optimizer =
+      parseWireName<Optimizer>(wire::string(o, "optimizer", wireName(s.optimizer)), "optimizer");
   s.p = wire::number(o, "p", s.p);
   s.lr = wire::number(o, "lr", s.lr);
   s.iters = wire::integer(o, "iters", s.iters);

@@ -71,7 +71,7 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
   j["settings"]["ps"] = ps;
   j["settings"]["qs"] = qs;
   j["settings"]["lr"] = probe.train.lr;
-  j["settings"]["optimizer"] = optimizerName(probe.train.optimizer);
+  j["settings"]["optimizer"] = wireName(probe.train.optimizer);
   j["settings"]["n"] = probe.data.n;
   j["settings"]["T"] = probe.data.T;
   j["settings"]["d"] = probe.data.d;
@@ -172,7 +172,7 @@ ExperimentResult jointWvExperiment(const ExperimentOptions& o) {
   j["settings"]["every"] = r.every;
   j["settings"]["ps"] = mdExponents();
   j["settings"]["lr"] = sc.train.lr;
-  j["settings"]["optimizer"] = optimizerName(sc.train.optimizer);
+  j["settings"]["optimizer"] = wireName(sc.train.optimizer);
   j["settings"]["init"] = "W0 = 0, v0 = 0";
   j["settings"]["scenario"] = "joint-wv";
   j["settings"]["data"] = datasetToJson(sc.data, sc.model.attention);

@@ -42,7 +42,7 @@ std::vector<Method> methodsOf(const ExperimentOptions& o) {
       o.optimizers.empty() ? std::vector<std::string>{"nmd", "adam"} : o.optimizers;
   std::vector<Method> out;
   for (const std::string& name : opts) {
-    const Optimizer opt = parseOptimizer(name, "--optimizer");
+    const Optimizer opt = parseWireName<Optimizer>(name, "--optimizer");
     const double lr =
         opt == Optimizer::Adam ? (o.adamLr > 0 ? o.adamLr : 0.01) : (o.lr > 0 ? o.lr : 0.1);
     if (opt == Optimizer::Adam) {
@@ -51,7 +51,7 @@ std::vector<Method> methodsOf(const ExperimentOptions& o) {
     }
     for (double p : ps) {
       std::ostringstream label;  // shortest form: "nmd p=1.1", not csvNum's 17 digits
-      label << optimizerName(opt) << " p=" << p;
+      label << wireName(opt) << " p=" << p;
       out.push_back({opt, p, lr, label.str()});
     }
   }
@@ -266,7 +266,7 @@ json methodJson(const Method& m, const RunOut* first, int seeds, std::uint64_t s
   const double top = first[0].W.cwiseAbs().maxCoeff();
   json r;
   r["method"] = m.name;
-  r["optimizer"] = optimizerName(m.optimizer);
+  r["optimizer"] = wireName(m.optimizer);
   r["p"] = m.optimizer == Optimizer::Adam ? json(nullptr) : json(m.p);
   r["lr"] = m.lr;
   r["final"] = {

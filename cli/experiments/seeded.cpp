@@ -361,7 +361,7 @@ ExperimentResult ratesExperiment(const ExperimentOptions& o) {
                 (std::log(it[last]) - std::log(it[firstK]));
     }
     perM.push_back({{"method", methods[mi].name},
-                    {"optimizer", optimizerName(methods[mi].optimizer)},
+                    {"optimizer", wireName(methods[mi].optimizer)},
                     {"lr", methods[mi].lr},
                     {"p", methods[mi].p},
                     {"final_one_minus_corr", statsJson(stats(finals))},

@@ -147,11 +147,7 @@ void notAField(const std::string& path, const std::vector<std::string>& accepted
   throw InputError(path + " is not a field; expected one of " + list);
 }
 
-// Declared in train.hpp (used widely before the general table existed).
-const char* optimizerName(Optimizer o) { return wireName(o); }
-Optimizer parseOptimizer(const std::string& name, const std::string& what) {
-  return parseWireName<Optimizer>(name, what);
-}
+// Declared in train.hpp.
 bool isMirrorOptimizer(Optimizer o) {
   return o == Optimizer::MD || o == Optimizer::NMD || o == Optimizer::NMDFro;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "attnsvm/errors.hpp"
+#include "attnsvm/names.hpp"
 #include "attnsvm/real_images.hpp"
 #include "attnsvm/rng.hpp"
 #include "attnsvm/train.hpp"
@@ -583,7 +584,7 @@ TEST(RealImagesRun, LearnsWithEachOptimizerAndAnalyzes) {
     const double loss0 = run.measure().trainLoss;
     run.step(100);
     const RealImagesFrame f = run.measure();
-    SCOPED_TRACE(std::string(optimizerName(opt)) + " p = " + std::to_string(p));
+    SCOPED_TRACE(std::string(wireName(opt)) + " p = " + std::to_string(p));
     EXPECT_EQ(f.iteration, 100);
     // Adam and MD at p = 2, 3 train the model within 100 iterations; l_1.1 with the dual-norm step
     // oscillates early (train loss up to ~8 at iteration 100, RESULTS.md): only finite there.

@@ -15,6 +15,7 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
 #include "attnsvm/experiment_md.hpp"
+#include "attnsvm/names.hpp"
 #include "attnsvm/rng.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/train.hpp"
@@ -132,7 +133,7 @@ void expectAgreesWithTrainer(const Case& c, int K, int steps) {
   for (int r = 0; r < K; ++r) {
     Trainer tr(runs.models[r], runs.settings, runs.inits[r]);
     tr.step(steps);
-    SCOPED_TRACE("run " + std::to_string(r) + ", optimizer " + optimizerName(c.opt));
+    SCOPED_TRACE("run " + std::to_string(r) + ", optimizer " + wireName(c.opt));
     EXPECT_EQ(bt.iteration(r), tr.iteration());
     EXPECT_EQ(bt.stopReason(r), tr.stopReason());
     const Params pb = bt.params(r), pt = tr.params();
@@ -152,10 +153,10 @@ void expectAgreesWithTrainer(const Case& c, int K, int steps) {
       std::printf(
           "[ note ] %s run %d: batched vs Trainer %.2e; Trainer vs Trainer from a start one "
           "rounding away %.2e\n",
-          optimizerName(c.opt), r, diff, sens);
+          wireName(c.opt), r, diff, sens);
     }
     if (std::getenv("BATCHED_SHOW"))
-      std::printf("[ show ] %s run %d: %.2e\n", optimizerName(c.opt), r, diff);
+      std::printf("[ show ] %s run %d: %.2e\n", wireName(c.opt), r, diff);
     EXPECT_LE(diff, tol);
     const Forward fb = runs.models[r].forward(pb), ft = runs.models[r].forward(pt);
     EXPECT_EQ(fb.selected, ft.selected);
@@ -412,7 +413,7 @@ TEST(BatchedTrainer, RunTrainingBatchedGivesRunTrainingsRecords) {
     const std::vector<RunRecord> batched = runTrainingBatched(data, spec, ts, inits, iters, every);
     ASSERT_EQ(static_cast<int>(batched.size()), K);
     for (int r = 0; r < K; ++r) {
-      SCOPED_TRACE(std::string(optimizerName(setup.opt)) + " run " + std::to_string(r));
+      SCOPED_TRACE(std::string(wireName(setup.opt)) + " run " + std::to_string(r));
       const RunRecord one = runTraining(scs[r].data, spec, ts, scs[r].init, iters, every);
       const RunRecord& b = batched[r];
       EXPECT_EQ(b.iteration, one.iteration);

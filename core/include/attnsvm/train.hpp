@@ -21,11 +21,7 @@ enum class Optimizer {
            // ||grad||_F
   Adam  // Adam (adamBeta1, adamBeta2, adamEps), the real-data baseline of the mirror-descent paper
 };
-// Canonical wire names: gd, ngd, md, nmd, nmd-fro, adam (core/src/names.cpp holds the one table).
-const char* optimizerName(Optimizer o);
-// Accepts the canonical names (and listed aliases); throws InputError naming `what` and the
-// accepted ones.
-Optimizer parseOptimizer(const std::string& name, const std::string& what = "optimizer");
+// Wire names gd, ngd, md, nmd, nmd-fro, adam: wireName / parseWireName<Optimizer> (names.hpp).
 bool isMirrorOptimizer(Optimizer o);  // MD, NMD, NMDFro: the step goes through the mirror map of p
 bool isNormalizedOptimizer(Optimizer o);  // NGD, NMD, NMDFro
 

@@ -29,7 +29,7 @@ int main() {
   ModelSpec spec;
   Model model(data, spec);
   TrainSettings train;
-  train.optimizer = parseOptimizer("ngd");
+  train.optimizer = parseWireName<Optimizer>("ngd", "optimizer");
   Trainer trainer(model, train, initialParams(model, InitSettings{}));
   trainer.step(2000);
   const double corr = correlation(trainer.weights(), svm.W);

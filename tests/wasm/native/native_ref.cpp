@@ -16,6 +16,7 @@
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
+#include "attnsvm/names.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
 #include "attnsvm/train.hpp"
@@ -83,7 +84,7 @@ AttentionKind attention(const std::string& s) {
   if (s == "causal") return AttentionKind::Causal;
   throw InputError("attention " + s);
 }
-Optimizer optimizer(const std::string& s) { return parseOptimizer(s); }
+Optimizer optimizer(const std::string& s) { return parseWireName<Optimizer>(s, "optimizer"); }
 ModelSpec toSpec(const json& j) {
   ModelSpec s;
   s.attention = attention(j.value("attention", "cross"));
