@@ -78,8 +78,8 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
   j["settings"]["init"] = "W0 with i.i.d. N(0, 1) entries (the scenario's init stream of the seed)";
   j["settings"]["scenario"] = "md-convergence";
   j["settings"]["divergence"] =
-      "D_p(W^mm_q / ||W^mm_q||_p, W(k) / ||W(k)||_p), p the training p, W^mm_q the l_q Att-SVM of the "
-      "run's final selection";
+      "D_p(W^mm_q / ||W^mm_q||_p, W(k) / ||W(k)||_p), p the training p, W^mm_q the l_q Att-SVM "
+      "of the run's final selection";
   j["settings"]["sparsity"] = "fraction of entries with |W_jk| <= 0.01 max |W|";
   json perP = json::array();
   json divMean = json::array(), divStd = json::array(), corrMean = json::array(),

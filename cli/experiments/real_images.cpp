@@ -59,9 +59,8 @@ std::vector<Method> methodsOf(const ExperimentOptions& o) {
 }
 
 // Per-iteration measurements of one run, in frame order (every `every` iterations and the last).
-const char* const kSeries[] = {"trainLoss",    "testLoss",        "trainAccuracy",
-                               "testAccuracy", "trainMaxSoftmax", "testMaxSoftmax",
-                               "sparsity"};
+const char* const kSeries[] = {"trainLoss",       "testLoss",       "trainAccuracy", "testAccuracy",
+                               "trainMaxSoftmax", "testMaxSoftmax", "sparsity"};
 constexpr int kSeriesCount = 7;
 
 double field(const RealImagesFrame& f, int k) {
@@ -269,18 +268,17 @@ json methodJson(const Method& m, const RunOut* first, int seeds, std::uint64_t s
   r["optimizer"] = optimizerName(m.optimizer);
   r["p"] = m.optimizer == Optimizer::Adam ? json(nullptr) : json(m.p);
   r["lr"] = m.lr;
-  r["final"] = {
-      {"trainAccuracy", finals([](const RunOut& x) { return x.last.trainAccuracy; })},
-      {"testAccuracy", finals([](const RunOut& x) { return x.last.testAccuracy; })},
-      {"trainLoss", finals([](const RunOut& x) { return x.last.trainLoss; })},
-      {"testLoss", finals([](const RunOut& x) { return x.last.testLoss; })},
-      {"trainMaxSoftmax", finals([](const RunOut& x) { return x.last.trainMaxSoftmax; })},
-      {"testMaxSoftmax", finals([](const RunOut& x) { return x.last.testMaxSoftmax; })},
-      {"sparsity", finals([](const RunOut& x) { return x.last.sparsity; })},
-      {"svmCorr", finals([](const RunOut& x) { return x.analysis.corr; })},
-      {"svmDivergence", finals([](const RunOut& x) { return x.analysis.divergence; })},
-      {"trainSeconds", finals([](const RunOut& x) { return x.trainSeconds; })},
-      {"analysisSeconds", finals([](const RunOut& x) { return x.analysisSeconds; })}};
+  r["final"] = {{"trainAccuracy", finals([](const RunOut& x) { return x.last.trainAccuracy; })},
+                {"testAccuracy", finals([](const RunOut& x) { return x.last.testAccuracy; })},
+                {"trainLoss", finals([](const RunOut& x) { return x.last.trainLoss; })},
+                {"testLoss", finals([](const RunOut& x) { return x.last.testLoss; })},
+                {"trainMaxSoftmax", finals([](const RunOut& x) { return x.last.trainMaxSoftmax; })},
+                {"testMaxSoftmax", finals([](const RunOut& x) { return x.last.testMaxSoftmax; })},
+                {"sparsity", finals([](const RunOut& x) { return x.last.sparsity; })},
+                {"svmCorr", finals([](const RunOut& x) { return x.analysis.corr; })},
+                {"svmDivergence", finals([](const RunOut& x) { return x.analysis.divergence; })},
+                {"trainSeconds", finals([](const RunOut& x) { return x.trainSeconds; })},
+                {"analysisSeconds", finals([](const RunOut& x) { return x.analysisSeconds; })}};
   r["svmFeasible"] = feasible;
   r["verdicts"] = verdicts;
   r["histogramMean"] = histogram;

@@ -161,11 +161,11 @@ ExperimentResult multitokenExperiment(const ExperimentOptions& o) {
     for (double x : valueColumn(first, instances, "directionSolved")) dirOk += x > 0 ? 1 : 0;
     json r;
     r["d"] = dims[di];
-    r["final"] = {{"oneMinusCorrGeneralized", statsJson(stats(fg))},
-                  {"oneMinusCorrWmm",
-                   statsJson(stats(valueColumn(first, instances, "oneMinusCorrWmm")))},
-                  {"oneMinusCorrOneToken",
-                   statsJson(stats(valueColumn(first, instances, "oneMinusCorrOneToken")))}};
+    r["final"] = {
+        {"oneMinusCorrGeneralized", statsJson(stats(fg))},
+        {"oneMinusCorrWmm", statsJson(stats(valueColumn(first, instances, "oneMinusCorrWmm")))},
+        {"oneMinusCorrOneToken",
+         statsJson(stats(valueColumn(first, instances, "oneMinusCorrOneToken")))}};
     std::vector<double> sfg = fg;
     std::sort(sfg.begin(), sfg.end(), [](double a, double b) {
       if (!std::isfinite(a)) return false;

@@ -138,9 +138,9 @@ JointPvRun jointPvRun(std::uint64_t seed, int variant, int iters, int every) {
   return it;
 }
 
-// Series "<case>/<start>/corrOwnSvm" and "<case>/<start>/corrGlobalSvm" (case global or local, start
-// 0..5); values the same finals and "<case>/<start>/global" (1 when the start reaches the globally
-// optimal token).
+// Series "<case>/<start>/corrOwnSvm" and "<case>/<start>/corrGlobalSvm" (case global or local,
+// start 0..5); values the same finals and "<case>/<start>/global" (1 when the start reaches the
+// globally optimal token).
 SeedResult promptGlobalLocalSeed(std::uint64_t seed, int iters, int every) {
   iters = itersOr(iters, "prompt-global-local");
   every = defaultEvery(iters, every);
@@ -184,9 +184,9 @@ SeedResult lossFunctionSeed(std::uint64_t seed, int iters, int every) {
   schedule(c, recs, iters, every);
   const std::size_t nc = lossFunctionCs().size();
   for (std::size_t idx = 0; idx < runs.size(); ++idx) {
-    const std::string name = columnName(
-        {names[idx / nc], "C" + std::to_string(static_cast<int>(lossFunctionCs()[idx % nc])),
-         "corrPmm"});
+    const std::string name =
+        columnName({names[idx / nc],
+                    "C" + std::to_string(static_cast<int>(lossFunctionCs()[idx % nc])), "corrPmm"});
     const std::vector<double> s = corrToSnapshots(runs[idx].rec, runs[idx].mm);
     c.series(name, s);
     c.value(name, s.back());

@@ -111,8 +111,8 @@ SeedResult localConvergenceFrom(const Scenario& sc, int iters, int every,
   }
   for (int p = 0; p < 2; ++p) {
     const std::string n = names[p];
-    const char* fields[6] = {"softmaxSelected", "corrFro", "corrNuclear",
-                             "loss",            "global",  "local"};
+    const char* fields[6] = {"softmaxSelected", "corrFro", "corrNuclear", "loss",
+                             "global",          "local"};
     for (int f = 0; f < 6; ++f) addValue(r, columnName({n, fields[f]}), finals[p][f]);
   }
   return r;

@@ -161,7 +161,8 @@ TEST(Experiments, MdConvergenceTableAndSeries) {
       EXPECT_LE(d, 2.0);
     }
   }
-  EXPECT_NE(r.csv.find("p,iteration,q1.75/div/mean,q1.75/div/std"), std::string::npos) << r.csv.substr(0, 200);
+  EXPECT_NE(r.csv.find("p,iteration,q1.75/div/mean,q1.75/div/std"), std::string::npos)
+      << r.csv.substr(0, 200);
   o.threads = 1;
   EXPECT_EQ(stripTiming(mdConvergenceExperiment(o).json).dump(), stripTiming(r.json).dump());
 }
@@ -172,8 +173,7 @@ TEST(Experiments, JointWvReportsSelectionsAndProbabilities) {
   for (const json& run : r.json["runs"]) {
     EXPECT_EQ(run["selection"].size(), 2u);
     for (const json& s : run["softmaxSelected"]) EXPECT_GT(s.get<double>(), 0.99) << run.dump();
-    for (const json& s : run["logisticProbability"])
-      EXPECT_GT(s.get<double>(), 0.99) << run.dump();
+    for (const json& s : run["logisticProbability"]) EXPECT_GT(s.get<double>(), 0.99) << run.dump();
     EXPECT_TRUE(run["corrW"].is_number());
     EXPECT_TRUE(run["divV"].is_number());
   }

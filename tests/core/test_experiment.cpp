@@ -67,8 +67,8 @@ TEST(ExperimentSeed, EveryColumnNameFollowsTheNamingConvention) {
     if (name == "mirror-descent") o.p = 1.75;
     const SeedResult r = runExperimentSeed(name, 1, o);
     int columns = 0;
-    for (const auto* names : {&r.seriesNames, &r.valueNames, &r.labelNames, &r.selectionNames,
-                              &r.matrixNames})
+    for (const auto* names :
+         {&r.seriesNames, &r.valueNames, &r.labelNames, &r.selectionNames, &r.matrixNames})
       for (const std::string& column : *names) {
         ++columns;
         std::size_t from = 0;

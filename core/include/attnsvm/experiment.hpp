@@ -66,8 +66,8 @@ const std::vector<RateMethod>& rateMethods();
 // "stopReason"); a column of a scope (a parameterization "W" / "KQ", an exponent "p1.75" / "q3", a
 // case "global" and a start "3", a loss and a C "logistic" / "C10", a variant "v0") joins its parts
 // with '/': columnName({"W", "corrFro"}) = "W/corrFro", columnName({"global", "3", "corrOwnSvm"}) =
-// "global/3/corrOwnSvm". Indices of sequences, tokens and coordinates are written in brackets, as in
-// the core's error messages: indexedName("Wz", {0, 1}) = "Wz[0][1]" (coordinate 1 of W z_0),
+// "global/3/corrOwnSvm". Indices of sequences, tokens and coordinates are written in brackets, as
+// in the core's error messages: indexedName("Wz", {0, 1}) = "Wz[0][1]" (coordinate 1 of W z_0),
 // indexedName("X", {0, 1, 0}) = "X[0][1][0]". '/' occurs in no number and no camelCase name, so a
 // reader splits a column name on '/' unambiguously. Every column name of a SeedResult is made by
 // these two functions.
