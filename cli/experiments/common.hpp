@@ -30,7 +30,7 @@ using attnsvm::RunRecord;
 using attnsvm::runTraining;
 
 std::string csvNum(double x);
-// CSV of a series block: iteration, then <name>_mean, <name>_std for each metric.
+// CSV of a series block: iteration, then <name>/mean, <name>/std for each metric (columnName).
 std::string seriesCsv(const std::vector<int>& iteration, const std::vector<std::string>& names,
                       const std::vector<std::vector<double>>& means,
                       const std::vector<std::vector<double>>& stds,

@@ -131,32 +131,33 @@ SeedResult mdConvergenceFrom(const MdPlan& pl, const RunRecord& rec) {
   for (std::size_t k = 0; k < qs.size(); ++k) {
     std::vector<double> corr, div;
     againstReference(rec.weights, svms[k], p, corr, div);
-    const std::string q = exponentName(qs[k]);
+    const std::string q = "q" + exponentName(qs[k]);
     finalsDiv.push_back(lastOr(div));
     finalsCorr.push_back(lastOr(corr));
-    addSeries(r, "div_q" + q, std::move(div));
-    addSeries(r, "corr_q" + q, std::move(corr));
+    addSeries(r, columnName({q, "div"}), std::move(div));
+    addSeries(r, columnName({q, "corr"}), std::move(corr));
   }
   addSeries(r, "softmax", rec.meanProb);
   for (std::size_t k = 0; k < qs.size(); ++k) {
-    const std::string q = exponentName(qs[k]);
-    addValue(r, "div_q" + q, finalsDiv[k]);
-    addValue(r, "corr_q" + q, finalsCorr[k]);
+    const std::string q = "q" + exponentName(qs[k]);
+    addValue(r, columnName({q, "div"}), finalsDiv[k]);
+    addValue(r, columnName({q, "corr"}), finalsCorr[k]);
   }
-  addValue(r, "sparsity_W", sparsity(W));
+  addValue(r, "sparsityW", sparsity(W));
   for (std::size_t k = 0; k < qs.size(); ++k)
-    addValue(r, "sparsity_svm_q" + exponentName(qs[k]), svms[k] ? sparsity(*svms[k]) : kNaN);
+    addValue(r, columnName({"q" + exponentName(qs[k]), "sparsitySvm"}),
+             svms[k] ? sparsity(*svms[k]) : kNaN);
   addValue(r, "softmax", lastOr(rec.meanProb));
   addValue(r, "loss", rec.finalLoss);
   addValue(r, "global", isGloballyOptimal(sc.data, sel) ? 1.0 : 0.0);
   addLabel(r, "verdict", verdictName(sc.data, sc.model, sel));
-  addLabel(r, "stop_reason", rec.stopReason);
+  addLabel(r, "stopReason", rec.stopReason);
   r.selectionNames.push_back("W");
   r.selections.push_back(sel);
   r.matrixNames.push_back("W");
   r.matrices.push_back(W);
   for (std::size_t k = 0; k < qs.size(); ++k) {
-    r.matrixNames.push_back("Wmm_q" + exponentName(qs[k]));
+    r.matrixNames.push_back(columnName({"q" + exponentName(qs[k]), "Wmm"}));
     r.matrices.push_back(svms[k] ? *svms[k] : Mat());
   }
   return r;
@@ -246,7 +247,7 @@ SeedResult jointWvSeed(std::uint64_t /*seed*/, int iters, int every) {
     return s;
   };
   for (const JointWvRun& it : runs) {
-    const std::string P = "p" + exponentName(it.p) + "_";
+    const std::string P = "p" + exponentName(it.p);  // the run's scope
     const Model model(it.sc.data, it.sc.model);
     std::vector<double> corrW, divW, corrV, divV;
     againstReference(it.rec.weights, it.wmm, it.p, corrW, divW);
@@ -267,49 +268,48 @@ SeedResult jointWvSeed(std::uint64_t /*seed*/, int iters, int every) {
         s += 1.0 / (1.0 + std::exp(-data.Y[u] * fw.output[u]));
       logistic.push_back(s / static_cast<double>(fw.output.size()));
     }
-    addValue(r, P + "corr_W", lastOr(corrW));
-    addValue(r, P + "div_W", lastOr(divW));
-    addValue(r, P + "corr_v", lastOr(corrV));
-    addValue(r, P + "div_v", lastOr(divV));
-    addSeries(r, P + "corr_W", padded(std::move(corrW)));
-    addSeries(r, P + "div_W", padded(std::move(divW)));
-    addSeries(r, P + "corr_v", padded(std::move(corrV)));
-    addSeries(r, P + "div_v", padded(std::move(divV)));
-    addSeries(r, P + "mean_softmax", padded(it.rec.meanProb));
-    addSeries(r, P + "mean_logistic", padded(std::move(logistic)));
+    addValue(r, columnName({P, "corrW"}), lastOr(corrW));
+    addValue(r, columnName({P, "divW"}), lastOr(divW));
+    addValue(r, columnName({P, "corrV"}), lastOr(corrV));
+    addValue(r, columnName({P, "divV"}), lastOr(divV));
+    addSeries(r, columnName({P, "corrW"}), padded(std::move(corrW)));
+    addSeries(r, columnName({P, "divW"}), padded(std::move(divW)));
+    addSeries(r, columnName({P, "corrV"}), padded(std::move(corrV)));
+    addSeries(r, columnName({P, "divV"}), padded(std::move(divV)));
+    addSeries(r, columnName({P, "meanSoftmax"}), padded(it.rec.meanProb));
+    addSeries(r, columnName({P, "meanLogistic"}), padded(std::move(logistic)));
     for (int i = 0; i < data.n; ++i) {
       const Vec z = data.Z.row(i).transpose();
       for (Index a = 0; a < data.d; ++a) {
         std::vector<double> s;
         for (const Mat& W : it.rec.weights) s.push_back((W * z)[a]);
-        addSeries(r, P + "z" + std::to_string(i) + "_" + std::to_string(a), padded(std::move(s)));
+        addSeries(r, columnName({P, indexedName("Wz", {i, a})}), padded(std::move(s)));
       }
     }
     for (Index a = 0; a < data.d; ++a) {
       std::vector<double> s;
       for (const Vec& v : it.rec.heads) s.push_back(v[a]);
-      addSeries(r, P + "v_" + std::to_string(a), padded(std::move(s)));
+      addSeries(r, columnName({P, indexedName("v", {a})}), padded(std::move(s)));
     }
     for (int i = 0; i < data.n; ++i) {
-      addValue(r, P + "softmax_" + std::to_string(i), it.softmax[i]);
-      addValue(r, P + "logistic_" + std::to_string(i), it.logistic[i]);
+      addValue(r, columnName({P, indexedName("softmax", {i})}), it.softmax[i]);
+      addValue(r, columnName({P, indexedName("logistic", {i})}), it.logistic[i]);
     }
     for (int i = 0; i < data.n; ++i) {
       const Vec q = it.wmm ? Vec(*it.wmm * data.Z.row(i).transpose()) : Vec::Constant(data.d, kNaN);
       for (Index a = 0; a < data.d; ++a)
-        addValue(r, P + "wmm_z" + std::to_string(i) + "_" + std::to_string(a), q[a]);
+        addValue(r, columnName({P, indexedName("Wmmz", {i, a})}), q[a]);
     }
     for (Index a = 0; a < data.d; ++a)
-      addValue(r, P + "vmm_" + std::to_string(a), it.vmm ? (*it.vmm)(a, 0) : kNaN);
-    addLabel(r, P + "stop_reason", it.rec.stopReason);
-    r.selectionNames.push_back("p" + exponentName(it.p));
+      addValue(r, columnName({P, indexedName("vmm", {a})}), it.vmm ? (*it.vmm)(a, 0) : kNaN);
+    addLabel(r, columnName({P, "stopReason"}), it.rec.stopReason);
+    r.selectionNames.push_back(P);
     r.selections.push_back(it.rec.finalSelection);
   }
   for (int i = 0; i < data.n; ++i)
     for (int t = 0; t < data.T; ++t)
       for (Index a = 0; a < data.d; ++a)
-        addValue(r, "x_" + std::to_string(i) + "_" + std::to_string(t) + "_" + std::to_string(a),
-                 data.X(i * data.T + t, a));
+        addValue(r, indexedName("X", {i, t, a}), data.X(i * data.T + t, a));
   return r;
 }
 

@@ -101,19 +101,19 @@ SeedResult localConvergenceFrom(const Scenario& sc, int iters, int every,
                  rec.finalLoss,
                  isGloballyOptimal(sc.data, sel) ? 1.0 : 0.0,
                  ref.verdict == toString(Verdict::LocallyOptimal) ? 1.0 : 0.0};
-    addSeries(r, n + "_softmax", rec.meanProb);
-    addSeries(r, n + "_corr_fro", std::move(cf));
-    addSeries(r, n + "_corr_nuclear", std::move(cn));
-    addLabel(r, n + "_verdict", ref.verdict);
-    addLabel(r, n + "_stop_reason", rec.stopReason);
+    addSeries(r, columnName({n, "softmax"}), rec.meanProb);
+    addSeries(r, columnName({n, "corrFro"}), std::move(cf));
+    addSeries(r, columnName({n, "corrNuclear"}), std::move(cn));
+    addLabel(r, columnName({n, "verdict"}), ref.verdict);
+    addLabel(r, columnName({n, "stopReason"}), rec.stopReason);
     r.selectionNames.push_back(n);
     r.selections.push_back(sel);
   }
   for (int p = 0; p < 2; ++p) {
     const std::string n = names[p];
-    const char* fields[6] = {"_softmax_selected", "_corr_fro", "_corr_nuclear", "_loss",
-                             "_global",           "_local"};
-    for (int f = 0; f < 6; ++f) addValue(r, n + fields[f], finals[p][f]);
+    const char* fields[6] = {"softmaxSelected", "corrFro", "corrNuclear", "loss",
+                             "global",          "local"};
+    for (int f = 0; f < 6; ++f) addValue(r, columnName({n, fields[f]}), finals[p][f]);
   }
   return r;
 }
@@ -190,7 +190,7 @@ SeedResult overparam(std::uint64_t seed, const SeedOptions& o, const RunRecord* 
       trained ? *trained : (own = runTraining(sc.data, sc.model, pr.ts, sc.init, iters, iters));
   const bool global = isGloballyOptimal(sc.data, rec.finalSelection);
   addValue(r, "global", global ? 1.0 : 0.0);
-  addValue(r, "min_softmax", rec.finalProb.size() ? rec.finalProb.minCoeff() : kNaN);
+  addValue(r, "minSoftmax", rec.finalProb.size() ? rec.finalProb.minCoeff() : kNaN);
   addLabel(r, "verdict",
            global ? toString(Verdict::GloballyOptimal)
                   : verdictName(sc.data, sc.model, rec.finalSelection));
@@ -223,8 +223,8 @@ SeedResult rates(std::uint64_t seed, const SeedOptions& o) {
   const std::optional<Mat> ref = svmDirection(sc.data, sc.model, rec.finalSelection, m->norm, m->p);
   r.iteration = rec.iteration;
   std::vector<double> s = corrSeries(rec, ref ? &*ref : nullptr, true);
-  addValue(r, "one_minus_corr", s.back());
-  addSeries(r, "one_minus_corr", std::move(s));
+  addValue(r, "oneMinusCorr", s.back());
+  addSeries(r, "oneMinusCorr", std::move(s));
   r.selectionNames.push_back("W");
   r.selections.push_back(rec.finalSelection);
   return r;
@@ -269,16 +269,16 @@ SeedResult mirrorDescent(std::uint64_t seed, const SeedOptions& o,
   std::vector<double> cl = corrSeries(rec, lp ? &*lp : nullptr),
                       cf = corrSeries(rec, fro ? &*fro : nullptr);
   const Mat& W = rec.weights.back();
-  addValue(r, "corr_lp", cl.back());
-  addValue(r, "corr_fro", cf.back());
+  addValue(r, "corrLp", cl.back());
+  addValue(r, "corrFro", cf.back());
   addValue(r, "sparsity", sparsity(W));
-  addValue(r, "sparsity_svm", lp ? sparsity(*lp) : kNaN);
-  addSeries(r, "corr_lp", std::move(cl));
-  addSeries(r, "corr_fro", std::move(cf));
+  addValue(r, "sparsitySvm", lp ? sparsity(*lp) : kNaN);
+  addSeries(r, "corrLp", std::move(cl));
+  addSeries(r, "corrFro", std::move(cf));
   addLabel(r, "verdict", verdictName(sc.data, sc.model, rec.finalSelection));
   r.selectionNames.push_back("W");
   r.selections.push_back(rec.finalSelection);
-  r.matrixNames = {"W", "Wmm_p"};
+  r.matrixNames = {"W", "WmmLp"};
   r.matrices = {W, lp ? *lp : Mat()};
   return r;
 }
@@ -317,15 +317,15 @@ SeedResult multitoken(std::uint64_t seed, const SeedOptions& o) {
   std::vector<double> gen = corrSeries(rec, pred ? &*pred : nullptr, true);
   std::vector<double> wmm = corrSeries(rec, mm ? &*mm : nullptr, true);
   std::vector<double> ot = corrSeries(rec, one ? &*one : nullptr, true);
-  addValue(r, "one_minus_corr_generalized", gen.back());
-  addValue(r, "one_minus_corr_wmm", wmm.back());
-  addValue(r, "one_minus_corr_one_token", ot.back());
+  addValue(r, "oneMinusCorrGeneralized", gen.back());
+  addValue(r, "oneMinusCorrWmm", wmm.back());
+  addValue(r, "oneMinusCorrOneToken", ot.back());
   addValue(r, "R", R);
-  addValue(r, "mean_selected_set_size", meanSetSize);
-  addValue(r, "direction_solved", dirOk ? 1.0 : 0.0);
-  addSeries(r, "one_minus_corr_generalized", std::move(gen));
-  addSeries(r, "one_minus_corr_wmm", std::move(wmm));
-  addSeries(r, "one_minus_corr_one_token", std::move(ot));
+  addValue(r, "meanSelectedSetSize", meanSetSize);
+  addValue(r, "directionSolved", dirOk ? 1.0 : 0.0);
+  addSeries(r, "oneMinusCorrGeneralized", std::move(gen));
+  addSeries(r, "oneMinusCorrWmm", std::move(wmm));
+  addSeries(r, "oneMinusCorrOneToken", std::move(ot));
   r.selectionNames.push_back("W");
   r.selections.push_back(rec.finalSelection);
   return r;
@@ -341,11 +341,11 @@ SeedResult rankSeed(std::uint64_t seed, const SeedOptions& o) {
   r.T = T;
   r.d = d;
   addValue(r, "feasible", ri.feasible ? 1.0 : 0.0);
-  addValue(r, "rank_fro", ri.rankFro);
-  addValue(r, "rank_nuclear", ri.rankNuclear);
-  addValue(r, "gap_nuclear", ri.gapNuclear);
-  addLabel(r, "status_fro", toString(ri.statusFro));
-  addLabel(r, "status_nuclear", ri.feasible ? toString(ri.statusNuclear) : "not_solved");
+  addValue(r, "rankFro", ri.rankFro);
+  addValue(r, "rankNuclear", ri.rankNuclear);
+  addValue(r, "gapNuclear", ri.gapNuclear);
+  addLabel(r, "statusFro", toString(ri.statusFro));
+  addLabel(r, "statusNuclear", ri.feasible ? toString(ri.statusNuclear) : "not_solved");
   return r;
 }
 
@@ -436,7 +436,7 @@ std::vector<SeedResult> runExperimentSeeds(const std::string& name, std::uint64_
   }
   // mirror-descent: batched (CLI JSON at full settings: every float within 1e-13 of the per-seed
   // runs). overparam stays per seed: at d = 2 its 2000 normalized steps do not converge for many
-  // seeds, and the final min_softmax of such a run moves by up to 1e-2 under reassociation
+  // seeds, and the final minSoftmax of such a run moves by up to 1e-2 under reassociation
   // (selections and verdicts stay equal), which the JSON comparison of issue 18 does not accept.
   if (name == "mirror-descent" && count > 0) {
     constexpr int kBatch = 64;

@@ -130,6 +130,21 @@ std::string verdictName(const Dataset& data, const ModelSpec& spec,
   return "unknown";
 }
 
+std::string columnName(std::initializer_list<std::string> parts) {
+  std::string out;
+  for (const std::string& part : parts) {
+    if (!out.empty()) out += '/';
+    out += part;
+  }
+  return out;
+}
+
+std::string indexedName(const std::string& name, std::initializer_list<long long> indices) {
+  std::string out = name;
+  for (long long k : indices) out += "[" + std::to_string(k) + "]";
+  return out;
+}
+
 double SeedResult::value(const std::string& name) const {
   for (std::size_t k = 0; k < valueNames.size(); ++k)
     if (valueNames[k] == name) return values[k];
