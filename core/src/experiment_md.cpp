@@ -11,34 +11,14 @@
 #include "attnsvm/experiment_prompt.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/train_batched.hpp"
+#include "experiment_internal.hpp"
 
 namespace attnsvm {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-void addSeries(SeedResult& r, const std::string& name, std::vector<double> s) {
-  r.seriesNames.push_back(name);
-  r.series.push_back(std::move(s));
-}
-void addValue(SeedResult& r, const std::string& name, double v) {
-  r.valueNames.push_back(name);
-  r.values.push_back(v);
-}
-void addLabel(SeedResult& r, const std::string& name, const std::string& v) {
-  r.labelNames.push_back(name);
-  r.labels.push_back(v);
-}
-
-// Fraction of entries at or below 1% of the largest |entry| (SPEC section 6's sparsity).
-double sparsity(const Mat& W) {
-  if (W.size() == 0) return kNaN;
-  const double m = W.cwiseAbs().maxCoeff();
-  if (!(m > 0)) return kNaN;
-  return static_cast<double>((W.cwiseAbs().array() <= 1e-2 * m).count()) /
-         static_cast<double>(W.size());
-}
+using experiment_detail::kNaN;
+using experiment_detail::sparsity;
 
 // corr and D_p (SVM first) of every snapshot; NaN everywhere without a reference.
 void againstReference(const std::vector<Mat>& snaps, const std::optional<Mat>& ref, double p,
@@ -134,24 +114,24 @@ SeedResult mdConvergenceFrom(const MdPlan& pl, const RunRecord& rec) {
     const std::string q = "q" + exponentName(qs[k]);
     finalsDiv.push_back(lastOr(div));
     finalsCorr.push_back(lastOr(corr));
-    addSeries(r, columnName({q, "div"}), std::move(div));
-    addSeries(r, columnName({q, "corr"}), std::move(corr));
+    r.addSeries(columnName({q, "div"}), std::move(div));
+    r.addSeries(columnName({q, "corr"}), std::move(corr));
   }
-  addSeries(r, "softmax", rec.meanProb);
+  r.addSeries("softmax", rec.meanProb);
   for (std::size_t k = 0; k < qs.size(); ++k) {
     const std::string q = "q" + exponentName(qs[k]);
-    addValue(r, columnName({q, "div"}), finalsDiv[k]);
-    addValue(r, columnName({q, "corr"}), finalsCorr[k]);
+    r.addValue(columnName({q, "div"}), finalsDiv[k]);
+    r.addValue(columnName({q, "corr"}), finalsCorr[k]);
   }
-  addValue(r, "sparsityW", sparsity(W));
+  r.addValue("sparsityW", sparsity(W));
   for (std::size_t k = 0; k < qs.size(); ++k)
-    addValue(r, columnName({"q" + exponentName(qs[k]), "sparsitySvm"}),
-             svms[k] ? sparsity(*svms[k]) : kNaN);
-  addValue(r, "softmax", lastOr(rec.meanProb));
-  addValue(r, "loss", rec.finalLoss);
-  addValue(r, "global", isGloballyOptimal(sc.data, sel) ? 1.0 : 0.0);
-  addLabel(r, "verdict", verdictName(sc.data, sc.model, sel));
-  addLabel(r, "stopReason", rec.stopReason);
+    r.addValue(columnName({"q" + exponentName(qs[k]), "sparsitySvm"}),
+               svms[k] ? sparsity(*svms[k]) : kNaN);
+  r.addValue("softmax", lastOr(rec.meanProb));
+  r.addValue("loss", rec.finalLoss);
+  r.addValue("global", isGloballyOptimal(sc.data, sel) ? 1.0 : 0.0);
+  r.addLabel("verdict", verdictName(sc.data, sc.model, sel));
+  r.addLabel("stopReason", rec.stopReason);
   r.selectionNames.push_back("W");
   r.selections.push_back(sel);
   r.matrixNames.push_back("W");
@@ -268,48 +248,48 @@ SeedResult jointWvSeed(std::uint64_t /*seed*/, int iters, int every) {
         s += 1.0 / (1.0 + std::exp(-data.Y[u] * fw.output[u]));
       logistic.push_back(s / static_cast<double>(fw.output.size()));
     }
-    addValue(r, columnName({P, "corrW"}), lastOr(corrW));
-    addValue(r, columnName({P, "divW"}), lastOr(divW));
-    addValue(r, columnName({P, "corrV"}), lastOr(corrV));
-    addValue(r, columnName({P, "divV"}), lastOr(divV));
-    addSeries(r, columnName({P, "corrW"}), padded(std::move(corrW)));
-    addSeries(r, columnName({P, "divW"}), padded(std::move(divW)));
-    addSeries(r, columnName({P, "corrV"}), padded(std::move(corrV)));
-    addSeries(r, columnName({P, "divV"}), padded(std::move(divV)));
-    addSeries(r, columnName({P, "meanSoftmax"}), padded(it.rec.meanProb));
-    addSeries(r, columnName({P, "meanLogistic"}), padded(std::move(logistic)));
+    r.addValue(columnName({P, "corrW"}), lastOr(corrW));
+    r.addValue(columnName({P, "divW"}), lastOr(divW));
+    r.addValue(columnName({P, "corrV"}), lastOr(corrV));
+    r.addValue(columnName({P, "divV"}), lastOr(divV));
+    r.addSeries(columnName({P, "corrW"}), padded(std::move(corrW)));
+    r.addSeries(columnName({P, "divW"}), padded(std::move(divW)));
+    r.addSeries(columnName({P, "corrV"}), padded(std::move(corrV)));
+    r.addSeries(columnName({P, "divV"}), padded(std::move(divV)));
+    r.addSeries(columnName({P, "meanSoftmax"}), padded(it.rec.meanProb));
+    r.addSeries(columnName({P, "meanLogistic"}), padded(std::move(logistic)));
     for (int i = 0; i < data.n; ++i) {
       const Vec z = data.Z.row(i).transpose();
       for (Index a = 0; a < data.d; ++a) {
         std::vector<double> s;
         for (const Mat& W : it.rec.weights) s.push_back((W * z)[a]);
-        addSeries(r, columnName({P, indexedName("Wz", {i, a})}), padded(std::move(s)));
+        r.addSeries(columnName({P, indexedName("Wz", {i, a})}), padded(std::move(s)));
       }
     }
     for (Index a = 0; a < data.d; ++a) {
       std::vector<double> s;
       for (const Vec& v : it.rec.heads) s.push_back(v[a]);
-      addSeries(r, columnName({P, indexedName("v", {a})}), padded(std::move(s)));
+      r.addSeries(columnName({P, indexedName("v", {a})}), padded(std::move(s)));
     }
     for (int i = 0; i < data.n; ++i) {
-      addValue(r, columnName({P, indexedName("softmax", {i})}), it.softmax[i]);
-      addValue(r, columnName({P, indexedName("logistic", {i})}), it.logistic[i]);
+      r.addValue(columnName({P, indexedName("softmax", {i})}), it.softmax[i]);
+      r.addValue(columnName({P, indexedName("logistic", {i})}), it.logistic[i]);
     }
     for (int i = 0; i < data.n; ++i) {
       const Vec q = it.wmm ? Vec(*it.wmm * data.Z.row(i).transpose()) : Vec::Constant(data.d, kNaN);
       for (Index a = 0; a < data.d; ++a)
-        addValue(r, columnName({P, indexedName("Wmmz", {i, a})}), q[a]);
+        r.addValue(columnName({P, indexedName("Wmmz", {i, a})}), q[a]);
     }
     for (Index a = 0; a < data.d; ++a)
-      addValue(r, columnName({P, indexedName("vmm", {a})}), it.vmm ? (*it.vmm)(a, 0) : kNaN);
-    addLabel(r, columnName({P, "stopReason"}), it.rec.stopReason);
+      r.addValue(columnName({P, indexedName("vmm", {a})}), it.vmm ? (*it.vmm)(a, 0) : kNaN);
+    r.addLabel(columnName({P, "stopReason"}), it.rec.stopReason);
     r.selectionNames.push_back(P);
     r.selections.push_back(it.rec.finalSelection);
   }
   for (int i = 0; i < data.n; ++i)
     for (int t = 0; t < data.T; ++t)
       for (Index a = 0; a < data.d; ++a)
-        addValue(r, indexedName("X", {i, t, a}), data.X(i * data.T + t, a));
+        r.addValue(indexedName("X", {i, t, a}), data.X(i * data.T + t, a));
   return r;
 }
 

@@ -12,12 +12,13 @@
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/rng.hpp"
+#include "experiment_internal.hpp"
 
 namespace attnsvm {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using experiment_detail::kNaN;
 
 ScenarioOptions seeded(std::uint64_t seed) {
   ScenarioOptions so;

@@ -6,6 +6,7 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
+#include "experiment_internal.hpp"
 
 namespace attnsvm {
 
@@ -143,6 +144,27 @@ std::string indexedName(const std::string& name, std::initializer_list<long long
   std::string out = name;
   for (long long k : indices) out += "[" + std::to_string(k) + "]";
   return out;
+}
+
+void SeedResult::addSeries(const std::string& name, std::vector<double> s) {
+  seriesNames.push_back(name);
+  series.push_back(std::move(s));
+}
+void SeedResult::addValue(const std::string& name, double v) {
+  valueNames.push_back(name);
+  values.push_back(v);
+}
+void SeedResult::addLabel(const std::string& name, const std::string& v) {
+  labelNames.push_back(name);
+  labels.push_back(v);
+}
+
+double experiment_detail::sparsity(const Mat& W) {
+  if (W.size() == 0) return kNaN;
+  const double m = W.cwiseAbs().maxCoeff();
+  if (!(m > 0)) return kNaN;
+  return static_cast<double>((W.cwiseAbs().array() <= 1e-2 * m).count()) /
+         static_cast<double>(W.size());
 }
 
 double SeedResult::value(const std::string& name) const {

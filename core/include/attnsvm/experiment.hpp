@@ -103,6 +103,9 @@ struct SeedResult {
   std::vector<std::string> matrixNames;        // mirror-descent: W and the l_p SVM (empty if none)
   std::vector<Mat> matrices;
 
+  void addSeries(const std::string& name, std::vector<double> s);
+  void addValue(const std::string& name, double v);
+  void addLabel(const std::string& name, const std::string& v);
   double value(const std::string& name) const;                         // NaN if absent
   const std::string& label(const std::string& name) const;             // "" if absent
   const std::vector<double>& seriesOf(const std::string& name) const;  // throws if absent
