@@ -41,7 +41,7 @@ struct TrainOptions {
   bool localCase = false;
 };
 
-constexpr int kMaxIters = 100000000;
+constexpr int kMaxTrainIters = 100000000;
 
 std::string csvNumber(double x) {
   std::ostringstream os;
@@ -100,9 +100,9 @@ void addOutputOptions(CLI::App* sub, TrainOptions& o) {
 }
 
 void checkTrainOptions(const TrainOptions& o) {
-  if (o.iters < 0 || o.iters > kMaxIters)
+  if (o.iters < 0 || o.iters > kMaxTrainIters)
     throw InputError("--iters = " + std::to_string(o.iters) + " is out of range 0.." +
-                     std::to_string(kMaxIters));
+                     std::to_string(kMaxTrainIters));
   if (!(o.lr > 0) || !std::isfinite(o.lr)) throw InputError("--lr must be a positive number");
   if (o.traceEvery < 1) throw InputError("--trace-every must be >= 1");
 }

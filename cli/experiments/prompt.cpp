@@ -20,10 +20,6 @@ namespace attnsvm::cli {
 
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 json vecOrNull(const std::optional<Mat>& m) {
   if (!m) return nullptr;
   return vectorJson(Eigen::Map<const Vec>(m->data(), m->size()));

@@ -17,10 +17,6 @@ namespace attnsvm::cli {
 
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // CPU time of the calling thread: the machine is shared, so wall time says little about a run.
 double threadCpuSeconds() {
   timespec ts{};

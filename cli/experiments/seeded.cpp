@@ -14,10 +14,6 @@ namespace attnsvm::cli {
 
 namespace {
 
-double seconds(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // Item s * seeds + k is seed seedBase + k of setting s; written to its own slot. The seeds of a
 // setting go in chunks (consecutive seeds, runExperimentSeeds batches their training), about two
 // per thread so that the threads stay balanced; the results do not depend on the chunking.
@@ -119,7 +115,7 @@ ExperimentResult localConvergenceExperiment(const ExperimentOptions& o) {
   j["summary"] = std::move(summary);
   j["series"] = block.toJson();
   j["runs"] = std::move(runs);
-  j["seconds"] = seconds(t0);
+  j["seconds"] = secondsSince(t0);
   res.csv = block.csv();
   return res;
 }
@@ -193,7 +189,7 @@ ExperimentResult multitokenExperiment(const ExperimentOptions& o) {
     csv += block.csv("d", std::to_string(dims[di]), di == 0);
   }
   j["perD"] = std::move(perD);
-  j["seconds"] = seconds(t0);
+  j["seconds"] = secondsSince(t0);
   res.csv = csv;
   return res;
 }
@@ -258,7 +254,7 @@ ExperimentResult mirrorDescentExperiment(const ExperimentOptions& o) {
     csv += block.csv("p", csvNum(ps[pi]), pi == 0);
   }
   j["perP"] = std::move(perP);
-  j["seconds"] = seconds(t0);
+  j["seconds"] = secondsSince(t0);
   res.csv = csv;
   return res;
 }
@@ -318,7 +314,7 @@ ExperimentResult overparamExperiment(const ExperimentOptions& o) {
         << csvNum(1.0 - fg - fl) << "," << csvNum(stats(probs).mean) << "\n";
   }
   j["perD"] = std::move(rows);
-  j["seconds"] = seconds(t0);
+  j["seconds"] = secondsSince(t0);
   res.csv = csv.str();
   return res;
 }
@@ -372,7 +368,7 @@ ExperimentResult ratesExperiment(const ExperimentOptions& o) {
     csv += block.csv("method", methods[mi].name, mi == 0);
   }
   j["methods"] = std::move(perM);
-  j["seconds"] = seconds(t0);
+  j["seconds"] = secondsSince(t0);
   res.csv = csv;
   return res;
 }

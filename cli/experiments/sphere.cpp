@@ -10,14 +10,6 @@
 
 namespace attnsvm::cli {
 
-namespace {
-
-double seconds(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
-
 // ---------------------------------------------------------------------------------------------
 ExperimentResult rankExperiment(const ExperimentOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -114,7 +106,7 @@ ExperimentResult rankExperiment(const ExperimentOptions& o) {
         << "\n";
   }
   j["cells"] = std::move(rows);
-  j["seconds"] = seconds(t0);
+  j["seconds"] = secondsSince(t0);
   res.csv = csv.str();
   return res;
 }
