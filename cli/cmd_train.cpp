@@ -256,11 +256,13 @@ void addSvmComparison(json& out, const Mat& W, const SvmDirections& svm, bool pr
 std::string traceCsv(const std::vector<Snap>& snaps, const SvmDirections& svm, bool md,
                      double lpP) {
   std::ostringstream csv;
-  csv << "iteration,loss,norm_fro,norm_nuclear,min_softmax_selected,mean_softmax_selected,corr_"
-         "fro,corr_nuclear";
-  if (md) csv << ",corr_lp";
-  csv << ",div_fro,div_nuclear";  // D_p in the trace p (the MD p, else 2)
-  if (md) csv << ",div_lp";
+  // Column names as the JS trace's (normFro, normNuc) and the train JSON's (corr, divergence)
+  // fields, composed with '/' (README "Names").
+  csv << "iteration,loss,normFro,normNuc,softmaxSelected/min,softmaxSelected/mean,corr/fro,"
+         "corr/nuclear";
+  if (md) csv << ",corr/lp";
+  csv << ",divergence/fro,divergence/nuclear";  // D_p in the trace p (the MD p, else 2)
+  if (md) csv << ",divergence/lp";
   csv << "\n";
   for (const Snap& s : snaps) {
     csv << s.iteration << "," << csvNumber(s.loss) << ","
