@@ -41,7 +41,7 @@ struct TrainOptions {
   bool localCase = false;
 };
 
-constexpr int kMaxIters = 100000000;
+constexpr int kMaxTrainIters = 100000000;
 
 std::string csvNumber(double x) {
   std::ostringstream os;
@@ -100,9 +100,9 @@ void addOutputOptions(CLI::App* sub, TrainOptions& o) {
 }
 
 void checkTrainOptions(const TrainOptions& o) {
-  if (o.iters < 0 || o.iters > kMaxIters)
+  if (o.iters < 0 || o.iters > kMaxTrainIters)
     throw InputError("--iters = " + std::to_string(o.iters) + " is out of range 0.." +
-                     std::to_string(kMaxIters));
+                     std::to_string(kMaxTrainIters));
   if (!(o.lr > 0) || !std::isfinite(o.lr)) throw InputError("--lr must be a positive number");
   if (o.traceEvery < 1) throw InputError("--trace-every must be >= 1");
 }
@@ -256,11 +256,13 @@ void addSvmComparison(json& out, const Mat& W, const SvmDirections& svm, bool pr
 std::string traceCsv(const std::vector<Snap>& snaps, const SvmDirections& svm, bool md,
                      double lpP) {
   std::ostringstream csv;
-  csv << "iteration,loss,norm_fro,norm_nuclear,min_softmax_selected,mean_softmax_selected,corr_"
-         "fro,corr_nuclear";
-  if (md) csv << ",corr_lp";
-  csv << ",div_fro,div_nuclear";  // D_p in the trace p (the MD p, else 2)
-  if (md) csv << ",div_lp";
+  // Column names as the JS trace's (normFro, normNuc) and the train JSON's (corr, divergence)
+  // fields, composed with '/' (README "Names").
+  csv << "iteration,loss,normFro,normNuc,softmaxSelected/min,softmaxSelected/mean,corr/fro,"
+         "corr/nuclear";
+  if (md) csv << ",corr/lp";
+  csv << ",divergence/fro,divergence/nuclear";  // D_p in the trace p (the MD p, else 2)
+  if (md) csv << ",divergence/lp";
   csv << "\n";
   for (const Snap& s : snaps) {
     csv << s.iteration << "," << csvNumber(s.loss) << ","

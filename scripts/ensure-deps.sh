@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 DEBIAN_PACKAGES=(
   cmake ninja-build g++ pkg-config
+  clang                    # the sanitizer build of the tests (ASan+UBSan; faster to compile than GCC's)
   libeigen3-dev            # the core's linear algebra
   libgtest-dev googletest  # unit tests (native, and the sources for the wasm build of gtest)
   libbenchmark-dev         # npm run bench

@@ -22,6 +22,7 @@ working_tree_hash() {
 tool_versions() {
   {
     g++ --version | head -1
+    clang++ --version 2>/dev/null | head -1
     emcc --version 2>/dev/null | head -1
     node --version
     chromium --version 2>/dev/null

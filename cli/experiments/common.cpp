@@ -63,7 +63,8 @@ std::string seriesCsv(const std::vector<int>& iteration, const std::vector<std::
   if (header) {
     if (!prefixColumn.empty()) os << prefixColumn << ",";
     os << "iteration";
-    for (const auto& n : names) os << "," << n << "_mean," << n << "_std";
+    for (const auto& n : names)
+      os << "," << columnName({n, "mean"}) << "," << columnName({n, "std"});
     os << "\n";
   }
   for (std::size_t k = 0; k < iteration.size(); ++k) {
@@ -96,7 +97,7 @@ json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds
   s["experiment"] = name;
   if (seeds >= 0) s["seeds"] = seeds;
   if (iters >= 0) s["iters"] = iters;
-  s["seed_base"] = o.seedBase;
+  s["seedBase"] = o.seedBase;
   s["threads"] = threads;
   return s;
 }

@@ -2,6 +2,7 @@
 // formatting.
 #pragma once
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <limits>
 #include <sstream>
@@ -22,6 +23,10 @@ using nlohmann::json;
 // Exceptions are collected per item and the first one (lowest k) is rethrown.
 void parallelFor(int count, int threads, Progress& progress, const std::function<void(int)>& fn);
 int resolveThreads(int threads);
+// Wall time since t0, for the experiments' "seconds" fields.
+inline double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 // Training with snapshots lives in the core (attnsvm/experiment.hpp) so that wasm runs it too.
 using attnsvm::defaultEvery;
@@ -30,7 +35,7 @@ using attnsvm::RunRecord;
 using attnsvm::runTraining;
 
 std::string csvNum(double x);
-// CSV of a series block: iteration, then <name>_mean, <name>_std for each metric.
+// CSV of a series block: iteration, then <name>/mean, <name>/std for each metric (columnName).
 std::string seriesCsv(const std::vector<int>& iteration, const std::vector<std::string>& names,
                       const std::vector<std::vector<double>>& means,
                       const std::vector<std::vector<double>>& stds,

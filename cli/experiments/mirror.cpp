@@ -78,8 +78,8 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
   j["settings"]["init"] = "W0 with i.i.d. N(0, 1) entries (the scenario's init stream of the seed)";
   j["settings"]["scenario"] = "md-convergence";
   j["settings"]["divergence"] =
-      "D_p(Wmm_q / ||Wmm_q||_p, W(k) / ||W(k)||_p), p the training p, Wmm_q the l_q Att-SVM of the "
-      "run's final selection";
+      "D_p(W^mm_q / ||W^mm_q||_p, W(k) / ||W(k)||_p), p the training p, W^mm_q the l_q Att-SVM "
+      "of the run's final selection";
   j["settings"]["sparsity"] = "fraction of entries with |W_jk| <= 0.01 max |W|";
   json perP = json::array();
   json divMean = json::array(), divStd = json::array(), corrMean = json::array(),
@@ -93,13 +93,13 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
     json dm = json::array(), ds = json::array(), cm = json::array(), cs = json::array();
     double best = INFINITY, bestQ = kNaN;
     for (double q : qs) {
-      const std::string Q = exponentName(q);
-      const Stats d = stats(valueColumn(first, seeds, "div_q" + Q)),
-                  c = stats(valueColumn(first, seeds, "corr_q" + Q));
-      final["div_q" + Q] = statsJson(d);
-      final["corr_q" + Q] = statsJson(c);
-      final["sparsity_svm_q" + Q] =
-          statsJson(stats(valueColumn(first, seeds, "sparsity_svm_q" + Q)));
+      const std::string Q = "q" + exponentName(q);
+      const Stats d = stats(valueColumn(first, seeds, columnName({Q, "div"}))),
+                  c = stats(valueColumn(first, seeds, columnName({Q, "corr"})));
+      final[columnName({Q, "div"})] = statsJson(d);
+      final[columnName({Q, "corr"})] = statsJson(c);
+      final[columnName({Q, "sparsitySvm"})] =
+          statsJson(stats(valueColumn(first, seeds, columnName({Q, "sparsitySvm"}))));
       dm.push_back(d.mean);
       ds.push_back(d.std);
       cm.push_back(c.mean);
@@ -109,7 +109,7 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
         bestQ = q;
       }
     }
-    for (const char* f : {"sparsity_W", "softmax", "loss", "global"})
+    for (const char* f : {"sparsityW", "softmax", "loss", "global"})
       final[f] = statsJson(stats(valueColumn(first, seeds, f)));
     for (int k = 0; k < seeds; ++k) {
       const SeedResult& it = first[k];
@@ -117,12 +117,12 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
                 {"selection", it.selections[0]},
                 {"verdict", it.label("verdict")}};
       for (double q : qs) {
-        const std::string Q = exponentName(q);
-        r["div_q" + Q] = it.value("div_q" + Q);
-        r["corr_q" + Q] = it.value("corr_q" + Q);
+        const std::string Q = "q" + exponentName(q);
+        r[columnName({Q, "div"})] = it.value(columnName({Q, "div"}));
+        r[columnName({Q, "corr"})] = it.value(columnName({Q, "corr"}));
       }
-      r["sparsity_W"] = it.value("sparsity_W");
-      if (!it.label("stop_reason").empty()) r["stop_reason"] = it.label("stop_reason");
+      r["sparsityW"] = it.value("sparsityW");
+      if (!it.label("stopReason").empty()) r["stopReason"] = it.label("stopReason");
       runs.push_back(std::move(r));
     }
     json row;
@@ -130,11 +130,11 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
     row["iters"] = first->iters;
     row["every"] = first->every;
     row["final"] = std::move(final);
-    row["smallest_divergence_q"] = bestQ;
+    row["smallestDivergenceQ"] = bestQ;
     json heat;
     for (std::size_t m = 0; m < first->matrixNames.size(); ++m)
       heat[first->matrixNames[m]] = matrixOrNull(first->matrices[m]);
-    row["matrices_seed0"] = std::move(heat);
+    row["matricesSeed0"] = std::move(heat);
     row["series"] = block.toJson();
     row["runs"] = std::move(runs);
     perP.push_back(std::move(row));
@@ -147,12 +147,12 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
   }
   j["table"] = {{"rows", "training p (settings.ps)"},
                 {"columns", "SVM q (settings.qs)"},
-                {"div_mean", divMean},
-                {"div_std", divStd},
-                {"corr_mean", corrMean},
-                {"corr_std", corrStd},
-                {"matched_q_smallest_divergence", matched}};
-  j["per_p"] = std::move(perP);
+                {"divMean", divMean},
+                {"divStd", divStd},
+                {"corrMean", corrMean},
+                {"corrStd", corrStd},
+                {"matchedQSmallestDivergence", matched}};
+  j["perP"] = std::move(perP);
   j["seconds"] = secondsFrom(t0);
   res.csv = csv;
   return res;
@@ -182,30 +182,30 @@ ExperimentResult jointWvExperiment(const ExperimentOptions& o) {
   const SeriesBlock block = aggregateSeries(&r, 1);
   json runs = json::array();
   for (std::size_t k = 0; k < r.selectionNames.size(); ++k) {
-    const std::string P = r.selectionNames[k] + "_";
+    const std::string& P = r.selectionNames[k];  // the run's scope, "p1.75"
+    auto col = [&](const std::string& metric) { return columnName({P, metric}); };
     const double p = mdExponents()[k];
     json softmax = json::array(), logistic = json::array(), wmm = json::array(),
          vmm = json::array();
     for (int i = 0; i < r.n; ++i) {
-      softmax.push_back(r.value(P + "softmax_" + std::to_string(i)));
-      logistic.push_back(r.value(P + "logistic_" + std::to_string(i)));
+      softmax.push_back(r.value(col(indexedName("softmax", {i}))));
+      logistic.push_back(r.value(col(indexedName("logistic", {i}))));
       json row = json::array();
-      for (int a = 0; a < r.d; ++a)
-        row.push_back(r.value(P + "wmm_z" + std::to_string(i) + "_" + std::to_string(a)));
+      for (int a = 0; a < r.d; ++a) row.push_back(r.value(col(indexedName("Wmmz", {i, a}))));
       wmm.push_back(row);
     }
-    for (int a = 0; a < r.d; ++a) vmm.push_back(r.value(P + "vmm_" + std::to_string(a)));
+    for (int a = 0; a < r.d; ++a) vmm.push_back(r.value(col(indexedName("vmm", {a}))));
     json run = {{"p", p},
                 {"selection", r.selections[k]},
-                {"corr_W", r.value(P + "corr_W")},
-                {"div_W", r.value(P + "div_W")},
-                {"corr_v", r.value(P + "corr_v")},
-                {"div_v", r.value(P + "div_v")},
-                {"softmax_selected", softmax},
-                {"logistic_probability", logistic},
-                {"wmm_z", wmm},
+                {"corrW", r.value(col("corrW"))},
+                {"divW", r.value(col("divW"))},
+                {"corrV", r.value(col("corrV"))},
+                {"divV", r.value(col("divV"))},
+                {"softmaxSelected", softmax},
+                {"logisticProbability", logistic},
+                {"Wmmz", wmm},
                 {"vmm", vmm}};
-    if (!r.label(P + "stop_reason").empty()) run["stop_reason"] = r.label(P + "stop_reason");
+    if (!r.label(col("stopReason")).empty()) run["stopReason"] = r.label(col("stopReason"));
     runs.push_back(std::move(run));
   }
   j["runs"] = std::move(runs);

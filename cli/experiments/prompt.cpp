@@ -20,10 +20,6 @@ namespace attnsvm::cli {
 
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 json vecOrNull(const std::optional<Mat>& m) {
   if (!m) return nullptr;
   return vectorJson(Eigen::Map<const Vec>(m->data(), m->size()));
@@ -88,11 +84,11 @@ ExperimentResult paths2dExperiment(const ExperimentOptions& o, bool t5) {
     }
     j[names[p]] = {
         {"iteration", r.iteration},
-        {"paths_Wz", std::move(paths)},
+        {"pathsWz", std::move(paths)},
         {"selection", r.finalSelection},
-        {"svm_directions_Wz", std::move(dirs)},
-        {"corr_fro", fro ? json(correlation(r.weights.back(), *fro)) : json(nullptr)},
-        {"corr_nuclear", nuc ? json(correlation(r.weights.back(), *nuc)) : json(nullptr)}};
+        {"svmDirectionsWz", std::move(dirs)},
+        {"corrFro", fro ? json(correlation(r.weights.back(), *fro)) : json(nullptr)},
+        {"corrNuclear", nuc ? json(correlation(r.weights.back(), *nuc)) : json(nullptr)}};
   }
   j["seconds"] = secondsSince(t0);
   res.csv = csv.str();
@@ -120,7 +116,8 @@ ExperimentResult promptGlobalLocalExperiment(const ExperimentOptions& o) {
   j["settings"]["scenario"] = "prompt-global-local";
   json cases = json::array();
   std::ostringstream csv;
-  csv << "case,start,iteration,p0,p1,p2,corr_own_svm,corr_global_svm\n";
+  csv << "case,start,iteration," << indexedName("p", {0}) << "," << indexedName("p", {1}) << ","
+      << indexedName("p", {2}) << ",corrOwnSvm,corrGlobalSvm\n";
   for (int c = 0; c < 2; ++c) {
     json runs = json::array();
     for (int s = 0; s < starts; ++s) {
@@ -138,14 +135,14 @@ ExperimentResult promptGlobalLocalExperiment(const ExperimentOptions& o) {
       runs.push_back({{"start", s},
                       {"p0", vectorJson(it.p0)},
                       {"selection", it.rec.finalSelection},
-                      {"converges_to", it.global ? "global" : "local"},
-                      {"p_final_direction", unit(it.rec.weights.back())},
-                      {"svm_of_selection", vecOrNull(it.own)},
-                      {"corr_own_svm", own.back()},
-                      {"corr_global_svm", best.back()},
-                      {"softmax_selected", it.rec.meanProb.back()},
+                      {"convergesTo", it.global ? "global" : "local"},
+                      {"pFinalDirection", unit(it.rec.weights.back())},
+                      {"svmOfSelection", vecOrNull(it.own)},
+                      {"corrOwnSvm", own.back()},
+                      {"corrGlobalSvm", best.back()},
+                      {"softmaxSelected", it.rec.meanProb.back()},
                       {"iteration", it.rec.iteration},
-                      {"path_p", std::move(path)}});
+                      {"pathP", std::move(path)}});
     }
     cases.push_back({{"case", c ? "local" : "global"}, {"runs", std::move(runs)}});
   }
@@ -213,15 +210,18 @@ ExperimentResult basinMapExperiment(const ExperimentOptions& o) {
          {"kind", global ? "global" : "local"},
          {"count", counts[s]},
          {"fraction", static_cast<double>(counts[s]) / (static_cast<double>(grid) * grid)},
-         {"svm_direction", vecOrNull(svms[s])},
-         {"corr_with_svm", statsJson(stats(cs))}});
+         {"svmDirection", vecOrNull(svms[s])},
+         {"corrWithSvm", statsJson(stats(cs))}});
   }
   ExperimentResult res;
   json& j = res.json;
   j["settings"] = settingsJson("basin-map", o, -1, iters, threads);
   j["settings"]["grid"] = grid;
-  j["settings"]["slice"] = {
-      {"x", "p[0]"}, {"y", "p[1]"}, {"p2", 0.0}, {"range", {lo, hi}}, {"cell_centres", true}};
+  j["settings"]["slice"] = {{"x", indexedName("p", {0})},
+                            {"y", indexedName("p", {1})},
+                            {indexedName("p", {2}), 0.0},
+                            {"range", {lo, hi}},
+                            {"cellCentres", true}};
   j["settings"]["scenario"] = "prompt-global-local (local case)";
   j["data"] = datasetToJson(sc.data, sc.model.attention);
   j["limits"] = std::move(limits);
@@ -231,7 +231,7 @@ ExperimentResult basinMapExperiment(const ExperimentOptions& o) {
   j["selection"] = selection;  // [row = y index][col = x index]
   j["seconds"] = secondsSince(t0);
   std::ostringstream csv;
-  csv << "x,y,selection,corr_own_svm\n";
+  csv << "x,y,selection,corrOwnSvm\n";
   for (int r = 0; r < grid; ++r)
     for (int c = 0; c < grid; ++c)
       csv << csvNum(coord(c)) << "," << csvNum(coord(r)) << "," << selection[r][c] << ","
@@ -267,7 +267,7 @@ ExperimentResult lossFunctionExperiment(const ExperimentOptions& o) {
   j["settings"]["reference"] = "prompt SVM p^mm of the optimal tokens";
   json rows = json::array();
   std::ostringstream csv;
-  csv << "loss,C,iteration,corr_pmm\n";
+  csv << "loss,C,iteration,corrPmm\n";
   for (int idx = 0; idx < items; ++idx) {
     const int li = idx / static_cast<int>(Cs.size()), ci = idx % static_cast<int>(Cs.size());
     const Item& it = out[idx];
@@ -277,12 +277,12 @@ ExperimentResult lossFunctionExperiment(const ExperimentOptions& o) {
           << csvNum(c[k]) << "\n";
     rows.push_back({{"loss", lossNames[li]},
                     {"C", Cs[ci]},
-                    {"corr_pmm", c.back()},
+                    {"corrPmm", c.back()},
                     {"selection", it.rec.finalSelection},
-                    {"p_final_direction", unit(it.rec.weights.back())},
+                    {"pFinalDirection", unit(it.rec.weights.back())},
                     {"pmm", vecOrNull(it.mm)},
                     {"iteration", it.rec.iteration},
-                    {"corr_series", c}});
+                    {"corrSeries", c}});
   }
   j["runs"] = std::move(rows);
   j["seconds"] = secondsSince(t0);
@@ -309,7 +309,7 @@ ExperimentResult jointPvExperiment(const ExperimentOptions& o) {
   j["settings"]["scenario"] = "joint-pv";
   json variants = json::array();
   std::ostringstream csv;
-  csv << "variant,iteration,corr_p_relaxed,corr_p_plain,corr_v_head,mean_softmax\n";
+  csv << "variant,iteration,corrPRelaxed,corrPPlain,corrVHead,meanSoftmax\n";
   for (int v = 0; v < 2; ++v) {
     const Item& it = out[v];
     const std::vector<double> cr = corrToSnapshots(it.rec, it.relaxed),
@@ -321,19 +321,19 @@ ExperimentResult jointPvExperiment(const ExperimentOptions& o) {
     variants.push_back({{"variant", v},
                         {"data", datasetToJson(it.sc.data, it.sc.model.attention)},
                         {"selection", it.rec.finalSelection},
-                        {"head_support_sequences", it.headSupport},
-                        {"corr_p_relaxed_svm", cr.back()},
-                        {"corr_p_prompt_svm", cp.back()},
-                        {"corr_v_head_svm", cv.empty() ? kNaN : cv.back()},
-                        {"softmax_selected", vectorJson(it.rec.finalProb)},
-                        {"logistic_probability", vectorJson(it.logistic)},
-                        {"p_final_direction", unit(it.rec.weights.back())},
-                        {"v_final_direction", unit(it.rec.finalParams.v)},
-                        {"p_relaxed_svm", vecOrNull(it.relaxed)},
-                        {"v_head_svm", vecOrNull(it.vmm)},
+                        {"headSupportSequences", it.headSupport},
+                        {"corrPRelaxedSvm", cr.back()},
+                        {"corrPPromptSvm", cp.back()},
+                        {"corrVHeadSvm", cv.empty() ? kNaN : cv.back()},
+                        {"softmaxSelected", vectorJson(it.rec.finalProb)},
+                        {"logisticProbability", vectorJson(it.logistic)},
+                        {"pFinalDirection", unit(it.rec.weights.back())},
+                        {"vFinalDirection", unit(it.rec.finalParams.v)},
+                        {"pRelaxedSvm", vecOrNull(it.relaxed)},
+                        {"vHeadSvm", vecOrNull(it.vmm)},
                         {"iteration", it.rec.iteration},
-                        {"corr_p_relaxed_series", cr},
-                        {"corr_v_series", cv}});
+                        {"corrPRelaxedSeries", cr},
+                        {"corrVSeries", cv}});
   }
   j["variants"] = std::move(variants);
   j["seconds"] = secondsSince(t0);

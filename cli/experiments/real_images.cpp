@@ -17,10 +17,6 @@ namespace attnsvm::cli {
 
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // CPU time of the calling thread: the machine is shared, so wall time says little about a run.
 double threadCpuSeconds() {
   timespec ts{};
@@ -59,9 +55,8 @@ std::vector<Method> methodsOf(const ExperimentOptions& o) {
 }
 
 // Per-iteration measurements of one run, in frame order (every `every` iterations and the last).
-const char* const kSeries[] = {"train_loss",    "test_loss",         "train_accuracy",
-                               "test_accuracy", "train_max_softmax", "test_max_softmax",
-                               "sparsity"};
+const char* const kSeries[] = {"trainLoss",       "testLoss",       "trainAccuracy", "testAccuracy",
+                               "trainMaxSoftmax", "testMaxSoftmax", "sparsity"};
 constexpr int kSeriesCount = 7;
 
 double field(const RealImagesFrame& f, int k) {
@@ -175,18 +170,18 @@ json realImagesSettingsJson(const ExperimentOptions& o, const RealImagesSettings
   json j = settingsJson("real-images", o, seeds, base.iters, threads);
   const auto& names = fashionClassNames();
   j["classes"] = {base.classA, base.classB};
-  j["class_names"] = {names[base.classA], names[base.classB]};
-  j["n_train"] = base.nTrain;
-  j["n_test"] = base.nTest;
+  j["classNames"] = {names[base.classA], names[base.classB]};
+  j["nTrain"] = base.nTrain;
+  j["nTest"] = base.nTest;
   j["patch"] = base.patch;
   j["T"] = (trainAll.rows / base.patch) * (trainAll.cols / base.patch);
   j["d"] = base.patch * base.patch + 2;
-  j["n_svm"] = base.nSvm;
+  j["nSvm"] = base.nSvm;
   j["every"] = every;
   j["model"] =
       "cross attention, z_i = mean token, linear head v, logistic loss; W0 = 0, v0 = 0, "
       "W and v trained jointly with the same optimizer and lr, full batch";
-  j["seed_rule"] =
+  j["seedRule"] =
       "seed 0: the first n/2 images of each class in file order; seed k > 0: n/2 of the "
       "first max(1000, n) of each class (the pool the page's asset holds), the first n/2 "
       "after a Fisher-Yates shuffle of the pool's file indices with Rng(k); the same rule "
@@ -194,7 +189,7 @@ json realImagesSettingsJson(const ExperimentOptions& o, const RealImagesSettings
   j["sparsity"] = "share of entries of W with |W_jk| < 0.01 max |W_jk|";
   j["accuracy"] = "share of images with Y_i f_i > 0";
   j["timing"] =
-      "train_seconds, analysis_seconds: CPU time of the run's thread (train_seconds "
+      "trainSeconds, analysisSeconds: CPU time of the run's thread (trainSeconds "
       "includes the measurement of every frame)";
   return j;
 }
@@ -203,27 +198,27 @@ json realImagesSettingsJson(const ExperimentOptions& o, const RealImagesSettings
 json runJson(const RunOut& r, std::uint64_t seed) {
   json run = {{"seed", seed},
               {"iterations", r.last.iteration},
-              {"train_accuracy", r.last.trainAccuracy},
-              {"test_accuracy", r.last.testAccuracy},
-              {"train_loss", numberOrNull(r.last.trainLoss)},
-              {"test_loss", numberOrNull(r.last.testLoss)},
-              {"train_max_softmax", r.last.trainMaxSoftmax},
-              {"test_max_softmax", r.last.testMaxSoftmax},
+              {"trainAccuracy", r.last.trainAccuracy},
+              {"testAccuracy", r.last.testAccuracy},
+              {"trainLoss", numberOrNull(r.last.trainLoss)},
+              {"testLoss", numberOrNull(r.last.testLoss)},
+              {"trainMaxSoftmax", r.last.trainMaxSoftmax},
+              {"testMaxSoftmax", r.last.testMaxSoftmax},
               {"sparsity", r.last.sparsity},
               {"histogram", r.last.histogram},
-              {"norm_W_fro", r.W.norm()},
-              {"norm_v", r.v.norm()},
-              {"train_seconds", r.trainSeconds},
-              {"analysis_seconds", r.analysisSeconds},
+              {"normWFro", r.W.norm()},
+              {"normV", r.v.norm()},
+              {"trainSeconds", r.trainSeconds},
+              {"analysisSeconds", r.analysisSeconds},
               {"analysis",
-               {{"n_svm", r.analysis.nSvm},
+               {{"nSvm", r.analysis.nSvm},
                 {"selection", r.analysis.selection},
                 {"verdict", r.analysis.verdict},
                 {"feasible", r.analysis.feasible},
                 {"status", r.analysis.status},
                 {"corr", numberOrNull(r.analysis.corr)},
                 {"divergence", numberOrNull(r.analysis.divergence)}}}};
-  if (!r.stopReason.empty()) run["stop_reason"] = r.stopReason;
+  if (!r.stopReason.empty()) run["stopReason"] = r.stopReason;
   return run;
 }
 
@@ -242,7 +237,7 @@ SeriesBlock seriesOf(const RunOut* first, int seeds) {
   return block;
 }
 
-// One method's entry of "per_method": finals over its seeds' runs first[0 .. seeds), verdicts,
+// One method's entry of "perMethod": finals over its seeds' runs first[0 .. seeds), verdicts,
 // histogram, seed 0's heat map, the series and every run.
 json methodJson(const Method& m, const RunOut* first, int seeds, std::uint64_t seedBase,
                 const SeriesBlock& block) {
@@ -269,22 +264,21 @@ json methodJson(const Method& m, const RunOut* first, int seeds, std::uint64_t s
   r["optimizer"] = wireName(m.optimizer);
   r["p"] = m.optimizer == Optimizer::Adam ? json(nullptr) : json(m.p);
   r["lr"] = m.lr;
-  r["final"] = {
-      {"train_accuracy", finals([](const RunOut& x) { return x.last.trainAccuracy; })},
-      {"test_accuracy", finals([](const RunOut& x) { return x.last.testAccuracy; })},
-      {"train_loss", finals([](const RunOut& x) { return x.last.trainLoss; })},
-      {"test_loss", finals([](const RunOut& x) { return x.last.testLoss; })},
-      {"train_max_softmax", finals([](const RunOut& x) { return x.last.trainMaxSoftmax; })},
-      {"test_max_softmax", finals([](const RunOut& x) { return x.last.testMaxSoftmax; })},
-      {"sparsity", finals([](const RunOut& x) { return x.last.sparsity; })},
-      {"svm_corr", finals([](const RunOut& x) { return x.analysis.corr; })},
-      {"svm_divergence", finals([](const RunOut& x) { return x.analysis.divergence; })},
-      {"train_seconds", finals([](const RunOut& x) { return x.trainSeconds; })},
-      {"analysis_seconds", finals([](const RunOut& x) { return x.analysisSeconds; })}};
-  r["svm_feasible"] = feasible;
+  r["final"] = {{"trainAccuracy", finals([](const RunOut& x) { return x.last.trainAccuracy; })},
+                {"testAccuracy", finals([](const RunOut& x) { return x.last.testAccuracy; })},
+                {"trainLoss", finals([](const RunOut& x) { return x.last.trainLoss; })},
+                {"testLoss", finals([](const RunOut& x) { return x.last.testLoss; })},
+                {"trainMaxSoftmax", finals([](const RunOut& x) { return x.last.trainMaxSoftmax; })},
+                {"testMaxSoftmax", finals([](const RunOut& x) { return x.last.testMaxSoftmax; })},
+                {"sparsity", finals([](const RunOut& x) { return x.last.sparsity; })},
+                {"svmCorr", finals([](const RunOut& x) { return x.analysis.corr; })},
+                {"svmDivergence", finals([](const RunOut& x) { return x.analysis.divergence; })},
+                {"trainSeconds", finals([](const RunOut& x) { return x.trainSeconds; })},
+                {"analysisSeconds", finals([](const RunOut& x) { return x.analysisSeconds; })}};
+  r["svmFeasible"] = feasible;
   r["verdicts"] = verdicts;
-  r["histogram_mean"] = histogram;
-  r["heatmap_seed0"] = {
+  r["histogramMean"] = histogram;
+  r["heatmapSeed0"] = {
       {"W", toJson(top > 0 ? Mat(first[0].W / top) : first[0].W)},
       {"svm", first[0].analysis.svm.size()
                   ? toJson(first[0].analysis.svm / first[0].analysis.svm.cwiseAbs().maxCoeff())
@@ -325,7 +319,7 @@ ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
     perMethod.push_back(methodJson(methods[mi], first, seeds, o.seedBase, block));
     csv += block.csv("method", methods[mi].name, mi == 0);
   }
-  j["per_method"] = std::move(perMethod);
+  j["perMethod"] = std::move(perMethod);
   j["seconds"] = secondsSince(t0);
   res.csv = csv;
   return res;

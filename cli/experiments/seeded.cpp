@@ -14,10 +14,6 @@ namespace attnsvm::cli {
 
 namespace {
 
-double seconds(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // Item s * seeds + k is seed seedBase + k of setting s; written to its own slot. The seeds of a
 // setting go in chunks (consecutive seeds, runExperimentSeeds batches their training), about two
 // per thread so that the threads stay balanced; the results do not depend on the chunking.
@@ -89,15 +85,15 @@ ExperimentResult localConvergenceExperiment(const ExperimentOptions& o) {
   const SeriesBlock block = aggregateSeries(out.data(), seeds);
   json summary, runs = json::array();
   for (const std::string n : names) {
-    auto col = [&](const char* f) { return valueColumn(out.data(), seeds, n + f); };
+    auto col = [&](const char* f) { return valueColumn(out.data(), seeds, columnName({n, f})); };
     double global = 0, local = 0;
-    for (double g : col("_global")) global += g;
-    for (double l : col("_local")) local += l;
-    summary[n] = {{"softmax_selected", statsJson(stats(col("_softmax_selected")))},
-                  {"corr_fro", statsJson(stats(col("_corr_fro")))},
-                  {"corr_nuclear", statsJson(stats(col("_corr_nuclear")))},
-                  {"fraction_globally_optimal", global / seeds},
-                  {"fraction_locally_optimal", local / seeds}};
+    for (double g : col("global")) global += g;
+    for (double l : col("local")) local += l;
+    summary[n] = {{"softmaxSelected", statsJson(stats(col("softmaxSelected")))},
+                  {"corrFro", statsJson(stats(col("corrFro")))},
+                  {"corrNuclear", statsJson(stats(col("corrNuclear")))},
+                  {"fractionGloballyOptimal", global / seeds},
+                  {"fractionLocallyOptimal", local / seeds}};
   }
   for (int k = 0; k < seeds; ++k) {
     const SeedResult& s = out[k];
@@ -105,20 +101,21 @@ ExperimentResult localConvergenceExperiment(const ExperimentOptions& o) {
     r["seed"] = o.seedBase + k;
     for (int p = 0; p < 2; ++p) {
       const std::string n = names[p];
+      auto col = [&](const char* f) { return columnName({n, f}); };
       r[n] = {{"selection", s.selections[p]},
-              {"verdict", s.label(n + "_verdict")},
-              {"softmax_selected", s.value(n + "_softmax_selected")},
-              {"corr_fro", s.value(n + "_corr_fro")},
-              {"corr_nuclear", s.value(n + "_corr_nuclear")},
-              {"loss", s.value(n + "_loss")}};
-      if (!s.label(n + "_stop_reason").empty()) r[n]["stop_reason"] = s.label(n + "_stop_reason");
+              {"verdict", s.label(col("verdict"))},
+              {"softmaxSelected", s.value(col("softmaxSelected"))},
+              {"corrFro", s.value(col("corrFro"))},
+              {"corrNuclear", s.value(col("corrNuclear"))},
+              {"loss", s.value(col("loss"))}};
+      if (!s.label(col("stopReason")).empty()) r[n]["stopReason"] = s.label(col("stopReason"));
     }
     runs.push_back(std::move(r));
   }
   j["summary"] = std::move(summary);
   j["series"] = block.toJson();
   j["runs"] = std::move(runs);
-  j["seconds"] = seconds(t0);
+  j["seconds"] = secondsSince(t0);
   res.csv = block.csv();
   return res;
 }
@@ -149,22 +146,22 @@ ExperimentResult multitokenExperiment(const ExperimentOptions& o) {
                                   "W_fin + R W_dir of the generalized SVM of the final softmax "
                                   "(threshold 1e-3), R fitted by least squares"},
                                  {"wmm", "Frobenius Att-SVM of the data's optimal tokens (alpha)"},
-                                 {"one_token", "Frobenius Att-SVM of the final argmax selection"}};
+                                 {"oneToken", "Frobenius Att-SVM of the final argmax selection"}};
   json perD = json::array();
   std::string csv;
   for (std::size_t di = 0; di < dims.size(); ++di) {
     const SeedResult* first = out.data() + di * instances;
     const SeriesBlock block = aggregateSeries(first, instances);
-    const std::vector<double> fg = valueColumn(first, instances, "one_minus_corr_generalized");
+    const std::vector<double> fg = valueColumn(first, instances, "oneMinusCorrGeneralized");
     int dirOk = 0;
-    for (double x : valueColumn(first, instances, "direction_solved")) dirOk += x > 0 ? 1 : 0;
+    for (double x : valueColumn(first, instances, "directionSolved")) dirOk += x > 0 ? 1 : 0;
     json r;
     r["d"] = dims[di];
-    r["final"] = {{"one_minus_corr_generalized", statsJson(stats(fg))},
-                  {"one_minus_corr_wmm",
-                   statsJson(stats(valueColumn(first, instances, "one_minus_corr_wmm")))},
-                  {"one_minus_corr_one_token",
-                   statsJson(stats(valueColumn(first, instances, "one_minus_corr_one_token")))}};
+    r["final"] = {
+        {"oneMinusCorrGeneralized", statsJson(stats(fg))},
+        {"oneMinusCorrWmm", statsJson(stats(valueColumn(first, instances, "oneMinusCorrWmm")))},
+        {"oneMinusCorrOneToken",
+         statsJson(stats(valueColumn(first, instances, "oneMinusCorrOneToken")))}};
     std::vector<double> sfg = fg;
     std::sort(sfg.begin(), sfg.end(), [](double a, double b) {
       if (!std::isfinite(a)) return false;
@@ -172,27 +169,27 @@ ExperimentResult multitokenExperiment(const ExperimentOptions& o) {
       return a < b;
     });
     const int finite = stats(fg).count;
-    r["median_one_minus_corr_generalized"] = finite ? sfg[finite / 2] : kNaN;
-    r["mean_selected_set_size"] =
-        statsJson(stats(valueColumn(first, instances, "mean_selected_set_size")));
-    r["generalized_direction_solved"] = dirOk;
+    r["medianOneMinusCorrGeneralized"] = finite ? sfg[finite / 2] : kNaN;
+    r["meanSelectedSetSize"] =
+        statsJson(stats(valueColumn(first, instances, "meanSelectedSetSize")));
+    r["generalizedDirectionSolved"] = dirOk;
     r["series"] = block.toJson();
     json finals = json::array();
     for (int k = 0; k < instances; ++k) {
       const SeedResult& it = first[k];
       finals.push_back({{"seed", o.seedBase + k},
-                        {"one_minus_corr_generalized", it.value("one_minus_corr_generalized")},
-                        {"one_minus_corr_wmm", it.value("one_minus_corr_wmm")},
-                        {"one_minus_corr_one_token", it.value("one_minus_corr_one_token")},
+                        {"oneMinusCorrGeneralized", it.value("oneMinusCorrGeneralized")},
+                        {"oneMinusCorrWmm", it.value("oneMinusCorrWmm")},
+                        {"oneMinusCorrOneToken", it.value("oneMinusCorrOneToken")},
                         {"R", it.value("R")},
-                        {"selected_sets", it.selectedSets}});
+                        {"selectedSets", it.selectedSets}});
     }
     r["runs"] = std::move(finals);
     perD.push_back(std::move(r));
     csv += block.csv("d", std::to_string(dims[di]), di == 0);
   }
-  j["per_d"] = std::move(perD);
-  j["seconds"] = seconds(t0);
+  j["perD"] = std::move(perD);
+  j["seconds"] = secondsSince(t0);
   res.csv = csv;
   return res;
 }
@@ -236,28 +233,28 @@ ExperimentResult mirrorDescentExperiment(const ExperimentOptions& o) {
       runs.push_back({{"seed", o.seedBase + k},
                       {"selection", it.selections[0]},
                       {"verdict", it.label("verdict")},
-                      {"corr_lp", it.value("corr_lp")},
-                      {"corr_fro", it.value("corr_fro")},
+                      {"corrLp", it.value("corrLp")},
+                      {"corrFro", it.value("corrFro")},
                       {"sparsity", it.value("sparsity")}});
     }
     auto col = [&](const char* f) { return statsJson(stats(valueColumn(first, seeds, f))); };
     json r;
     r["p"] = ps[pi];
-    r["final"] = {{"corr_lp", col("corr_lp")},
-                  {"corr_fro", col("corr_fro")},
+    r["final"] = {{"corrLp", col("corrLp")},
+                  {"corrFro", col("corrFro")},
                   {"sparsity", col("sparsity")},
-                  {"sparsity_svm", col("sparsity_svm")}};
+                  {"sparsitySvm", col("sparsitySvm")}};
     const Mat& W = first->matrices[0];
     const Mat& Wmm = first->matrices[1];
-    r["heatmap_seed0"] = {{"W", toJson(W.size() ? Mat(W / W.norm()) : W)},
-                          {"Wmm_p", toJson(Wmm.size() ? Mat(Wmm / Wmm.norm()) : Wmm)}};
+    r["heatmapSeed0"] = {{first->matrixNames[0], toJson(W.size() ? Mat(W / W.norm()) : W)},
+                         {first->matrixNames[1], toJson(Wmm.size() ? Mat(Wmm / Wmm.norm()) : Wmm)}};
     r["series"] = block.toJson();
     r["runs"] = std::move(runs);
     perP.push_back(std::move(r));
     csv += block.csv("p", csvNum(ps[pi]), pi == 0);
   }
-  j["per_p"] = std::move(perP);
-  j["seconds"] = seconds(t0);
+  j["perP"] = std::move(perP);
+  j["seconds"] = secondsSince(t0);
   res.csv = csv;
   return res;
 }
@@ -285,11 +282,12 @@ ExperimentResult overparamExperiment(const ExperimentOptions& o) {
   j["settings"]["T"] = out[0].T;
   j["settings"]["init"] = "W0 = 0";
   j["settings"]["scenario"] = "overparam";
-  j["reference_independent_implementation"] = {
+  j["referenceIndependentImplementation"] = {
       {"4", 0.35}, {"6", 0.5}, {"10", 0.68}, {"16", 0.81}, {"32", 0.9}};
   json rows = json::array();
   std::ostringstream csv;
-  csv << "d,seeds,fraction_global,fraction_local,fraction_other,min_softmax_mean\n";
+  csv << "d,seeds,fractionGlobal,fractionLocal,fractionOther," << columnName({"minSoftmax", "mean"})
+      << "\n";
   for (std::size_t di = 0; di < dims.size(); ++di) {
     const SeedResult* first = out.data() + di * seeds;
     int global = 0, local = 0;
@@ -302,21 +300,21 @@ ExperimentResult overparamExperiment(const ExperimentOptions& o) {
                    : 0;
       flags.push_back(g ? 1 : 0);
     }
-    const std::vector<double> probs = valueColumn(first, seeds, "min_softmax");
+    const std::vector<double> probs = valueColumn(first, seeds, "minSoftmax");
     const double fg = static_cast<double>(global) / seeds, fl = static_cast<double>(local) / seeds;
     const double se = std::sqrt(fg * (1 - fg) / seeds);
     rows.push_back({{"d", dims[di]},
-                    {"fraction_global", fg},
-                    {"fraction_global_stderr", se},
-                    {"fraction_local", fl},
-                    {"fraction_other", 1.0 - fg - fl},
-                    {"min_softmax", statsJson(stats(probs))},
-                    {"global_per_seed", flags}});
+                    {"fractionGlobal", fg},
+                    {"fractionGlobalStderr", se},
+                    {"fractionLocal", fl},
+                    {"fractionOther", 1.0 - fg - fl},
+                    {"minSoftmax", statsJson(stats(probs))},
+                    {"globalPerSeed", flags}});
     csv << dims[di] << "," << seeds << "," << csvNum(fg) << "," << csvNum(fl) << ","
         << csvNum(1.0 - fg - fl) << "," << csvNum(stats(probs).mean) << "\n";
   }
-  j["per_d"] = std::move(rows);
-  j["seconds"] = seconds(t0);
+  j["perD"] = std::move(rows);
+  j["seconds"] = secondsSince(t0);
   res.csv = csv.str();
   return res;
 }
@@ -347,7 +345,7 @@ ExperimentResult ratesExperiment(const ExperimentOptions& o) {
   for (std::size_t mi = 0; mi < methods.size(); ++mi) {
     const SeedResult* first = out.data() + mi * seeds;
     const SeriesBlock block = aggregateSeries(first, seeds);
-    const std::vector<double> finals = valueColumn(first, seeds, "one_minus_corr");
+    const std::vector<double> finals = valueColumn(first, seeds, "oneMinusCorr");
     // log-log slope of the mean over the last decade of iterations
     double slope = kNaN;
     const auto& it = block.iteration;
@@ -364,13 +362,13 @@ ExperimentResult ratesExperiment(const ExperimentOptions& o) {
                     {"optimizer", wireName(methods[mi].optimizer)},
                     {"lr", methods[mi].lr},
                     {"p", methods[mi].p},
-                    {"final_one_minus_corr", statsJson(stats(finals))},
-                    {"loglog_slope_last_decade", slope},
+                    {"finalOneMinusCorr", statsJson(stats(finals))},
+                    {"loglogSlopeLastDecade", slope},
                     {"series", block.toJson()}});
     csv += block.csv("method", methods[mi].name, mi == 0);
   }
   j["methods"] = std::move(perM);
-  j["seconds"] = seconds(t0);
+  j["seconds"] = secondsSince(t0);
   res.csv = csv;
   return res;
 }

@@ -10,14 +10,6 @@
 
 namespace attnsvm::cli {
 
-namespace {
-
-double seconds(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
-
 // ---------------------------------------------------------------------------------------------
 ExperimentResult rankExperiment(const ExperimentOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -69,14 +61,15 @@ ExperimentResult rankExperiment(const ExperimentOptions& o) {
   j["settings"]["dims"] = dims;
   j["settings"]["configs"] = json::array();
   for (const auto& [n, T] : configs) j["settings"]["configs"].push_back({{"n", n}, {"T", T}});
-  j["settings"]["rank_tol"] = o.rankTol;
-  j["settings"]["max_attempts"] = maxAttempts;
+  j["settings"]["rankTol"] = o.rankTol;
+  j["settings"]["maxAttempts"] = maxAttempts;
   j["settings"]["scenario"] = "rank";
   json rows = json::array();
   std::ostringstream csv;
-  csv << "n,T,d,instances,attempts,rank_fro_mean,rank_fro_std,rank_nuclear_mean,rank_nuclear_std,"
-         "fraction_nuclear_lower,"
-         "fraction_nuclear_le,nuclear_failures\n";
+  csv << "n,T,d,instances,attempts," << columnName({"rankFro", "mean"}) << ","
+      << columnName({"rankFro", "std"}) << "," << columnName({"rankNuclear", "mean"}) << ","
+      << columnName({"rankNuclear", "std"})
+      << ",fractionNuclearLower,fractionNuclearLe,nuclearFailures\n";
   for (const Cell& c : cells) {
     std::vector<double> rf, rn;
     int lower = 0, le = 0, counted = 0;
@@ -97,14 +90,14 @@ ExperimentResult rankExperiment(const ExperimentOptions& o) {
     r["d"] = c.d;
     r["instances"] = static_cast<int>(c.rankFro.size());
     r["attempts"] = c.attempts;
-    r["rank_fro"] = statsJson(sf);
-    r["rank_nuclear"] = statsJson(sn);
-    r["fraction_nuclear_lower"] = fl;
-    r["fraction_nuclear_le"] = fle;
-    r["nuclear_failures"] = c.nucFailures;
-    r["nuclear_gap_max"] = stats(c.gapNuc).max;
-    r["ranks_fro"] = c.rankFro;
-    r["ranks_nuclear"] = c.rankNuc;
+    r["rankFro"] = statsJson(sf);
+    r["rankNuclear"] = statsJson(sn);
+    r["fractionNuclearLower"] = fl;
+    r["fractionNuclearLe"] = fle;
+    r["nuclearFailures"] = c.nucFailures;
+    r["nuclearGapMax"] = stats(c.gapNuc).max;
+    r["ranksFro"] = c.rankFro;
+    r["ranksNuclear"] = c.rankNuc;
     r["seeds"] = c.seeds;
     rows.push_back(std::move(r));
     csv << c.n << "," << c.T << "," << c.d << "," << c.rankFro.size() << "," << c.attempts << ","
@@ -113,7 +106,7 @@ ExperimentResult rankExperiment(const ExperimentOptions& o) {
         << "\n";
   }
   j["cells"] = std::move(rows);
-  j["seconds"] = seconds(t0);
+  j["seconds"] = secondsSince(t0);
   res.csv = csv.str();
   return res;
 }

@@ -11,34 +11,14 @@
 #include "attnsvm/experiment_prompt.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/train_batched.hpp"
+#include "experiment_internal.hpp"
 
 namespace attnsvm {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-void addSeries(SeedResult& r, const std::string& name, std::vector<double> s) {
-  r.seriesNames.push_back(name);
-  r.series.push_back(std::move(s));
-}
-void addValue(SeedResult& r, const std::string& name, double v) {
-  r.valueNames.push_back(name);
-  r.values.push_back(v);
-}
-void addLabel(SeedResult& r, const std::string& name, const std::string& v) {
-  r.labelNames.push_back(name);
-  r.labels.push_back(v);
-}
-
-// Fraction of entries at or below 1% of the largest |entry| (SPEC section 6's sparsity).
-double sparsity(const Mat& W) {
-  if (W.size() == 0) return kNaN;
-  const double m = W.cwiseAbs().maxCoeff();
-  if (!(m > 0)) return kNaN;
-  return static_cast<double>((W.cwiseAbs().array() <= 1e-2 * m).count()) /
-         static_cast<double>(W.size());
-}
+using experiment_detail::kNaN;
+using experiment_detail::sparsity;
 
 // corr and D_p (SVM first) of every snapshot; NaN everywhere without a reference.
 void againstReference(const std::vector<Mat>& snaps, const std::optional<Mat>& ref, double p,
@@ -131,32 +111,33 @@ SeedResult mdConvergenceFrom(const MdPlan& pl, const RunRecord& rec) {
   for (std::size_t k = 0; k < qs.size(); ++k) {
     std::vector<double> corr, div;
     againstReference(rec.weights, svms[k], p, corr, div);
-    const std::string q = exponentName(qs[k]);
+    const std::string q = "q" + exponentName(qs[k]);
     finalsDiv.push_back(lastOr(div));
     finalsCorr.push_back(lastOr(corr));
-    addSeries(r, "div_q" + q, std::move(div));
-    addSeries(r, "corr_q" + q, std::move(corr));
+    r.addSeries(columnName({q, "div"}), std::move(div));
+    r.addSeries(columnName({q, "corr"}), std::move(corr));
   }
-  addSeries(r, "softmax", rec.meanProb);
+  r.addSeries("softmax", rec.meanProb);
   for (std::size_t k = 0; k < qs.size(); ++k) {
-    const std::string q = exponentName(qs[k]);
-    addValue(r, "div_q" + q, finalsDiv[k]);
-    addValue(r, "corr_q" + q, finalsCorr[k]);
+    const std::string q = "q" + exponentName(qs[k]);
+    r.addValue(columnName({q, "div"}), finalsDiv[k]);
+    r.addValue(columnName({q, "corr"}), finalsCorr[k]);
   }
-  addValue(r, "sparsity_W", sparsity(W));
+  r.addValue("sparsityW", sparsity(W));
   for (std::size_t k = 0; k < qs.size(); ++k)
-    addValue(r, "sparsity_svm_q" + exponentName(qs[k]), svms[k] ? sparsity(*svms[k]) : kNaN);
-  addValue(r, "softmax", lastOr(rec.meanProb));
-  addValue(r, "loss", rec.finalLoss);
-  addValue(r, "global", isGloballyOptimal(sc.data, sel) ? 1.0 : 0.0);
-  addLabel(r, "verdict", verdictName(sc.data, sc.model, sel));
-  addLabel(r, "stop_reason", rec.stopReason);
+    r.addValue(columnName({"q" + exponentName(qs[k]), "sparsitySvm"}),
+               svms[k] ? sparsity(*svms[k]) : kNaN);
+  r.addValue("softmax", lastOr(rec.meanProb));
+  r.addValue("loss", rec.finalLoss);
+  r.addValue("global", isGloballyOptimal(sc.data, sel) ? 1.0 : 0.0);
+  r.addLabel("verdict", verdictName(sc.data, sc.model, sel));
+  r.addLabel("stopReason", rec.stopReason);
   r.selectionNames.push_back("W");
   r.selections.push_back(sel);
   r.matrixNames.push_back("W");
   r.matrices.push_back(W);
   for (std::size_t k = 0; k < qs.size(); ++k) {
-    r.matrixNames.push_back("Wmm_q" + exponentName(qs[k]));
+    r.matrixNames.push_back(columnName({"q" + exponentName(qs[k]), "Wmm"}));
     r.matrices.push_back(svms[k] ? *svms[k] : Mat());
   }
   return r;
@@ -246,7 +227,7 @@ SeedResult jointWvSeed(std::uint64_t /*seed*/, int iters, int every) {
     return s;
   };
   for (const JointWvRun& it : runs) {
-    const std::string P = "p" + exponentName(it.p) + "_";
+    const std::string P = "p" + exponentName(it.p);  // the run's scope
     const Model model(it.sc.data, it.sc.model);
     std::vector<double> corrW, divW, corrV, divV;
     againstReference(it.rec.weights, it.wmm, it.p, corrW, divW);
@@ -267,49 +248,48 @@ SeedResult jointWvSeed(std::uint64_t /*seed*/, int iters, int every) {
         s += 1.0 / (1.0 + std::exp(-data.Y[u] * fw.output[u]));
       logistic.push_back(s / static_cast<double>(fw.output.size()));
     }
-    addValue(r, P + "corr_W", lastOr(corrW));
-    addValue(r, P + "div_W", lastOr(divW));
-    addValue(r, P + "corr_v", lastOr(corrV));
-    addValue(r, P + "div_v", lastOr(divV));
-    addSeries(r, P + "corr_W", padded(std::move(corrW)));
-    addSeries(r, P + "div_W", padded(std::move(divW)));
-    addSeries(r, P + "corr_v", padded(std::move(corrV)));
-    addSeries(r, P + "div_v", padded(std::move(divV)));
-    addSeries(r, P + "mean_softmax", padded(it.rec.meanProb));
-    addSeries(r, P + "mean_logistic", padded(std::move(logistic)));
+    r.addValue(columnName({P, "corrW"}), lastOr(corrW));
+    r.addValue(columnName({P, "divW"}), lastOr(divW));
+    r.addValue(columnName({P, "corrV"}), lastOr(corrV));
+    r.addValue(columnName({P, "divV"}), lastOr(divV));
+    r.addSeries(columnName({P, "corrW"}), padded(std::move(corrW)));
+    r.addSeries(columnName({P, "divW"}), padded(std::move(divW)));
+    r.addSeries(columnName({P, "corrV"}), padded(std::move(corrV)));
+    r.addSeries(columnName({P, "divV"}), padded(std::move(divV)));
+    r.addSeries(columnName({P, "meanSoftmax"}), padded(it.rec.meanProb));
+    r.addSeries(columnName({P, "meanLogistic"}), padded(std::move(logistic)));
     for (int i = 0; i < data.n; ++i) {
       const Vec z = data.Z.row(i).transpose();
       for (Index a = 0; a < data.d; ++a) {
         std::vector<double> s;
         for (const Mat& W : it.rec.weights) s.push_back((W * z)[a]);
-        addSeries(r, P + "z" + std::to_string(i) + "_" + std::to_string(a), padded(std::move(s)));
+        r.addSeries(columnName({P, indexedName("Wz", {i, a})}), padded(std::move(s)));
       }
     }
     for (Index a = 0; a < data.d; ++a) {
       std::vector<double> s;
       for (const Vec& v : it.rec.heads) s.push_back(v[a]);
-      addSeries(r, P + "v_" + std::to_string(a), padded(std::move(s)));
+      r.addSeries(columnName({P, indexedName("v", {a})}), padded(std::move(s)));
     }
     for (int i = 0; i < data.n; ++i) {
-      addValue(r, P + "softmax_" + std::to_string(i), it.softmax[i]);
-      addValue(r, P + "logistic_" + std::to_string(i), it.logistic[i]);
+      r.addValue(columnName({P, indexedName("softmax", {i})}), it.softmax[i]);
+      r.addValue(columnName({P, indexedName("logistic", {i})}), it.logistic[i]);
     }
     for (int i = 0; i < data.n; ++i) {
       const Vec q = it.wmm ? Vec(*it.wmm * data.Z.row(i).transpose()) : Vec::Constant(data.d, kNaN);
       for (Index a = 0; a < data.d; ++a)
-        addValue(r, P + "wmm_z" + std::to_string(i) + "_" + std::to_string(a), q[a]);
+        r.addValue(columnName({P, indexedName("Wmmz", {i, a})}), q[a]);
     }
     for (Index a = 0; a < data.d; ++a)
-      addValue(r, P + "vmm_" + std::to_string(a), it.vmm ? (*it.vmm)(a, 0) : kNaN);
-    addLabel(r, P + "stop_reason", it.rec.stopReason);
-    r.selectionNames.push_back("p" + exponentName(it.p));
+      r.addValue(columnName({P, indexedName("vmm", {a})}), it.vmm ? (*it.vmm)(a, 0) : kNaN);
+    r.addLabel(columnName({P, "stopReason"}), it.rec.stopReason);
+    r.selectionNames.push_back(P);
     r.selections.push_back(it.rec.finalSelection);
   }
   for (int i = 0; i < data.n; ++i)
     for (int t = 0; t < data.T; ++t)
       for (Index a = 0; a < data.d; ++a)
-        addValue(r, "x_" + std::to_string(i) + "_" + std::to_string(t) + "_" + std::to_string(a),
-                 data.X(i * data.T + t, a));
+        r.addValue(indexedName("X", {i, t, a}), data.X(i * data.T + t, a));
   return r;
 }
 

@@ -12,12 +12,13 @@
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/rng.hpp"
+#include "experiment_internal.hpp"
 
 namespace attnsvm {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using experiment_detail::kNaN;
 
 ScenarioOptions seeded(std::uint64_t seed) {
   ScenarioOptions so;
@@ -138,8 +139,9 @@ JointPvRun jointPvRun(std::uint64_t seed, int variant, int iters, int every) {
   return it;
 }
 
-// Series "<case>_<start>_corr_own_svm" / "_corr_global_svm"; values the same finals and
-// "<case>_<start>_global" (1 when the start reaches the globally optimal token).
+// Series "<case>/<start>/corrOwnSvm" and "<case>/<start>/corrGlobalSvm" (case global or local,
+// start 0..5); values the same finals and "<case>/<start>/global" (1 when the start reaches the
+// globally optimal token).
 SeedResult promptGlobalLocalSeed(std::uint64_t seed, int iters, int every) {
   iters = itersOr(iters, "prompt-global-local");
   every = defaultEvery(iters, every);
@@ -153,21 +155,21 @@ SeedResult promptGlobalLocalSeed(std::uint64_t seed, int iters, int every) {
   schedule(c, recs, iters, every);
   for (int idx = 0; idx < 2 * kPromptStarts; ++idx) {
     const PromptStartRun& it = runs[idx];
-    const std::string key = std::string(idx >= kPromptStarts ? "local" : "global") + "_" +
-                            std::to_string(idx % kPromptStarts);
+    const std::string kase = idx >= kPromptStarts ? "local" : "global",
+                      start = std::to_string(idx % kPromptStarts);
     const std::vector<double> own = corrToSnapshots(it.rec, it.own),
                               best = corrToSnapshots(it.rec, it.best);
-    c.series(key + "_corr_own_svm", own);
-    c.series(key + "_corr_global_svm", best);
-    c.value(key + "_global", it.global ? 1.0 : 0.0);
-    c.value(key + "_corr_own_svm", own.back());
-    c.value(key + "_corr_global_svm", best.back());
+    c.series(columnName({kase, start, "corrOwnSvm"}), own);
+    c.series(columnName({kase, start, "corrGlobalSvm"}), best);
+    c.value(columnName({kase, start, "global"}), it.global ? 1.0 : 0.0);
+    c.value(columnName({kase, start, "corrOwnSvm"}), own.back());
+    c.value(columnName({kase, start, "corrGlobalSvm"}), best.back());
   }
   return c.r;
 }
 
-// Series "<loss>_C<C>_corr_pmm" (loss: correlation, logistic); values the finals under the same
-// names.
+// Series "<loss>/C<C>/corrPmm" (loss: correlation, logistic; e.g. "logistic/C10/corrPmm"); values
+// the finals under the same names.
 SeedResult lossFunctionSeed(std::uint64_t seed, int iters, int every) {
   iters = itersOr(iters, "loss-function");
   every = defaultEvery(iters, every);
@@ -183,17 +185,18 @@ SeedResult lossFunctionSeed(std::uint64_t seed, int iters, int every) {
   schedule(c, recs, iters, every);
   const std::size_t nc = lossFunctionCs().size();
   for (std::size_t idx = 0; idx < runs.size(); ++idx) {
-    const std::string key = std::string(names[idx / nc]) + "_C" +
-                            std::to_string(static_cast<int>(lossFunctionCs()[idx % nc]));
+    const std::string name =
+        columnName({names[idx / nc],
+                    "C" + std::to_string(static_cast<int>(lossFunctionCs()[idx % nc])), "corrPmm"});
     const std::vector<double> s = corrToSnapshots(runs[idx].rec, runs[idx].mm);
-    c.series(key + "_corr_pmm", s);
-    c.value(key + "_corr_pmm", s.back());
+    c.series(name, s);
+    c.value(name, s.back());
   }
   return c.r;
 }
 
-// Series "v<variant>_corr_p_relaxed", "_corr_p_plain", "_corr_v_head", "_mean_softmax"; values the
-// finals, plus "v<variant>_min_logistic" and "v<variant>_min_softmax" (both tend to 1).
+// Series "v<variant>/" + corrPRelaxed, corrPPlain, corrVHead, meanSoftmax; values the finals, plus
+// "v<variant>/minLogistic" and "v<variant>/minSoftmax" (both tend to 1).
 SeedResult jointPvSeed(std::uint64_t seed, int iters, int every) {
   iters = itersOr(iters, "joint-pv");
   every = defaultEvery(iters, every);
@@ -207,15 +210,16 @@ SeedResult jointPvSeed(std::uint64_t seed, int iters, int every) {
     const std::vector<double> cv = headCorrToSnapshots(it.rec, it.vmm);
     const std::vector<double> cr = corrToSnapshots(it.rec, it.relaxed),
                               cp = corrToSnapshots(it.rec, it.plain);
-    c.series(key + "_corr_p_relaxed", cr);
-    c.series(key + "_corr_p_plain", cp);
-    c.series(key + "_corr_v_head", cv);
-    c.series(key + "_mean_softmax", it.rec.meanProb);
-    c.value(key + "_corr_p_relaxed", cr.back());
-    c.value(key + "_corr_p_plain", cp.back());
-    c.value(key + "_corr_v_head", cv.empty() ? kNaN : cv.back());
-    c.value(key + "_min_softmax", it.rec.finalProb.size() ? it.rec.finalProb.minCoeff() : kNaN);
-    c.value(key + "_min_logistic", it.logistic.size() ? it.logistic.minCoeff() : kNaN);
+    c.series(columnName({key, "corrPRelaxed"}), cr);
+    c.series(columnName({key, "corrPPlain"}), cp);
+    c.series(columnName({key, "corrVHead"}), cv);
+    c.series(columnName({key, "meanSoftmax"}), it.rec.meanProb);
+    c.value(columnName({key, "corrPRelaxed"}), cr.back());
+    c.value(columnName({key, "corrPPlain"}), cp.back());
+    c.value(columnName({key, "corrVHead"}), cv.empty() ? kNaN : cv.back());
+    c.value(columnName({key, "minSoftmax"}),
+            it.rec.finalProb.size() ? it.rec.finalProb.minCoeff() : kNaN);
+    c.value(columnName({key, "minLogistic"}), it.logistic.size() ? it.logistic.minCoeff() : kNaN);
   }
   return c.r;
 }
@@ -260,13 +264,14 @@ SeedResult paths2dSeed(std::uint64_t seed, bool t5, int iters, int every) {
       for (Index a = 0; a < data.d; ++a) {
         std::vector<double> s;
         for (const Mat& W : r.rec.weights) s.push_back((W * z)[a]);
-        c.series(P + "_z" + std::to_string(i) + "_" + std::to_string(a), s);
+        c.series(columnName({P, indexedName("Wz", {i, a})}), s);
       }
     }
     c.r.selectionNames.push_back(P);  // for the margin lines x.u = x_sel.u - 1 of the lab's figure
     c.r.selections.push_back(r.rec.finalSelection);
-    c.value(P + "_corr_fro", r.fro ? correlation(r.rec.weights.back(), *r.fro) : kNaN);
-    c.value(P + "_corr_nuclear", r.nuc ? correlation(r.rec.weights.back(), *r.nuc) : kNaN);
+    c.value(columnName({P, "corrFro"}), r.fro ? correlation(r.rec.weights.back(), *r.fro) : kNaN);
+    c.value(columnName({P, "corrNuclear"}),
+            r.nuc ? correlation(r.rec.weights.back(), *r.nuc) : kNaN);
     const std::optional<Mat>* refs[2] = {&r.fro, &r.nuc};
     const char* refNames[2] = {"fro", "nuclear"};
     for (int k = 0; k < 2; ++k)
@@ -274,14 +279,13 @@ SeedResult paths2dSeed(std::uint64_t seed, bool t5, int iters, int every) {
         const Vec q =
             *refs[k] ? Vec(**refs[k] * data.Z.row(i).transpose()) : Vec::Constant(data.d, kNaN);
         for (Index a = 0; a < data.d; ++a)
-          c.value(P + "_" + refNames[k] + "_z" + std::to_string(i) + "_" + std::to_string(a), q[a]);
+          c.value(columnName({P, refNames[k], indexedName("Wmmz", {i, a})}), q[a]);
       }
   }
   for (int i = 0; i < data.n; ++i)
     for (int t = 0; t < data.T; ++t)
       for (Index a = 0; a < data.d; ++a)
-        c.value("x_" + std::to_string(i) + "_" + std::to_string(t) + "_" + std::to_string(a),
-                data.X(i * data.T + t, a));
+        c.value(indexedName("X", {i, t, a}), data.X(i * data.T + t, a));
   c.r.n = data.n;
   c.r.T = data.T;
   c.r.d = data.d;

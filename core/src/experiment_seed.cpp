@@ -12,12 +12,14 @@
 #include "attnsvm/experiment_rank.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/train_batched.hpp"
+#include "experiment_internal.hpp"
 
 namespace attnsvm {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using experiment_detail::kNaN;
+using experiment_detail::sparsity;
 constexpr int kMaxIters = 10000000;
 constexpr int kMaxDim = 1024;
 
@@ -30,19 +32,6 @@ std::vector<double> corrSeries(const RunRecord& r, const Mat* ref, bool oneMinus
     s[k] = oneMinus ? 1.0 - c : c;
   }
   return s;
-}
-
-void addSeries(SeedResult& r, const std::string& name, std::vector<double> s) {
-  r.seriesNames.push_back(name);
-  r.series.push_back(std::move(s));
-}
-void addValue(SeedResult& r, const std::string& name, double v) {
-  r.valueNames.push_back(name);
-  r.values.push_back(v);
-}
-void addLabel(SeedResult& r, const std::string& name, const std::string& v) {
-  r.labelNames.push_back(name);
-  r.labels.push_back(v);
 }
 
 ScenarioOptions scenarioOptions(std::uint64_t seed, int d) {
@@ -101,19 +90,19 @@ SeedResult localConvergenceFrom(const Scenario& sc, int iters, int every,
                  rec.finalLoss,
                  isGloballyOptimal(sc.data, sel) ? 1.0 : 0.0,
                  ref.verdict == toString(Verdict::LocallyOptimal) ? 1.0 : 0.0};
-    addSeries(r, n + "_softmax", rec.meanProb);
-    addSeries(r, n + "_corr_fro", std::move(cf));
-    addSeries(r, n + "_corr_nuclear", std::move(cn));
-    addLabel(r, n + "_verdict", ref.verdict);
-    addLabel(r, n + "_stop_reason", rec.stopReason);
+    r.addSeries(columnName({n, "softmax"}), rec.meanProb);
+    r.addSeries(columnName({n, "corrFro"}), std::move(cf));
+    r.addSeries(columnName({n, "corrNuclear"}), std::move(cn));
+    r.addLabel(columnName({n, "verdict"}), ref.verdict);
+    r.addLabel(columnName({n, "stopReason"}), rec.stopReason);
     r.selectionNames.push_back(n);
     r.selections.push_back(sel);
   }
   for (int p = 0; p < 2; ++p) {
     const std::string n = names[p];
-    const char* fields[6] = {"_softmax_selected", "_corr_fro", "_corr_nuclear", "_loss",
-                             "_global",           "_local"};
-    for (int f = 0; f < 6; ++f) addValue(r, n + fields[f], finals[p][f]);
+    const char* fields[6] = {"softmaxSelected", "corrFro", "corrNuclear", "loss",
+                             "global",          "local"};
+    for (int f = 0; f < 6; ++f) r.addValue(columnName({n, fields[f]}), finals[p][f]);
   }
   return r;
 }
@@ -189,11 +178,10 @@ SeedResult overparam(std::uint64_t seed, const SeedOptions& o, const RunRecord* 
   const RunRecord& rec =
       trained ? *trained : (own = runTraining(sc.data, sc.model, pr.ts, sc.init, iters, iters));
   const bool global = isGloballyOptimal(sc.data, rec.finalSelection);
-  addValue(r, "global", global ? 1.0 : 0.0);
-  addValue(r, "min_softmax", rec.finalProb.size() ? rec.finalProb.minCoeff() : kNaN);
-  addLabel(r, "verdict",
-           global ? toString(Verdict::GloballyOptimal)
-                  : verdictName(sc.data, sc.model, rec.finalSelection));
+  r.addValue("global", global ? 1.0 : 0.0);
+  r.addValue("minSoftmax", rec.finalProb.size() ? rec.finalProb.minCoeff() : kNaN);
+  r.addLabel("verdict", global ? toString(Verdict::GloballyOptimal)
+                               : verdictName(sc.data, sc.model, rec.finalSelection));
   r.selectionNames.push_back("W");
   r.selections.push_back(rec.finalSelection);
   return r;
@@ -223,18 +211,11 @@ SeedResult rates(std::uint64_t seed, const SeedOptions& o) {
   const std::optional<Mat> ref = svmDirection(sc.data, sc.model, rec.finalSelection, m->norm, m->p);
   r.iteration = rec.iteration;
   std::vector<double> s = corrSeries(rec, ref ? &*ref : nullptr, true);
-  addValue(r, "one_minus_corr", s.back());
-  addSeries(r, "one_minus_corr", std::move(s));
+  r.addValue("oneMinusCorr", s.back());
+  r.addSeries("oneMinusCorr", std::move(s));
   r.selectionNames.push_back("W");
   r.selections.push_back(rec.finalSelection);
   return r;
-}
-
-double sparsity(const Mat& W) {
-  const double m = W.cwiseAbs().maxCoeff();
-  if (!(m > 0)) return kNaN;
-  return static_cast<double>((W.cwiseAbs().array() <= 1e-2 * m).count()) /
-         static_cast<double>(W.size());
 }
 
 // l_p mirror descent (p from the options); correlation with the l_p and Frobenius SVMs.
@@ -269,23 +250,23 @@ SeedResult mirrorDescent(std::uint64_t seed, const SeedOptions& o,
   std::vector<double> cl = corrSeries(rec, lp ? &*lp : nullptr),
                       cf = corrSeries(rec, fro ? &*fro : nullptr);
   const Mat& W = rec.weights.back();
-  addValue(r, "corr_lp", cl.back());
-  addValue(r, "corr_fro", cf.back());
-  addValue(r, "sparsity", sparsity(W));
-  addValue(r, "sparsity_svm", lp ? sparsity(*lp) : kNaN);
-  addSeries(r, "corr_lp", std::move(cl));
-  addSeries(r, "corr_fro", std::move(cf));
-  addLabel(r, "verdict", verdictName(sc.data, sc.model, rec.finalSelection));
+  r.addValue("corrLp", cl.back());
+  r.addValue("corrFro", cf.back());
+  r.addValue("sparsity", sparsity(W));
+  r.addValue("sparsitySvm", lp ? sparsity(*lp) : kNaN);
+  r.addSeries("corrLp", std::move(cl));
+  r.addSeries("corrFro", std::move(cf));
+  r.addLabel("verdict", verdictName(sc.data, sc.model, rec.finalSelection));
   r.selectionNames.push_back("W");
   r.selections.push_back(rec.finalSelection);
-  r.matrixNames = {"W", "Wmm_p"};
+  r.matrixNames = {"W", "WmmLp"};
   r.matrices = {W, lp ? *lp : Mat()};
   return r;
 }
 
 // Relu head: 1 - corr with the generalized SVM prediction W_fin + R W_dir, the W^mm of the
 // optimal tokens and the one-token SVM of the final selection.
-SeedResult multitoken(std::uint64_t seed, const SeedOptions& o) {
+SeedResult multitokenSeed(std::uint64_t seed, const SeedOptions& o) {
   const Scenario sc = makeScenario("multitoken", scenarioOptions(seed, o.d));
   const int iters = o.iters == -1 ? 2001 : o.iters;
   const int every = defaultEvery(iters, o.every);
@@ -317,15 +298,15 @@ SeedResult multitoken(std::uint64_t seed, const SeedOptions& o) {
   std::vector<double> gen = corrSeries(rec, pred ? &*pred : nullptr, true);
   std::vector<double> wmm = corrSeries(rec, mm ? &*mm : nullptr, true);
   std::vector<double> ot = corrSeries(rec, one ? &*one : nullptr, true);
-  addValue(r, "one_minus_corr_generalized", gen.back());
-  addValue(r, "one_minus_corr_wmm", wmm.back());
-  addValue(r, "one_minus_corr_one_token", ot.back());
-  addValue(r, "R", R);
-  addValue(r, "mean_selected_set_size", meanSetSize);
-  addValue(r, "direction_solved", dirOk ? 1.0 : 0.0);
-  addSeries(r, "one_minus_corr_generalized", std::move(gen));
-  addSeries(r, "one_minus_corr_wmm", std::move(wmm));
-  addSeries(r, "one_minus_corr_one_token", std::move(ot));
+  r.addValue("oneMinusCorrGeneralized", gen.back());
+  r.addValue("oneMinusCorrWmm", wmm.back());
+  r.addValue("oneMinusCorrOneToken", ot.back());
+  r.addValue("R", R);
+  r.addValue("meanSelectedSetSize", meanSetSize);
+  r.addValue("directionSolved", dirOk ? 1.0 : 0.0);
+  r.addSeries("oneMinusCorrGeneralized", std::move(gen));
+  r.addSeries("oneMinusCorrWmm", std::move(wmm));
+  r.addSeries("oneMinusCorrOneToken", std::move(ot));
   r.selectionNames.push_back("W");
   r.selections.push_back(rec.finalSelection);
   return r;
@@ -340,12 +321,12 @@ SeedResult rankSeed(std::uint64_t seed, const SeedOptions& o) {
   r.n = n;
   r.T = T;
   r.d = d;
-  addValue(r, "feasible", ri.feasible ? 1.0 : 0.0);
-  addValue(r, "rank_fro", ri.rankFro);
-  addValue(r, "rank_nuclear", ri.rankNuclear);
-  addValue(r, "gap_nuclear", ri.gapNuclear);
-  addLabel(r, "status_fro", toString(ri.statusFro));
-  addLabel(r, "status_nuclear", ri.feasible ? toString(ri.statusNuclear) : "not_solved");
+  r.addValue("feasible", ri.feasible ? 1.0 : 0.0);
+  r.addValue("rankFro", ri.rankFro);
+  r.addValue("rankNuclear", ri.rankNuclear);
+  r.addValue("gapNuclear", ri.gapNuclear);
+  r.addLabel("statusFro", toString(ri.statusFro));
+  r.addLabel("statusNuclear", ri.feasible ? toString(ri.statusNuclear) : "not_solved");
   return r;
 }
 
@@ -436,7 +417,7 @@ std::vector<SeedResult> runExperimentSeeds(const std::string& name, std::uint64_
   }
   // mirror-descent: batched (CLI JSON at full settings: every float within 1e-13 of the per-seed
   // runs). overparam stays per seed: at d = 2 its 2000 normalized steps do not converge for many
-  // seeds, and the final min_softmax of such a run moves by up to 1e-2 under reassociation
+  // seeds, and the final minSoftmax of such a run moves by up to 1e-2 under reassociation
   // (selections and verdicts stay equal), which the JSON comparison of issue 18 does not accept.
   if (name == "mirror-descent" && count > 0) {
     constexpr int kBatch = 64;
@@ -480,7 +461,7 @@ SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const 
   else if (name == "mirror-descent")
     r = mirrorDescent(seed, o);
   else if (name == "multitoken")
-    r = multitoken(seed, o);
+    r = multitokenSeed(seed, o);
   else if (name == "rank")
     r = rankSeed(seed, o);
   // The single-run experiments: "seed" is the CLI's --seed-base (their data is fixed; it seeds

@@ -6,6 +6,7 @@
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/experiment.hpp"
+#include "experiment_internal.hpp"
 
 namespace attnsvm {
 
@@ -128,6 +129,42 @@ std::string verdictName(const Dataset& data, const ModelSpec& spec,
     return isGloballyOptimal(data, selection) ? toString(Verdict::GloballyOptimal)
                                               : "not_globally_optimal";
   return "unknown";
+}
+
+std::string columnName(std::initializer_list<std::string> parts) {
+  std::string out;
+  for (const std::string& part : parts) {
+    if (!out.empty()) out += '/';
+    out += part;
+  }
+  return out;
+}
+
+std::string indexedName(const std::string& name, std::initializer_list<long long> indices) {
+  std::string out = name;
+  for (long long k : indices) out += "[" + std::to_string(k) + "]";
+  return out;
+}
+
+void SeedResult::addSeries(const std::string& name, std::vector<double> s) {
+  seriesNames.push_back(name);
+  series.push_back(std::move(s));
+}
+void SeedResult::addValue(const std::string& name, double v) {
+  valueNames.push_back(name);
+  values.push_back(v);
+}
+void SeedResult::addLabel(const std::string& name, const std::string& v) {
+  labelNames.push_back(name);
+  labels.push_back(v);
+}
+
+double experiment_detail::sparsity(const Mat& W) {
+  if (W.size() == 0) return kNaN;
+  const double m = W.cwiseAbs().maxCoeff();
+  if (!(m > 0)) return kNaN;
+  return static_cast<double>((W.cwiseAbs().array() <= 1e-2 * m).count()) /
+         static_cast<double>(W.size());
 }
 
 double SeedResult::value(const std::string& name) const {

@@ -322,10 +322,10 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     return sc;
   }
 
-  using Builder = std::function<Scenario(const ScenarioOptions&)>;
+  using ScenarioBuilder = std::function<Scenario(const ScenarioOptions&)>;
 
-  const std::vector<std::pair<std::string, Builder>>& registry() {
-    static const std::vector<std::pair<std::string, Builder>> table = {
+  const std::vector<std::pair<std::string, ScenarioBuilder>>& registry() {
+    static const std::vector<std::pair<std::string, ScenarioBuilder>> table = {
         {"paths2d", [](const ScenarioOptions& o) { return paths2d(o, false); }},
         {"paths2d-t5", [](const ScenarioOptions& o) { return paths2d(o, true); }},
         {"local-convergence",

@@ -575,16 +575,18 @@ ATTNSVM_LANES void BatchedTrainer::queryBlock(int u, int kb) {
   constexpr int L = kLanes;
   const int K = KP_, d = d_, m = m_;
   double* __restrict q = queries_.data();
-  const double* z = queryIn_.data() + u * d * K + kb;
+  // The inputs z_u of the block's runs (W and (K,Q); prompts have no per-unit query, and their
+  // queryIn_ is empty: no pointer is formed into it).
+  auto z = [&] { return queryIn_.data() + u * d * K + kb; };
   switch (param_) {
     case Parameterization::W:
       // q(a) = sum_b W(a, b) z(b)
-      laneDotsMany<L>(q, L, W_.data() + kb, K, d * K, z, K, d, d);
+      laneDotsMany<L>(q, L, W_.data() + kb, K, d * K, z(), K, d, d);
       break;
     case Parameterization::KQ: {
       double* __restrict inner = inner_.data();
       // inner(c) = sum_b Q(b, c) z(b), q(a) = sum_c K(a, c) inner(c)
-      laneDotsMany<L>(inner, L, Q_.data() + kb, d * K, K, z, K, d, m);
+      laneDotsMany<L>(inner, L, Q_.data() + kb, d * K, K, z(), K, d, m);
       laneDotsMany<L>(q, L, K_m_.data() + kb, K, d * K, inner, L, m, d);
       break;
     }

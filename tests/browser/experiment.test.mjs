@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { launchBrowser, repoRoot } from './harness.mjs';
+import { launchBrowser, repoRoot, screenshotPath } from './harness.mjs';
 import { serveLab, openLab } from './lab-helpers.mjs';
 
 const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
@@ -56,6 +56,7 @@ async function runInPage(spec) {
 
 test('reduced local-convergence: finite bands, 100 % progress, agreement with the CLI', async () => {
   const spec = { name: 'local-convergence', seeds: 6, iters: 300, seedBase: 3 };
+  await page.evaluate(() => { document.querySelector('#experiment-panel details').open = true; });  // (for the screenshot)
   const r = await runInPage(spec);
   assert.equal(r.progress, 1);
   assert.deepEqual(r.seeds, [3, 4, 5, 6, 7, 8]);
@@ -63,9 +64,17 @@ test('reduced local-convergence: finite bands, 100 % progress, agreement with th
   for (const [name, s] of Object.entries(r.series)) {
     assert.ok(s.mean.every(Number.isFinite) && s.std.every(Number.isFinite), `${name}: non-finite band`);
   }
-  assert.ok(r.series.W_corr_fro.mean.at(-1) > 0.9, 'W correlates with its SVM after 300 steps');
+  assert.ok(r.series['W/corrFro'].mean.at(-1) > 0.9, 'W correlates with its SVM after 300 steps');
   const plotted = await page.evaluate(() => document.querySelectorAll('.exp-plot canvas').length);
-  assert.ok(plotted >= 3, `bands plotted (${plotted} canvases: softmax, corr_fro, corr_nuclear)`);
+  assert.ok(plotted >= 3, `bands plotted (${plotted} canvases: softmax, corrFro, corrNuclear)`);
+  // one plot a metric, titled by the metric (W and (K,Q) share it), and the table of final values
+  // named by the core's columns
+  const shown = await page.evaluate(() => ({
+    plots: [...document.querySelectorAll('.exp-plot h4')].map((h) => h.title),
+    rows: [...document.querySelectorAll('#experiment-panel table tbody tr td:first-child')].map((td) => td.textContent) }));
+  assert.deepEqual(shown.plots, ['softmax', 'corrFro', 'corrNuclear']);
+  assert.ok(shown.rows.includes('W/corrFro') && shown.rows.includes('KQ/softmaxSelected'), `final values: ${shown.rows.join(', ')}`);
+  await (await page.$('#experiment-panel')).screenshot({ path: screenshotPath('experiment-local-convergence') });
   if (cli) {
     const c = JSON.parse(execFileSync(cli, ['experiment', 'local-convergence', '--seeds', '6', '--iters', '300',
       '--seed-base', '3', '--quiet'], { maxBuffer: 1 << 28 }).toString());
@@ -74,8 +83,8 @@ test('reduced local-convergence: finite bands, 100 % progress, agreement with th
       const d = relDiff(r.series[name].mean, c.series[name].mean);
       assert.ok(d <= 1e-9, `${name} mean: relative difference ${d} > 1e-9`);
     }
-    const d = relDiff(r.values.KQ_corr_nuclear, c.runs.map((x) => x.KQ.corr_nuclear));
-    assert.ok(d <= 1e-9, `KQ corr_nuclear per seed: ${d}`);
+    const d = relDiff(r.values['KQ/corrNuclear'], c.runs.map((x) => x.KQ.corrNuclear));
+    assert.ok(d <= 1e-9, `KQ corrNuclear per seed: ${d}`);
   } else {
     console.log('# no native CLI built: the agreement part was skipped');
   }
@@ -99,7 +108,7 @@ test('cancel stops a run; the next run works', async () => {
   assert.ok(out.state.progress < 1);
   const again = await runInPage({ name: 'rates', seeds: 2, iters: 100, settings: [{ label: 'ngd', options: { method: 'ngd' } }] });
   assert.equal(again.progress, 1);
-  assert.ok(again.series.one_minus_corr.mean.every(Number.isFinite));
+  assert.ok(again.series.oneMinusCorr.mean.every(Number.isFinite));
 });
 
 test('basin map: both limits present, same map as the CLI', async () => {
@@ -158,16 +167,16 @@ test('reduced md-convergence: 3 x 3 heatmaps with numbers, bands per p, equal to
   const c = JSON.parse(execFileSync(cli, ['experiment', 'md-convergence', '--seeds', '4', '--iters', '300', '--seed-base', '2',
     '--quiet'], { maxBuffer: 1 << 28 }).toString());
   r.settings.forEach((st, pi) => {
-    const row = c.per_p[pi];
+    const row = c.perP[pi];
     assert.equal(st.p, row.p);
     assert.deepEqual(st.iteration, row.series.iteration);
     assert.deepEqual(st.selections.W, row.runs.map((x) => x.selection));
     for (const q of c.settings.qs) {
       for (const m of ['div', 'corr']) {
-        const d = relDiff(st.series[`${m}_q${q}`], row.series[`${m}_q${q}`].mean);
-        assert.ok(d <= 1e-9, `p=${st.p} ${m}_q${q} mean: ${d}`);
+        const d = relDiff(st.series[`q${q}/${m}`], row.series[`q${q}/${m}`].mean);
+        assert.ok(d <= 1e-9, `p=${st.p} q${q}/${m} mean: ${d}`);
       }
-      const dt = relDiff([st.finals[`div_q${q}`]], [c.table.div_mean[pi][c.settings.qs.indexOf(q)]]);
+      const dt = relDiff([st.finals[`q${q}/div`]], [c.table.divMean[pi][c.settings.qs.indexOf(q)]]);
       assert.ok(dt <= 1e-9, `table p=${st.p} q=${q}: ${dt}`);
     }
   });
@@ -181,15 +190,15 @@ test('joint-wv: a token plane per p, equal to the CLI', async () => {
   assert.equal(planes, 3);
   const st = r.settings[0];
   for (const P of ['p1.75', 'p2', 'p3']) {
-    assert.ok(st.finals[`${P}_softmax_0`] > 0.99 && st.finals[`${P}_logistic_1`] > 0.99, `${P} probabilities`);
+    assert.ok(st.finals[`${P}/softmax[0]`] > 0.99 && st.finals[`${P}/logistic[1]`] > 0.99, `${P} probabilities`);
   }
   if (!cli) return;
   const c = JSON.parse(execFileSync(cli, ['experiment', 'joint-wv', '--quiet'], { maxBuffer: 1 << 28 }).toString());
   for (const run of c.runs) {
     const P = `p${run.p}`;
     assert.deepEqual(st.selections[P][0], run.selection);
-    for (const m of ['corr_W', 'div_W', 'corr_v', 'div_v']) {
-      const d = relDiff(st.series[`${P}_${m}`], c.series[`${P}_${m}`].mean);
+    for (const m of ['corrW', 'divW', 'corrV', 'divV']) {
+      const d = relDiff(st.series[`${P}/${m}`], c.series[`${P}/${m}`].mean);
       assert.ok(d <= 1e-9, `${P} ${m}: ${d}`);
     }
   }
@@ -202,9 +211,9 @@ test('full md-convergence experiment (100 seeds x 1500 / 2000 / 20000 iterations
   assert.deepEqual(r.settings.map((x) => x.seeds.length), [100, 100, 100]);
   assert.deepEqual(r.settings.map((x) => x.iteration.at(-1)), [1500, 2000, 20000]);
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-  const table = r.settings.map((x) => [1.75, 2, 3].map((q) => +x.finals[`div_q${q}`].toPrecision(4)));
+  const table = r.settings.map((x) => [1.75, 2, 3].map((q) => +x.finals[`q${q}/div`].toPrecision(4)));
   console.log(JSON.stringify({ experiment: 'md-convergence', seeds: 100, workers: r.workers, cores,
-    seconds: +(r.ms / 1000).toFixed(2), div_table: table }));
+    seconds: +(r.ms / 1000).toFixed(2), divTable: table }));
 });
 
 // Rank cells as plain data (the fields compared with the CLI's JSON; NaN becomes null as in JSON).
@@ -215,8 +224,8 @@ async function rankInPage(spec) {
     return { ms: res.ms, workers: res.workers, progress: window.__attnsvmExperiment.state().progress,
       canvases: document.querySelectorAll('.exp-plot canvas').length,
       rows: document.querySelectorAll('.exp-rank-table tbody tr').length,
-      cells: res.cells.map((c) => ({ n: c.n, T: c.T, d: c.d, attempts: c.attempts, seeds: c.seeds, ranks_fro: c.ranks_fro,
-        ranks_nuclear: c.ranks_nuclear, fro: [j(c.rank_fro.mean), j(c.rank_fro.std)], nuc: [j(c.rank_nuclear.mean), j(c.rank_nuclear.std)] })) };
+      cells: res.cells.map((c) => ({ n: c.n, T: c.T, d: c.d, attempts: c.attempts, seeds: c.seeds, ranksFro: c.ranksFro,
+        ranksNuclear: c.ranksNuclear, fro: [j(c.rankFro.mean), j(c.rankFro.std)], nuc: [j(c.rankNuclear.mean), j(c.rankNuclear.std)] })) };
   }, spec);
 }
 
@@ -227,10 +236,10 @@ function assertRankCellsEqual(lab, native) {
     assert.deepEqual([a.n, a.T, a.d], [c.n, c.T, c.d]);
     assert.equal(a.attempts, c.attempts, `${what} attempts`);
     assert.deepEqual(a.seeds, c.seeds, `${what} seeds`);
-    assert.deepEqual(a.ranks_fro, c.ranks_fro, `${what} Frobenius ranks`);
-    assert.deepEqual(a.ranks_nuclear, c.ranks_nuclear, `${what} nuclear ranks`);
-    assert.deepEqual(a.fro, [c.rank_fro.mean, c.rank_fro.std], `${what} Frobenius mean/std`);
-    assert.deepEqual(a.nuc, [c.rank_nuclear.mean, c.rank_nuclear.std], `${what} nuclear mean/std`);
+    assert.deepEqual(a.ranksFro, c.ranksFro, `${what} Frobenius ranks`);
+    assert.deepEqual(a.ranksNuclear, c.ranksNuclear, `${what} nuclear ranks`);
+    assert.deepEqual(a.fro, [c.rankFro.mean, c.rankFro.std], `${what} Frobenius mean/std`);
+    assert.deepEqual(a.nuc, [c.rankNuclear.mean, c.rankNuclear.std], `${what} nuclear mean/std`);
   });
 }
 
@@ -292,7 +301,7 @@ test('single-run experiments (prompt-global-local, loss-function, joint-pv, path
   if (cli) {
     const c = JSON.parse(execFileSync(cli, ['experiment', 'loss-function', '--iters', '200', '--quiet']).toString());
     for (const run of c.runs) {
-      const a = out['loss-function'].finals[`${run.loss}_C${run.C}_corr_pmm`], b = run.corr_pmm;
+      const a = out['loss-function'].finals[`${run.loss}/C${run.C}/corrPmm`], b = run.corrPmm;
       assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${run.loss} C=${run.C}: ${a} vs ${b}`);
     }
   }

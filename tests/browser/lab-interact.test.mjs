@@ -149,7 +149,7 @@ test('PNG and SVG exports of every panel are non-empty and valid; trace and data
   const csv = await grab('#btn-csv');
   assert.match(csv.name, /\.csv$/);
   const lines = csv.text.trim().split('\n');
-  assert.match(lines[0], /^iteration,loss,norm_fro/);
+  assert.match(lines[0], /^iteration,loss,normFro,normNuc,normLp,selected\[0\],/);
   assert.ok(lines.length > 150, `${lines.length} CSV lines`);
   assert.ok(lines.slice(1).every((l) => l.split(",").length === lines[0].split(",").length), "rectangular CSV");
   const tj = JSON.parse((await grab('#btn-trace-json')).text);

@@ -1,6 +1,8 @@
 // The CLI contract through runCli (no process): exit codes, JSON keys, messages.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -106,6 +108,29 @@ TEST(Cli, TrainReportsSelectionVerdictAndCorrelations) {
   const CliRun kq =
       run({"train", "--param", "kq", "--iters", "100", "--seed", "4", data("self.json")});
   ASSERT_EQ(kq.code, 0) << kq.err;
+}
+
+// The --trace CSV's columns are the train JSON's names (README "Names": camelCase, composed with
+// '/'), one value per column on every row, the last row at the last iteration.
+TEST(Cli, TraceCsvHasTheJsonNamesAndOneRowPerSnapshot) {
+  const std::string path = testing::TempDir() + "attnsvm-trace.csv";
+  const CliRun r =
+      run({"train", "--param", "w", "--optimizer", "md", "--p", "3", "--lr", "0.5", "--iters",
+           "100", "--trace", path, "--trace-every", "10", data("small.json")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 12u);  // header, iterations 0, 10, ..., 100
+  EXPECT_EQ(lines[0],
+            "iteration,loss,normFro,normNuc,softmaxSelected/min,softmaxSelected/mean,corr/fro,"
+            "corr/nuclear,corr/lp,divergence/fro,divergence/nuclear,divergence/lp");
+  const auto columns = [](const std::string& line) {
+    return std::count(line.begin(), line.end(), ',') + 1;
+  };
+  for (const std::string& line : lines) EXPECT_EQ(columns(line), columns(lines[0])) << line;
+  EXPECT_EQ(lines.back().substr(0, 4), "100,");
+  std::remove(path.c_str());
 }
 
 TEST(Cli, ScenarioOutputIsValidSolveInput) {

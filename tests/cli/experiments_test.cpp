@@ -15,13 +15,13 @@ using attnsvm::cli::test::stripTiming;
 TEST(Experiments, LocalConvergenceCorrelationAbove099) {
   const ExperimentResult r = localConvergenceExperiment(small(4, 2000));
   const json& s = r.json["summary"];
-  EXPECT_GE(s["W"]["corr_fro"]["mean"].get<double>(), 0.99) << s.dump();
-  EXPECT_GE(s["KQ"]["corr_nuclear"]["mean"].get<double>(), 0.99) << s.dump();
-  EXPECT_GE(s["W"]["softmax_selected"]["mean"].get<double>(), 0.9);
+  EXPECT_GE(s["W"]["corrFro"]["mean"].get<double>(), 0.99) << s.dump();
+  EXPECT_GE(s["KQ"]["corrNuclear"]["mean"].get<double>(), 0.99) << s.dump();
+  EXPECT_GE(s["W"]["softmaxSelected"]["mean"].get<double>(), 0.9);
   EXPECT_EQ(r.json["runs"].size(), 4u);
   const json& series = r.json["series"];
-  EXPECT_EQ(series["iteration"].size(), series["W_corr_fro"]["mean"].size());
-  EXPECT_NE(r.csv.find("iteration,W_softmax_mean"), std::string::npos);
+  EXPECT_EQ(series["iteration"].size(), series["W/corrFro"]["mean"].size());
+  EXPECT_NE(r.csv.find("iteration,W/softmax/mean,W/softmax/std"), std::string::npos);
 }
 
 TEST(Experiments, ResultDoesNotDependOnThreadCount) {
@@ -39,9 +39,9 @@ TEST(Experiments, NuclearSolutionsHaveLowerRankThanFrobenius) {
   int cells = 0;
   for (const json& c : r.json["cells"]) {
     ASSERT_GT(c["instances"].get<int>(), 0) << c.dump();
-    fro += c["rank_fro"]["mean"].get<double>();
-    nuc += c["rank_nuclear"]["mean"].get<double>();
-    EXPECT_GE(c["fraction_nuclear_le"].get<double>(), 1.0) << c.dump();
+    fro += c["rankFro"]["mean"].get<double>();
+    nuc += c["rankNuclear"]["mean"].get<double>();
+    EXPECT_GE(c["fractionNuclearLe"].get<double>(), 1.0) << c.dump();
     ++cells;
   }
   EXPECT_EQ(cells, 5);
@@ -63,32 +63,32 @@ TEST(Experiments, OverparamFractionRisesWithDimension) {
   ExperimentOptions o = small(40, 1000);
   o.dims = {4, 24};
   const ExperimentResult r = overparamExperiment(o);
-  const double low = r.json["per_d"][0]["fraction_global"].get<double>();
-  const double high = r.json["per_d"][1]["fraction_global"].get<double>();
-  EXPECT_LT(low, high) << r.json["per_d"].dump();
+  const double low = r.json["perD"][0]["fractionGlobal"].get<double>();
+  const double high = r.json["perD"][1]["fractionGlobal"].get<double>();
+  EXPECT_LT(low, high) << r.json["perD"].dump();
 }
 
 TEST(Experiments, PromptGlobalLocalReachesBothLimitsOnLocalCase) {
   const ExperimentResult r = promptGlobalLocalExperiment(small(-1, -1));
   std::set<std::string> local;
   for (const json& run : r.json["cases"][1]["runs"])
-    local.insert(run["converges_to"].get<std::string>());
+    local.insert(run["convergesTo"].get<std::string>());
   EXPECT_TRUE(local.count("global") && local.count("local"))
       << r.json["cases"][1].dump().substr(0, 2000);
-  for (const json& run : r.json["cases"][0]["runs"]) EXPECT_EQ(run["converges_to"], "global");
+  for (const json& run : r.json["cases"][0]["runs"]) EXPECT_EQ(run["convergesTo"], "global");
   for (const auto& c : r.json["cases"])
     for (const json& run : c["runs"])
-      EXPECT_GE(run["corr_own_svm"].get<double>(), 0.95) << run["start"];
+      EXPECT_GE(run["corrOwnSvm"].get<double>(), 0.95) << run["start"];
 }
 
 TEST(Experiments, LogisticLossTendsToMaxMarginDirection) {
   const ExperimentResult r = lossFunctionExperiment(small(-1, -1));
   for (const json& run : r.json["runs"]) {
-    const double c = run["corr_pmm"].get<double>();
+    const double c = run["corrPmm"].get<double>();
     const double C = run["C"].get<double>();
     if (run["loss"] == "logistic" && C <= 10) EXPECT_GE(c, 0.99) << "C = " << C;
     // At C = 100 the logistic run is still turning toward p^mm after 1000 steps (docs/RESULTS.md).
-    const auto& series = run["corr_series"];
+    const auto& series = run["corrSeries"];
     if (run["loss"] == "logistic" && C == 100)
       EXPECT_GT(series.back().get<double>(), series[series.size() / 2].get<double>());
   }
@@ -97,8 +97,8 @@ TEST(Experiments, LogisticLossTendsToMaxMarginDirection) {
 TEST(Experiments, JointTrainingConvergesToTheHeadAndRelaxedSvms) {
   const ExperimentResult r = jointPvExperiment(small(-1, -1));
   for (const json& v : r.json["variants"]) {
-    EXPECT_GE(v["corr_v_head_svm"].get<double>(), 0.9) << v.dump().substr(0, 1500);
-    EXPECT_GE(v["corr_p_relaxed_svm"].get<double>(), 0.9) << v.dump().substr(0, 1500);
+    EXPECT_GE(v["corrVHeadSvm"].get<double>(), 0.9) << v.dump().substr(0, 1500);
+    EXPECT_GE(v["corrPRelaxedSvm"].get<double>(), 0.9) << v.dump().substr(0, 1500);
   }
 }
 
@@ -108,8 +108,8 @@ TEST(Experiments, MirrorDescentTurnsTowardItsLpSvm) {
   ExperimentOptions o = small(2, 2000);
   o.ps = {1.75, 3.0};
   const ExperimentResult r = mirrorDescentExperiment(o);
-  for (const json& p : r.json["per_p"]) {
-    const auto& mean = p["series"]["corr_lp"]["mean"];
+  for (const json& p : r.json["perP"]) {
+    const auto& mean = p["series"]["corrLp"]["mean"];
     const double early = mean[mean.size() / 10].get<double>(), late = mean.back().get<double>();
     EXPECT_GT(late, early) << p["p"];
     EXPECT_GT(late, 0.5) << p["p"];
@@ -120,24 +120,24 @@ TEST(Experiments, MultitokenPredictionBeatsOneTokenSvm) {
   ExperimentOptions o = small(6, 2001);
   o.dims = {6};
   const ExperimentResult r = multitokenExperiment(o);
-  const json& f = r.json["per_d"][0]["final"];
-  EXPECT_LE(f["one_minus_corr_generalized"]["mean"].get<double>(),
-            f["one_minus_corr_one_token"]["mean"].get<double>())
+  const json& f = r.json["perD"][0]["final"];
+  EXPECT_LE(f["oneMinusCorrGeneralized"]["mean"].get<double>(),
+            f["oneMinusCorrOneToken"]["mean"].get<double>())
       << f.dump();
 }
 
 TEST(Experiments, RatesDecrease) {
   const ExperimentResult r = ratesExperiment(small(2, 500));
   for (const json& m : r.json["methods"]) {
-    const auto& mean = m["series"]["one_minus_corr"]["mean"];
+    const auto& mean = m["series"]["oneMinusCorr"]["mean"];
     EXPECT_LT(mean.back().get<double>(), mean[1].get<double>()) << m["method"];
   }
 }
 
 TEST(Experiments, Paths2dProducesPathsAndDirections) {
   const ExperimentResult r = paths2dExperiment(small(-1, 500), false);
-  EXPECT_EQ(r.json["W"]["paths_Wz"].size(), 2u);
-  EXPECT_GE(r.json["W"]["corr_fro"].get<double>(), 0.9);
+  EXPECT_EQ(r.json["W"]["pathsWz"].size(), 2u);
+  EXPECT_GE(r.json["W"]["corrFro"].get<double>(), 0.9);
 }
 
 TEST(Experiments, MdConvergenceTableAndSeries) {
@@ -146,22 +146,23 @@ TEST(Experiments, MdConvergenceTableAndSeries) {
   ExperimentOptions o = small(2, -1, 2);
   const ExperimentResult r = mdConvergenceExperiment(o);
   const json& t = r.json["table"];
-  ASSERT_EQ(t["div_mean"].size(), 3u);
-  ASSERT_EQ(t["div_mean"][0].size(), 3u);
+  ASSERT_EQ(t["divMean"].size(), 3u);
+  ASSERT_EQ(t["divMean"][0].size(), 3u);
   const int iters[3] = {1500, 2000, 20000};
   for (int i = 0; i < 3; ++i) {
-    const json& p = r.json["per_p"][i];
+    const json& p = r.json["perP"][i];
     EXPECT_EQ(p["iters"].get<int>(), iters[i]);
     EXPECT_EQ(p["series"]["iteration"].back().get<int>(), iters[i]);
-    EXPECT_EQ(p["series"]["iteration"].size(), p["series"]["div_q1.75"]["mean"].size());
+    EXPECT_EQ(p["series"]["iteration"].size(), p["series"]["q1.75/div"]["mean"].size());
     EXPECT_EQ(p["runs"].size(), 2u);
     for (int q = 0; q < 3; ++q) {
-      const double d = t["div_mean"][i][q].get<double>();
+      const double d = t["divMean"][i][q].get<double>();
       EXPECT_GE(d, 0.0);
       EXPECT_LE(d, 2.0);
     }
   }
-  EXPECT_NE(r.csv.find("p,iteration,div_q1.75_mean"), std::string::npos) << r.csv.substr(0, 200);
+  EXPECT_NE(r.csv.find("p,iteration,q1.75/div/mean,q1.75/div/std"), std::string::npos)
+      << r.csv.substr(0, 200);
   o.threads = 1;
   EXPECT_EQ(stripTiming(mdConvergenceExperiment(o).json).dump(), stripTiming(r.json).dump());
 }
@@ -171,11 +172,10 @@ TEST(Experiments, JointWvReportsSelectionsAndProbabilities) {
   ASSERT_EQ(r.json["runs"].size(), 3u);
   for (const json& run : r.json["runs"]) {
     EXPECT_EQ(run["selection"].size(), 2u);
-    for (const json& s : run["softmax_selected"]) EXPECT_GT(s.get<double>(), 0.99) << run.dump();
-    for (const json& s : run["logistic_probability"])
-      EXPECT_GT(s.get<double>(), 0.99) << run.dump();
-    EXPECT_TRUE(run["corr_W"].is_number());
-    EXPECT_TRUE(run["div_v"].is_number());
+    for (const json& s : run["softmaxSelected"]) EXPECT_GT(s.get<double>(), 0.99) << run.dump();
+    for (const json& s : run["logisticProbability"]) EXPECT_GT(s.get<double>(), 0.99) << run.dump();
+    EXPECT_TRUE(run["corrW"].is_number());
+    EXPECT_TRUE(run["divV"].is_number());
   }
   EXPECT_EQ(r.json["settings"]["optimizer"], "nmd");
 }

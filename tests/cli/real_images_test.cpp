@@ -35,19 +35,19 @@ TEST(Experiments, RealImagesReducedRunLearnsAndIsThreadIndependent) {
   const ExperimentResult b = realImagesExperiment(o);
   auto strip = [](json j) {
     j = stripTiming(j);
-    for (json& m : j["per_method"]) {
-      m["final"].erase("train_seconds");
-      m["final"].erase("analysis_seconds");
+    for (json& m : j["perMethod"]) {
+      m["final"].erase("trainSeconds");
+      m["final"].erase("analysisSeconds");
       for (json& r : m["runs"]) {
-        r.erase("train_seconds");
-        r.erase("analysis_seconds");
+        r.erase("trainSeconds");
+        r.erase("analysisSeconds");
       }
     }
     return j;
   };
   EXPECT_EQ(strip(a.json).dump(), strip(b.json).dump());
   EXPECT_EQ(a.csv, b.csv);
-  const json& methods = a.json["per_method"];
+  const json& methods = a.json["perMethod"];
   ASSERT_EQ(methods.size(), 3u);
   EXPECT_EQ(methods[0]["method"], "nmd p=1.1");
   EXPECT_EQ(methods[2]["method"], "adam");
@@ -57,21 +57,21 @@ TEST(Experiments, RealImagesReducedRunLearnsAndIsThreadIndependent) {
     // l_1.1 MD from zero is slow and erratic at this size (its weights grow like k^10 on few
     // coordinates; RESULTS.md shows it): only GD and Adam are held to learning here.
     if (m["method"] != "nmd p=1.1") {
-      EXPECT_GT(m["final"]["train_accuracy"]["mean"].get<double>(), 0.8) << m["method"];
-      EXPECT_GT(m["final"]["test_accuracy"]["mean"].get<double>(), 0.7) << m["method"];
-      EXPECT_LT(m["final"]["train_loss"]["mean"].get<double>(), 0.5) << m["method"];
+      EXPECT_GT(m["final"]["trainAccuracy"]["mean"].get<double>(), 0.8) << m["method"];
+      EXPECT_GT(m["final"]["testAccuracy"]["mean"].get<double>(), 0.7) << m["method"];
+      EXPECT_LT(m["final"]["trainLoss"]["mean"].get<double>(), 0.5) << m["method"];
     }
-    EXPECT_TRUE(std::isfinite(m["final"]["train_loss"]["mean"].get<double>())) << m["method"];
+    EXPECT_TRUE(std::isfinite(m["final"]["trainLoss"]["mean"].get<double>())) << m["method"];
     EXPECT_EQ(m["series"]["iteration"].front(), 0);
     EXPECT_EQ(m["series"]["iteration"].back(), 200);
     EXPECT_EQ(m["runs"][0]["analysis"]["selection"].size(), 10u);
-    EXPECT_EQ(m["histogram_mean"].size(), 20u);
+    EXPECT_EQ(m["histogramMean"].size(), 20u);
   }
   // Different seeds take different images: the two runs differ.
   EXPECT_NE(
-      methods[1]["runs"][0]["test_accuracy"].dump() + methods[1]["runs"][0]["train_loss"].dump(),
-      methods[1]["runs"][1]["test_accuracy"].dump() + methods[1]["runs"][1]["train_loss"].dump());
-  EXPECT_NE(a.csv.find("method,iteration,train_loss_mean"), std::string::npos);
+      methods[1]["runs"][0]["testAccuracy"].dump() + methods[1]["runs"][0]["trainLoss"].dump(),
+      methods[1]["runs"][1]["testAccuracy"].dump() + methods[1]["runs"][1]["trainLoss"].dump());
+  EXPECT_NE(a.csv.find("method,iteration,trainLoss/mean,trainLoss/std"), std::string::npos);
   // Bad options.
   ExperimentOptions bad = o;
   bad.classes = {7};

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <regex>
 #include <string>
 
 #include "attnsvm/errors.hpp"
@@ -30,20 +31,57 @@ TEST(ExperimentSeed, LocalConvergenceShapesAndCorrelation) {
   ASSERT_EQ(r.iteration.size(), 201u);
   EXPECT_EQ(r.iteration.front(), 0);
   EXPECT_EQ(r.iteration.back(), 400);
-  const std::vector<std::string> series = {"W_softmax",  "W_corr_fro",  "W_corr_nuclear",
-                                           "KQ_softmax", "KQ_corr_fro", "KQ_corr_nuclear"};
+  const std::vector<std::string> series = {"W/softmax",  "W/corrFro",  "W/corrNuclear",
+                                           "KQ/softmax", "KQ/corrFro", "KQ/corrNuclear"};
   EXPECT_EQ(r.seriesNames, series);
   for (const auto& s : r.series) EXPECT_EQ(s.size(), r.iteration.size());
   EXPECT_EQ(r.selectionNames, (std::vector<std::string>{"W", "KQ"}));
   EXPECT_EQ(r.selections[0].size(), 6u);
   // The final values are the last points of the series.
-  EXPECT_EQ(r.value("W_corr_fro"), r.seriesOf("W_corr_fro").back());
-  EXPECT_EQ(r.value("KQ_softmax_selected"), r.seriesOf("KQ_softmax").back());
-  EXPECT_GT(r.value("W_corr_fro"), 0.95);  // W tends to the Frobenius SVM of its selection
-  EXPECT_TRUE(r.value("W_global") == 0.0 || r.value("W_global") == 1.0);
-  EXPECT_FALSE(r.label("W_verdict").empty());
+  EXPECT_EQ(r.value("W/corrFro"), r.seriesOf("W/corrFro").back());
+  EXPECT_EQ(r.value("KQ/softmaxSelected"), r.seriesOf("KQ/softmax").back());
+  EXPECT_GT(r.value("W/corrFro"), 0.95);  // W tends to the Frobenius SVM of its selection
+  EXPECT_TRUE(r.value("W/global") == 0.0 || r.value("W/global") == 1.0);
+  EXPECT_FALSE(r.label("W/verdict").empty());
   EXPECT_TRUE(std::isnan(r.value("no such value")));
   EXPECT_THROW(r.seriesOf("no such series"), InputError);
+}
+
+TEST(ExperimentSeed, ColumnNamesJoinTheirPartsWithSlashesAndIndexInBrackets) {
+  EXPECT_EQ(columnName({"W", "corrFro"}), "W/corrFro");
+  EXPECT_EQ(columnName({"global", "3", "corrOwnSvm"}), "global/3/corrOwnSvm");
+  EXPECT_EQ(columnName({"stopReason"}), "stopReason");
+  EXPECT_EQ(indexedName("X", {0, 1, 0}), "X[0][1][0]");
+  EXPECT_EQ(columnName({"p2", indexedName("Wz", {0, 1})}), "p2/Wz[0][1]");
+}
+
+// README "Names": every series, value, label, selection and matrix name of every experiment is a
+// camelCase name (with [i] indices), or such names and scopes joined by '/'; a scope is a number
+// (a start) or an exponent ("p1.75", "q3"). Fails when a snake_case column comes back.
+TEST(ExperimentSeed, EveryColumnNameFollowsTheNamingConvention) {
+  const std::regex segment(R"(^([A-Za-z][A-Za-z0-9]*(\[[0-9]+\])*|[0-9]+|[pq][0-9]+(\.[0-9]+)?)$)");
+  for (const std::string& name : seedExperimentNames()) {
+    SCOPED_TRACE(name);
+    SeedOptions o = iters(name == "md-convergence" || name == "joint-wv" ? 30 : 20);
+    if (name == "rates") o.method = "md_p1.75";
+    if (name == "mirror-descent") o.p = 1.75;
+    const SeedResult r = runExperimentSeed(name, 1, o);
+    int columns = 0;
+    for (const auto* names :
+         {&r.seriesNames, &r.valueNames, &r.labelNames, &r.selectionNames, &r.matrixNames})
+      for (const std::string& column : *names) {
+        ++columns;
+        std::size_t from = 0;
+        for (;;) {
+          const std::size_t to = column.find('/', from);
+          const std::string part = column.substr(from, to == std::string::npos ? to : to - from);
+          EXPECT_TRUE(std::regex_match(part, segment)) << "'" << part << "' of '" << column << "'";
+          if (to == std::string::npos) break;
+          from = to + 1;
+        }
+      }
+    EXPECT_GT(columns, 0);
+  }
 }
 
 TEST(ExperimentSeed, DeterministicPerSeed) {
@@ -79,7 +117,7 @@ TEST(ExperimentSeed, OverparamAndMirrorDescent) {
   const SeedResult md = runExperimentSeed("mirror-descent", 0, m);
   ASSERT_EQ(md.matrixNames.size(), 2u);
   EXPECT_EQ(md.matrices[0].rows(), 10);
-  EXPECT_GT(md.value("corr_lp"), md.seriesOf("corr_lp").front());  // turns toward its l_p SVM
+  EXPECT_GT(md.value("corrLp"), md.seriesOf("corrLp").front());  // turns toward its l_p SVM
 }
 
 TEST(ExperimentSeed, BadInputNamesTheField) {
@@ -136,9 +174,9 @@ TEST(ExperimentRank, InstancesAndTheirSeededForm) {
     o.d = 4;
     const SeedResult sr = runExperimentSeed("rank", seed, o);
     EXPECT_EQ(sr.value("feasible"), ri.feasible ? 1.0 : 0.0);
-    EXPECT_EQ(sr.value("rank_fro"), ri.rankFro);
-    EXPECT_EQ(sr.value("rank_nuclear"), ri.rankNuclear);
-    EXPECT_EQ(sr.label("status_fro"), toString(ri.statusFro));
+    EXPECT_EQ(sr.value("rankFro"), ri.rankFro);
+    EXPECT_EQ(sr.value("rankNuclear"), ri.rankNuclear);
+    EXPECT_EQ(sr.label("statusFro"), toString(ri.statusFro));
     if (!ri.feasible) continue;
     ++feasible;
     EXPECT_EQ(ri.rankFro, 4);

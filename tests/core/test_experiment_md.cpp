@@ -53,13 +53,13 @@ TEST(MdConvergence, MatchedSvmHasTheSmallestFinalDivergence) {
     for (std::uint64_t seed = 0; seed < 4; ++seed) {
       const SeedResult r = runExperimentSeed("md-convergence", seed, so);
       ASSERT_EQ(r.iters, mdIterations(p));
-      EXPECT_EQ(r.iteration.back(), r.iters) << r.label("stop_reason");
+      EXPECT_EQ(r.iteration.back(), r.iters) << r.label("stopReason");
       for (std::size_t k = 0; k < qs.size(); ++k)
-        finals[k].push_back(r.value("div_q" + exponentName(qs[k])));
+        finals[k].push_back(r.value("q" + exponentName(qs[k]) + "/div"));
       // The series' last point is the final value; the divergence falls along the run.
-      const std::vector<double>& d = r.seriesOf("div_q" + exponentName(p));
+      const std::vector<double>& d = r.seriesOf("q" + exponentName(p) + "/div");
       if (std::isfinite(d.back())) {
-        EXPECT_EQ(d.back(), r.value("div_q" + exponentName(p)));
+        EXPECT_EQ(d.back(), r.value("q" + exponentName(p) + "/div"));
         EXPECT_LT(d.back(), d.front()) << "p = " << p << ", seed " << seed;
       }
       EXPECT_EQ(r.matrices.size(), 1 + qs.size());
@@ -83,10 +83,10 @@ TEST(MdConvergence, SmallerPGivesSparserW) {
   for (std::uint64_t seed = 0; seed < 4; ++seed) {
     const SeedResult a = runExperimentSeed("md-convergence", seed, lo);
     const SeedResult b = runExperimentSeed("md-convergence", seed, hi);
-    sLo += a.value("sparsity_W");
-    sHi += b.value("sparsity_W");
-    svmLo += a.value("sparsity_svm_q1.75");
-    svmHi += a.value("sparsity_svm_q3");
+    sLo += a.value("sparsityW");
+    sHi += b.value("sparsityW");
+    svmLo += a.value("q1.75/sparsitySvm");
+    svmHi += a.value("q3/sparsitySvm");
   }
   EXPECT_GE(svmLo, svmHi);
   EXPECT_GE(sLo, sHi);
@@ -106,27 +106,27 @@ TEST(JointWv, ProbabilitiesTendToOneAndWvTurnTowardTheirLpSvms) {
   ASSERT_EQ(r.selectionNames.size(), 3u);
   for (const std::string& P : r.selectionNames) {
     SCOPED_TRACE(P);
-    EXPECT_TRUE(r.label(P + "_stop_reason").empty()) << r.label(P + "_stop_reason");
+    EXPECT_TRUE(r.label(P + "/stopReason").empty()) << r.label(P + "/stopReason");
     for (int i = 0; i < 2; ++i) {
-      EXPECT_GT(r.value(P + "_softmax_" + std::to_string(i)), 0.99);
-      EXPECT_GT(r.value(P + "_logistic_" + std::to_string(i)), 0.99);
+      EXPECT_GT(r.value(P + "/softmax[" + std::to_string(i) + "]"), 0.99);
+      EXPECT_GT(r.value(P + "/logistic[" + std::to_string(i) + "]"), 0.99);
     }
     // Rising along the run (probabilities) and turning toward the SVMs of the final selection:
     // the late correlation beats the early one and the divergence falls. The final values are
     // reported (docs/RESULTS.md), whatever they are.
-    const auto& sm = r.seriesOf(P + "_mean_softmax");
-    const auto& lg = r.seriesOf(P + "_mean_logistic");
+    const auto& sm = r.seriesOf(P + "/meanSoftmax");
+    const auto& lg = r.seriesOf(P + "/meanLogistic");
     EXPECT_GT(sm.back(), sm.front());  // from uniform (1/3) and 1/2 at W = 0, v = 0
     EXPECT_GT(lg.back(), lg.front());
     EXPECT_GE(sm.back(), sm[sm.size() / 10]);
     EXPECT_GE(lg.back(), lg[lg.size() / 10]);
-    for (const char* m : {"_corr_W", "_corr_v"}) {
+    for (const char* m : {"/corrW", "/corrV"}) {
       const auto& c = r.seriesOf(P + m);
       ASSERT_TRUE(std::isfinite(c.back())) << m << ": no SVM for the final selection";
       EXPECT_GT(c.back(), c[c.size() / 10]) << m;
       EXPECT_GT(c.back(), 0.9) << m;
     }
-    for (const char* m : {"_div_W", "_div_v"}) {
+    for (const char* m : {"/divW", "/divV"}) {
       const auto& d = r.seriesOf(P + m);
       EXPECT_LT(d.back(), d[d.size() / 10]) << m;
       EXPECT_LT(d.back(), 0.1) << m;

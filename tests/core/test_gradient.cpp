@@ -15,6 +15,7 @@
 #include "attnsvm/train.hpp"
 #include "engine_test_data.hpp"
 #include "finite_difference.hpp"
+#include "relative_error.hpp"
 
 namespace attnsvm {
 namespace {
@@ -33,7 +34,7 @@ std::string comboName(const ::testing::TestParamInfo<Combo>& info) {
 }
 
 // Relative error ||a - b|| / ||b||.
-double relErr(const Mat& a, const Mat& b) { return (a - b).norm() / b.norm(); }
+using test::relErr;
 
 // Smallest |(V r)_j| over all units: FD steps must not cross a relu kink.
 double reluMargin(const Model& model, const Params& params) {

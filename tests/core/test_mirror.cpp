@@ -11,6 +11,7 @@
 #include "attnsvm/rng.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/train.hpp"
+#include "relative_error.hpp"
 
 namespace attnsvm {
 namespace {
@@ -46,7 +47,7 @@ Mat handStep(const Mat& W, const Mat& g, double lr, double p) {
   return out;
 }
 
-double relDiff(const Mat& a, const Mat& b) { return (a - b).norm() / std::max(1e-300, b.norm()); }
+using test::relErr;
 
 TEST(NormalizedMirrorDescent, StepOnWMatchesTheHandComputedDualNormStep) {
   const Dataset data = sphereDataset(4, 5, 3, 11);
@@ -60,13 +61,13 @@ TEST(NormalizedMirrorDescent, StepOnWMatchesTheHandComputedDualNormStep) {
     Gradient g;
     model.gradient(init, g);
     const Mat expected = handStep(init.W, std::exp(g.logScale) * g.W, 0.1, p);
-    EXPECT_LE(relDiff(tr.params().W, expected), 1e-13) << "p = " << p;
+    EXPECT_LE(relErr(tr.params().W, expected), 1e-13) << "p = " << p;
     // Not the Frobenius-normalized step (the old meaning of nmd, now nmd-fro), which differs.
     TrainSettings fro = nmd(0.1, p);
     fro.optimizer = Optimizer::NMDFro;
     Trainer old(model, fro, init);
     old.step(1);
-    EXPECT_GT(relDiff(old.params().W, expected), 1e-4) << "p = " << p;
+    EXPECT_GT(relErr(old.params().W, expected), 1e-4) << "p = " << p;
   }
 }
 
@@ -101,8 +102,8 @@ TEST(NormalizedMirrorDescent, EachFactorAndTheHeadUseTheirOwnDualNorm) {
   Gradient g;
   model.gradient(p0, g);
   const double scale = std::exp(g.logScale);
-  EXPECT_LE(relDiff(tr.params().K, handStep(p0.K, scale * g.K, 0.05, 3.0)), 1e-13);
-  EXPECT_LE(relDiff(tr.params().Q, handStep(p0.Q, scale * g.Q, 0.05, 3.0)), 1e-13);
+  EXPECT_LE(relErr(tr.params().K, handStep(p0.K, scale * g.K, 0.05, 3.0)), 1e-13);
+  EXPECT_LE(relErr(tr.params().Q, handStep(p0.Q, scale * g.Q, 0.05, 3.0)), 1e-13);
 
   // Joint (W, v): W with p = 1.75, v with its own p = 3 and its own dual norm.
   const Model wm(data, ModelSpec{});
@@ -119,9 +120,9 @@ TEST(NormalizedMirrorDescent, EachFactorAndTheHeadUseTheirOwnDualNorm) {
   jt.step(1);
   Gradient gj;
   wm.gradient(w0, gj, true);
-  EXPECT_LE(relDiff(jt.params().W, handStep(w0.W, std::exp(gj.logScale) * gj.W, 0.1, 1.75)), 1e-13);
+  EXPECT_LE(relErr(jt.params().W, handStep(w0.W, std::exp(gj.logScale) * gj.W, 0.1, 1.75)), 1e-13);
   const Mat v1 = handStep(Mat(w0.v), Mat(std::exp(gj.logScaleHead) * gj.v), 0.2, 3.0);
-  EXPECT_LE(relDiff(Mat(jt.params().v), v1), 1e-13);
+  EXPECT_LE(relErr(Mat(jt.params().v), v1), 1e-13);
 }
 
 TEST(NormalizedMirrorDescent, WithP2ItIsNormalizedGDBitForBitWhileTheGradientDwarfsEps) {
@@ -154,7 +155,7 @@ TEST(NormalizedMirrorDescent, WithP2ItIsNormalizedGDBitForBitWhileTheGradientDwa
   Trainer c(um, nmd(0.5, 2.0), um.zeroParams()), e(um, ngd5, um.zeroParams());
   c.step(50);
   e.step(50);
-  EXPECT_LE(relDiff(c.params().W, e.params().W), 1e-12);
+  EXPECT_LE(relErr(c.params().W, e.params().W), 1e-12);
 }
 
 TEST(NormalizedMirrorDescent, StepShrinksNearEpsAndIsExactlyZeroAfterUnderflow) {

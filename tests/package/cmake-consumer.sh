@@ -9,12 +9,15 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
-# A sanitizer build installs an instrumented library: its consumer must be linked the same way.
+# A sanitizer build installs an instrumented library: its consumer must be compiled by the same
+# compiler (the sanitizer runtimes of clang and GCC differ) and linked the same way.
 flags=""
 if grep -q '^ATTNSVM_SANITIZE:BOOL=ON' "$build/CMakeCache.txt"; then flags="-fsanitize=address,undefined"; fi
+cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+cxx=${cxx:-c++}
 
 echo "cmake-consumer: find_package(attnsvm CONFIG) from $scratch/prefix"
-cmake -S "$here/consumer" -B "$scratch/cmake-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+cmake -S "$here/consumer" -B "$scratch/cmake-build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" \
   -DCMAKE_PREFIX_PATH="$scratch/prefix" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
 cmake --build "$scratch/cmake-build" >/dev/null
 "$scratch/cmake-build/consumer"
@@ -23,6 +26,6 @@ echo "cmake-consumer: pkg-config attnsvm"
 export PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig:$scratch/prefix/lib/x86_64-linux-gnu/pkgconfig"
 pkg-config --exists attnsvm
 # shellcheck disable=SC2046
-g++ -std=c++17 -O1 $flags "$here/consumer/main.cpp" $(pkg-config --cflags --libs attnsvm) -o "$scratch/consumer-pc"
+"$cxx" -std=c++17 -O1 $flags "$here/consumer/main.cpp" $(pkg-config --cflags --libs attnsvm) -o "$scratch/consumer-pc"
 "$scratch/consumer-pc"
 echo "cmake-consumer: ok"

@@ -5,8 +5,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { loadEngine, assertClose, repoRoot, worst } from './helpers.mjs';
 import { aggregate } from '../../web/src/experiments/aggregate.js';
 import { rankCell, rankMaxAttempts } from '../../web/src/experiments/rank.js';
@@ -21,6 +22,11 @@ const experiment = (args) =>
 
 let engine;
 before(async () => { engine = await loadEngine('attnsvm-experiments'); });
+
+// The names of a CLI series block (without its iteration axis), sorted; the first chunk of results.
+const seriesKeys = (block) => Object.keys(block).filter((k) => k !== 'iteration').sort();
+const a0 = (chunks) => chunks[0];
+const nan = (a) => a.map((x) => (x === null ? NaN : x));
 after(() => console.log(`# largest relative difference at the 1e-9 bar: ${worst.diff.toExponential(2)} (${worst.what})`));
 
 test('local-convergence: per-seed finals and mean/std bands agree with the CLI', { skip }, () => {
@@ -32,20 +38,30 @@ test('local-convergence: per-seed finals and mean/std bands agree with the CLI',
   const a = aggregate(chunks);
   assert.deepEqual(a.seeds, [7, 8, 9, 10]);
   assert.deepEqual(a.iteration, c.series.iteration);
+  // The same names on both sides: the CLI's series are the wasm series; a run's fields of W are the
+  // wasm columns "W/<field>" (values and labels).
+  assert.deepEqual(seriesKeys(c.series), [...a0(chunks).seriesNames].sort());
+  const columns = new Set([...a0(chunks).valueNames, ...a0(chunks).labelNames]);
   for (const p of ['W', 'KQ']) {
-    for (const [field, value] of [['softmax_selected', 'softmax_selected'], ['corr_fro', 'corr_fro'],
-      ['corr_nuclear', 'corr_nuclear'], ['loss', 'loss']]) {
-      assertClose(a.values[`${p}_${value}`], c.runs.map((r) => r[p][field]), `${p} ${field} per seed`, TOL);
+    for (const r of c.runs) {
+      for (const f of Object.keys(r[p])) assert.ok(f === 'selection' || columns.has(`${p}/${f}`), `runs[].${p}.${f} is the wasm column ${p}/${f}`);
+    }
+    for (const f of Object.keys(c.summary[p])) {
+      assert.ok(/^fraction(Globally|Locally)Optimal$/.test(f) || columns.has(`${p}/${f}`), `summary.${p}.${f} is the wasm column ${p}/${f}`);
+    }
+    for (const field of ['softmaxSelected', 'corrFro', 'corrNuclear', 'loss']) {
+      assertClose(a.values[`${p}/${field}`], c.runs.map((r) => r[p][field]), `${p} ${field} per seed`, TOL);
     }
     assert.deepEqual(a.selections[p], c.runs.map((r) => r[p].selection), `${p} selections`);
-    assert.deepEqual(a.labels[`${p}_verdict`], c.runs.map((r) => r[p].verdict), `${p} verdicts`);
-    for (const s of ['softmax', 'corr_fro', 'corr_nuclear']) {
-      assertClose(a.series[`${p}_${s}`].mean, c.series[`${p}_${s}`].mean, `${p}_${s} mean`, TOL);
+    assert.deepEqual(a.labels[`${p}/verdict`], c.runs.map((r) => r[p].verdict), `${p} verdicts`);
+    for (const s of ['softmax', 'corrFro', 'corrNuclear']) {
+      const name = `${p}/${s}`;
+      assertClose(a.series[name].mean, c.series[name].mean, `${name} mean`, TOL);
       // A std over seeds is a difference of values of size ~1 (probabilities, correlations): its
       // rounding error scales with the values, not with the (small) std itself, hence floor 1.
-      assertClose(a.series[`${p}_${s}`].std, c.series[`${p}_${s}`].std, `${p}_${s} std`, TOL, 1);
+      assertClose(a.series[name].std, c.series[name].std, `${name} std`, TOL, 1);
     }
-    assertClose(a.finals[`${p}_corr_fro`].mean, c.summary[p].corr_fro.mean, `${p} summary corr_fro`, TOL);
+    assertClose(a.finals[`${p}/corrFro`].mean, c.summary[p].corrFro.mean, `${p} summary corrFro`, TOL);
   }
 });
 
@@ -56,14 +72,16 @@ test('rates (ngd, md_p3) and overparam agree with the CLI', { skip }, () => {
     const a = aggregate([engine.experimentSeeds('rates', { method, seedStart: 0, seedCount: seeds, iters })]);
     const m = c.methods.find((x) => x.method === method);
     assert.deepEqual(a.iteration, m.series.iteration);
-    assertClose(a.series.one_minus_corr.mean, m.series.one_minus_corr.mean, `rates ${method} mean`, TOL);
-    assertClose(a.finals.one_minus_corr.mean, m.final_one_minus_corr.mean, `rates ${method} final`, TOL);
+    assert.deepEqual(seriesKeys(m.series), Object.keys(a.series).sort(), 'rates: series names');
+    assertClose(a.series.oneMinusCorr.mean, m.series.oneMinusCorr.mean, `rates ${method} mean`, TOL);
+    assertClose(a.finals.oneMinusCorr.mean, m.finalOneMinusCorr.mean, `rates ${method} final`, TOL);
   }
   const o = experiment(['overparam', '--seeds', `${seeds}`, '--iters', `${iters}`, '--dims', '4,10']);
   for (const [k, d] of [[0, 4], [1, 10]]) {
     const a = aggregate([engine.experimentSeeds('overparam', { d, seedStart: 0, seedCount: seeds, iters })]);
-    assert.deepEqual(a.values.global, o.per_d[k].global_per_seed, `overparam d=${d} global per seed`);
-    assertClose(a.finals.min_softmax.mean, o.per_d[k].min_softmax.mean, `overparam d=${d} min softmax`, TOL);
+    assert.ok('minSoftmax' in a.finals && 'minSoftmax' in o.perD[k], 'overparam: minSoftmax on both sides');
+    assert.deepEqual(a.values.global, o.perD[k].globalPerSeed, `overparam d=${d} global per seed`);
+    assertClose(a.finals.minSoftmax.mean, o.perD[k].minSoftmax.mean, `overparam d=${d} min softmax`, TOL);
   }
 });
 
@@ -73,7 +91,7 @@ test('rank: per-cell seeds, attempts and ranks equal the CLI\'s', { skip }, () =
   const instances = 4, base = 2, dims = [1, 2, 3, 5];
   const c = experiment(['rank', '--seeds', `${instances}`, '--dims', dims.join(','), '--seed-base', `${base}`]);
   const maxAttempts = rankMaxAttempts(instances);
-  assert.equal(c.settings.max_attempts, maxAttempts);
+  assert.equal(c.settings.maxAttempts, maxAttempts);
   for (const cell of c.cells) {
     const chunks = [];
     // uneven chunks, later ones first (as a pool might finish them), up to the CLI's attempts + 3
@@ -84,18 +102,20 @@ test('rank: per-cell seeds, attempts and ranks equal the CLI\'s', { skip }, () =
     }
     const a = rankCell(cell.n, cell.T, cell.d, chunks, instances, maxAttempts);
     const what = `n=${cell.n} T=${cell.T} d=${cell.d}`;
+    // the lab's cell is the CLI's row: the same field names
+    assert.deepEqual(Object.keys(a).sort(), Object.keys(cell).sort(), `${what}: field names`);
     assert.deepEqual(a.seeds, cell.seeds, `${what} seeds`);
     assert.equal(a.attempts, cell.attempts, `${what} attempts`);
-    assert.deepEqual(a.ranks_fro, cell.ranks_fro, `${what} Frobenius ranks`);
-    assert.deepEqual(a.ranks_nuclear, cell.ranks_nuclear, `${what} nuclear ranks`);
-    assert.equal(a.nuclear_failures, cell.nuclear_failures, `${what} nuclear failures`);
-    for (const key of ['rank_fro', 'rank_nuclear']) {
+    assert.deepEqual(a.ranksFro, cell.ranksFro, `${what} Frobenius ranks`);
+    assert.deepEqual(a.ranksNuclear, cell.ranksNuclear, `${what} nuclear ranks`);
+    assert.equal(a.nuclearFailures, cell.nuclearFailures, `${what} nuclear failures`);
+    for (const key of ['rankFro', 'rankNuclear']) {
       for (const f of ['mean', 'std']) {
         const x = a[key][f], y = cell[key][f];
         assert.ok((Number.isNaN(x) && y === null) || x === y, `${what} ${key} ${f}: ${x} vs ${y}`);
       }
     }
-    for (const f of ['fraction_nuclear_lower', 'fraction_nuclear_le']) {
+    for (const f of ['fractionNuclearLower', 'fractionNuclearLe']) {
       assert.ok((Number.isNaN(a[f]) && cell[f] === null) || a[f] === cell[f], `${what} ${f}`);
     }
   }
@@ -107,28 +127,31 @@ test('prompt-global-local, loss-function, joint-pv: every run\'s series and fina
   const iters = 300, base = 1;
   const one = (name) => aggregate([engine.experimentSeeds(name, { seedStart: base, seedCount: 1, iters })]);
   const cli = (name) => experiment([name, '--iters', `${iters}`, '--seed-base', `${base}`]);
-  const nan = (a) => a.map((x) => (x === null ? NaN : x));
   const p = one('prompt-global-local'), pc = cli('prompt-global-local');
   for (const c of pc.cases) {
     for (const r of c.runs) {
-      const key = `${c.case}_${r.start}`;
+      const key = `${c.case}/${r.start}`;
       assert.deepEqual(p.iteration, r.iteration);
-      assert.equal(p.values[`${key}_global`][0], r.converges_to === 'global' ? 1 : 0, `${key} converges to`);
-      assertClose([p.values[`${key}_corr_own_svm`][0], p.values[`${key}_corr_global_svm`][0]],
-        nan([r.corr_own_svm, r.corr_global_svm]), `${key} final corr`, TOL);
+      // the lab's columns "<case>/<start>/<metric>" are the CLI run's fields
+      for (const metric of ['corrOwnSvm', 'corrGlobalSvm']) assert.ok(metric in r && `${key}/${metric}` in p.values, `${key}/${metric}`);
+      assert.equal(p.values[`${key}/global`][0], r.convergesTo === 'global' ? 1 : 0, `${key} converges to`);
+      assertClose([p.values[`${key}/corrOwnSvm`][0], p.values[`${key}/corrGlobalSvm`][0]],
+        nan([r.corrOwnSvm, r.corrGlobalSvm]), `${key} final corr`, TOL);
     }
   }
   const l = one('loss-function'), lc = cli('loss-function');
   for (const r of lc.runs) {
-    const key = `${r.loss}_C${r.C}_corr_pmm`;
-    assertClose(l.series[key].mean, nan(r.corr_series), `${key} series`, TOL);
+    const key = `${r.loss}/C${r.C}/corrPmm`;
+    assert.ok('corrPmm' in r && key in l.values, `${key}: the run's corrPmm`);
+    assertClose(l.series[key].mean, nan(r.corrSeries), `${key} series`, TOL);
+    assertClose(l.values[key], nan([r.corrPmm]), `${key} final`, TOL);
   }
   const j = one('joint-pv'), jc = cli('joint-pv');
   for (const v of jc.variants) {
-    assertClose(j.series[`v${v.variant}_corr_p_relaxed`].mean, nan(v.corr_p_relaxed_series), `joint-pv ${v.variant} p`, TOL);
-    assertClose(j.series[`v${v.variant}_corr_v_head`].mean, nan(v.corr_v_series), `joint-pv ${v.variant} v`, TOL);
-    assertClose([j.values[`v${v.variant}_corr_p_plain`][0], j.values[`v${v.variant}_min_logistic`][0]],
-      [v.corr_p_prompt_svm, Math.min(...v.logistic_probability)], `joint-pv ${v.variant} finals`, TOL);
+    assertClose(j.series[`v${v.variant}/corrPRelaxed`].mean, nan(v.corrPRelaxedSeries), `joint-pv ${v.variant} p`, TOL);
+    assertClose(j.series[`v${v.variant}/corrVHead`].mean, nan(v.corrVSeries), `joint-pv ${v.variant} v`, TOL);
+    assertClose([j.values[`v${v.variant}/corrPPlain`][0], j.values[`v${v.variant}/minLogistic`][0]],
+      [v.corrPPromptSvm, Math.min(...v.logisticProbability)], `joint-pv ${v.variant} finals`, TOL);
   }
 });
 
@@ -139,16 +162,17 @@ test('paths2d, paths2d-t5: the paths W(k) z_i, SVM directions and tokens agree w
     const c = experiment([name, '--iters', `${iters}`, '--seed-base', `${base}`]);
     for (const P of ['W', 'KQ']) {
       assert.deepEqual(a.iteration, c[P].iteration);
-      c[P].paths_Wz.forEach((path, i) => {
-        for (const k of [0, 1]) assertClose(a.series[`${P}_z${i}_${k}`].mean, path.map((q) => q[k]), `${name} ${P} path ${i}`, TOL);
+      c[P].pathsWz.forEach((path, i) => {
+        for (const k of [0, 1]) assertClose(a.series[`${P}/Wz[${i}][${k}]`].mean, path.map((q) => q[k]), `${name} ${P} path ${i}`, TOL);
         for (const ref of ['fro', 'nuclear']) {
-          const want = c[P].svm_directions_Wz[i][ref];
-          if (want) assertClose([0, 1].map((k) => a.values[`${P}_${ref}_z${i}_${k}`][0]), want, `${name} ${P} ${ref} ${i}`, TOL);
+          const want = c[P].svmDirectionsWz[i][ref];
+          if (want) assertClose([0, 1].map((k) => a.values[`${P}/${ref}/Wmmz[${i}][${k}]`][0]), want, `${name} ${P} ${ref} ${i}`, TOL);
         }
       });
-      assertClose(a.values[`${P}_corr_fro`], [c[P].corr_fro], `${name} ${P} corr_fro`, TOL);
+      for (const f of ['corrFro', 'corrNuclear']) assertClose(a.values[`${P}/${f}`], nan([c[P][f]]), `${name} ${P} ${f}`, TOL);
     }
-    assert.equal(a.values.x_1_0_0[0], c.data.X[1][0][0], `${name} token (1, 0)`);
+    // the tokens X[i][t][a] are the data's X, index for index
+    c.data.X.forEach((seq, i) => seq.forEach((x, t) => x.forEach((value, k) => assert.equal(a.values[`X[${i}][${t}][${k}]`][0], value, `${name} X[${i}][${t}][${k}]`))));
   }
 });
 
@@ -161,36 +185,140 @@ test('md-convergence: per-seed D_p and corr against every l_q SVM, bands and tab
     const chunks = [engine.experimentSeeds('md-convergence', { p, seedStart: base + 1, seedCount: 2, iters }),
       engine.experimentSeeds('md-convergence', { p, seedStart: base, seedCount: 1, iters })];
     const a = aggregate(chunks);
-    const row = c.per_p[pi];
+    const row = c.perP[pi];
     assert.deepEqual(a.iteration, row.series.iteration);
+    assert.deepEqual(seriesKeys(row.series), [...a0(chunks).seriesNames].sort(), `p=${p}: series names`);
+    // every final and run field is a wasm column (value or label) of the same name
+    const columns = new Set([...a0(chunks).valueNames, ...a0(chunks).labelNames]);
+    for (const f of Object.keys(row.final)) assert.ok(columns.has(f), `p=${p}: final.${f} is a wasm column`);
+    for (const f of Object.keys(row.runs[0])) assert.ok(['seed', 'selection'].includes(f) || columns.has(f), `p=${p}: runs[].${f} is a wasm column`);
     assert.deepEqual(a.selections.W, row.runs.map((r) => r.selection), `p=${p} selections`);
     for (const q of c.settings.qs) {
       for (const m of ['div', 'corr']) {
-        const key = `${m}_q${q}`;
+        const key = `q${q}/${m}`;
         assertClose(a.values[key], row.runs.map((r) => r[key]), `p=${p} ${key} per seed`, TOL);
         assertClose(a.series[key].mean, row.series[key].mean, `p=${p} ${key} mean`, TOL);
         assertClose(a.series[key].std, row.series[key].std, `p=${p} ${key} std`, TOL, 1);
       }
       const qi = c.settings.qs.indexOf(q);
-      assertClose([a.finals[`div_q${q}`].mean], [c.table.div_mean[pi][qi]], `table p=${p} q=${q}`, TOL);
+      assertClose([a.finals[`q${q}/div`].mean], [c.table.divMean[pi][qi]], `table p=${p} q=${q}`, TOL);
     }
   });
 });
 
 test('joint-wv: every p\'s series, selection and probabilities agree with the CLI', { skip }, () => {
   const iters = 400;
-  const a = aggregate([engine.experimentSeeds('joint-wv', { seedStart: 0, seedCount: 1, iters })]);
+  const raw = engine.experimentSeeds('joint-wv', { seedStart: 0, seedCount: 1, iters });
+  const a = aggregate([raw]);
   const c = experiment(['joint-wv', '--iters', `${iters}`]);
   assert.deepEqual(a.iteration, c.series.iteration);
+  assert.deepEqual(seriesKeys(c.series), [...raw.seriesNames].sort(), 'joint-wv: series names');
   for (const r of c.runs) {
     const P = `p${r.p}`;
     assert.deepEqual(a.selections[P][0], r.selection, `${P} selection`);
-    for (const m of ['corr_W', 'div_W', 'corr_v', 'div_v', 'mean_softmax', 'mean_logistic']) {
-      assertClose(a.series[`${P}_${m}`].mean, c.series[`${P}_${m}`].mean, `${P} ${m}`, TOL);
+    // a run's scalar fields are the wasm columns "<P>/<field>"
+    for (const f of ['corrW', 'divW', 'corrV', 'divV']) {
+      assert.ok(f in r, `${P}: run field ${f}`);
+      assertClose(a.values[`${P}/${f}`], nan([r[f]]), `${P} ${f}`, TOL);
     }
-    assertClose([0, 1].map((i) => a.values[`${P}_softmax_${i}`][0]), r.softmax_selected, `${P} softmax`, TOL);
-    assertClose([0, 1].map((i) => a.values[`${P}_logistic_${i}`][0]), r.logistic_probability, `${P} logistic`, TOL);
+    for (const m of ['corrW', 'divW', 'corrV', 'divV', 'meanSoftmax', 'meanLogistic']) {
+      assertClose(a.series[`${P}/${m}`].mean, c.series[`${P}/${m}`].mean, `${P} ${m}`, TOL);
+    }
+    assertClose([0, 1].map((i) => a.values[`${P}/softmax[${i}]`][0]), r.softmaxSelected, `${P} softmax`, TOL);
+    assertClose([0, 1].map((i) => a.values[`${P}/logistic[${i}]`][0]), r.logisticProbability, `${P} logistic`, TOL);
+    r.Wmmz.forEach((row, i) => assertClose(row.map((_, k) => a.values[`${P}/Wmmz[${i}][${k}]`][0]), nan(row), `${P} Wmmz[${i}]`, TOL));
+    assertClose(r.vmm.map((_, k) => a.values[`${P}/vmm[${k}]`][0]), nan(r.vmm), `${P} vmm`, TOL);
   }
+});
+
+// README "Names" (issue 17): one spelling. Every key of the CLI's JSON of every experiment, every
+// column of its CSV and every column name of the wasm results is a camelCase name (indices in
+// brackets, X[0][1][0]) or such names joined by '/' with scopes: a number (a start, or a d keying
+// a JSON map) or an exponent (p1.75, q3). The only keys that are values are the verdict names
+// counted under `verdicts` (real-images). Fails when a snake_case name comes back.
+const SEGMENT = /^([A-Za-z][A-Za-z0-9]*(\[\d+\])*|\d+|[pq]\d+(\.\d+)?)$/;
+function badNames(names, where) {
+  const bad = [];
+  for (const name of names) for (const part of name.split('/')) if (!SEGMENT.test(part)) bad.push(`${where}: '${name}' ('${part}')`);
+  return bad;
+}
+// Every key of a JSON value, with its path; keys under `verdicts` must be verdict names.
+function badKeys(x, path, verdictNames, bad = []) {
+  if (ArrayBuffer.isView(x)) return bad;  // typed arrays: numbers
+  if (Array.isArray(x)) x.forEach((v, k) => badKeys(v, `${path}[${k}]`, verdictNames, bad));
+  else if (x && typeof x === 'object') {
+    for (const [k, v] of Object.entries(x)) {
+      if (path.endsWith('.verdicts')) {
+        if (!verdictNames.includes(k)) bad.push(`${path}: '${k}' is no verdict`);
+      } else bad.push(...badNames([k], path));
+      badKeys(v, `${path}.${k}`, verdictNames, bad);
+    }
+  }
+  return bad;
+}
+const REDUCED = {
+  'local-convergence': ['--seeds', '2', '--iters', '60'],
+  rank: ['--seeds', '2', '--dims', '2'],
+  multitoken: ['--seeds', '2', '--iters', '60', '--dims', '4'],
+  'prompt-global-local': ['--iters', '60'],
+  'loss-function': ['--iters', '60'],
+  'joint-pv': ['--iters', '60'],
+  'mirror-descent': ['--seeds', '2', '--iters', '60', '--ps', '1.75'],
+  overparam: ['--seeds', '2', '--iters', '60', '--dims', '4'],
+  'basin-map': ['--grid', '3', '--iters', '30'],
+  rates: ['--seeds', '2', '--iters', '60'],
+  paths2d: ['--iters', '60'],
+  'paths2d-t5': ['--iters', '60'],
+  'md-convergence': ['--seeds', '2', '--iters', '60'],
+  'joint-wv': ['--iters', '60'],
+  'real-images': ['--seeds', '1', '--iters', '3', '--train', '20', '--test', '20', '--n-svm', '10', '--ps', '2', '--optimizer', 'nmd,adam'],
+};
+
+test('every experiment\'s JSON keys, CSV columns and wasm column names are camelCase (joined by /)', { skip, timeout: 300000 }, () => {
+  const list = JSON.parse(execFileSync(cli, ['experiment', '--list']).toString());
+  assert.deepEqual([...list].sort(), Object.keys(REDUCED).sort(), 'a reduced run for every experiment');
+  const verdictNames = [...engine.vocabulary().verdict, 'not_globally_optimal'];
+  const dir = mkdtempSync(join(tmpdir(), 'attnsvm-names-'));
+  const bad = [];
+  const json = {};
+  for (const [name, args] of Object.entries(REDUCED)) {
+    const out = join(dir, `${name}.json`), csv = join(dir, `${name}.csv`);
+    try {
+      execFileSync(cli, ['experiment', name, ...args, '--quiet', '--threads', '2', '--out', out, '--csv', csv], { stdio: ['ignore', 'ignore', 'pipe'] });
+    } catch (e) {
+      if (name === 'real-images' && /apt-get install dataset-fashion-mnist/.test(e.stderr)) continue;  // no data on this machine
+      throw e;
+    }
+    json[name] = JSON.parse(readFileSync(out, 'utf8'));
+    bad.push(...badKeys(json[name], name, verdictNames));
+    const header = readFileSync(csv, 'utf8').split('\n')[0].split(',');
+    bad.push(...badNames(header, `${name} CSV`));
+    assert.ok(header.length >= 2, `${name}: CSV header`);
+  }
+  // the wasm results of every experiment the lab runs
+  for (const name of engine.experimentNames()) {
+    const options = { seedStart: 1, seedCount: 2, iters: 30, ...(name === 'rates' ? { method: 'md_p1.75' } : {}) };
+    const r = engine.experimentSeeds(name, options);
+    for (const key of ['seriesNames', 'valueNames', 'labelNames', 'selectionNames']) bad.push(...badNames(r[key], `wasm ${name} ${key}`));
+    bad.push(...badKeys(r, `wasm ${name}`, verdictNames));
+  }
+  bad.push(...badKeys(engine.basinMap({ grid: 3, rowStart: 0, rowCount: 1, iters: 20 }), 'wasm basinMap', verdictNames));
+  bad.push(...badKeys(engine.basinLimits({}), 'wasm basinLimits', verdictNames));
+  bad.push(...badKeys(rankCell(5, 5, 2, [engine.experimentSeeds('rank', { n: 5, T: 5, d: 2, seedStart: 0, seedCount: 3 })], 2, 40), 'lab rank cell', verdictNames));
+  assert.deepEqual(bad, []);
+
+  // Where the CLI and the wasm columns hold the same result, the same names: the series blocks of
+  // mirror-descent and multitoken are the wasm series, their finals and runs' fields wasm values.
+  const same = (name, block, options, extra) => {
+    const r = engine.experimentSeeds(name, { seedStart: 0, seedCount: 1, iters: 60, ...options });
+    assert.deepEqual(seriesKeys(block.series), [...r.seriesNames].sort(), `${name}: series names`);
+    const columns = new Set([...r.valueNames, ...r.labelNames]);
+    for (const f of Object.keys(block.final)) assert.ok(columns.has(f), `${name}: final.${f} is a wasm column`);
+    for (const f of Object.keys(block.runs[0])) assert.ok(extra.includes(f) || columns.has(f), `${name}: runs[].${f} is a wasm column`);
+  };
+  same('mirror-descent', json['mirror-descent'].perP[0], { p: 1.75 }, ['seed', 'selection']);
+  same('multitoken', json.multitoken.perD[0], { d: 4 }, ['seed', 'selectedSets']);
+  assert.ok(json['mirror-descent'].perP[0].heatmapSeed0.WmmLp, 'mirror-descent: the l_p SVM as heatmapSeed0.WmmLp');
 });
 
 test('experimentSeeds: bad input is a clear error naming the field', () => {
@@ -202,6 +330,10 @@ test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('mirror-descent', { p: 1 }), /p must be in \(1, 1000\]/);
   assert.deepEqual(engine.experimentNames(), ['local-convergence', 'overparam', 'rates', 'mirror-descent', 'multitoken', 'rank',
     'prompt-global-local', 'loss-function', 'joint-pv', 'paths2d', 'paths2d-t5', 'md-convergence', 'joint-wv']);
+  // the types list the same names
+  const dts = readFileSync(resolve(repoRoot, 'web/src/engine/attnsvm.d.ts'), 'utf8');
+  const union = /export type SeedExperimentName = ([^;]+);/.exec(dts)[1];
+  assert.deepEqual([...union.matchAll(/'([^']*)'/g)].map((m) => m[1]), engine.experimentNames(), 'attnsvm.d.ts SeedExperimentName');
   assert.throws(() => engine.experimentSeeds('md-convergence', { p: 0.5 }), /p = 0.5.* must be in \(1, 1000\]/);
   assert.throws(() => engine.experimentSeeds('rank', { T: 1 }), /T = 1 is out of range 2..1024/);
   assert.throws(() => engine.experimentSeeds('rank', { rankTol: -1 }), /rank tolerance must be > 0/);
@@ -227,7 +359,7 @@ test('basinMap: the same limits as the CLI basin-map, row for row', { skip }, ()
   for (const l of c.limits) {
     const t = limits.tokens.find((x) => x.token === l.selection);
     assert.equal(t.global, l.kind === 'global', `token ${l.selection} kind`);
-    assertClose(t.direction, l.svm_direction, `basin SVM direction of token ${l.selection}`, TOL);
+    assertClose(t.direction, l.svmDirection, `basin SVM direction of token ${l.selection}`, TOL);
   }
   assert.throws(() => engine.basinMap({ grid, rowStart: 19, rowCount: 2 }), /exceed the grid of 20/);
   assert.throws(() => engine.basinMap({ grid: 1 }), /grid = 1 is out of range|exceed the grid/);

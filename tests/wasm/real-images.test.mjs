@@ -144,8 +144,8 @@ test('every seed makes the same split from the asset as from the whole IDX files
 // The CLI's series are per (optimizer, p), measured every iteration here (iters <= 100: every = 1);
 // the wasm run of the same settings, stepped and measured one iteration at a time, must give every
 // measurement, the SVM analysis and the final W (divided by its largest entry, as the JSON has it).
-const SERIES = { train_loss: 'trainLoss', test_loss: 'testLoss', train_accuracy: 'trainAccuracy', test_accuracy: 'testAccuracy',
-  train_max_softmax: 'trainMaxSoftmax', test_max_softmax: 'testMaxSoftmax', sparsity: 'sparsity' };
+// The JSON's series have the names of the wasm frame's fields (README "Names": one spelling).
+const SERIES = ['trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy', 'trainMaxSoftmax', 'testMaxSoftmax', 'sparsity'];
 after(() => console.log(`# largest relative difference at the 1e-9 bar: ${worst.diff.toExponential(2)} (${worst.what})`));
 
 test('a reduced run agrees with the native CLI (every optimizer, <= 1e-9)', { skip: cli ? false : 'no native CLI built', timeout: 120000 }, async () => {
@@ -155,21 +155,34 @@ test('a reduced run agrees with the native CLI (every optimizer, <= 1e-9)', { sk
   execFileSync(cli, ['experiment', 'real-images', '--classes', `${A},${B}`, '--train', `${nTrain}`, '--test', `${nTest}`, '--iters', `${iters}`,
     '--n-svm', `${nSvm}`, '--ps', '1.1,3', '--optimizer', 'nmd,md,adam', '--seeds', '1', '--seed-base', `${SEED}`, '--threads', '2', '--quiet', '--out', out], { stdio: ['ignore', 'ignore', 'inherit'] });
   const native = JSON.parse(readFileSync(out, 'utf8'));
-  assert.equal(native.per_method.length, 5);
+  assert.equal(native.perMethod.length, 5);
+  // the settings the page passes have the JSON's names
+  assert.deepEqual([native.settings.nTrain, native.settings.nTest, native.settings.nSvm, native.settings.iters], [nTrain, nTest, nSvm, iters]);
   const pair = await loadPair('http://x/', A, B, { fetchImpl, pool: true });
-  for (const m of native.per_method) {
+  for (const m of native.perMethod) {
     const settings = { classA: A, classB: B, nTrain, nTest, seed: SEED, iters, nSvm, optimizer: m.optimizer, p: m.p ?? 2, lr: m.lr };
     const run = realRun({ ...pair, settings });
     try {
       const frames = [run.measure()];
       for (let k = 0; k < iters; k++) frames.push(run.step(1, true).frame);
-      assert.deepEqual(frames.map((f) => f.iteration), native.per_method[0].series.iteration);
-      for (const [key, field] of Object.entries(SERIES)) {
-        assertClose(frames.map((f) => f[field]), m.series[key].mean, `${m.method}: ${key}`, TOL);
+      assert.deepEqual(frames.map((f) => f.iteration), native.perMethod[0].series.iteration);
+      // the same names on both sides: the frame's measurements are the JSON's series, its finals and
+      // a run's fields; the wasm analysis has the JSON analysis's fields (plus the SVM matrix, which the
+      // JSON has as heatmapSeed0.svm)
+      const measured = Object.keys(frames[0]).filter((k) => k !== 'iteration' && k !== 'histogram').sort();
+      assert.deepEqual(measured, [...SERIES].sort());
+      assert.deepEqual(Object.keys(m.series).filter((k) => k !== 'iteration').sort(), measured, `${m.method}: series names`);
+      for (const k of measured) {
+        assert.ok(k in m.final, `${m.method}: final.${k}`);
+        assert.ok(k in m.runs[0], `${m.method}: runs[0].${k}`);
+      }
+      for (const key of SERIES) {
+        assertClose(frames.map((f) => f[key]), m.series[key].mean, `${m.method}: ${key}`, TOL);
       }
       const last = frames.at(-1), nr = m.runs[0];
       assertClose(Array.from(last.histogram), nr.histogram, `${m.method}: histogram`, 0);
       const a = run.analyze();
+      assert.deepEqual(Object.keys(nr.analysis).sort(), Object.keys(a).filter((k) => k !== 'svm' && k !== 'ok').sort(), `${m.method}: analysis field names`);
       assert.equal(a.verdict, nr.analysis.verdict, `${m.method}: verdict`);
       assert.equal(a.feasible, nr.analysis.feasible);
       assert.deepEqual(Array.from(a.selection), nr.analysis.selection, `${m.method}: selection`);
@@ -179,7 +192,7 @@ test('a reduced run agrees with the native CLI (every optimizer, <= 1e-9)', { sk
         // the l_p SVM is an interior-point solve stopped at a certified gap: its iterates can take one
         // step more or less across builds, so the matrix is pinned to ~1e-8 (as in cli-agreement.test.mjs);
         // corr and D_p above agree at 1e-9
-        assertClose(a.svm.map((r) => r.map((x) => x / top)), m.heatmap_seed0.svm, `${m.method}: the l_p Att-SVM`, 1e-7);
+        assertClose(a.svm.map((r) => r.map((x) => x / top)), m.heatmapSeed0.svm, `${m.method}: the l_p Att-SVM`, 1e-7);
       }
       const { W } = run.params();
       const top = Math.max(...W.flat().map(Math.abs));
@@ -187,7 +200,7 @@ test('a reduced run agrees with the native CLI (every optimizer, <= 1e-9)', { sk
       // (p = 3: a square root), so entries of W near zero carry a rounding of U of ~1e-17 as ~1e-8 (an
       // entry of W that is 0 in one build is sqrt(1e-17) in the other); everything computed from W
       // (losses, accuracies, softmax, corr, D_p) is smooth in W and agrees at 1e-9 above.
-      assertClose(W.map((r) => r.map((x) => x / top)), m.heatmap_seed0.W, `${m.method}: W / max |W|`, settings.p > 2 && m.optimizer !== 'adam' ? 1e-7 : TOL);
+      assertClose(W.map((r) => r.map((x) => x / top)), m.heatmapSeed0.W, `${m.method}: W / max |W|`, settings.p > 2 && m.optimizer !== 'adam' ? 1e-7 : TOL);
     } finally { run.dispose(); }
   }
 });

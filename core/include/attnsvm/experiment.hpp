@@ -4,6 +4,7 @@
 // the same wherever it runs. No JSON here.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,18 @@ struct RateMethod {
 };
 const std::vector<RateMethod>& rateMethods();
 
+// Names of the result columns (README "Names"). A field or metric is camelCase ("corrFro",
+// "stopReason"); a column of a scope (a parameterization "W" / "KQ", an exponent "p1.75" / "q3", a
+// case "global" and a start "3", a loss and a C "logistic" / "C10", a variant "v0") joins its parts
+// with '/': columnName({"W", "corrFro"}) = "W/corrFro", columnName({"global", "3", "corrOwnSvm"}) =
+// "global/3/corrOwnSvm". Indices of sequences, tokens and coordinates are written in brackets, as
+// in the core's error messages: indexedName("Wz", {0, 1}) = "Wz[0][1]" (coordinate 1 of W z_0),
+// indexedName("X", {0, 1, 0}) = "X[0][1][0]". '/' occurs in no number and no camelCase name, so a
+// reader splits a column name on '/' unambiguously. Every column name of a SeedResult is made by
+// these two functions.
+std::string columnName(std::initializer_list<std::string> parts);
+std::string indexedName(const std::string& name, std::initializer_list<long long> indices);
+
 // Settings of one seed. -1 / 0 / empty mean the experiment's default.
 struct SeedOptions {
   int iters = -1;
@@ -90,14 +103,17 @@ struct SeedResult {
   std::vector<std::string> matrixNames;        // mirror-descent: W and the l_p SVM (empty if none)
   std::vector<Mat> matrices;
 
+  void addSeries(const std::string& name, std::vector<double> s);
+  void addValue(const std::string& name, double v);
+  void addLabel(const std::string& name, const std::string& v);
   double value(const std::string& name) const;                         // NaN if absent
   const std::string& label(const std::string& name) const;             // "" if absent
   const std::vector<double>& seriesOf(const std::string& name) const;  // throws if absent
 };
 
 // Names runExperimentSeed accepts: local-convergence, overparam, rates, mirror-descent, multitoken,
-// rank (one instance, experiment_rank.hpp: values feasible, rank_fro, rank_nuclear, gap_nuclear;
-// labels status_fro, status_nuclear; the caller keeps the first feasible seeds of a cell), and the
+// rank (one instance, experiment_rank.hpp: values feasible, rankFro, rankNuclear, gapNuclear;
+// labels statusFro, statusNuclear; the caller keeps the first feasible seeds of a cell), and the
 // single-run prompt-global-local, loss-function, joint-pv (all runs of the experiment as named
 // columns, experiment_prompt.hpp), and the mirror-descent paper's md-convergence (one seed, one
 // training p) and joint-wv (experiment_md.hpp).

@@ -19,15 +19,15 @@ const std::vector<double>& mdExponents();
 // The paper's iteration count for a training p: 1500 (p = 1.75), 2000 (p = 2), 20000 (p = 3),
 // 2000 for any other p.
 int mdIterations(double p);
-// Column-name form of an exponent: "1.75", "2", "3".
+// Column-name form of an exponent: "1.75", "2", "3" (a column's scope is "p1.75", "q3", ...).
 std::string exponentName(double p);
 
 // md-convergence, one seed, training p (0: 1.75). Series (over the snapshots, every
 // iters/200 by default) per q of mdExponents() (and p itself if it is not one of them):
-// "div_q<q>" = D_p(W^mm_q / ||W^mm_q||_p, W(k) / ||W(k)||_p) in the TRAINING p, and "corr_q<q>";
-// "softmax" (mean selected probability). Values: the finals of those, "sparsity_W",
-// "sparsity_svm_q<q>", "loss", "global"; label "verdict", "stop_reason"; selection "W";
-// matrices "W", "Wmm_q<q>" (empty where the SVM is infeasible or unsolved).
+// "q<q>/div" = D_p(W^mm_q / ||W^mm_q||_p, W(k) / ||W(k)||_p) in the TRAINING p, and "q<q>/corr"
+// (e.g. "q1.75/div"); "softmax" (mean selected probability). Values: the finals of those,
+// "sparsityW", "q<q>/sparsitySvm", "loss", "global"; labels "verdict", "stopReason"; selection
+// "W"; matrices "W", "q<q>/Wmm" (empty where the SVM is infeasible or unsolved).
 SeedResult mdConvergenceSeed(std::uint64_t seed, const SeedOptions& options);
 // Seeds first .. first + count - 1 of md-convergence at one training p, their runs trained together
 // (runTrainingBatched): each as mdConvergenceSeed gives it, up to floating-point reassociation.
@@ -44,10 +44,11 @@ struct JointWvRun {
   Vec logistic;                 // 1 / (1 + exp(-Y_i f_i)) per sequence at the end
 };
 JointWvRun jointWvRun(double p, int iters, int every);
-// Series per run "p<p>_" + corr_W, div_W (vs W^mm_p), corr_v, div_v (vs v^mm_p, divergence in p),
-// mean_softmax, mean_logistic, and the token-plane paths "p<p>_z<i>_<a>" = (W(k) z_i)_a and
-// "p<p>_v_<a>"; values the finals, "p<p>_softmax_<i>", "p<p>_logistic_<i>", the SVMs' W^mm z_i
-// "p<p>_wmm_z<i>_<a>" and v^mm "p<p>_vmm_<a>", the tokens "x_<i>_<t>_<a>"; selections "p<p>".
+// Series per run "p<p>/" + corrW, divW (vs W^mm_p), corrV, divV (vs v^mm_p, divergence in p),
+// meanSoftmax, meanLogistic, and the token-plane paths "p<p>/Wz[i][a]" = (W(k) z_i)_a and
+// "p<p>/v[a]"; values the finals, "p<p>/softmax[i]", "p<p>/logistic[i]", the SVMs' W^mm z_i
+// "p<p>/Wmmz[i][a]" and v^mm "p<p>/vmm[a]", the tokens "X[i][t][a]"; label "p<p>/stopReason";
+// selections "p<p>" (e.g. "p1.75/divW", "p2/Wz[0][1]").
 SeedResult jointWvSeed(std::uint64_t seed, int iters, int every);
 
 }  // namespace attnsvm

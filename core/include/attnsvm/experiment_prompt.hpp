@@ -64,9 +64,10 @@ int scenarioIterations(const char* name);
 SeedResult promptGlobalLocalSeed(std::uint64_t seed, int iters, int every);
 SeedResult lossFunctionSeed(std::uint64_t seed, int iters, int every);
 SeedResult jointPvSeed(std::uint64_t seed, int iters, int every);
-// Series "<W|KQ>_z<i>_<0|1>": the path W(k) z_i; values "<W|KQ>_corr_fro", "_corr_nuclear",
-// "<W|KQ>_<fro|nuclear>_z<i>_<0|1>" (W^mm z_i, NaN without a solution) and the tokens
-// "x_<i>_<t>_<0|1>" for drawing the token plane; selections "W", "KQ" (each run's final selection).
+// Series "<W|KQ>/Wz[i][a]": coordinate a of the path W(k) z_i; values "<W|KQ>/corrFro",
+// "<W|KQ>/corrNuclear", "<W|KQ>/<fro|nuclear>/Wmmz[i][a]" (W^mm z_i, NaN without a solution) and
+// the tokens "X[i][t][a]" for drawing the token plane; selections "W", "KQ" (each run's final
+// selection).
 SeedResult paths2dSeed(std::uint64_t seed, bool t5, int iters, int every);
 
 }  // namespace attnsvm

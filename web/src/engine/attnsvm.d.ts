@@ -217,30 +217,39 @@ export interface Run {
   dispose(): void;                       // frees the wasm object; the Run is unusable afterwards
 }
 
-// One setting of a seeded experiment (as `attnsvm experiment`): defaults are the paper's.
-export type SeedExperimentName = 'local-convergence' | 'overparam' | 'rates' | 'mirror-descent' | 'multitoken';
+// One setting of a seeded experiment (as `attnsvm experiment`): defaults are the paper's. The single-run
+// experiments (prompt-global-local ... paths2d-t5, joint-wv) take the CLI's --seed-base as their one seed.
+export type SeedExperimentName = 'local-convergence' | 'overparam' | 'rates' | 'mirror-descent' | 'multitoken' | 'rank' |
+  'prompt-global-local' | 'loss-function' | 'joint-pv' | 'paths2d' | 'paths2d-t5' | 'md-convergence' | 'joint-wv';
 export interface ExperimentSeedOptions {
   seedStart?: number;   // first seed (integer, default 0)
   seedCount?: number;   // number of consecutive seeds (1..100000, default 1)
   iters?: number;       // iterations per run (default: the experiment's)
   every?: number;       // snapshot stride (default iters / 200)
-  d?: number;           // overparam, multitoken
-  p?: number;           // mirror-descent (in (1, 1000])
+  d?: number;           // overparam, multitoken, rank
+  n?: number; T?: number;  // rank: the grid cell (n, T, d) (default 5, 5, 5)
+  rankTol?: number;     // rank: singular values above this count (default 1e-7)
+  p?: number;           // mirror-descent, md-convergence: the training p (in (1, 1000])
   method?: 'gd' | 'ngd' | 'md_p1.75' | 'md_p3';  // rates
 }
+// Column names (README "Names"; the same as the keys of the CLI's experiment JSON): a metric is
+// camelCase ('corrFro', 'oneMinusCorr', 'stopReason'); a scope comes first and the parts are joined by
+// '/' ('W/corrFro', 'KQ/softmaxSelected', 'q1.75/div', 'p2/divW', 'global/3/corrOwnSvm',
+// 'logistic/C10/corrPmm', 'v0/corrVHead'); indices are in brackets ('X[0][1][0]', 'p2/Wz[0][1]' =
+// coordinate 1 of W z_0). Split a name on '/' to get its parts.
 export interface ExperimentSeeds {
   experiment: string;
   count: number;                  // seeds in this result
   n: number; T: number; d: number; iters: number; every: number;
   seeds: number[];
   iteration: Int32Array;          // snapshot schedule (I entries)
-  seriesNames: string[];          // S names
+  seriesNames: string[];          // S column names of the per-snapshot series
   series: Float64Array;           // [(seed * S + name) * I + snapshot]; NaN where undefined
-  valueNames: string[];           // V names of the final per-seed values
+  valueNames: string[];           // V column names of the final per-seed values
   values: Float64Array;           // [seed * V + name]
-  labelNames: string[];           // verdicts, stop reasons
-  labels: string[][];             // [seed][label]
-  selectionNames: string[];
+  labelNames: string[];           // column names of the verdicts and stop reasons ('W/verdict', 'stopReason')
+  labels: string[][];             // [seed][label]: values ('globally_optimal', 'max_iterations', ...)
+  selectionNames: string[];       // the runs of a seed ('W', 'KQ', 'p1.75')
   selections: number[][][];       // [seed][name] final argmax selection
 }
 

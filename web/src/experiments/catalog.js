@@ -7,10 +7,12 @@
 import { drawPaths2d } from './paths2d.js';
 import { drawMdConvergence, drawJointWv } from './mirror.js';
 import { seqScale } from '../plots/theme.js';
+import { columnName, columnParts } from './metrics.js';
 
 const single = { kind: 'single', seeds: 1, iters: 1000, settings: [{ label: '', options: {} }], y: { label: 'corr', log: false } };
 const LOSS_CS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100];
 const LOSS_NAMES = { correlation: '−u (correlation) loss', logistic: 'logistic loss' };
+const JOINT_WV_METRICS = ['corrW', 'divW', 'corrV', 'divV', 'meanSoftmax', 'meanLogistic'];
 export const EXPERIMENTS = {
   'local-convergence': {
     title: 'Local convergence: normalized GD on W and (K,Q) vs the Frobenius / nuclear SVM of its selection',
@@ -49,36 +51,39 @@ export const EXPERIMENTS = {
   'prompt-global-local': {
     ...single,
     title: 'Prompt, global vs local: corr of p(k) with the SVM direction of its own final token and with the global one, per start',
-    // "global_3_corr_own_svm": case, start, metric
+    // "global/3/corrOwnSvm": case, start, metric
     group: (name) => {
-      const [, kase, start, metric] = /^(global|local)_(\d+)_(.+)$/.exec(name);
+      const [kase, start, metric] = columnParts(name);
       return { key: `${kase} case · ${metric}`, label: `start ${start}` };
     },
   },
   'loss-function': {
     ...single,
     title: 'Loss function: corr of p(k) with p^mm (prompt SVM of the optimal tokens) for C in 1..10, 100',
+    // "logistic/C10/corrPmm": loss, C, metric
     group: (name) => {
-      const [, loss, C] = /^(\w+?)_C(\d+)_corr_pmm$/.exec(name);
+      const [loss, scopeC, metric] = columnParts(name);
+      const C = Number(scopeC.slice(1));
       // C is ordered: one sequential scale (viridis, without its faint yellow end) instead of the
       // categorical palette, which has fewer colours than the 11 values of C
-      const t = LOSS_CS.indexOf(Number(C)) / (LOSS_CS.length - 1);
-      return { key: `${LOSS_NAMES[loss]} · corr_pmm`, label: `C=${C}`, color: seqScale(0.85 * t) };  // '#rrggbb' (bands.js appends an alpha)
+      const t = LOSS_CS.indexOf(C) / (LOSS_CS.length - 1);
+      return { key: `${LOSS_NAMES[loss]} · ${metric}`, label: `C=${C}`, color: seqScale(0.85 * t) };  // '#rrggbb' (bands.js appends an alpha)
     },
     summary: (r) => [{
       // (the paper expects logistic to reach p^mm for every C and −u not to; see docs/RESULTS.md for what we find)
       title: 'final corr(p, p^mm) against C, both losses',
       x: LOSS_CS, opts: { x: { label: 'C', log: true }, y: { label: 'corr(p, p^mm)' }, points: true },
       curves: Object.entries(LOSS_NAMES).map(([loss, label]) => ({
-        label, mean: LOSS_CS.map((C) => r.finals[`${loss}_C${C}_corr_pmm`].mean), std: LOSS_CS.map(() => 0) })),
+        label, mean: LOSS_CS.map((C) => r.finals[columnName(loss, `C${C}`, 'corrPmm')].mean), std: LOSS_CS.map(() => 0) })),
     }],
   },
   'joint-pv': {
     ...single,
     title: 'Joint (p, v): p against the relaxed and the plain prompt SVM, v against the head SVM, mean softmax',
+    // "v0/corrPRelaxed": variant, metric
     group: (name) => {
-      const [, v, metric] = /^v(\d)_(.+)$/.exec(name);
-      return { key: metric, label: `variant ${v}` };
+      const [variant, metric] = columnParts(name);
+      return { key: metric, label: `variant ${variant.slice(1)}` };
     },
   },
   // The mirror-descent paper as its authors ran it (SPEC 5.2). iters null: each training p runs the
@@ -93,9 +98,10 @@ export const EXPERIMENTS = {
     ...single, iters: 1500,
     title: 'Mirror-descent paper: joint ℓp training of W and v from 0 (p = 1.75, 2, 3), against the ℓp Att-SVM and ℓp head SVM of the selection reached',
     draw: drawJointWv,
+    // "p1.75/divW": the run's p, metric (the token-plane columns "p1.75/Wz[0][1]", "p1.75/v[0]" are drawn by draw)
     group: (name) => {
-      const m = /^p([\d.]+)_(corr_W|div_W|corr_v|div_v|mean_softmax|mean_logistic)$/.exec(name);
-      return m ? { key: m[2], label: `p=${m[1]}` } : { key: null };
+      const [scope, metric] = columnParts(name);
+      return JOINT_WV_METRICS.includes(metric) ? { key: metric, label: `p=${scope.slice(1)}` } : { key: null };
     },
     y: { label: '', log: false },
   },

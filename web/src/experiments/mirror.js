@@ -8,15 +8,17 @@ import { createTokenPlane } from '../plots/tokenplane.js';
 import { seqScale, themeColors } from '../plots/theme.js';
 import { SVG_NS, svgAppender } from '../plots/svg.js';
 import { unit, finalOf, planeTokens, normalizedPaths } from './token-paths.js';
+import { columnName, indexedName } from './metrics.js';
 
 export const MD_QS = [1.75, 2, 3];
 const fmt = (x, d = 3) => (Number.isFinite(x) ? (Math.abs(x) >= 1e-3 ? x.toFixed(d) : x.toExponential(1)) : '–');
 
-// The 3 x 3 table {rows: training p, cols: q, mean[r][c], std[r][c]} of a finished run.
+// The 3 x 3 table {rows: training p, cols: q, mean[r][c], std[r][c]} of a finished run; metric 'div'
+// or 'corr' (the columns "q1.75/div", ...).
 export function mdTable(res, metric) {
   const rows = res.settings.map((s) => s.options.p);
-  const mean = res.settings.map((s) => MD_QS.map((q) => s.result.finals[`${metric}_q${q}`]?.mean ?? NaN));
-  const std = res.settings.map((s) => MD_QS.map((q) => s.result.finals[`${metric}_q${q}`]?.std ?? NaN));
+  const mean = res.settings.map((s) => MD_QS.map((q) => s.result.finals[columnName(`q${q}`, metric)]?.mean ?? NaN));
+  const std = res.settings.map((s) => MD_QS.map((q) => s.result.finals[columnName(`q${q}`, metric)]?.std ?? NaN));
   return { rows, cols: MD_QS, mean, std };
 }
 
@@ -72,7 +74,7 @@ export function drawMdConvergence(box, first, res) {
   }
   for (const s of settings) {
     const r = s.result, p = s.options.p;
-    const curves = (metric) => MD_QS.map((q) => ({ label: `q = ${q}`, ...r.series[`${metric}_q${q}`] }))
+    const curves = (metric) => MD_QS.map((q) => ({ label: `q = ${q}`, ...r.series[columnName(`q${q}`, metric)] }))
       .filter((cv) => cv.mean);
     drawBands(box(`p = ${p}: D_p(W^mm_q, W(k)) in the training p (${r.iters} iterations, mean ± std over ${r.seeds.length} seeds)`),
       r.iteration, curves('div'), { y: { label: `D_${p}`, log: true } });
@@ -87,10 +89,11 @@ export function drawJointWv(box, r) {
   const tokens = planeTokens(r);
   for (const P of Object.keys(r.selections)) {
     const sel = r.selections[P]?.[0] ?? [];
+    const of = (metric) => v(columnName(P, metric));
     const holder = box(`${P.replace('p', 'p = ')}: selection (${sel.join(', ')}); paths of W(k) z_i / max‖W(k) z_i‖, arrows W^mm_p z_i ` +
-      `(corr_W ${v(`${P}_corr_W`).toFixed(4)}, D_W ${fmt(v(`${P}_div_W`))}; corr_v ${v(`${P}_corr_v`).toFixed(4)}, D_v ${fmt(v(`${P}_div_v`))})`);
+      `(corrW ${of('corrW').toFixed(4)}, D_W ${fmt(of('divW'))}; corrV ${of('corrV').toFixed(4)}, D_v ${fmt(of('divV'))})`);
     const paths = normalizedPaths(r, P);
-    const arrows = Array.from({ length: n }, (_, i) => ({ seq: i, ref: 'lp', to: unit([v(`${P}_wmm_z${i}_0`), v(`${P}_wmm_z${i}_1`)]) }))
+    const arrows = Array.from({ length: n }, (_, i) => ({ seq: i, ref: 'lp', to: unit([of(indexedName('Wmmz', i, 0)), of(indexedName('Wmmz', i, 1))]) }))
       .filter((a) => a.to.every(Number.isFinite));
     createTokenPlane(holder).update({ tokens, paths, arrows, selected: sel, xlabel: 'x₁', ylabel: 'x₂', draggable: false, domainKey: P });
   }

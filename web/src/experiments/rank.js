@@ -22,21 +22,21 @@ export function rankCell(n, T, d, chunks, instances, maxAttempts) {
     attempts++;
     if (all.values.feasible[k] !== 1) continue;
     seeds.push(all.seeds[k]);
-    ranksFro.push(all.values.rank_fro[k]);
-    ranksNuc.push(all.values.rank_nuclear[k]);
-    gaps.push(all.values.gap_nuclear[k]);
+    ranksFro.push(all.values.rankFro[k]);
+    ranksNuc.push(all.values.rankNuclear[k]);
+    gaps.push(all.values.gapNuclear[k]);
   }
   const solved = ranksNuc.map((r, k) => [r, ranksFro[k]]).filter(([r]) => r >= 0);
   const frac = (f) => (solved.length ? solved.filter(f).length / solved.length : NaN);
   return {
     n, T, d, instances: seeds.length, attempts,
-    rank_fro: stats(ranksFro),
-    rank_nuclear: stats(solved.map(([r]) => r)),
-    fraction_nuclear_lower: frac(([r, f]) => r < f),
-    fraction_nuclear_le: frac(([r, f]) => r <= f),
-    nuclear_failures: ranksNuc.length - solved.length,
-    nuclear_gap_max: stats(gaps).max,
-    ranks_fro: ranksFro, ranks_nuclear: ranksNuc, seeds,
+    rankFro: stats(ranksFro),
+    rankNuclear: stats(solved.map(([r]) => r)),
+    fractionNuclearLower: frac(([r, f]) => r < f),
+    fractionNuclearLe: frac(([r, f]) => r <= f),
+    nuclearFailures: ranksNuc.length - solved.length,
+    nuclearGapMax: stats(gaps).max,
+    ranksFro, ranksNuclear: ranksNuc, seeds,
   };
 }
 

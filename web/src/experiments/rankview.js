@@ -23,7 +23,7 @@ export function drawRank(plots, table, res) {
   const curves = res.configs.flatMap(([n, T], k) => {
     const cells = res.dims.map((d) => res.cells.find((c) => c.n === n && c.T === T && c.d === d));
     const color = seqColor(k);
-    return [['rank_fro', 'Frobenius', undefined], ['rank_nuclear', 'nuclear', [6, 4]]].map(([key, norm, dash]) => ({
+    return [['rankFro', 'Frobenius', undefined], ['rankNuclear', 'nuclear', [6, 4]]].map(([key, norm, dash]) => ({
       label: `n=${n} T=${T} ${norm}`, color, dash,
       mean: cells.map((c) => c[key].mean), std: cells.map((c) => c[key].std),
     }));
@@ -33,8 +33,8 @@ export function drawRank(plots, table, res) {
     'nuclear < Frobenius', 'nuclear failures'].map((t) => el('th', { textContent: t })));
   const rows = res.cells.map((c) => el('tr', {},
     ...[c.n, c.T, c.d, c.instances, c.attempts,
-      meanStd(c.rank_fro), meanStd(c.rank_nuclear),
-      fmt(c.fraction_nuclear_lower), c.nuclear_failures].map((v) => el('td', { textContent: String(v) }))));
+      meanStd(c.rankFro), meanStd(c.rankNuclear),
+      fmt(c.fractionNuclearLower), c.nuclearFailures].map((v) => el('td', { textContent: String(v) }))));
   table.replaceChildren(el('table', { className: 'exp-rank-table' }, el('thead', {}, head), el('tbody', {}, ...rows)),
     el('p', { textContent: `${res.cells.length} cells × first ${res.instances} feasible instances, ${res.workers} workers, ${(res.ms / 1000).toFixed(1)} s` }));
   return u;

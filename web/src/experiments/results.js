@@ -24,15 +24,16 @@ function drawPlots(plots, res) {
     const holder = plotBox(METRIC_TITLES[metric] ?? metric, metric);
     const curves = res.settings.flatMap((s) => members.map((m) => ({
       label: [s.label, m.label].filter(Boolean).join(' ') || metric, color: m.color, ...s.result.series[m.name] })));
-    drawBands(holder, first.iteration, curves, { x: e.x, y: /^div_/.test(metric) ? { label: 'D_p', log: true } : e.y });
+    drawBands(holder, first.iteration, curves, { x: e.x, y: /^div/.test(metric) ? { label: 'D_p', log: true } : e.y });
   }
 }
 
 // Final values: one row per value, one column per setting (mean ± std over seeds).
-// (paths2d: its tokens and arrow coordinates are values for e.draw, not results to list)
+// (paths2d, joint-wv: the tokens X[i][t][a] and the arrow coordinates .../Wmmz[i][a], .../vmm[a] are
+// values for e.draw, not results to list)
 function drawTable(table, res) {
   const first = res.settings[0].result;
-  const names = Object.keys(first.finals).filter((n) => !/^x_\d|_(fro|nuclear|wmm)_z\d|_vmm_\d/.test(n));
+  const names = Object.keys(first.finals).filter((n) => !/(^|\/)(X|Wmmz|vmm)\[/.test(n));
   const head = el('tr', {}, el('th', { textContent: 'final value' }),
     ...res.settings.map((s) => el('th', { textContent: s.label || res.name })));
   const rows = names.map((n) => el('tr', {}, el('td', { textContent: n }),

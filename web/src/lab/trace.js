@@ -154,9 +154,10 @@ export class TraceStore {
 
   toCSV(refNames = Object.keys(this.corrCache)) {
     const u = this.units;
-    const head = ['iteration', 'loss', 'norm_fro', 'norm_nuclear', 'norm_lp',
-      ...Array.from({ length: u }, (_, k) => `selected_${k}`), ...Array.from({ length: u }, (_, k) => `p_selected_${k}`),
-      ...refNames.map((r) => `corr_${r}`)];
+    // The trace's field names (README "Names"): per unit k `selected[k]`, per reference `corr/<name>`.
+    const head = ['iteration', 'loss', 'normFro', 'normNuc', 'normLp',
+      ...Array.from({ length: u }, (_, k) => `selected[${k}]`), ...Array.from({ length: u }, (_, k) => `selectedProbability[${k}]`),
+      ...refNames.map((r) => `corr/${r}`)];
     const lines = [head.join(',')];
     // correlation per trace frame: the last snapshot at or before that iteration
     let s = 0;
