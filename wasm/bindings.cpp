@@ -298,12 +298,6 @@ val pathW(const val& obj) {
   });
 }
 
-// Reads `value` as the named input struct through its field list and writes it back (the tests'
-// round trip, and a way to see every default): dataset, model, train, params, init.
-val fieldsRoundTripW(const std::string& name, const val& value) {
-  return guarded([&] { return wire::roundTripFields(name, value); });
-}
-
 // A training run owned by JS: created empty (constructors cannot report errors), then init().
 // JS must call delete() (Run.dispose() in the wrapper).
 class RunHandle {
@@ -427,7 +421,6 @@ EMSCRIPTEN_BINDINGS(attnsvm) {
   function("enumerate", &enumerateW);
   function("generalized", &generalizedW);
   function("path", &pathW);
-  function("fieldsRoundTrip", &fieldsRoundTripW);
   wire::runHandleClass<RunHandle>("Run")
       .function("weights", &RunHandle::weights)
       .function("addReference", &RunHandle::addReference)

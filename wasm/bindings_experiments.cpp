@@ -171,6 +171,13 @@ val experimentNamesW() {
   return guarded([] { return wire::namesObject(seedExperimentNames()); });
 }
 
+// Reads `value` as the named input struct (dataset, model, train, params, init) through its field
+// list and writes it back: the tests' write -> read -> write round trip of wasm/convert.cpp's
+// reader and writer. In this module, not in the one pages load (its size bound).
+val fieldsRoundTripW(const std::string& name, const val& value) {
+  return guarded([&] { return wire::roundTripFields(name, value); });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attnsvm_experiments) {
@@ -180,4 +187,5 @@ EMSCRIPTEN_BINDINGS(attnsvm_experiments) {
   function("basinMap", &basinMapW);
   function("basinLimits", &basinLimitsW);
   function("trainSeeds", &trainSeedsW);
+  function("fieldsRoundTrip", &fieldsRoundTripW);
 }

@@ -140,8 +140,8 @@ val writeFields(const T& s);
 // params, init, solve, scenarioOptions, solution, report}: engine.vocabulary().fields.
 val fieldLists();
 // Reads `value` as the input struct named `name` (dataset, model, train, params, init) through its
-// field list and writes it back: {value} (the tests' round trip; the other lists' readers and
-// writers are the same code, round-tripped natively by tests/cli/json_io_test.cpp).
+// field list and writes it back: {value} (the tests' round trip, the attnsvm-experiments module's
+// fieldsRoundTrip; the other lists are round-tripped natively by tests/cli/json_io_test.cpp).
 val roundTripFields(const std::string& name, const val& value);
 // The dataset as the given attention reads it (Z only for cross, query only for self attention).
 val dataset(const Dataset& d, AttentionKind attention);
