@@ -29,8 +29,6 @@ if command -v ccache >/dev/null; then
   # 484 s). Not hashing it lets them share; the price is that an object's debug info may name the
   # folder of the clone that first compiled it.
   export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
-  # The CLI's precompiled headers: without these, ccache does not cache any file that uses one.
-  export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
 fi
 
 logdir=$(mktemp -d)
