@@ -386,12 +386,6 @@ struct JsonOut {
   }
 };
 
-// Keys a dataset file may hold besides the dataset's fields (README "Command-line tool"): the
-// attention kind, train's V (--head relu), analyze's W, and what `attnsvm scenario` writes beside
-// the dataset (so that its output is valid input to every command).
-const char* const kFileExtras[] = {"attention",  "V",     "W",     "scenario", "title",
-                                   "iterations", "model", "train", "init"};
-
 }  // namespace
 
 template <class T>
@@ -441,7 +435,7 @@ ProblemInput problemFromJson(const json& j) {
   JsonIn fields(j, "");
   if (perQuery) fields.skip("alpha");
   visitFields(data, fields);
-  for (const char* extra : kFileExtras) fields.accept(extra);
+  for (const std::string& extra : datasetFileExtras()) fields.accept(extra.c_str());
   fields.finish();
 
   if (data.n == 0) fail("X is missing: expected X as n x T x d (n sequences of T tokens in R^d)");

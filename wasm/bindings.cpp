@@ -95,6 +95,8 @@ val vocabularyW() {
     put(o, "verdict", list(wireNames<Verdict>()));
     // The field lists (attnsvm/fields.hpp), by the .d.ts interface they type.
     put(o, "fields", wire::fieldLists());
+    // Keys a dataset file may hold beside the dataset's fields (the lab's Dataset JSON box).
+    put(o, "datasetFileExtras", list(datasetFileExtras()));
     return o;
   });
 }

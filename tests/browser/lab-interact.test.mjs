@@ -77,10 +77,19 @@ test('bad dataset JSON in the editor shows an inline message and keeps the previ
   const msgs = await page.evaluate(() => window.__lab.messages().join(' | '));
   assert.match(msgs, /Dataset JSON/);
   assert.deepEqual(await page.evaluate(() => window.__lab.dataset()), before, 'previous data kept');
-  // a valid dataset is applied and lands in the URL
-  await page.locator('#ctl-json').fill('{"X": [[[1, 0.5], [-1, 0], [0, -1]], [[1, -0.5], [-1, 0.2], [0, 1]]], "Z": [[0.6, 0.8], [0.8, -0.6]], "Y": [1, 1], "v": [1, 0]}');
+  // a misspelled key is an error naming it and the accepted keys (the CLI's rule), data kept
+  const good = '"X": [[[1, 0.5], [-1, 0], [0, -1]], [[1, -0.5], [-1, 0.2], [0, 1]]], "Z": [[0.6, 0.8], [0.8, -0.6]], "Y": [1, 1], "v": [1, 0]';
+  await page.locator('#ctl-json').fill(`{${good}, "alhpa": [0, 0]}`);
+  await page.locator('#btn-json-apply').click();
+  await page.waitForFunction(() => /alhpa/.test(document.querySelector('#json-msg').textContent));
+  assert.match(await page.locator('#json-msg').innerText(), /alhpa is not a field; expected one of X, .*alpha.*, attention/);
+  assert.deepEqual(await page.evaluate(() => window.__lab.dataset()), before, 'previous data kept');
+  // a CLI file (here with a scenario's model and the attention) is applied: its dataset, the
+  // extras named as not used; the data lands in the URL
+  await page.locator('#ctl-json').fill(`{${good}, "attention": "cross", "model": {"param": "W"}}`);
   await page.locator('#btn-json-apply').click();
   await page.waitForFunction(() => location.hash.includes('data='));
+  assert.match(await page.locator('#json-msg').innerText(), /Applied \(not used here: attention, model;/);
   await idle(page);
   assert.deepEqual(await page.evaluate(() => window.__lab.dataset().X[0][0]), [1, 0.5]);
   assert.equal(await page.evaluate(() => window.__lab.solution('fro').status), 'optimal');

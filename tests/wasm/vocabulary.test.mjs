@@ -47,7 +47,7 @@ before(async () => { engine = await loadEngine(); });
 
 test('attnsvm.d.ts unions equal the core vocabulary', () => {
   const vocab = engine.vocabulary();
-  assert.deepEqual(Object.keys(vocab).sort(), [...Object.keys(TYPES), 'fields'].sort(), 'vocabulary fields');
+  assert.deepEqual(Object.keys(vocab).sort(), [...Object.keys(TYPES), 'fields', 'datasetFileExtras'].sort(), 'vocabulary fields');
   for (const [field, type] of Object.entries(TYPES)) assert.deepEqual(union(type), vocab[field], `${type} vs core ${field}`);
 });
 

@@ -243,4 +243,14 @@ std::vector<std::string> fieldNames(const Extra&... extra) {
   return v.names;
 }
 
+// Keys a dataset file (the CLI's input, the lab's "Dataset JSON" box) may hold besides the
+// dataset's fields: the attention kind, train's V (--head relu), analyze's W, and what
+// `attnsvm scenario` writes beside the dataset (so that its output is valid input everywhere).
+// Any other key is an error listing the fields and these.
+inline const std::vector<std::string>& datasetFileExtras() {
+  static const std::vector<std::string> extras = {
+      "attention", "V", "W", "scenario", "title", "iterations", "model", "train", "init"};
+  return extras;
+}
+
 }  // namespace attnsvm

@@ -44,6 +44,9 @@ export interface Vocabulary {
     solution: string[];         // Solution
     report: string[];           // SelectionReport
   };
+  // Keys a dataset file (the CLI's input) may hold beside DatasetJSON's fields: attention, V, W and
+  // what `attnsvm scenario` writes (scenario, title, iterations, model, train, init).
+  datasetFileExtras: string[];
 }
 export type NormKind = 'fro' | 'nuclear' | 'lp';
 export type Matrix = number[][];

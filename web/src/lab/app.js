@@ -575,20 +575,37 @@ async function applyJson() {
     setMessage('json', `Dataset JSON: not valid JSON (${e.message}). The previous data is kept.`);
     return;
   }
+  const reject = (message) => {
+    $('json-msg').textContent = `Dataset JSON: ${message}`;
+    setMessage('json', `Dataset JSON: ${message}. The previous data is kept.`);
+  };
   const err = datasetShapeError(obj);
-  if (err) {
-    $('json-msg').textContent = `Dataset JSON: ${err}`;
-    setMessage('json', `Dataset JSON: ${err}. The previous data is kept.`);
-    return;
+  if (err) return reject(err);
+  let file;
+  try { file = await datasetOfFile(obj); } catch (e) { return reject(e.message); }
+  try { await client.validate(file.dataset, cfg?.model.param === 'prompt' ? 'seq2seq' : (cfg?.model.attention ?? 'cross')); } catch (e) {
+    return reject(e.message);
   }
-  try { await client.validate(obj, cfg?.model.param === 'prompt' ? 'seq2seq' : (cfg?.model.attention ?? 'cross')); } catch (e) {
-    $('json-msg').textContent = `Dataset JSON: ${e.message}`;
-    setMessage('json', `Dataset JSON: ${e.message}. The previous data is kept.`);
-    return;
-  }
-  $('json-msg').textContent = 'Applied.';
+  $('json-msg').textContent = file.unused.length
+    ? `Applied (not used here: ${file.unused.join(', ')}; the lab's controls set them).` : 'Applied.';
   setMessage('json', null);
-  setState({ data: roundDataset(obj, 6) });
+  setState({ data: roundDataset(file.dataset, 6) });
+}
+
+// A CLI dataset file may hold more than the dataset (the core's datasetFileExtras: attention, W,
+// a scenario's model/train/init, ...): the lab takes the dataset's fields, names the extras it does
+// not use, and rejects any other key as the CLI does, listing the accepted ones.
+let vocabulary = null;
+async function datasetOfFile(obj) {
+  vocabulary ??= await client.vocabulary();
+  const fields = vocabulary.fields.dataset, extras = vocabulary.datasetFileExtras;
+  const unknown = Object.keys(obj).filter((k) => !fields.includes(k) && !extras.includes(k));
+  if (unknown.length) {
+    throw new Error(`${unknown.join(', ')} ${unknown.length > 1 ? 'are not fields' : 'is not a field'}; ` +
+      `expected one of ${[...fields, ...extras].join(', ')}`);
+  }
+  const dataset = Object.fromEntries(Object.entries(obj).filter(([k]) => fields.includes(k)));
+  return { dataset, unused: Object.keys(obj).filter((k) => extras.includes(k)) };
 }
 
 function flash(btn, text) { const old = btn.textContent; btn.textContent = text; setTimeout(() => { btn.textContent = old; }, 1200); }

@@ -10,6 +10,7 @@ export async function createEngineClient(options) {
   return {
     version: () => call('version'),
     scenarioNames: () => call('scenarioNames'),
+    vocabulary: () => call('vocabulary'),
     scenario: (name, options) => call('scenario', name, options),
     sphere: (n, T, d, seed) => call('sphere', n, T, d, seed),
     validate: (dataset, attention) => call('validate', dataset, attention),
