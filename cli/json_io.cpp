@@ -435,7 +435,7 @@ ProblemInput problemFromJson(const json& j) {
   JsonIn fields(j, "");
   if (perQuery) fields.skip("alpha");
   visitFields(data, fields);
-  for (const std::string& extra : datasetFileExtras()) fields.accept(extra.c_str());
+  for (const char* extra : kDatasetFileExtras) fields.accept(extra);
   fields.finish();
 
   if (data.n == 0) fail("X is missing: expected X as n x T x d (n sequences of T tokens in R^d)");

@@ -96,7 +96,8 @@ val vocabularyW() {
     // The field lists (attnsvm/fields.hpp), by the .d.ts interface they type.
     put(o, "fields", wire::fieldLists());
     // Keys a dataset file may hold beside the dataset's fields (the lab's Dataset JSON box).
-    put(o, "datasetFileExtras", list(datasetFileExtras()));
+    put(o, "datasetFileExtras",
+        list({std::begin(kDatasetFileExtras), std::end(kDatasetFileExtras)}));
     return o;
   });
 }

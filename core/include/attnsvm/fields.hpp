@@ -247,10 +247,9 @@ std::vector<std::string> fieldNames(const Extra&... extra) {
 // dataset's fields: the attention kind, train's V (--head relu), analyze's W, and what
 // `attnsvm scenario` writes beside the dataset (so that its output is valid input everywhere).
 // Any other key is an error listing the fields and these.
-inline const std::vector<std::string>& datasetFileExtras() {
-  static const std::vector<std::string> extras = {
-      "attention", "V", "W", "scenario", "title", "iterations", "model", "train", "init"};
-  return extras;
-}
+// (An array of literals, not a function-local static vector: no guard and initializer code in the
+// page's wasm module, whose size is bounded.)
+inline constexpr const char* kDatasetFileExtras[] = {
+    "attention", "V", "W", "scenario", "title", "iterations", "model", "train", "init"};
 
 }  // namespace attnsvm
