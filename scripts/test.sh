@@ -89,7 +89,13 @@ wait_for_native_build() {
   while [[ ! -f "$logdir/native-built" && ! -f "$logdir/native-failed" ]]; do sleep 2; done
   [[ -f "$logdir/native-built" ]] || { echo "no native CLI: the native build failed"; return 1; }
 }
-wasm_api_tests() { wait_for_native_build && node --test --test-reporter=spec tests/wasm/; }
+# The agreement tests' native driver is built by the native build (linked against its core), so no
+# second copy of the core is compiled here (tests/wasm/native/CMakeLists.txt).
+wasm_api_tests() {
+  wait_for_native_build || return 1
+  ATTNSVM_NATIVE_REF=${ATTNSVM_NATIVE_REF:-$PWD/build/native-debug/tests/wasm/native/native_ref} \
+    node --test --test-reporter=spec tests/wasm/
+}
 wasm_pipeline() {
   if ! needed wasm-gtest wasm-api npm-tarball browser; then
     echo "wasm build not needed (its tests are cached)"; return 0
