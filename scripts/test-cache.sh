@@ -71,4 +71,5 @@ declare -A key=(
   [wasm-api]=$(stage_key wasm-api "${web_inputs[@]}")
   [npm-tarball]=$(stage_key npm-tarball "${web_inputs[@]}")
   [browser]=$(stage_key browser "${web_inputs[@]}")
+  [browser-perf]=$(stage_key browser-perf "${web_inputs[@]}")
 )

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Every test. Two pipelines run side by side (the machine has 2 cores; each pipeline's long phases
 # are compiles whose tails leave a core idle):
-#   native: GoogleTest + CLI tests under ASan+UBSan (ctest), then a consumer project built against
-#           `cmake --install` of the core (CMake package and pkg-config);
-#   wasm:   the same GoogleTest suite compiled to wasm (ctest, run by node), the wasm module's JS API
-#           (node's test runner), the site build (vite).
-# Then, alone on the machine because some of them time the page: the packed npm tarball installed into
-# a throwaway project, and the built site in headless Chromium (node's test runner + playwright-core).
+#   native: build under ASan+UBSan, GoogleTest + CLI tests (ctest), then a consumer project built
+#           against `cmake --install` of the core (CMake package and pkg-config);
+#   wasm:   build, the site build (vite), the packed npm tarball installed into a throwaway project,
+#           the built site in headless Chromium (node's test runner + playwright-core), then the same
+#           GoogleTest suite compiled to wasm (ctest, run by node) and the wasm module's JS API (node's
+#           test runner; it compares with the native CLI and driver, so it waits for the native build).
+# The browser tests start as soon as the site is built instead of after everything else (the cold
+# run's critical path was native build -> native tests -> browser tests); those that time the page
+# (tests/browser/*-perf.test.mjs) run alone at the end. Every stage but the browser's runs at a lower
+# CPU priority (nice 10): when the browser wants a core it gets it (its tests wait for frames and
+# workers with timeouts), and the compiles and the CPU-bound tests take the rest.
 # Each runner prints its own summary; the script runs every stage it can and exits non-zero if any
 # stage failed. Logs of the two pipelines are printed whole, one after the other.
 # A test stage whose inputs are byte-identical to those of a run in which it passed is skipped and
@@ -43,21 +48,24 @@ stage() {  # stage NAME COMMAND...: runs it, prints its status line, records a f
   echo "==== $name"
   local start=$SECONDS
   if "$@"; then
-    echo "==== $name: ok ($((SECONDS - start)) s)"
+    echo "==== $name: ok ($((SECONDS - start)) s, done at $((SECONDS - start_all)) s)"
   else
-    echo "==== $name: FAILED ($((SECONDS - start)) s)"
+    echo "==== $name: FAILED ($((SECONDS - start)) s, done at $((SECONDS - start_all)) s)"
     echo "$name" >> "$logdir/failed"
     return 1
   fi
 }
 
+low=(nice -n 10)  # the priority of everything but the browser tests (see the top)
 native_build() {
   [[ -f build/native-debug/build.ninja && CMakePresets.json -ot build/native-debug/CMakeCache.txt ]] ||
     cmake --preset native-debug >/dev/null || return 1
-  cmake --build --preset native-debug
+  "${low[@]}" cmake --build --preset native-debug
 }
-wasm_build() { bash scripts/build-wasm.sh --tests; }
-site_build() { npx vite build --logLevel warn && npx vite build -c vite.element.config.js --logLevel warn; }
+wasm_build() { "${low[@]}" bash scripts/build-wasm.sh --tests; }
+site_build() {
+  "${low[@]}" npx vite build --logLevel warn && "${low[@]}" npx vite build -c vite.element.config.js --logLevel warn
+}
 
 # test_stage CACHE_NAME TITLE COMMAND...: a test stage, skipped when cached, recorded when it passes.
 test_stage() {
@@ -78,9 +86,9 @@ native_pipeline() {
   fi
   if stage "native build (ASan+UBSan)" native_build; then
     touch "$logdir/native-built"
-    test_stage native-tests "native tests (ctest)" ctest --preset native-debug
+    test_stage native-tests "native tests (ctest)" "${low[@]}" ctest --preset native-debug
     test_stage cmake-consumer "package: CMake consumer of the installed core" \
-      bash tests/package/cmake-consumer.sh build/native-debug
+      "${low[@]}" bash tests/package/cmake-consumer.sh build/native-debug
   else
     touch "$logdir/native-failed"
   fi
@@ -94,20 +102,30 @@ wait_for_native_build() {
 wasm_api_tests() {
   wait_for_native_build || return 1
   ATTNSVM_NATIVE_REF=${ATTNSVM_NATIVE_REF:-$PWD/build/native-debug/tests/wasm/native/native_ref} \
-    node --test --test-reporter=spec tests/wasm/
+    "${low[@]}" node --test --test-reporter=spec tests/wasm/
 }
+browser_stages() {
+  if needed npm-tarball browser browser-perf; then
+    stage "site build (vite)" site_build || { touch "$logdir/no-site"; return 0; }
+    test_stage npm-tarball "package: npm tarball (node --test)" node --test --test-reporter=spec tests/package/
+    test_stage browser "browser tests (node --test, chromium)" \
+      node --test --test-concurrency=1 --test-reporter=spec "${browser_functional[@]}"
+  fi
+}
+# The browser tests that time the page (*-perf.test.mjs: frame rate, main-thread tasks) run alone at
+# the end; the others start as soon as the site is built.
+mapfile -t browser_functional < <(ls tests/browser/*.test.mjs | grep -v -- '-perf\.test\.mjs$')
+mapfile -t browser_timed < <(ls tests/browser/*-perf.test.mjs)
 wasm_pipeline() {
-  if ! needed wasm-gtest wasm-api npm-tarball browser; then
+  if ! needed wasm-gtest wasm-api npm-tarball browser browser-perf; then
     echo "wasm build not needed (its tests are cached)"; return 0
   fi
-  if stage "wasm build" wasm_build; then
-    test_stage wasm-gtest "wasm gtest (ctest, node)" ctest --preset wasm
-    test_stage wasm-api "wasm API tests (node --test)" wasm_api_tests
-    if needed npm-tarball browser; then
-      stage "site build (vite)" site_build || echo "site build" >> "$logdir/no-site"
-    fi
+  if ! stage "wasm build" wasm_build; then
+    touch "$logdir/no-site"
   else
-    echo "wasm build" >> "$logdir/no-site"
+    browser_stages
+    test_stage wasm-gtest "wasm gtest (ctest, node)" "${low[@]}" ctest --preset wasm
+    test_stage wasm-api "wasm API tests (node --test)" wasm_api_tests
   fi
 }
 
@@ -117,13 +135,12 @@ wasm_pipeline > "$logdir/wasm.log" 2>&1 &
 wasm_pid=$!
 wait "$native_pid" "$wasm_pid"
 echo "#### native pipeline"; cat "$logdir/native.log"
-echo ""; echo "#### wasm pipeline"; cat "$logdir/wasm.log"
+echo ""; echo "#### wasm pipeline (with the site, the npm tarball and the browser tests)"; cat "$logdir/wasm.log"
 
 if [[ ! -f "$logdir/no-site" ]]; then
-  echo ""; echo "#### packaged API and browser tests"
-  test_stage npm-tarball "package: npm tarball (node --test)" node --test --test-reporter=spec tests/package/
-  test_stage browser "browser tests (node --test, chromium)" \
-    node --test --test-concurrency=1 --test-reporter=spec tests/browser/
+  echo ""; echo "#### alone on the machine"
+  test_stage browser-perf "browser tests that time the page (node --test, chromium)" \
+    node --test --test-concurrency=1 --test-reporter=spec "${browser_timed[@]}"
 fi
 
 echo ""

@@ -37,3 +37,13 @@ export async function idle(page, timeout = 20000) {
   await page.waitForFunction(() => !window.__lab.busy, null, { timeout, polling: 50 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
+
+// The "Real images" scenario's state (window.__lab.real()) once it is loaded, or done with every run
+// analysed ('done'), or failed.
+export async function waitReal(page, what = 'loaded', timeout = 60000) {
+  await page.waitForFunction((w) => {
+    const r = window.__lab?.real();
+    return r && (r.error || r.message || (w === 'loaded' ? r.loaded : r.done && r.runs.every((x) => x.analysis)));
+  }, what, { timeout, polling: 100 });
+  return page.evaluate(() => window.__lab.real());
+}
