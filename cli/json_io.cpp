@@ -14,8 +14,11 @@
 #include <utility>
 
 #include "attnsvm/errors.hpp"
+#include "attnsvm/experiment.hpp"
+#include "attnsvm/experiment_basin.hpp"
 #include "attnsvm/fields.hpp"
 #include "attnsvm/names.hpp"
+#include "attnsvm/real_images.hpp"
 
 namespace attnsvm::cli {
 
@@ -363,6 +366,9 @@ struct JsonOut {
   void operator()(const char* name, const std::vector<std::vector<int>>& x, bool w = true) {
     if (w) out[name] = x;
   }
+  void operator()(const char* name, const std::vector<double>& x, bool w = true) {
+    if (w) out[name] = x;
+  }
   void operator()(const char* name, const IndexPairs& x, bool w = true) {
     if (!w) return;
     json a = json::array();
@@ -386,7 +392,33 @@ struct JsonOut {
   }
 };
 
+// A writer of some of the fields (fieldsToJson(s, names, except)).
+struct SomeJsonOut {
+  JsonOut out;
+  const std::vector<std::string>& names;
+  bool except;
+  bool wanted(const char* name) const {
+    return (std::find(names.begin(), names.end(), name) != names.end()) != except;
+  }
+  template <class T>
+  void operator()(const char* name, const T& x, bool w = true) {
+    if (wanted(name)) out(name, x, w);
+  }
+  template <class Fn>
+  void object(const char* name, Fn&& fn, bool w = true) {
+    if (wanted(name)) out.object(name, std::forward<Fn>(fn), w);
+  }
+};
+
 }  // namespace
+
+template <class T>
+json fieldsToJson(const T& s, const std::vector<std::string>& names, bool except) {
+  json j = json::object();
+  SomeJsonOut v{JsonOut{j}, names, except};
+  visitFields(s, v);
+  return j;
+}
 
 template <class T>
 json fieldsToJson(const T& s) {
@@ -418,7 +450,17 @@ ATTNSVM_CLI_FIELDS(InitSettings)
 ATTNSVM_CLI_FIELDS(SolverSettings)
 ATTNSVM_CLI_FIELDS(SolveRequest)
 ATTNSVM_CLI_FIELDS(ScenarioOptions)
+ATTNSVM_CLI_FIELDS(SeedOptions)
+ATTNSVM_CLI_FIELDS(SeedsRequest)
+ATTNSVM_CLI_FIELDS(BasinMapRequest)
+ATTNSVM_CLI_FIELDS(RealImagesSettings)
 #undef ATTNSVM_CLI_FIELDS
+template json fieldsToJson<RealImagesFrame>(const RealImagesFrame& s);
+template json fieldsToJson<RealImagesAnalysis>(const RealImagesAnalysis& s);
+template json fieldsToJson<RealImagesSettings>(const RealImagesSettings& s,
+                                               const std::vector<std::string>& names, bool except);
+template json fieldsToJson<SeedOptions>(const SeedOptions& s, const std::vector<std::string>& names,
+                                        bool except);
 
 ProblemInput problemFromJson(const json& j) {
   if (!j.is_object())

@@ -55,6 +55,13 @@ template <class T>
 json fieldsToJson(const T& s);
 template <class T>
 T fieldsFromJson(const json& j, const std::string& what);
+// Some of the fields of s, in list order: those named in `names`, or with `except` all others
+// (a block that holds the fields shared by several runs, another those that differ between them).
+template <class T>
+json fieldsToJson(const T& s, const std::vector<std::string>& names, bool except);
+// Also written through their lists (the wasm module writes and reads the same): the experiments'
+// SeedOptions, SeedsRequest, BasinMapRequest (read too) and RealImagesSettings (read too),
+// RealImagesFrame, RealImagesAnalysis (results).
 
 // Field readers (exposed for the other commands and the tests).
 double readNumber(const json& j, const std::string& where);

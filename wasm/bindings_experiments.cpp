@@ -31,35 +31,24 @@ using wire::guarded;
 // Seeds seedStart .. seedStart + seedCount - 1 of one setting of a seeded experiment (the core's
 // runExperimentSeed, the same code as the native CLI); a pool of workers splits the seeds. For
 // "rank" a seed is one instance of a grid cell (feasible or not); runner.js keeps the first
-// feasible ones in seed order, as the CLI does.
+// feasible ones in seed order, as the CLI does. The request is read through SeedsRequest's field
+// list (experiment.hpp): a key that is not a field is an error listing them.
 val experimentSeedsW(const std::string& name, const val& req) {
   return guarded([&] {
-    SeedOptions so;
-    so.iters = wire::integer(req, "iters", -1);
-    so.every = wire::integer(req, "every", -1);
-    so.d = wire::integer(req, "d", -1);
-    so.n = wire::integer(req, "n", -1);  // rank: the grid cell (n, T, d)
-    so.T = wire::integer(req, "T", -1);
-    so.rankTol = wire::number(req, "rankTol", 0.0);
-    so.p = wire::number(req, "p", 0.0);
-    so.method = wire::string(req, "method", "");
-    const std::uint64_t start = wire::seed(req, "seedStart");
-    const int count = wire::integer(req, "seedCount", 1);
-    if (count < 1 || count > 100000)
-      throw InputError("seedCount = " + std::to_string(count) + " is out of range 1..100000");
+    const SeedsRequest r = wire::readFields<SeedsRequest>(req, "");
+    if (r.seedCount < 1 || r.seedCount > 100000)
+      throw InputError("seedCount = " + std::to_string(r.seedCount) + " is out of range 1..100000");
     // The core batches the seeds' training where it can (local-convergence), as the CLI does.
-    return wire::seedResults(runExperimentSeeds(name, start, count, so));
+    return wire::seedResults(runExperimentSeeds(name, r.seedStart, r.seedCount, r.options));
   });
 }
 
 // Rows rowStart .. rowStart + rowCount - 1 of the basin map (core basinMapRow, as the CLI): the
-// selected token of every start, row-major.
+// selected token of every start, row-major. The request is read through BasinMapRequest's list.
 val basinMapW(const val& req) {
   return guarded([&] {
-    const int grid = wire::integer(req, "grid", 200);
-    const int rowStart = wire::integer(req, "rowStart", 0);
-    const int rowCount = wire::integer(req, "rowCount", 1);
-    const int iters = wire::integer(req, "iters", -1);
+    const BasinMapRequest b = wire::readFields<BasinMapRequest>(req, "");
+    const int grid = b.grid, rowStart = b.rowStart, rowCount = b.rowCount, iters = b.iters;
     if (iters != -1 && (iters < 1 || iters > 10000000))
       throw InputError("iters = " + std::to_string(iters) + " is out of range 1..10000000");
     if (rowCount < 1 || rowStart < 0 || rowStart + rowCount > grid)
@@ -67,9 +56,8 @@ val basinMapW(const val& req) {
                        " exceed the grid of " + std::to_string(grid));
     std::vector<int> selection;
     selection.reserve(static_cast<std::size_t>(rowCount) * grid);
-    const std::uint64_t seed = wire::seed(req, "seed");
     for (int r = rowStart; r < rowStart + rowCount; ++r) {
-      const BasinRow row = basinMapRow(seed, grid, r, iters);
+      const BasinRow row = basinMapRow(b.seed, grid, r, iters);
       selection.insert(selection.end(), row.selection.begin(), row.selection.end());
     }
     val o = val::object();
@@ -82,10 +70,13 @@ val basinMapW(const val& req) {
 }
 
 // The possible limits of the basin map: for each token, whether it is the global optimum and its
-// prompt SVM direction (null if infeasible).
+// prompt SVM direction (null if infeasible). The request has one field, seed (BasinMapRequest's).
 val basinLimitsW(const val& req) {
   return guarded([&] {
-    const std::uint64_t seed = wire::seed(req, "seed");
+    std::uint64_t seed = 0;
+    wire::Reader in(req, "");
+    in("seed", seed);
+    in.finish();
     val tokens = val::array();
     for (int t = 0; t < 3; ++t) {
       val x = val::object();
@@ -111,19 +102,30 @@ val basinLimitsW(const val& req) {
 // stop reason.
 val trainSeedsW(const val& req) {
   return guarded([&] {
+    // Read through one Reader (a key that is not one of these is an error listing them): n, T, d,
+    // seedStart, seedCount, iters, param, batched here, optimizer, lr, p below (their defaults are
+    // the scenario's training settings).
+    wire::Reader in(req, "");
     ScenarioOptions so;
-    so.n = wire::integer(req, "n", 6);
-    so.T = wire::integer(req, "T", 8);
-    so.d = wire::integer(req, "d", 10);
-    const int start = wire::integer(req, "seedStart", 0),
-              count = wire::integer(req, "seedCount", 1);
-    const int iters = wire::integer(req, "iters", 2000);
+    so.n = 6;
+    so.T = 8;
+    so.d = 10;
+    int start = 0, count = 1, iters = 2000;
+    std::string param = "W";
+    bool batched = true;
+    in("n", so.n);
+    in("T", so.T);
+    in("d", so.d);
+    in("seedStart", start);
+    in("seedCount", count);
+    in("iters", iters);
+    in("param", param);
+    in("batched", batched);
     if (count < 1 || count > 4096)
       throw InputError("seedCount = " + std::to_string(count) + " is out of range 1..4096");
     if (start < 0) throw InputError("seedStart = " + std::to_string(start) + " must be >= 0");
     if (iters < 0 || iters > 10000000)
       throw InputError("iters = " + std::to_string(iters) + " is out of range 0..10000000");
-    const std::string param = wire::string(req, "param", "W");
     if (param != "W" && param != "KQ") throw InputError("param '" + param + "': expected W or KQ");
     std::vector<Model> models;
     std::vector<Params> inits;
@@ -136,9 +138,11 @@ val trainSeedsW(const val& req) {
       inits.push_back(sc.init);
       ts = sc.train;
     }
-    ts.optimizer = parseWireName<Optimizer>(wire::string(req, "optimizer", "ngd"), "optimizer");
-    ts.lr = wire::number(req, "lr", ts.lr);
-    ts.p = wire::number(req, "p", ts.p);
+    ts.optimizer = Optimizer::NGD;
+    in("optimizer", ts.optimizer);
+    in("lr", ts.lr);
+    in("p", ts.p);
+    in.finish();
     ts.traceEvery = iters + 1;
     std::vector<double> weights;
     std::vector<int> iterations;
@@ -148,7 +152,7 @@ val trainSeedsW(const val& req) {
       iterations.push_back(it);
       reasons.call<void>("push", why);
     };
-    if (wire::boolean(req, "batched", true)) {
+    if (batched) {
       BatchedTrainer bt(models, ts, inits);
       bt.step(iters);
       for (int k = 0; k < count; ++k) keep(bt.weights(k), bt.iteration(k), bt.stopReason(k));
@@ -171,6 +175,18 @@ val experimentNamesW() {
   return guarded([] { return wire::namesObject(seedExperimentNames()); });
 }
 
+// The experiments' field lists ({fields: {experimentSeeds, basinMap, realImagesSettings,
+// realImagesFrame, realImagesAnalysis}}): the request and result objects of this module's entry
+// points, which a test checks attnsvm.d.ts against. Here, not in engine.vocabulary() (the page's
+// module does not carry these lists: its size bound).
+val experimentVocabularyW() {
+  return guarded([] {
+    val o = val::object();
+    wire::put(o, "fields", wire::experimentFieldLists());
+    return o;
+  });
+}
+
 // Reads `value` as the named input struct (dataset, model, train, params, init) through its field
 // list and writes it back: the tests' write -> read -> write round trip of wasm/convert.cpp's
 // reader and writer. In this module, not in the one pages load (its size bound).
@@ -187,5 +203,6 @@ EMSCRIPTEN_BINDINGS(attnsvm_experiments) {
   function("basinMap", &basinMapW);
   function("basinLimits", &basinLimitsW);
   function("trainSeeds", &trainSeedsW);
+  function("experimentVocabulary", &experimentVocabularyW);
   function("fieldsRoundTrip", &fieldsRoundTripW);
 }

@@ -5,9 +5,12 @@
 // split (binarySubset), the tokens (patchDataset) and the training, as the native CLI does.
 //
 // Wire: an image set is {rows, cols, pixels: Uint8Array (count*rows*cols), labels: Int32Array};
-// the run's request is {train, test, settings: {classA, classB, nTrain, nTest, seed, patch,
-// optimizer, p, lr, iters, nSvm, histogramBins}} (seed: the split's, binarySubset; the page's asset
-// holds each class's pool, kSplitPool images, so the split equals the CLI's for every seed).
+// the run's request is {train, test, settings}, settings read through RealImagesSettings' field
+// list (real_images.hpp: classA, classB, nTrain, nTest, seed, patch, optimizer, p, lr, iters, nSvm,
+// histogramBins; seed: the split's, binarySubset; the page's asset holds each class's pool,
+// kSplitPool images, so the split equals the CLI's for every seed); frames and the analysis are
+// written through RealImagesFrame's and RealImagesAnalysis' lists, as the CLI writes its runs. A
+// key that is not a field is an error listing the fields.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -53,21 +56,10 @@ ImageSet imageSet(const val& o, const std::string& what) {
   return s;
 }
 
-RealImagesSettings realSettings(const val& o) {
+// The request's settings (read by `in`, the request's reader), checked.
+RealImagesSettings realSettings(wire::Reader& in) {
   RealImagesSettings s;
-  if (o.isUndefined() || o.isNull()) return s;
-  s.classA = wire::integer(o, "classA", s.classA);
-  s.classB = wire::integer(o, "classB", s.classB);
-  s.nTrain = wire::integer(o, "nTrain", s.nTrain);
-  s.nTest = wire::integer(o, "nTest", s.nTest);
-  s.patch = wire::integer(o, "patch", s.patch);
-  s.optimizer =
-      parseWireName<Optimizer>(wire::string(o, "optimizer", wireName(s.optimizer)), "optimizer");
-  s.p = wire::number(o, "p", s.p);
-  s.lr = wire::number(o, "lr", s.lr);
-  s.iters = wire::integer(o, "iters", s.iters);
-  s.nSvm = wire::integer(o, "nSvm", s.nSvm);
-  s.histogramBins = wire::integer(o, "histogramBins", s.histogramBins);
+  in.object("settings", [&](wire::Reader& sub) { visitFields(s, sub); });
   if (!(s.p > 1) || !std::isfinite(s.p))
     throw InputError("settings.p = " + std::to_string(s.p) + " must be > 1");
   if (!(s.lr > 0) || !std::isfinite(s.lr))
@@ -80,19 +72,7 @@ RealImagesSettings realSettings(const val& o) {
   return s;
 }
 
-val frameObject(const RealImagesFrame& f) {
-  val o = val::object();
-  put(o, "iteration", val(f.iteration));
-  put(o, "trainLoss", val(f.trainLoss));
-  put(o, "testLoss", val(f.testLoss));
-  put(o, "trainAccuracy", val(f.trainAccuracy));
-  put(o, "testAccuracy", val(f.testAccuracy));
-  put(o, "trainMaxSoftmax", val(f.trainMaxSoftmax));
-  put(o, "testMaxSoftmax", val(f.testMaxSoftmax));
-  put(o, "sparsity", val(f.sparsity));
-  put(o, "histogram", wire::f64(f.histogram));
-  return o;
-}
+val frameObject(const RealImagesFrame& f) { return wire::writeFields(f); }
 
 // Rows `rows` of an n x T matrix, row-major, as one Float64Array (all rows when `rows` is empty).
 val rowsOf(const Mat& m, const std::vector<int>& rows) {
@@ -117,13 +97,15 @@ class RealRunHandle {
  public:
   val init(const val& req) {
     return guarded([&] {
-      const RealImagesSettings s = realSettings(req["settings"]);
-      const std::uint64_t seed =
-          wire::has(req, "settings") ? wire::seed(req["settings"], "seed") : 0;
+      wire::Reader in(req, "");
+      in.accept("train");  // image sets, read below
+      in.accept("test");
+      const RealImagesSettings s = realSettings(in);
+      in.finish();
       const ImageSet trainAll = imageSet(req["train"], "train");
       const ImageSet testAll = imageSet(req["test"], "test");
-      ImageSet train = binarySubset(trainAll, s.classA, s.classB, s.nTrain, seed);
-      ImageSet test = binarySubset(testAll, s.classA, s.classB, s.nTest, seed);
+      ImageSet train = binarySubset(trainAll, s.classA, s.classB, s.nTrain, s.seed);
+      ImageSet test = binarySubset(testAll, s.classA, s.classB, s.nTest, s.seed);
       run_ = std::make_unique<RealImagesRun>(patchDataset(train, s.classA, s.classB, s.patch),
                                              patchDataset(test, s.classA, s.classB, s.patch), s);
       testImages_ = std::move(test);
@@ -224,17 +206,7 @@ class RealRunHandle {
 
   val analyze() {
     return guarded([&] {
-      const RealImagesAnalysis a = run().analyze();
-      val o = val::object();
-      put(o, "nSvm", val(a.nSvm));
-      put(o, "selection", wire::i32(a.selection));
-      put(o, "verdict", val(a.verdict));
-      put(o, "feasible", val(a.feasible));
-      put(o, "status", val(a.status));
-      put(o, "corr", val(a.corr));
-      put(o, "divergence", val(a.divergence));
-      put(o, "svm", a.svm.size() ? wire::matrix(a.svm) : val::null());
-      return o;
+      return wire::writeFields(run().analyze());  // svm only when there is one
     });
   }
 

@@ -187,6 +187,14 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
   [[gnu::noinline]] void Reader::operator()(const char* name, std::uint64_t& x, bool) {
     read(name, x);
   }
+  // Its own copy of readValue(std::string): a second caller of that function changes how it is
+  // inlined into readEnum, i.e. the code of the page's module, which has no string fields.
+  [[gnu::noinline]] void Reader::operator()(const char* name, std::string& x, bool) {
+    val f = val::undefined();
+    if (!take(name, f)) return;
+    if (!f.isString()) bad(where(name) + " must be a string");
+    x = f.as<std::string>();
+  }
   [[gnu::noinline]] void Reader::operator()(const char* name, Mat& x, bool) { read(name, x); }
   [[gnu::noinline]] void Reader::operator()(const char* name, Vec& x, bool) { read(name, x); }
   [[gnu::noinline]] void Reader::operator()(const char* name, std::vector<int>& x, bool) {
@@ -263,6 +271,8 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
   template InitSettings readFields<InitSettings>(const val&, const std::string&);
   template ScenarioOptions readFields<ScenarioOptions>(const val&, const std::string&);
   template Dataset readFields<Dataset>(const val&, const std::string&);
+  template SeedsRequest readFields<SeedsRequest>(const val&, const std::string&);
+  template BasinMapRequest readFields<BasinMapRequest>(const val&, const std::string&);
 
   Dataset dataset(const val& o, const std::string& what) {
     if (o.isUndefined() || o.isNull()) bad(what + " is missing");
@@ -343,6 +353,10 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     [[gnu::noinline]] void operator()(const char* name, const std::vector<int>& x, bool w = true) {
       if (w) put(out, name, val(i32(x)));
     }
+    [[gnu::noinline]] void operator()(const char* name, const std::vector<double>& x,
+                                      bool w = true) {
+      if (w) put(out, name, val(f64(x)));
+    }
     [[gnu::noinline]] void operator()(const char* name, const std::vector<std::vector<int>>& x,
                                       bool w = true) {
       if (w) put(out, name, val(ragged(x)));
@@ -389,6 +403,8 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
   template val writeFields<Params>(const Params&);
   template val writeFields<InitSettings>(const InitSettings&);
   template val writeFields<Dataset>(const Dataset&);
+  template val writeFields<RealImagesFrame>(const RealImagesFrame&);
+  template val writeFields<RealImagesAnalysis>(const RealImagesAnalysis&);
 
   namespace {
   template <class T>
@@ -450,6 +466,16 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     put(o, "scenarioOptions", names<ScenarioOptions>());
     put(o, "solution", names<MarginSolution>(MarginProblem{}));
     put(o, "report", names<SelectionReport>(MarginProblem{}));
+    return o;
+  }
+
+  val experimentFieldLists() {
+    val o = val::object();
+    put(o, "experimentSeeds", names<SeedsRequest>());
+    put(o, "basinMap", names<BasinMapRequest>());
+    put(o, "realImagesSettings", names<RealImagesSettings>());
+    put(o, "realImagesFrame", names<RealImagesFrame>());
+    put(o, "realImagesAnalysis", names<RealImagesAnalysis>());
     return o;
   }
 

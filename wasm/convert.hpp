@@ -21,10 +21,12 @@
 
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/experiment.hpp"
+#include "attnsvm/experiment_basin.hpp"
 #include "attnsvm/fields.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/names.hpp"
+#include "attnsvm/real_images.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
 #include "attnsvm/train.hpp"
@@ -61,6 +63,7 @@ class Reader {
   void operator()(const char* name, int& x, bool = true);
   void operator()(const char* name, bool& x, bool = true);
   void operator()(const char* name, std::uint64_t& x, bool = true);  // 0..2^53-1
+  void operator()(const char* name, std::string& x, bool = true);
   void operator()(const char* name, Mat& x, bool = true);
   void operator()(const char* name, Vec& x, bool = true);
   void operator()(const char* name, std::vector<int>& x, bool = true);
@@ -139,6 +142,11 @@ val writeFields(const T& s);
 // The field lists of the public structs (attnsvm/fields.hpp) as {dataset: [names], model, train,
 // params, init, solve, scenarioOptions, solution, report}: engine.vocabulary().fields.
 val fieldLists();
+// The experiments' field lists (experiment.hpp, experiment_basin.hpp, real_images.hpp) as
+// {experimentSeeds: [names] (SeedsRequest), basinMap (BasinMapRequest), realImagesSettings,
+// realImagesFrame, realImagesAnalysis}: the attnsvm-experiments module's experimentVocabulary()
+// (the page's module does not carry them: its size bound).
+val experimentFieldLists();
 // Reads `value` as the input struct named `name` (dataset, model, train, params, init) through its
 // field list and writes it back: {value} (the tests' round trip, the attnsvm-experiments module's
 // fieldsRoundTrip; the other lists are round-tripped natively by tests/cli/json_io_test.cpp).

@@ -7,6 +7,9 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "attnsvm/errors.hpp"
 #include "attnsvm/real_images.hpp"
@@ -54,33 +57,39 @@ std::vector<Method> methodsOf(const ExperimentOptions& o) {
   return out;
 }
 
-// Per-iteration measurements of one run, in frame order (every `every` iterations and the last).
-const char* const kSeries[] = {"trainLoss",       "testLoss",       "trainAccuracy", "testAccuracy",
-                               "trainMaxSoftmax", "testMaxSoftmax", "sparsity"};
-constexpr int kSeriesCount = 7;
-
-double field(const RealImagesFrame& f, int k) {
-  switch (k) {
-    case 0:
-      return f.trainLoss;
-    case 1:
-      return f.testLoss;
-    case 2:
-      return f.trainAccuracy;
-    case 3:
-      return f.testAccuracy;
-    case 4:
-      return f.trainMaxSoftmax;
-    case 5:
-      return f.testMaxSoftmax;
-    default:
-      return f.sparsity;
+// The numbers of a frame (the doubles of RealImagesFrame's field list, in list order): the
+// series and finals of a method, named as the wasm run's frames.
+template <class Fn>
+struct FrameNumbers {
+  Fn fn;
+  template <class T>
+  void operator()(const char* name, const T& x, bool = true) {
+    if constexpr (std::is_same_v<T, double>) fn(name, x);
   }
+};
+template <class Fn>
+void eachNumber(const RealImagesFrame& f, Fn fn) {
+  FrameNumbers<Fn> v{fn};
+  visitFields(f, v);
+}
+const std::vector<std::string>& frameSeriesNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    eachNumber(RealImagesFrame{}, [&](const char* name, double) { n.emplace_back(name); });
+    return n;
+  }();
+  return names;
+}
+std::vector<double> frameNumbers(const RealImagesFrame& f) {
+  std::vector<double> v;
+  eachNumber(f, [&](const char*, double x) { v.push_back(x); });
+  return v;
 }
 
 struct RunOut {
   std::vector<int> iteration;
-  std::vector<std::vector<double>> series = std::vector<std::vector<double>>(kSeriesCount);
+  std::vector<std::vector<double>> series =
+      std::vector<std::vector<double>>(frameSeriesNames().size());
   RealImagesFrame last;
   RealImagesAnalysis analysis;
   std::string stopReason;
@@ -90,17 +99,18 @@ struct RunOut {
 };
 
 RunOut runOne(const ImageSet& trainAll, const ImageSet& testAll, const RealImagesSettings& s,
-              std::uint64_t seed, int every) {
-  const Dataset train = patchDataset(binarySubset(trainAll, s.classA, s.classB, s.nTrain, seed),
+              int every) {
+  const Dataset train = patchDataset(binarySubset(trainAll, s.classA, s.classB, s.nTrain, s.seed),
                                      s.classA, s.classB, s.patch);
-  const Dataset test = patchDataset(binarySubset(testAll, s.classA, s.classB, s.nTest, seed),
+  const Dataset test = patchDataset(binarySubset(testAll, s.classA, s.classB, s.nTest, s.seed),
                                     s.classA, s.classB, s.patch);
   RealImagesRun run(train, test, s);
   RunOut out;
   auto frame = [&]() {
     const RealImagesFrame f = run.measure();
     out.iteration.push_back(f.iteration);
-    for (int k = 0; k < kSeriesCount; ++k) out.series[k].push_back(field(f, k));
+    std::size_t k = 0;
+    eachNumber(f, [&](const char*, double x) { out.series[k++].push_back(x); });
     out.last = f;
   };
   const double t0 = threadCpuSeconds();
@@ -120,8 +130,6 @@ RunOut runOne(const ImageSet& trainAll, const ImageSet& testAll, const RealImage
   out.v = run.params().v;
   return out;
 }
-
-json numberOrNull(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 // The settings every run shares, from the options (classes, iterations, set sizes).
 RealImagesSettings baseSettings(const ExperimentOptions& o) {
@@ -157,26 +165,29 @@ std::vector<RunOut> runAll(const ExperimentOptions& o, const std::vector<Method>
     s.optimizer = m.optimizer;
     s.p = m.p;
     s.lr = m.lr;
-    out[idx] =
-        runOne(trainAll, testAll, s, o.seedBase + static_cast<std::uint64_t>(idx % seeds), every);
+    s.seed = o.seedBase + static_cast<std::uint64_t>(idx % seeds);
+    out[idx] = runOne(trainAll, testAll, s, every);
   });
   progress.finish();
   return out;
 }
 
-// The "settings" block: the options and the model, split and measurements in words.
+// The fields of RealImagesSettings that differ between the runs: a method's (perMethod[]) and a
+// run's seed (runs[]). The "settings" block has the others.
+const std::vector<std::string> kMethodFields = {"optimizer", "p", "lr"};
+const std::vector<std::string> kPerRunFields = {"optimizer", "p", "lr", "seed"};
+
+// The "settings" block: the settings every run shares under RealImagesSettings' field list (the
+// names of the lab's request: classA, classB, nTrain, nTest, patch, iters, nSvm, histogramBins),
+// the options, and the model, split and measurements in words.
 json realImagesSettingsJson(const ExperimentOptions& o, const RealImagesSettings& base,
                             const ImageSet& trainAll, int seeds, int threads, int every) {
   json j = settingsJson("real-images", o, seeds, base.iters, threads);
+  j.update(fieldsToJson(base, kPerRunFields, /*except=*/true));
   const auto& names = fashionClassNames();
-  j["classes"] = {base.classA, base.classB};
   j["classNames"] = {names[base.classA], names[base.classB]};
-  j["nTrain"] = base.nTrain;
-  j["nTest"] = base.nTest;
-  j["patch"] = base.patch;
   j["T"] = (trainAll.rows / base.patch) * (trainAll.cols / base.patch);
   j["d"] = base.patch * base.patch + 2;
-  j["nSvm"] = base.nSvm;
   j["every"] = every;
   j["model"] =
       "cross attention, z_i = mean token, linear head v, logistic loss; W0 = 0, v0 = 0, "
@@ -194,30 +205,16 @@ json realImagesSettingsJson(const ExperimentOptions& o, const RealImagesSettings
   return j;
 }
 
-// One run's finals, timings and SVM analysis.
+// One run: its seed, its last frame and its analysis under their field lists (the wasm run's
+// frame and analysis), norms and timings.
 json runJson(const RunOut& r, std::uint64_t seed) {
-  json run = {{"seed", seed},
-              {"iterations", r.last.iteration},
-              {"trainAccuracy", r.last.trainAccuracy},
-              {"testAccuracy", r.last.testAccuracy},
-              {"trainLoss", numberOrNull(r.last.trainLoss)},
-              {"testLoss", numberOrNull(r.last.testLoss)},
-              {"trainMaxSoftmax", r.last.trainMaxSoftmax},
-              {"testMaxSoftmax", r.last.testMaxSoftmax},
-              {"sparsity", r.last.sparsity},
-              {"histogram", r.last.histogram},
-              {"normWFro", r.W.norm()},
-              {"normV", r.v.norm()},
-              {"trainSeconds", r.trainSeconds},
-              {"analysisSeconds", r.analysisSeconds},
-              {"analysis",
-               {{"nSvm", r.analysis.nSvm},
-                {"selection", r.analysis.selection},
-                {"verdict", r.analysis.verdict},
-                {"feasible", r.analysis.feasible},
-                {"status", r.analysis.status},
-                {"corr", numberOrNull(r.analysis.corr)},
-                {"divergence", numberOrNull(r.analysis.divergence)}}}};
+  json run = fieldsToJson(r.last);
+  run["seed"] = seed;
+  run["normWFro"] = r.W.norm();
+  run["normV"] = r.v.norm();
+  run["trainSeconds"] = r.trainSeconds;
+  run["analysisSeconds"] = r.analysisSeconds;
+  run["analysis"] = fieldsToJson(r.analysis);
   if (!r.stopReason.empty()) run["stopReason"] = r.stopReason;
   return run;
 }
@@ -229,18 +226,18 @@ SeriesBlock seriesOf(const RunOut* first, int seeds) {
   block.iteration = first[0].iteration;
   for (int k = 0; k < seeds; ++k)
     if (first[k].iteration.size() > block.iteration.size()) block.iteration = first[k].iteration;
-  for (int f = 0; f < kSeriesCount; ++f) {
+  for (std::size_t f = 0; f < frameSeriesNames().size(); ++f) {
     std::vector<std::vector<double>> perSeed;
     for (int k = 0; k < seeds; ++k) perSeed.push_back(first[k].series[f]);
-    block.add(kSeries[f], perSeed);
+    block.add(frameSeriesNames()[f], perSeed);
   }
   return block;
 }
 
 // One method's entry of "perMethod": finals over its seeds' runs first[0 .. seeds), verdicts,
 // histogram, seed 0's heat map, the series and every run.
-json methodJson(const Method& m, const RunOut* first, int seeds, std::uint64_t seedBase,
-                const SeriesBlock& block) {
+json methodJson(const Method& m, const RealImagesSettings& settings, const RunOut* first, int seeds,
+                std::uint64_t seedBase, const SeriesBlock& block) {
   auto finals = [&](auto get) {
     std::vector<double> v;
     for (int k = 0; k < seeds; ++k) v.push_back(get(first[k]));
@@ -259,22 +256,18 @@ json methodJson(const Method& m, const RunOut* first, int seeds, std::uint64_t s
     runs.push_back(runJson(r, seedBase + k));
   }
   const double top = first[0].W.cwiseAbs().maxCoeff();
-  json r;
+  // the method's settings (optimizer, p unless Adam, lr) under RealImagesSettings' field list
+  json r = fieldsToJson(settings, kMethodFields, /*except=*/false);
   r["method"] = m.name;
-  r["optimizer"] = wireName(m.optimizer);
-  r["p"] = m.optimizer == Optimizer::Adam ? json(nullptr) : json(m.p);
-  r["lr"] = m.lr;
-  r["final"] = {{"trainAccuracy", finals([](const RunOut& x) { return x.last.trainAccuracy; })},
-                {"testAccuracy", finals([](const RunOut& x) { return x.last.testAccuracy; })},
-                {"trainLoss", finals([](const RunOut& x) { return x.last.trainLoss; })},
-                {"testLoss", finals([](const RunOut& x) { return x.last.testLoss; })},
-                {"trainMaxSoftmax", finals([](const RunOut& x) { return x.last.trainMaxSoftmax; })},
-                {"testMaxSoftmax", finals([](const RunOut& x) { return x.last.testMaxSoftmax; })},
-                {"sparsity", finals([](const RunOut& x) { return x.last.sparsity; })},
-                {"svmCorr", finals([](const RunOut& x) { return x.analysis.corr; })},
-                {"svmDivergence", finals([](const RunOut& x) { return x.analysis.divergence; })},
-                {"trainSeconds", finals([](const RunOut& x) { return x.trainSeconds; })},
-                {"analysisSeconds", finals([](const RunOut& x) { return x.analysisSeconds; })}};
+  // finals: the last frame's numbers (named as the series), the SVM's, the timings
+  json final = json::object();
+  for (std::size_t f = 0; f < frameSeriesNames().size(); ++f)
+    final[frameSeriesNames()[f]] = finals([&](const RunOut& x) { return frameNumbers(x.last)[f]; });
+  final["svmCorr"] = finals([](const RunOut& x) { return x.analysis.corr; });
+  final["svmDivergence"] = finals([](const RunOut& x) { return x.analysis.divergence; });
+  final["trainSeconds"] = finals([](const RunOut& x) { return x.trainSeconds; });
+  final["analysisSeconds"] = finals([](const RunOut& x) { return x.analysisSeconds; });
+  r["final"] = std::move(final);
   r["svmFeasible"] = feasible;
   r["verdicts"] = verdicts;
   r["histogramMean"] = histogram;
@@ -316,7 +309,11 @@ ExperimentResult realImagesExperiment(const ExperimentOptions& o) {
   for (std::size_t mi = 0; mi < methods.size(); ++mi) {
     const RunOut* first = out.data() + mi * seeds;
     const SeriesBlock block = seriesOf(first, seeds);
-    perMethod.push_back(methodJson(methods[mi], first, seeds, o.seedBase, block));
+    RealImagesSettings settings = base;
+    settings.optimizer = methods[mi].optimizer;
+    settings.p = methods[mi].p;
+    settings.lr = methods[mi].lr;
+    perMethod.push_back(methodJson(methods[mi], settings, first, seeds, o.seedBase, block));
     csv += block.csv("method", methods[mi].name, mi == 0);
   }
   j["perMethod"] = std::move(perMethod);

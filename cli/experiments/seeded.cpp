@@ -36,6 +36,19 @@ std::vector<SeedResult> runSeeds(const std::string& name, const ExperimentOption
   return out;
 }
 
+// The settings a seed ran with (its SeedResult's iters, every, n, T, d), named by SeedOptions'
+// field list (the names of the lab's experimentSeeds request): the `names` of them for a settings
+// block.
+json resolvedSettingsJson(const SeedResult& r, const std::vector<std::string>& names) {
+  SeedOptions so;
+  so.iters = r.iters;
+  so.every = r.every;
+  so.n = r.n;
+  so.T = r.T;
+  so.d = r.d;
+  return fieldsToJson(so, names, /*except=*/false);
+}
+
 SeedOptions baseOptions(const ExperimentOptions& o) {
   SeedOptions so;
   so.iters = o.iters;
@@ -76,11 +89,8 @@ ExperimentResult localConvergenceExperiment(const ExperimentOptions& o) {
   ExperimentResult res;
   json& j = res.json;
   j["settings"] = settingsJson("local-convergence", o, seeds, out[0].iters, threads);
-  j["settings"]["every"] = out[0].every;
+  j["settings"].update(resolvedSettingsJson(out[0], {"iters", "every", "n", "T", "d"}));
   j["settings"]["scenario"] = "local-convergence";
-  j["settings"]["n"] = out[0].n;
-  j["settings"]["T"] = out[0].T;
-  j["settings"]["d"] = out[0].d;
   j["settings"]["init"] = "the scenario's: W = 0; K, Q with i.i.d. N(0, 0.1^2) entries";
   const SeriesBlock block = aggregateSeries(out.data(), seeds);
   json summary, runs = json::array();
@@ -139,7 +149,7 @@ ExperimentResult multitokenExperiment(const ExperimentOptions& o) {
   j["settings"] = settingsJson("multitoken", o, instances, out[0].iters, threads);
   j["settings"]["instances"] = instances;
   j["settings"]["dims"] = dims;
-  j["settings"]["every"] = out[0].every;
+  j["settings"].update(resolvedSettingsJson(out[0], {"iters", "every"}));
   j["settings"]["threshold"] = 1e-3;
   j["settings"]["scenario"] = "multitoken";
   j["settings"]["references"] = {{"generalized",
@@ -215,12 +225,9 @@ ExperimentResult mirrorDescentExperiment(const ExperimentOptions& o) {
   json& j = res.json;
   j["settings"] = settingsJson("mirror-descent", o, seeds, out[0].iters, threads);
   j["settings"]["ps"] = ps;
-  j["settings"]["every"] = out[0].every;
+  j["settings"].update(resolvedSettingsJson(out[0], {"iters", "every", "n", "T", "d"}));
   j["settings"]["lr"] = probe.train.lr;
   j["settings"]["scenario"] = "mirror-descent";
-  j["settings"]["n"] = probe.data.n;
-  j["settings"]["T"] = probe.data.T;
-  j["settings"]["d"] = probe.data.d;
   j["settings"]["sparsity"] = "fraction of entries with |W_jk| <= 0.01 max |W|";
   json perP = json::array();
   std::string csv;
@@ -278,8 +285,7 @@ ExperimentResult overparamExperiment(const ExperimentOptions& o) {
   json& j = res.json;
   j["settings"] = settingsJson("overparam", o, seeds, out[0].iters, threads);
   j["settings"]["dims"] = dims;
-  j["settings"]["n"] = out[0].n;
-  j["settings"]["T"] = out[0].T;
+  j["settings"].update(resolvedSettingsJson(out[0], {"iters", "n", "T"}));
   j["settings"]["init"] = "W0 = 0";
   j["settings"]["scenario"] = "overparam";
   j["referenceIndependentImplementation"] = {

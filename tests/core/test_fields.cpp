@@ -16,8 +16,11 @@
 #include <vector>
 
 #include "attnsvm/errors.hpp"
+#include "attnsvm/experiment.hpp"
+#include "attnsvm/experiment_basin.hpp"
 #include "attnsvm/fields.hpp"
 #include "attnsvm/margin.hpp"
+#include "attnsvm/real_images.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "engine_test_data.hpp"
 
@@ -47,6 +50,12 @@ TEST(Fields, EveryListNamesItsFieldsOnceInCamelCase) {
   expectWellFormed<ScenarioOptions>("ScenarioOptions");
   expectWellFormed<MarginSolution>("MarginSolution", MarginProblem{});
   expectWellFormed<SelectionReport>("SelectionReport", MarginProblem{});
+  expectWellFormed<SeedOptions>("SeedOptions");
+  expectWellFormed<SeedsRequest>("SeedsRequest");
+  expectWellFormed<BasinMapRequest>("BasinMapRequest");
+  expectWellFormed<RealImagesSettings>("RealImagesSettings");
+  expectWellFormed<RealImagesFrame>("RealImagesFrame");
+  expectWellFormed<RealImagesAnalysis>("RealImagesAnalysis");
   EXPECT_EQ(fieldNames<Dataset>(),
             (std::vector<std::string>{"X", "Z", "query", "Y", "v", "alpha"}));
   EXPECT_EQ(fieldNames<TrainSettings>().size(), 15u);
@@ -68,6 +77,8 @@ struct MapWriter {
       out[name] = static_cast<double>(x);
     else if constexpr (std::is_arithmetic_v<T>)
       out[name] = x;
+    else if constexpr (std::is_same_v<T, std::string>)
+      out[name] = x;
     else
       out[name] = std::string("(array)");
   }
@@ -88,6 +99,8 @@ struct MapReader {
       x = static_cast<std::uint64_t>(std::get<double>(it->second));
     else if constexpr (std::is_arithmetic_v<T>)
       x = std::get<T>(it->second);
+    else if constexpr (std::is_same_v<T, std::string>)
+      x = std::get<std::string>(it->second);
   }
   template <class Fn>
   void object(const char*, Fn&&, bool = true) {}
@@ -164,6 +177,120 @@ TEST(Fields, SolveRequestDefaultsAreTheCores) {
   r.dataset.Z.resize(0, 0);
   r.attention.reset();
   EXPECT_EQ(attentionOf(r), AttentionKind::Self);
+}
+
+// The experiment settings and results (experiment.hpp, experiment_basin.hpp, real_images.hpp): one
+// list each, every field of the struct named once (a struct field added without a list entry shows
+// as a field the round trip does not carry), the request's list holding the options' beside its
+// own.
+TEST(Fields, ExperimentListsNameEveryFieldAndRoundTrip) {
+  EXPECT_EQ(fieldNames<SeedOptions>(),
+            (std::vector<std::string>{"iters", "every", "d", "n", "T", "rankTol", "p", "method"}));
+  const std::vector<std::string> seeds = fieldNames<SeedsRequest>();
+  EXPECT_EQ(std::vector<std::string>(seeds.begin(), seeds.begin() + 2),
+            (std::vector<std::string>{"seedStart", "seedCount"}));
+  EXPECT_EQ(std::vector<std::string>(seeds.begin() + 2, seeds.end()), fieldNames<SeedOptions>());
+  EXPECT_EQ(fieldNames<BasinMapRequest>(),
+            (std::vector<std::string>{"grid", "rowStart", "rowCount", "iters", "seed"}));
+  EXPECT_EQ(fieldNames<RealImagesSettings>(),
+            (std::vector<std::string>{"classA", "classB", "nTrain", "nTest", "seed", "patch",
+                                      "optimizer", "p", "lr", "iters", "nSvm", "histogramBins"}));
+  EXPECT_EQ(fieldNames<RealImagesFrame>(),
+            (std::vector<std::string>{"iteration", "trainLoss", "testLoss", "trainAccuracy",
+                                      "testAccuracy", "trainMaxSoftmax", "testMaxSoftmax",
+                                      "sparsity", "histogram"}));
+  EXPECT_EQ(fieldNames<RealImagesAnalysis>(),
+            (std::vector<std::string>{"nSvm", "selection", "verdict", "feasible", "status", "corr",
+                                      "divergence", "svm"}));
+
+  // Every scalar field of the inputs round-trips, none is left at its default: set each to a value
+  // other than the default, write, read into a default struct, write again.
+  RealImagesSettings rs;
+  rs.classA = 1;
+  rs.classB = 2;
+  rs.nTrain = 40;
+  rs.nTest = 30;
+  rs.seed = 5;
+  rs.patch = 7;
+  rs.optimizer = Optimizer::MD;
+  rs.p = 3;
+  rs.lr = 0.5;
+  rs.iters = 9;
+  rs.nSvm = 11;
+  rs.histogramBins = 12;
+  std::map<std::string, Value> once, twice;
+  MapWriter w1{once};
+  visitFields(std::as_const(rs), w1);
+  EXPECT_EQ(once.size(), fieldNames<RealImagesSettings>().size());
+  RealImagesSettings back;
+  MapReader r1{once};
+  visitFields(back, r1);
+  MapWriter w2{twice};
+  visitFields(std::as_const(back), w2);
+  EXPECT_EQ(once, twice);
+  EXPECT_EQ(back.seed, 5u);
+  EXPECT_EQ(back.optimizer, Optimizer::MD);
+  EXPECT_EQ(back.histogramBins, 12);
+  rs.optimizer = Optimizer::Adam;  // Adam ignores p: not written
+  once.clear();
+  visitFields(std::as_const(rs), w1);
+  EXPECT_EQ(once.count("p"), 0u);
+
+  SeedsRequest sr;
+  sr.seedStart = 3;
+  sr.seedCount = 4;
+  sr.options.iters = 10;
+  sr.options.every = 2;
+  sr.options.d = 5;
+  sr.options.n = 6;
+  sr.options.T = 7;
+  sr.options.rankTol = 1e-6;
+  sr.options.p = 1.5;
+  sr.options.method = "ngd";
+  once.clear();
+  twice.clear();
+  visitFields(std::as_const(sr), w1);
+  EXPECT_EQ(once.size(), seeds.size());
+  SeedsRequest sb;
+  MapReader r2{once};
+  visitFields(sb, r2);
+  visitFields(std::as_const(sb), w2);
+  EXPECT_EQ(once, twice);
+  EXPECT_EQ(sb.options.method, "ngd");
+  EXPECT_EQ(sb.options.rankTol, 1e-6);
+  // the options' defaults (the experiment's) are not written
+  once.clear();
+  const SeedsRequest defaults{};
+  visitFields(defaults, w1);
+  EXPECT_EQ(once.size(), 2u);
+
+  BasinMapRequest br;
+  br.grid = 20;
+  br.rowStart = 3;
+  br.rowCount = 2;
+  br.iters = 50;
+  br.seed = 4;
+  once.clear();
+  twice.clear();
+  visitFields(std::as_const(br), w1);
+  BasinMapRequest bb;
+  MapReader r3{once};
+  visitFields(bb, r3);
+  visitFields(std::as_const(bb), w2);
+  EXPECT_EQ(once, twice);
+  EXPECT_EQ(once.size(), 5u);
+
+  // results: written whole, the SVM only when there is one
+  RealImagesAnalysis a;
+  once.clear();
+  visitFields(a, w1);
+  EXPECT_EQ(once.count("svm"), 0u);
+  a.svm = Mat::Identity(2, 2);
+  visitFields(a, w1);
+  EXPECT_EQ(once.size(), fieldNames<RealImagesAnalysis>().size());
+  once.clear();
+  visitFields(RealImagesFrame{}, w1);
+  EXPECT_EQ(once.size(), fieldNames<RealImagesFrame>().size());
 }
 
 TEST(Fields, NotAFieldListsTheAcceptedNames) {

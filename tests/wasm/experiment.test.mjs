@@ -317,6 +317,12 @@ test('every experiment\'s JSON keys, CSV columns and wasm column names are camel
     for (const f of Object.keys(block.runs[0])) assert.ok(extra.includes(f) || columns.has(f), `${name}: runs[].${f} is a wasm column`);
   };
   same('mirror-descent', json['mirror-descent'].perP[0], { p: 1.75 }, ['seed', 'selection']);
+  // the settings blocks name a seed's settings as the lab's request (SeedsRequest's field list) does
+  const requestFields = engine.module.experimentVocabulary().fields.experimentSeeds;
+  for (const [name, keys] of [['local-convergence', ['iters', 'every', 'n', 'T', 'd']], ['mirror-descent', ['iters', 'every', 'n', 'T', 'd']],
+    ['multitoken', ['iters', 'every']], ['overparam', ['iters', 'n', 'T']]]) {
+    for (const k of keys) assert.ok(requestFields.includes(k) && k in json[name].settings, `${name}: settings.${k} is a request field`);
+  }
   same('multitoken', json.multitoken.perD[0], { d: 4 }, ['seed', 'selectedSets']);
   assert.ok(json['mirror-descent'].perP[0].heatmapSeed0.WmmLp, 'mirror-descent: the l_p SVM as heatmapSeed0.WmmLp');
 });
@@ -337,6 +343,38 @@ test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('md-convergence', { p: 0.5 }), /p = 0.5.* must be in \(1, 1000\]/);
   assert.throws(() => engine.experimentSeeds('rank', { T: 1 }), /T = 1 is out of range 2..1024/);
   assert.throws(() => engine.experimentSeeds('rank', { rankTol: -1 }), /rank tolerance must be > 0/);
+});
+
+// The requests of the experiment entry points are read through the core's field lists (SeedsRequest,
+// BasinMapRequest; experimentVocabulary): a key that is not a field is an error listing them.
+test('experiment requests: an unknown key is an error listing the fields; what the lab sends is accepted', () => {
+  const { fields } = engine.module.experimentVocabulary();
+  const notAField = (fn, key, accepted) => assert.throws(fn, (e) => {
+    assert.equal(e.kind, 'input', e.message);
+    assert.equal(e.message, `${key} is not a field; expected one of ${accepted.join(', ')}`);
+    return true;
+  }, key);
+  assert.deepEqual(fields.experimentSeeds, ['seedStart', 'seedCount', 'iters', 'every', 'd', 'n', 'T', 'rankTol', 'p', 'method']);
+  notAField(() => engine.experimentSeeds('local-convergence', { seedStart: 0, itres: 10 }), 'itres', fields.experimentSeeds);
+  notAField(() => engine.experimentSeeds('rank', { n: 5, T: 5, d: 2, rank_tol: 1e-7 }), 'rank_tol', fields.experimentSeeds);
+  assert.deepEqual(fields.basinMap, ['grid', 'rowStart', 'rowCount', 'iters', 'seed']);
+  notAField(() => engine.basinMap({ grid: 3, rowStart: 0, rows: 1 }), 'rows', fields.basinMap);
+  notAField(() => engine.basinLimits({ sed: 1 }), 'sed', ['seed']);
+  const t = engine.module.trainSeeds({ n: 6, T: 8, d: 10, iters: 1, learningRate: 0.1 });
+  assert.equal(t.ok, false);
+  assert.equal(t.error, 'learningRate is not a field; expected one of n, T, d, seedStart, seedCount, iters, param, batched, optimizer, lr, p');
+  // values are checked by type with the field's name, as before
+  assert.throws(() => engine.experimentSeeds('rates', { method: 3 }), /method must be a string/);
+  assert.throws(() => engine.experimentSeeds('local-convergence', { every: 1.5 }), /every = 1\.5\d* must be an integer/);
+  assert.throws(() => engine.basinMap({ grid: 3, seed: -1 }), /seed must be an integer in 0\.\.2\^53-1/);
+  // what the lab's runner.js, rank.js and basin map send: every key a field
+  const few = { seedStart: 2, seedCount: 1, iters: 20, every: 5 };
+  for (const [name, options] of [['rates', { method: 'md_p3' }], ['overparam', { d: 4 }], ['mirror-descent', { p: 1.75 }],
+    ['multitoken', { d: 4 }], ['rank', { n: 5, T: 5, d: 2, rankTol: 1e-7 }], ['local-convergence', {}]]) {
+    assert.equal(engine.experimentSeeds(name, { ...options, ...few }).count, 1, name);
+  }
+  assert.equal(engine.basinMap({ grid: 3, seed: 0, iters: 20, rowStart: 1, rowCount: 2 }).selection.length, 6);
+  assert.equal(engine.basinLimits({ seed: 0 }).tokens.length, 3);
 });
 
 test('experimentSeeds: a seed gives the same numbers alone or inside a range', () => {

@@ -105,6 +105,19 @@ test('the wasm run makes the split of SPEC section 6 and reports bad requests', 
   assert.throws(() => realRun({ train: { ...pair.train, pixels: pair.train.pixels.subarray(1) }, test: pair.test, settings: { classA: 2, classB: 5 } }),
     (e) => e.kind === 'input' && /train: 783999 pixel bytes for 1000 labels/.test(e.message));
   assert.throws(() => realRun({ ...pair, settings: { classA: 2, classB: 5, optimizer: 'sgd' } }), (e) => e.kind === 'input' && /sgd/.test(e.message));
+  // the settings are read through RealImagesSettings' field list: a key that is not a field is an error listing them
+  const { fields } = engine.module.experimentVocabulary();
+  assert.deepEqual(fields.realImagesSettings, ['classA', 'classB', 'nTrain', 'nTest', 'seed', 'patch', 'optimizer', 'p', 'lr', 'iters', 'nSvm', 'histogramBins']);
+  assert.throws(() => realRun({ ...pair, settings: { classA: 2, classB: 5, nTrian: 60 } }),
+    (e) => e.kind === 'input' && e.message === `settings.nTrian is not a field; expected one of ${fields.realImagesSettings.join(', ')}`);
+  assert.throws(() => realRun({ ...pair, settings: { classA: 2, classB: 5, iters: '5' } }), (e) => e.kind === 'input' && e.message === 'settings.iters must be a number');
+  // and the module's request itself (the JS wrapper passes train, test, settings)
+  const handle = new engine.module.RealImagesRun();
+  try {
+    const r = handle.init({ train: pair.train, test: pair.test, settings: {}, setings: {} });
+    assert.equal(r.ok, false);
+    assert.equal(r.error, 'setings is not a field; expected one of train, test, settings');
+  } finally { handle.delete(); }
 });
 
 // Every image of the two classes in file order, from the IDX files (what the native CLI reads).
@@ -158,6 +171,21 @@ test('a reduced run agrees with the native CLI (every optimizer, <= 1e-9)', { sk
   assert.equal(native.perMethod.length, 5);
   // the settings the page passes have the JSON's names
   assert.deepEqual([native.settings.nTrain, native.settings.nTest, native.settings.nSvm, native.settings.iters], [nTrain, nTest, nSvm, iters]);
+  // one list (RealImagesSettings) for both: each field is in the settings block (shared by every run), a
+  // method's entry (optimizer, lr; p unless Adam) or a run (its seed), nowhere else
+  const { fields } = engine.module.experimentVocabulary();
+  const perMethod = ['optimizer', 'p', 'lr'], perRun = ['seed'];
+  for (const f of fields.realImagesSettings) {
+    const where = [f in native.settings, perMethod.includes(f), perRun.includes(f)];
+    assert.equal(where.filter(Boolean).length, 1, `settings field ${f}: ${where}`);
+  }
+  assert.deepEqual(Object.keys(native.settings).filter((k) => fields.realImagesSettings.includes(k)).sort(),
+    fields.realImagesSettings.filter((f) => !perMethod.includes(f) && !perRun.includes(f)).sort());
+  assert.deepEqual([native.settings.classA, native.settings.classB, native.settings.histogramBins], [A, B, 20]);
+  for (const m of native.perMethod) {
+    for (const f of perMethod) assert.equal(f in m, f !== 'p' || m.optimizer !== 'adam', `${m.method}: ${f}`);
+    assert.equal(m.runs[0].seed, SEED);
+  }
   const pair = await loadPair('http://x/', A, B, { fetchImpl, pool: true });
   for (const m of native.perMethod) {
     const settings = { classA: A, classB: B, nTrain, nTest, seed: SEED, iters, nSvm, optimizer: m.optimizer, p: m.p ?? 2, lr: m.lr };
@@ -171,6 +199,9 @@ test('a reduced run agrees with the native CLI (every optimizer, <= 1e-9)', { sk
       // JSON has as heatmapSeed0.svm)
       const measured = Object.keys(frames[0]).filter((k) => k !== 'iteration' && k !== 'histogram').sort();
       assert.deepEqual(measured, [...SERIES].sort());
+      // frames and a CLI run's last frame are written through the same list (RealImagesFrame)
+      assert.deepEqual(Object.keys(frames[0]), fields.realImagesFrame);
+      for (const k of fields.realImagesFrame) assert.ok(k in m.runs[0], `${m.method}: runs[0].${k}`);
       assert.deepEqual(Object.keys(m.series).filter((k) => k !== 'iteration').sort(), measured, `${m.method}: series names`);
       for (const k of measured) {
         assert.ok(k in m.final, `${m.method}: final.${k}`);
@@ -182,7 +213,9 @@ test('a reduced run agrees with the native CLI (every optimizer, <= 1e-9)', { sk
       const last = frames.at(-1), nr = m.runs[0];
       assertClose(Array.from(last.histogram), nr.histogram, `${m.method}: histogram`, 0);
       const a = run.analyze();
-      assert.deepEqual(Object.keys(nr.analysis).sort(), Object.keys(a).filter((k) => k !== 'svm' && k !== 'ok').sort(), `${m.method}: analysis field names`);
+      // the CLI's analysis and the wasm one: RealImagesAnalysis' list (the SVM when there is one)
+      assert.deepEqual(Object.keys(nr.analysis).sort(), fields.realImagesAnalysis.filter((k) => k !== 'svm' || a.feasible).sort(), `${m.method}: analysis field names`);
+      assert.deepEqual(Object.keys(a).sort(), [...fields.realImagesAnalysis].sort());
       assert.equal(a.verdict, nr.analysis.verdict, `${m.method}: verdict`);
       assert.equal(a.feasible, nr.analysis.feasible);
       assert.deepEqual(Array.from(a.selection), nr.analysis.selection, `${m.method}: selection`);

@@ -68,6 +68,31 @@ test('attnsvm.d.ts interfaces list exactly the core field lists', () => {
     ['b', 'd', 'e', 'f']);
 });
 
+// The experiments' requests and results (experiment.hpp, experiment_basin.hpp, real_images.hpp): their
+// lists come from the attnsvm-experiments module (experimentVocabulary), not engine.vocabulary(), so the
+// page's module stays within its size bound.
+const EXPERIMENT_INTERFACES = {
+  experimentSeeds: 'ExperimentSeedOptions', basinMap: 'BasinMapOptions', realImagesSettings: 'RealImagesSettings',
+  realImagesFrame: 'RealImagesFrame', realImagesAnalysis: 'RealImagesAnalysis',
+};
+
+test('attnsvm.d.ts experiment interfaces list exactly the experiments module\'s field lists', async () => {
+  const experiments = await loadEngine('attnsvm-experiments');
+  const r = experiments.module.experimentVocabulary();
+  assert.ok(r.ok, r.error);
+  assert.deepEqual(Object.keys(r.fields).sort(), Object.keys(EXPERIMENT_INTERFACES).sort(), 'experiment field lists');
+  for (const [list, iface] of Object.entries(EXPERIMENT_INTERFACES)) {
+    const core = r.fields[list];
+    assert.equal(new Set(core).size, core.length, `core ${list} names a field twice`);
+    const typed = interfaceMembers(dts, iface);
+    assert.deepEqual({ missing: core.filter((f) => !typed.includes(f)), extra: typed.filter((f) => !core.includes(f)) },
+      { missing: [], extra: [] }, `${iface} vs the core's ${list} fields (${core.join(', ')})`);
+  }
+  // the page's module has neither the entry point nor the lists
+  assert.equal(engine.module.experimentVocabulary, undefined);
+  for (const list of Object.keys(EXPERIMENT_INTERFACES)) assert.ok(!(list in engine.vocabulary().fields), list);
+});
+
 test('every canonical name is accepted where it is used, aliases too', () => {
   const vocab = engine.vocabulary();
   const dataset = engine.sphere(3, 4, 3, 1);

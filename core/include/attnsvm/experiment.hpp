@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "attnsvm/fields.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/model.hpp"
 #include "attnsvm/selection.hpp"
@@ -84,6 +85,38 @@ struct SeedOptions {
   double p = 0.0;      // mirror-descent
   std::string method;  // rates: a rateMethods() name
 };
+
+// The field list of SeedOptions (the visitor protocol of attnsvm/fields.hpp): iters, every, d, n,
+// T, rankTol, p, method. A writer writes the fields that are set (not the experiment's default:
+// -1, 0 or empty), so a written settings block names what was asked for.
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, SeedOptions> {
+  v("iters", s.iters, s.iters != -1);
+  v("every", s.every, s.every != -1);
+  v("d", s.d, s.d != -1);
+  v("n", s.n, s.n != -1);
+  v("T", s.T, s.T != -1);
+  v("rankTol", s.rankTol, s.rankTol != 0);
+  v("p", s.p, s.p != 0);
+  v("method", s.method, !s.method.empty());
+}
+
+// A request for seeds seedStart .. seedStart + seedCount - 1 of one setting (runExperimentSeeds;
+// the lab's workers send one per chunk of seeds).
+struct SeedsRequest {
+  std::uint64_t seedStart = 0;
+  int seedCount = 1;
+  SeedOptions options;
+};
+
+// Its field list: seedStart, seedCount and the options' fields beside them (iters, every, d, n, T,
+// rankTol, p, method), as SolveRequest holds the solver settings' fields.
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, SeedsRequest> {
+  v("seedStart", s.seedStart);
+  v("seedCount", s.seedCount);
+  visitFields(s.options, v);
+}
 
 // Everything one seed produces, as named columns so that aggregation is one loop.
 struct SeedResult {

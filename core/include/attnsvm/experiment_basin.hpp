@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "attnsvm/fields.hpp"
 #include "attnsvm/model.hpp"
 
 namespace attnsvm {
@@ -22,6 +23,27 @@ struct BasinRow {
 // Row `row` (y index) of the map; iters <= 0 means the scenario's (1000). Throws InputError on a
 // bad grid (2..2000) or row.
 BasinRow basinMapRow(std::uint64_t seed, int grid, int row, int iters);
+// A request for rows rowStart .. rowStart + rowCount - 1 of a grid x grid map (the lab's workers
+// split the map by rows; iters -1: the scenario's). The binding checks the rows against the grid.
+struct BasinMapRequest {
+  int grid = 200;
+  int rowStart = 0;
+  int rowCount = 1;
+  int iters = -1;
+  std::uint64_t seed = 0;
+};
+
+// Its field list (the visitor protocol of attnsvm/fields.hpp): grid, rowStart, rowCount, iters,
+// seed.
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, BasinMapRequest> {
+  v("grid", s.grid);
+  v("rowStart", s.rowStart);
+  v("rowCount", s.rowCount);
+  v("iters", s.iters, s.iters != -1);
+  v("seed", s.seed);
+}
+
 // The prompt SVM direction (Frobenius) of a selected token of the local-case data; nullopt if
 // infeasible.
 std::optional<Mat> basinSvmDirection(std::uint64_t seed, int token);

@@ -20,7 +20,13 @@
 // with T one of double, int, bool, std::uint64_t, std::string, an enum of names.hpp (by its wire
 // names), std::optional of such an enum, Mat, Vec, std::vector<int>, and TokensRef (a dataset's X
 // with its shape). Result structs (MarginSolution, SelectionReport) are written only, from const
-// structs, and add std::vector<std::vector<int>> (ragged lists) and IndexPairs ((i, t) pairs).
+// structs, and add std::vector<std::vector<int>> (ragged lists), IndexPairs ((i, t) pairs) and
+// std::vector<double>.
+//
+// The experiments' settings and results have lists of the same kind beside their structs:
+// SeedOptions and SeedsRequest (experiment.hpp), BasinMapRequest (experiment_basin.hpp),
+// RealImagesSettings, RealImagesFrame and RealImagesAnalysis (real_images.hpp); the attnsvm-
+// experiments module's experimentVocabulary() returns them.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "attnsvm/dataset.hpp"
+#include "attnsvm/fields.hpp"
 #include "attnsvm/train.hpp"
 
 namespace attnsvm {
@@ -73,6 +74,9 @@ Dataset patchDataset(const ImageSet& images, int classA, int classB, int patch =
 struct RealImagesSettings {
   int classA = 7, classB = 9;  // Sneaker (+1) vs Ankle boot (-1)
   int nTrain = 1000, nTest = 1000;
+  // The split's seed (binarySubset's, for the training and the test images alike; the run itself
+  // does not use it). The CLI's runs of a method take seeds --seed-base + k.
+  std::uint64_t seed = 0;
   int patch = 4;
   Optimizer optimizer = Optimizer::NMD;  // W and v: l_p MD (normalized by the dual norm), or Adam
   double p = 2.0;                        // mirror-descent p (p = 2: GD); ignored by Adam
@@ -86,6 +90,26 @@ struct RealImagesSettings {
   int histogramBins = 20;  // |W_jk| / max |W_jk| in [0, 1]
 };
 
+// The field list of RealImagesSettings (the visitor protocol of attnsvm/fields.hpp; the wasm run's
+// request `settings` is read through it, the CLI's experiment JSON written through it): classA,
+// classB, nTrain, nTest, seed, patch, optimizer, p (written unless Adam, which ignores it), lr,
+// iters, nSvm, histogramBins.
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealImagesSettings> {
+  v("classA", s.classA);
+  v("classB", s.classB);
+  v("nTrain", s.nTrain);
+  v("nTest", s.nTest);
+  v("seed", s.seed);
+  v("patch", s.patch);
+  v("optimizer", s.optimizer);
+  v("p", s.p, s.optimizer != Optimizer::Adam);
+  v("lr", s.lr);
+  v("iters", s.iters);
+  v("nSvm", s.nSvm);
+  v("histogramBins", s.histogramBins);
+}
+
 // Measurements at one iteration (SPEC section 6 "Measured").
 struct RealImagesFrame {
   int iteration = 0;
@@ -95,6 +119,23 @@ struct RealImagesFrame {
   double sparsity = 0;            // share of |W_jk| < 0.01 max |W_jk| (1 when W = 0)
   std::vector<double> histogram;  // histogramBins counts of |W_jk| / max|W_jk|
 };
+
+// The field list of RealImagesFrame (a result: written only, by the wasm run's frames and the CLI's
+// runs alike): iteration, trainLoss, testLoss, trainAccuracy, testAccuracy, trainMaxSoftmax,
+// testMaxSoftmax, sparsity, histogram. Its numbers (the doubles) are the CLI's series, in this
+// order.
+template <class Visitor>
+void visitFields(const RealImagesFrame& f, Visitor& v) {
+  v("iteration", f.iteration);
+  v("trainLoss", f.trainLoss);
+  v("testLoss", f.testLoss);
+  v("trainAccuracy", f.trainAccuracy);
+  v("testAccuracy", f.testAccuracy);
+  v("trainMaxSoftmax", f.trainMaxSoftmax);
+  v("testMaxSoftmax", f.testMaxSoftmax);
+  v("sparsity", f.sparsity);
+  v("histogram", f.histogram);
+}
 
 // Analysis on the first nSvm training images with the final v (SPEC section 4): the selection
 // (argmax_t s_it), its verdict, the l_p Att-SVM of that selection (p of the run; 2 for Adam) and
@@ -108,6 +149,20 @@ struct RealImagesAnalysis {
   double corr = 0, divergence = 0;  // NaN when infeasible
   Mat svm;                          // d x d, empty when infeasible
 };
+
+// The field list of RealImagesAnalysis (a result, written only): nSvm, selection, verdict,
+// feasible, status, corr, divergence, svm (written when there is one).
+template <class Visitor>
+void visitFields(const RealImagesAnalysis& a, Visitor& v) {
+  v("nSvm", a.nSvm);
+  v("selection", a.selection);
+  v("verdict", a.verdict);
+  v("feasible", a.feasible);
+  v("status", a.status);
+  v("corr", a.corr);
+  v("divergence", a.divergence);
+  v("svm", a.svm, a.svm.size() > 0);
+}
 
 // One training run: owns the train/test datasets and a Trainer (cross attention, W, linear head,
 // logistic loss, W0 = 0, v0 = 0, trainHead with the same optimizer, lr and p as W).

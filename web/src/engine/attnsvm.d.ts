@@ -222,6 +222,10 @@ export interface Run {
 
 // One setting of a seeded experiment (as `attnsvm experiment`): defaults are the paper's. The single-run
 // experiments (prompt-global-local ... paths2d-t5, joint-wv) take the CLI's --seed-base as their one seed.
+// The requests and results of the experiment entry points (ExperimentSeedOptions, BasinMapOptions,
+// RealImagesSettings, RealImagesFrame, RealImagesAnalysis) are the core's field lists too (SeedsRequest,
+// BasinMapRequest, ...): the attnsvm-experiments module's experimentVocabulary().fields returns them, a
+// test checks these interfaces against them, and a key that is not a field throws, listing the fields.
 export type SeedExperimentName = 'local-convergence' | 'overparam' | 'rates' | 'mirror-descent' | 'multitoken' | 'rank' |
   'prompt-global-local' | 'loss-function' | 'joint-pv' | 'paths2d' | 'paths2d-t5' | 'md-convergence' | 'joint-wv';
 export interface ExperimentSeedOptions {
@@ -256,6 +260,10 @@ export interface ExperimentSeeds {
   selections: number[][][];       // [seed][name] final argmax selection
 }
 
+// Rows rowStart .. rowStart + rowCount - 1 of a grid x grid basin map (default 200, rows 0 + 1; iters: the
+// scenario's 1000; seed 0).
+export interface BasinMapOptions { grid?: number; rowStart?: number; rowCount?: number; iters?: number; seed?: number; }
+
 export interface Engine {
   version(): string;
   scenarioNames(): string[];
@@ -284,7 +292,7 @@ export interface Engine {
   // Seeds of a seeded experiment, computed by the same core code as the native CLI.
   experimentSeeds(name: SeedExperimentName, options?: ExperimentSeedOptions): ExperimentSeeds;
   // Basin map (prompt-global-local, local case; starts p = (x, y, 0) at the cell centres of [-2, 2]^2).
-  basinMap(options?: { grid?: number; rowStart?: number; rowCount?: number; iters?: number; seed?: number }):
+  basinMap(options?: BasinMapOptions):
     { grid: number; rowStart: number; rowCount: number; selection: Int32Array };  // row-major, row = y index
   basinLimits(options?: { seed?: number }):
     { tokens: { token: number; global: boolean; direction: Float64Array | null }[]; range: number[] };
@@ -358,6 +366,7 @@ export interface ImageSetJSON { rows: number; cols: number; pixels: Uint8Array; 
 export interface RealImagesSettings {
   classA?: number; classB?: number;      // default 7 (Sneaker, +1) vs 9 (Ankle boot, -1)
   nTrain?: number; nTest?: number;       // default 1000 each (even; the first n/2 of each class in file order)
+  seed?: number;                         // the split's seed (default 0: the first images; k > 0: drawn from the pool)
   patch?: number;                        // default 4 (T = 49, d = 18)
   optimizer?: 'nmd' | 'md' | 'adam';     // W and the head v, the same optimizer (default 'nmd')
   p?: number; lr?: number; iters?: number; nSvm?: number; histogramBins?: number;

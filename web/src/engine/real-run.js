@@ -4,7 +4,9 @@
 // matrices into arrays. request: {train, test, settings}, where train and test are image sets
 // {rows, cols, pixels: Uint8Array, labels: Int32Array} holding (at least) the images of the two
 // classes in file order, and settings the RealImagesSettings of real_images.hpp (classA, classB,
-// nTrain, nTest, patch, optimizer 'nmd' | 'md' | 'adam', p, lr, iters, nSvm, histogramBins).
+// nTrain, nTest, seed, patch, optimizer 'nmd' | 'md' | 'adam', p, lr, iters, nSvm, histogramBins),
+// read through the core's field list: a key of settings that is not a field throws, listing the
+// fields. Other keys of the request are not passed on (asset.js's loadPair adds perClass).
 import { AttnsvmError, fromWireMatrix } from './convert.js';
 
 function unwrap(status) {
