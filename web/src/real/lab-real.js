@@ -363,7 +363,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   return {
     show, hide,
     get visible() { return !root.hidden; },
-    drawStats: () => ({ ...drawStats }),
+    drawStats: () => ({ ...drawStats, panels: { ...pacer.stats } }),
     info: () => (session ? { ...session.info(), gallery: session.gallery.length, selected, detail: detail && { index: detail.index, label: detail.label, output: detail.output }, message: lastError } : null),
     session: () => session,
     play: () => session?.play(),

@@ -10,18 +10,22 @@
 //
 // createPacer({ name: { every, key: () => array, run: () => void } }) -> { frame({ playing, force })
 //   -> { ran: whether a panel drew, waiting: whether a changed panel still waits (draw again on the
-//   next animation frame) } }
+//   next animation frame) }, stats: { name: longest run (ms) } }
 export function createPacer(jobs) {
   const names = Object.keys(jobs);
   const last = Object.fromEntries(names.map((k) => [k, -Infinity]));
   const drawn = Object.fromEntries(names.map((k) => [k, null]));
   const changed = (k, key) => !drawn[k] || key.length !== drawn[k].length || key.some((v, i) => v !== drawn[k][i]);
+  const stats = Object.fromEntries(names.map((k) => [k, 0]));
   function run(k, key, now) {
+    const t0 = performance.now();
     jobs[k].run();
+    stats[k] = Math.max(stats[k], performance.now() - t0);
     drawn[k] = key;
     last[k] = now;
   }
   return {
+    stats,
     frame({ playing = false, force = false } = {}) {
       const now = performance.now();
       const keys = Object.fromEntries(names.map((k) => [k, jobs[k].key()]));
