@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -27,8 +28,11 @@ CliRun run(const std::vector<std::string>& args) {
   return r;
 }
 
+// The test data folder: $ATTNSVM_CLI_TEST_DATA (ctest sets it, tests/cli/CMakeLists.txt), else
+// tests/cli/data under the working directory (the binary run from the repository's root).
 std::string data(const std::string& name) {
-  return std::string(ATTNSVM_CLI_TEST_DATA) + "/" + name;
+  const char* dir = std::getenv("ATTNSVM_CLI_TEST_DATA");
+  return std::string(dir && *dir ? dir : "tests/cli/data") + "/" + name;
 }
 
 }  // namespace
