@@ -4,9 +4,10 @@
 #   native: build under ASan+UBSan, GoogleTest + CLI tests (ctest), then a consumer project built
 #           against `cmake --install` of the core (CMake package and pkg-config);
 #   wasm:   build, the site build (vite), the packed npm tarball installed into a throwaway project,
-#           the built site in headless Chromium (node's test runner + playwright-core), then the same
-#           GoogleTest suite compiled to wasm (ctest, run by node) and the wasm module's JS API (node's
-#           test runner; it compares with the native CLI and driver, so it waits for the native build).
+#           the built site in headless Chromium (node's test runner + playwright-core);
+# and then, in whichever pipeline ends first, the same GoogleTest suite compiled to wasm (ctest, run by
+# node) and the wasm module's JS API (node's test runner; it compares with the native CLI and driver,
+# so it also waits for the native build).
 # The browser tests start as soon as the site is built instead of after everything else (the cold
 # run's critical path was native build -> native tests -> browser tests); those that time the page
 # (tests/browser/*-perf.test.mjs) run alone at the end. Every stage but the browser's runs at a lower
@@ -116,22 +117,34 @@ browser_stages() {
 # the end; the others start as soon as the site is built.
 mapfile -t browser_functional < <(ls tests/browser/*.test.mjs | grep -v -- '-perf\.test\.mjs$')
 mapfile -t browser_timed < <(ls tests/browser/*-perf.test.mjs)
+wait_for_wasm_build() {
+  while [[ ! -f "$logdir/wasm-built" && ! -f "$logdir/wasm-failed" ]]; do sleep 2; done
+  [[ -f "$logdir/wasm-built" ]]
+}
+# The wasm gtest and the wasm API tests need the wasm build (and the API tests the native build): the
+# pipeline that is free first runs them (a warm rerun's native pipeline is done long before the
+# browser tests; a cold run's wasm pipeline is).
+wasm_tests() {
+  mkdir "$logdir/wasm-tests-claimed" 2>/dev/null || return 0
+  wait_for_wasm_build || return 0  # the wasm build's failure is recorded already
+  test_stage wasm-gtest "wasm gtest (ctest, node)" "${low[@]}" ctest --preset wasm
+  test_stage wasm-api "wasm API tests (node --test)" wasm_api_tests
+}
 wasm_pipeline() {
   if ! needed wasm-gtest wasm-api npm-tarball browser browser-perf; then
-    echo "wasm build not needed (its tests are cached)"; return 0
+    echo "wasm build not needed (its tests are cached)"; touch "$logdir/wasm-built"; return 0
   fi
   if ! stage "wasm build" wasm_build; then
-    touch "$logdir/no-site"
+    touch "$logdir/no-site" "$logdir/wasm-failed"
   else
+    touch "$logdir/wasm-built"
     browser_stages
-    test_stage wasm-gtest "wasm gtest (ctest, node)" "${low[@]}" ctest --preset wasm
-    test_stage wasm-api "wasm API tests (node --test)" wasm_api_tests
   fi
 }
 
-native_pipeline > "$logdir/native.log" 2>&1 &
+{ native_pipeline; wasm_tests; } > "$logdir/native.log" 2>&1 &
 native_pid=$!
-wasm_pipeline > "$logdir/wasm.log" 2>&1 &
+{ wasm_pipeline; wasm_tests; } > "$logdir/wasm.log" 2>&1 &
 wasm_pid=$!
 wait "$native_pid" "$wasm_pid"
 echo "#### native pipeline"; cat "$logdir/native.log"
