@@ -94,14 +94,15 @@ native_pipeline() {
     touch "$logdir/native-failed"
   fi
 }
-wait_for_native_build() {
-  while [[ ! -f "$logdir/native-built" && ! -f "$logdir/native-failed" ]]; do sleep 2; done
-  [[ -f "$logdir/native-built" ]] || { echo "no native CLI: the native build failed"; return 1; }
+# wait_for_build native|wasm: waits until that pipeline's build has ended; true when it succeeded.
+wait_for_build() {
+  while [[ ! -f "$logdir/$1-built" && ! -f "$logdir/$1-failed" ]]; do sleep 2; done
+  [[ -f "$logdir/$1-built" ]]
 }
 # The agreement tests' native driver is built by the native build (linked against its core), so no
 # second copy of the core is compiled here (tests/wasm/native/CMakeLists.txt).
 wasm_api_tests() {
-  wait_for_native_build || return 1
+  wait_for_build native || { echo "no native CLI: the native build failed"; return 1; }
   ATTNSVM_NATIVE_REF=${ATTNSVM_NATIVE_REF:-$PWD/build/native-debug/tests/wasm/native/native_ref} \
     "${low[@]}" node --test --test-reporter=spec tests/wasm/
 }
@@ -117,16 +118,12 @@ browser_stages() {
 # the end; the others start as soon as the site is built.
 mapfile -t browser_functional < <(ls tests/browser/*.test.mjs | grep -v -- '-perf\.test\.mjs$')
 mapfile -t browser_timed < <(ls tests/browser/*-perf.test.mjs)
-wait_for_wasm_build() {
-  while [[ ! -f "$logdir/wasm-built" && ! -f "$logdir/wasm-failed" ]]; do sleep 2; done
-  [[ -f "$logdir/wasm-built" ]]
-}
 # The wasm gtest and the wasm API tests need the wasm build (and the API tests the native build): the
 # pipeline that is free first runs them (a warm rerun's native pipeline is done long before the
 # browser tests; a cold run's wasm pipeline is).
 wasm_tests() {
   mkdir "$logdir/wasm-tests-claimed" 2>/dev/null || return 0
-  wait_for_wasm_build || return 0  # the wasm build's failure is recorded already
+  wait_for_build wasm || return 0  # the wasm build's failure is recorded already
   test_stage wasm-gtest "wasm gtest (ctest, node)" "${low[@]}" ctest --preset wasm
   test_stage wasm-api "wasm API tests (node --test)" wasm_api_tests
 }

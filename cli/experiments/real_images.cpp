@@ -80,11 +80,6 @@ const std::vector<std::string>& frameSeriesNames() {
   }();
   return names;
 }
-std::vector<double> frameNumbers(const RealImagesFrame& f) {
-  std::vector<double> v;
-  eachNumber(f, [&](const char*, double x) { v.push_back(x); });
-  return v;
-}
 
 struct RunOut {
   std::vector<int> iteration;
@@ -259,10 +254,11 @@ json methodJson(const Method& m, const RealImagesSettings& settings, const RunOu
   // the method's settings (optimizer, p unless Adam, lr) under RealImagesSettings' field list
   json r = fieldsToJson(settings, kMethodFields, /*except=*/false);
   r["method"] = m.name;
-  // finals: the last frame's numbers (named as the series), the SVM's, the timings
+  // finals: the last frame's numbers (the series' last entries, frame() records `last` with them),
+  // the SVM's, the timings
   json final = json::object();
   for (std::size_t f = 0; f < frameSeriesNames().size(); ++f)
-    final[frameSeriesNames()[f]] = finals([&](const RunOut& x) { return frameNumbers(x.last)[f]; });
+    final[frameSeriesNames()[f]] = finals([&](const RunOut& x) { return x.series[f].back(); });
   final["svmCorr"] = finals([](const RunOut& x) { return x.analysis.corr; });
   final["svmDivergence"] = finals([](const RunOut& x) { return x.analysis.divergence; });
   final["trainSeconds"] = finals([](const RunOut& x) { return x.trainSeconds; });
