@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { launchBrowser, repoRoot } from '../tests/browser/harness.mjs';
 import { serveLab } from '../tests/browser/lab-helpers.mjs';
-import { PAGES } from '../tests/browser/page-audit.mjs';
+import { PAGES, scrollThrough } from '../tests/browser/page-audit.mjs';
 
 const { values } = parseArgs({ options: { only: { type: 'string', default: 'lab,embed,real,notes,print,shell' } } });
 const only = new Set(values.only.split(','));
@@ -56,7 +56,7 @@ try {
     const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, reducedMotion: 'reduce' });
     const page = await context.newPage();
     await page.goto(site.url + PAGES.notes.path);
-    for (let y = 0; y < 12; y++) { await page.mouse.wheel(0, 700); await page.waitForTimeout(150); }
+    await scrollThrough(page);
     await page.waitForFunction(PAGES.notes.ready, null, { timeout: 90000, polling: 100 });
     const pdf = resolve(out, 'notes.pdf');
     await page.pdf({ path: pdf, format: 'A4', tagged: true, margin: { top: '15mm', bottom: '15mm', left: '15mm', right: '15mm' } });

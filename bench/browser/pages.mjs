@@ -13,11 +13,11 @@
 // Needs the site build (npx vite build && npx vite build -c vite.element.config.js).
 //
 //   node bench/browser/pages.mjs [--only lighthouse,axe,lab] [--runs 5] [--pages lab,embed,real,notes] [--json out.json]
+//                                [--dist DIR]   (another build: e.g. main's, for the "before" column)
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
-import { launchBrowser, openPage } from '../../tests/browser/harness.mjs';
-import { serveLab } from '../../tests/browser/lab-helpers.mjs';
+import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
 import { PAGES, lighthouseRuns, axeScan, labStartup, median } from '../../tests/browser/page-audit.mjs';
 
 const { values } = parseArgs({
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     pages: { type: 'string', default: Object.keys(PAGES).join(',') },
     json: { type: 'string' },
+    dist: { type: 'string' },
   },
 });
 const runs = Number(values.runs);
@@ -34,13 +35,14 @@ const pages = values.pages.split(',');
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const out = { date: new Date().toISOString(), runs, loadBefore: load(), lighthouse: {}, axe: {}, lab: null };
 
-const site = await serveLab();
+const site = await serveSite({ dist: values.dist });
 try {
   if (only.has('lighthouse')) {
     for (const id of pages) {
       const url = site.url + PAGES[id].path;
       const all = await lighthouseRuns(url, runs);
-      const med = Object.fromEntries(Object.keys(all[0]).map((k) => [k, median(all.map((r) => r[k]))]));
+      const med = Object.fromEntries(Object.keys(all[0]).filter((k) => k !== 'failing').map((k) => [k, median(all.map((r) => r[k]))]));
+      med.failing = [...all].sort((a, b) => a.performance - b.performance)[Math.floor(all.length / 2)].failing;
       out.lighthouse[id] = { median: med, runs: all };
       console.log(`LIGHTHOUSE ${id} (median of ${runs}; load ${load()}): ${JSON.stringify(med)}`);
       console.log(`  runs: ${all.map((r) => `${r.performance}/${r.accessibility}/${r.bestPractices} cls ${r.cls} fcp ${r.fcp} lcp ${r.lcp} tbt ${r.tbt}`).join(' | ')}`);

@@ -71,6 +71,17 @@ export async function lighthouseRuns(url, runs = 1) {
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
+// Scrolls a page down to its end a screen at a time and back to the top: figures that start when
+// scrolled to (loading="lazy", IntersectionObserver) load.
+export async function scrollThrough(page) {
+  for (let i = 0; i < 40; i++) {
+    const atEnd = await page.evaluate(() => { scrollBy(0, innerHeight * 0.8); return innerHeight + scrollY >= document.documentElement.scrollHeight - 2; });
+    await page.waitForTimeout(200);
+    if (atEnd) break;
+  }
+  await page.evaluate(() => scrollTo(0, 0));
+}
+
 // Opens page `id` in light or dark (prefers-color-scheme emulated; the iframe embed also gets
 // theme=dark, its own switch), waits until it is ready, and runs axe-core in every frame. Returns
 // the violations: { id, impact, nodes, frame, targets, help }.
@@ -81,10 +92,7 @@ export async function axeScan(browser, siteUrl, id, theme, { viewport = { width:
     const p = await context.newPage();
     const path = theme === 'dark' && page.darkHash ? page.path + page.darkHash : page.path;
     await p.goto(siteUrl + path);
-    if (id === 'notes') {
-      // the figures load when scrolled to (loading="lazy", IntersectionObserver)
-      for (let y = 0; y < 12; y++) { await p.mouse.wheel(0, 700); await p.waitForTimeout(150); }
-    }
+    if (id === 'notes') await scrollThrough(p);
     await p.waitForFunction(page.ready, null, { timeout: 90000, polling: 100 });
     await p.waitForTimeout(300);
     const violations = [];
@@ -160,8 +168,10 @@ export async function layoutShifts(browser, siteUrl, id, { viewport = { width: 4
       }).observe({ type: 'layout-shift', buffered: true });
     });
     await p.goto(siteUrl + page.path);
-    await p.waitForFunction(page.ready, null, { timeout: 90000, polling: 100 });
-    await p.waitForTimeout(settleMs);
+    // (the lecture notes' figures start when scrolled to: the page as it loads, unscrolled)
+    if (id === 'notes') await p.waitForLoadState('load');
+    else await p.waitForFunction(page.ready, null, { timeout: 90000, polling: 100 });
+    await p.waitForTimeout(id === 'notes' ? 3000 : settleMs);
     const shifts = await p.evaluate(() => window.__shifts);
     return { total: Number(shifts.reduce((a, s) => a + s.value, 0).toFixed(4)), shifts: shifts.sort((a, b) => b.value - a.value).slice(0, 6) };
   } finally {

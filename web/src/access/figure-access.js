@@ -113,6 +113,7 @@ let prepared = false;
 export function preparePrint() {
   if (prepared) finishPrint();
   prepared = true;
+  let pictures = 0;
   for (const h of hooks) { try { h.before?.(); } catch { /* a hook's failure must not stop printing */ } }
   for (const fig of figures) {
     if (!shown(fig.host)) continue;
@@ -141,7 +142,10 @@ export function preparePrint() {
     }
     fig.host.classList.add('fig-printing');
     fig.host.after(box);
+    pictures++;
   }
+  // test hook: how many pictures the last print of this page (or frame, or element script) made
+  globalThis.__attnsvmPrint = { prints: (globalThis.__attnsvmPrint?.prints ?? 0) + 1, pictures };
 }
 
 export function finishPrint() {

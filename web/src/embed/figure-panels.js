@@ -2,8 +2,11 @@
 // bodies, drawn from the lab's view functions (lab/views.js: run state -> each panel's data), with
 // the figure's own short notes (the lab's subtitles are written for a full page).
 //
-// createFigurePanels(bodies: {id: {body, note}}) -> { draw(ctx, { force, playing, domainKey }), resize() }
+// createFigurePanels(bodies: {id: {body, note}}) -> { draw(ctx, { force, playing, domainKey }),
+//   resize(), destroy() }
 //   ctx: the lab's view context (lab/views.js); domainKey: the token plane's zoom key.
+// Each drawn panel registers its text alternative (lab/describe.js, as in the lab) and its print
+// picture (its SVG export) with access/figure-access.js.
 import { planeView, softmaxView, currentSoftmaxView, corrView, normsView, refName, spectrumView, weightsView,
   readoutView, fmt } from '../lab/views.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
@@ -12,6 +15,10 @@ import { createCurves } from '../plots/curves-svg.js'; // SVG curves: no uPlot i
 import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
 import { OKABE_ITO, themeColors } from '../plots/theme.js';
+import { registerFigure } from '../access/figure-access.js';
+import { describePanel } from '../lab/describe.js';
+import { PANEL_TITLES } from './params.js';
+import { SVG_NS } from '../plots/svg.js';
 
 // While playing, the panels that change slowly (and cost the most to draw) are redrawn at ~15 Hz.
 const SLOW_MS = 66;
@@ -90,13 +97,36 @@ const DRAW = {
 const EVERY_FRAME = ['plane', 'softmax', 'current', 'corr', 'norms'];
 const SLOW = ['spectrum', 'weights', 'readout'];
 
+// The norm and loss charts of one panel as one picture (print).
+function stacked(a, b) {
+  const out = document.createElementNS(SVG_NS, 'svg');
+  let y = 0, w = 0;
+  for (const s of [a, b]) {
+    const g = document.createElementNS(SVG_NS, 'g');
+    g.setAttribute('transform', `translate(0,${y})`);
+    g.append(...[...s.childNodes].map((n) => n.cloneNode(true)));
+    out.append(g);
+    y += Number(s.getAttribute('height')) || 0;
+    w = Math.max(w, Number(s.getAttribute('width')) || 0);
+  }
+  out.setAttribute('width', w); out.setAttribute('height', y);
+  return out;
+}
+
 export function createFigurePanels(bodies) {
   const panels = {};
   for (const id of Object.keys(CREATE)) if (bodies[id]) panels[id] = CREATE[id](bodies[id].body);
   const lossChart = bodies.norms ? createCurves(bodies.norms.body, { xlabel: 'iteration k', y: { label: 'loss' }, height: 130, series: [{ label: 'loss', color: 'fg' }] }) : null;
-  let lastSlow = 0;
+  let lastSlow = 0, last = null;
+  const figures = Object.keys(panels).filter((id) => id !== 'readout').map((id) => registerFigure(bodies[id].body, {
+    title: PANEL_TITLES[id],
+    describe: () => (last ? describePanel(id, last) : 'Loading.'),
+    snapshot: () => (!last ? null : id === 'norms' ? stacked(panels.norms.svg(), lossChart.svg()) : panels[id].svg()),
+    // (the figure's one link, "Open in the lab", is printed in its header: figure.css)
+  }));
 
   function draw(ctx, { force, playing, domainKey }) {
+    last = ctx;
     const now = performance.now();
     const opts = { domainKey, lossChart };
     for (const id of EVERY_FRAME) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
@@ -104,10 +134,11 @@ export function createFigurePanels(bodies) {
       lastSlow = now;
       for (const id of SLOW) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
     }
+    for (const f of figures) f.update(force || !playing);
   }
   function resize() {
     for (const p of Object.values(panels)) p.resize?.();
     lossChart?.resize();
   }
-  return { draw, resize };
+  return { draw, resize, destroy: () => figures.forEach((f) => f.destroy()) };
 }

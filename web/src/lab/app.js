@@ -124,7 +124,6 @@ const figures = Object.fromEntries(PANELS.filter((p) => p.id !== 'readout').map(
   title: p.title,
   describe: () => (cfg ? describePanel(p.id, viewContext()) : 'Loading.'),
   snapshot: () => (cfg ? panelSvg(p.id, panels, lossChart) : null),
-  link: () => location.href,
   interactive: p.id === 'plane',
 })]));
 const describeFigures = (now = false) => { for (const f of Object.values(figures)) f.update(now); };
@@ -132,6 +131,7 @@ const describeFigures = (now = false) => { for (const f of Object.values(figures
 let printTheme = null;
 onPrint({
   before() {
+    $('print-link').textContent = location.href;
     printTheme = document.documentElement.dataset.theme;
     if (printTheme !== 'light') document.documentElement.dataset.theme = 'light';
     renderAll(true);

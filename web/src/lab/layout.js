@@ -39,6 +39,7 @@ export function labShellHtml() {
       <label class="inline">Speed <select id="ctl-speed" aria-label="Speed (iterations per frame)">${SPEEDS.map((s) => (s === SCHEMA.speed.def ? opt(s, `${s}×`).replace('>', ' selected>') : opt(s, `${s}×`))).join('')}</select></label>
       <output id="iter-out" aria-live="off">k = 0</output>
     </div>
+    <p class="print-only">The live lab: <span id="print-link"></span></p>
     <div class="top-tools">
       <button id="btn-copy" type="button">Copy link</button>
       <button id="btn-embed" type="button" title="Copy embed code for lecture notes (iframe or &lt;attnsvm-figure&gt;)">Embed</button>

@@ -15,6 +15,8 @@ import { svgString, svgSize, svgToPng } from '../plots/export.js';
 import { CLASS_NAMES } from './asset.js';
 import { createRealSession, realSettings } from './session.js';
 import { realLayoutHtml } from './layout.js';
+import { registerFigure } from '../access/figure-access.js';
+import { realFigureText } from './describe.js';
 import { createGallery } from './gallery.js';
 import { createPacer } from './pacer.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, analysisText, imageDetailText, pct, num } from './panels.js';
@@ -50,6 +52,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   }
 
   const gallery = createGallery($('real-body-gallery'), { onSelect: (j) => select(j) });
+  gallery.reserve({ n: 24, cols: 28, maxTile: 4, perRow: 8 });  // the session's 24 Fashion-MNIST images
   const curves = {
     accuracy: createCurves($('real-body-accuracy'), { xlabel: 'iteration k', y: { label: 'accuracy' }, series: [], height: 200 }),
     loss: createCurves($('real-body-loss'), { xlabel: 'iteration k', y: { label: 'loss', log: true }, series: [], height: 200 }),
@@ -64,6 +67,15 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   };
   const hist = createHistograms($('real-body-hist'));
   const weights = createMatrices($('real-body-weights'));
+  // each plot's text alternative and print picture (access/figure-access.js; describe.js)
+  const snapshots = { gallery: () => gallery.canvas, hist: () => hist.svg(), weights: () => weights.svg(),
+    ...Object.fromEntries(Object.keys(curves).map((c) => [c, () => curves[c].svg()])) };
+  const figures = Object.entries(snapshots).map(([id, snap]) => registerFigure($(`real-body-${id}`), {
+    title: $(`real-panel-${id}`).querySelector('h3').textContent,
+    describe: () => (session?.info().loaded ? realFigureText(id, session) : 'Loading the images.'),
+    snapshot: () => (session?.info().loaded ? snap() : null),
+    interactive: id === 'gallery',
+  }));
   const detailBox = $('real-body-detail');
   const detailSoftmax = document.createElement('div');
   const detailText = document.createElement('div');
@@ -198,8 +210,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     const st = session.status();
     const playing = st.playing;
     const play = $('real-play');
-    setText(play, playing ? '❚❚ Pause' : st.done && st.loaded ? '✓ Done' : '▶ Play');
-    if (play.getAttribute('aria-pressed') !== String(playing)) play.setAttribute('aria-pressed', String(playing));
+    setText(play.firstElementChild, playing ? '❚❚' : st.done && st.loaded ? '✓' : '▶');
+    setText(play.lastElementChild, playing ? 'Pause' : st.done && st.loaded ? 'Done' : 'Play');
     play.disabled = !st.loaded || (st.done && !playing);
     $('real-reset').disabled = !st.loaded;
     if (!st.loaded) return;
@@ -210,6 +222,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     const now = performance.now();
     if (!playing || ran || now - lastCounter > 250) { lastCounter = now; setText($('real-iter'), `k = ${st.iteration} / ${st.maxIterations}`); }
     if (waiting) schedule(false);
+    for (const f of figures) f.update(force || !playing);
   }
 
   function drawGallery() {
@@ -229,7 +242,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
       summaryFor = session;
       const rows = session.runs.map((r) => `<tr><th scope="row"><span class="real-sw" style="background:${runColor(r)}"></span>${r.label}</th>` +
         '<td></td><td></td><td></td><td></td><td></td></tr>').join('');
-      body.innerHTML = `<table class="real-table"><thead><tr><th></th><th>train acc.</th><th>test acc.</th><th>test loss</th><th>max s</th><th>sparsity</th></tr></thead><tbody>${rows}</tbody></table>`;
+      body.innerHTML = `<table class="real-table"><thead><tr><th scope="col">run</th><th>train acc.</th><th>test acc.</th><th>test loss</th><th>max s</th><th>sparsity</th></tr></thead><tbody>${rows}</tbody></table>`;
       summaryCells = session.runs.map((r, k) => {
         const p = document.createElement('p');
         p.className = 'sub';

@@ -45,14 +45,14 @@ export function realLayoutHtml(scenarioOptions) {
     <section class="intro"><h2>Real images: attention over Fashion-MNIST patches</h2>
       <p class="real-caption">${REAL_CAPTION}</p></section>
     <div class="real-player" role="group" aria-label="Real-images player">
-      <button id="real-play" type="button" class="primary">▶ Play</button>
+      <button id="real-play" type="button" class="primary"><span class="ico" aria-hidden="true">▶</span> <span class="lbl">Play</span></button>
       <button id="real-reset" type="button">Reset</button>
       <output id="real-iter">loading…</output>
     </div>
     <div class="panels">
       <section class="panel wide" id="real-panel-gallery"><header><h3>Test images and where attention looks</h3>
         <div class="tools"><label class="inline">attention of <select id="real-focus"></select></label></div></header>
-        <p class="sub" id="real-sub-gallery"></p><div class="body" id="real-body-gallery"></div></section>
+        <div class="body" id="real-body-gallery"></div><p class="sub" id="real-sub-gallery"></p></section>
       <section class="panel" id="real-panel-detail"><header><h3>The selected image: softmax over patches</h3></header>
         <div class="body" id="real-body-detail"><p class="sub">Click an image of the gallery.</p></div></section>
       <section class="panel" id="real-panel-summary"><header><h3>Now: accuracy, sharpness, sparsity, SVM analysis</h3></header>
