@@ -9,15 +9,21 @@ export async function typesetInto(div, formulas, current) {
   const stage = document.createElement('div');
   stage.setAttribute('aria-hidden', 'true');
   Object.assign(stage.style, { position: 'absolute', left: '-10000px', top: '0', visibility: 'hidden', width: '2000px' });
-  const rendered = formulas.map((f) => {
+  // one formula a task (typesetting is synchronous: keep each task short)
+  const rendered = [];
+  for (const f of formulas) {
     const el = document.createElement('div');
     katex.render(f, el, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
-    return el;
-  });
+    rendered.push(el);
+    await new Promise((r) => setTimeout(r, 0));
+    if (!current()) return;
+  }
   stage.append(...rendered);
   document.body.append(stage);
   try {
-    void stage.offsetWidth;           // lays the text out: the fonts it needs start loading
+    // the browser lays the stage out in its next frame (not forced here: a forced layout of the page
+    // took 76 ms in one task), which starts loading the fonts the formulas use; then wait for them
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     await document.fonts?.ready;
   } finally {
     stage.remove();
