@@ -65,7 +65,7 @@ test('reveal.js deck: the iframe figure unloads with its slide and comes back fr
 
   // slide 4 again: the element goes on from where it was
   await go(page, 3);
-  await page.waitForFunction((k) => document.getElementById('fig-local').playing || document.getElementById('fig-local').done, null, { timeout: 30000 });
+  await page.waitForFunction(() => document.getElementById('fig-local').playing || document.getElementById('fig-local').done, null, { timeout: 30000 });
   await page.waitForFunction((k) => document.getElementById('fig-local').iteration > k, leftAt, { timeout: 30000 });
   assert.equal((await frameInfo(page)).src, null, 'the iframe is unloaded again');
   assert.deepEqual(problems, []);
