@@ -14,11 +14,14 @@
 //
 //   node bench/browser/pages.mjs [--only lighthouse,axe,lab] [--runs 5] [--pages lab,embed,real,notes] [--json out.json]
 //                                [--dist DIR]   (another build: e.g. main's, for the "before" column)
+//                                [--priority]   (the browsers at nice -10, as root: on a machine shared with
+//                                                compiles, an approximation of an idle machine's CPU share;
+//                                                say so beside the numbers)
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
-import { PAGES, lighthouseRuns, axeScan, labStartup, median } from '../../tests/browser/page-audit.mjs';
+import { PAGES, lighthouseRuns, axeScan, labStartup, median, boostPriority } from '../../tests/browser/page-audit.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -27,13 +30,15 @@ const { values } = parseArgs({
     pages: { type: 'string', default: Object.keys(PAGES).join(',') },
     json: { type: 'string' },
     dist: { type: 'string' },
+    priority: { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
 const only = new Set(values.only.split(','));
 const pages = values.pages.split(',');
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
-const out = { date: new Date().toISOString(), runs, loadBefore: load(), lighthouse: {}, axe: {}, lab: null };
+const out = { date: new Date().toISOString(), runs, priority: values.priority, loadBefore: load(), lighthouse: {}, axe: {}, lab: null };
+const boost = values.priority ? boostPriority() : null;
 
 const site = await serveSite({ dist: values.dist });
 try {
@@ -77,7 +82,8 @@ try {
   }
 } finally {
   await site.close();
+  boost?.stop();
 }
 out.loadAfter = load();
-console.log(`load average (1, 5, 15 min): before ${out.loadBefore}, after ${out.loadAfter}`);
+console.log(`load average (1, 5, 15 min): before ${out.loadBefore}, after ${out.loadAfter}${values.priority ? '; browsers at nice -10' : ''}`);
 if (values.json) writeFileSync(values.json, JSON.stringify(out, null, 1));
