@@ -21,12 +21,14 @@ import { describePanel } from '../lab/describe.js';
 import { PANEL_TITLES } from './params.js';
 import { SVG_NS } from '../plots/svg.js';
 
-// While playing, the canvases (token paths, softmax raster) are redrawn every frame; the SVG curves
-// and the current softmax (each redraw rebuilds their SVG: the most expensive part of a frame) at
-// ~10 Hz; the panels that change slowly at ~4 Hz. Measured on the iframe embed (plane + corr) over
-// 3 s of playing on a busy 2-core machine: the main thread was busy 2.3 s of 3 with the curves
-// redrawn every frame.
-const CURVES_MS = 100, SLOW_MS = 250;
+// While playing, the canvases (token paths, softmax raster) are redrawn at ~30 Hz; the SVG curves and
+// the current softmax (each redraw rebuilds their SVG: the most expensive part of a frame) at ~10 Hz;
+// the panels that change slowly at ~4 Hz. An embed is one figure among the text of a page, often
+// beside others: it spends less of the reader's CPU than the lab, which draws its canvases every frame.
+// Measured on the iframe embed (plane + corr) over 3 s of playing on a busy 2-core machine: the main
+// thread was busy 2.3 s of 3 with every panel redrawn every frame, 1.0 s with the curves at 10 Hz
+// (most of it the browser's own painting and compositing).
+const CANVAS_MS = 30, CURVES_MS = 100, SLOW_MS = 250;
 
 const CREATE = {
   plane: (body) => createTokenPlane(body, {}),
@@ -99,7 +101,7 @@ const DRAW = {
   },
   readout(p, b, ctx) { p.update(readoutView(ctx).data); },
 };
-const EVERY_FRAME = ['plane', 'softmax'];
+const CANVASES = ['plane', 'softmax'];
 const CURVES = ['current', 'corr', 'norms'];
 const SLOW = ['spectrum', 'weights', 'readout'];
 
@@ -123,7 +125,7 @@ export function createFigurePanels(bodies) {
   const panels = {};
   for (const id of Object.keys(CREATE)) if (bodies[id]) panels[id] = CREATE[id](bodies[id].body);
   const lossChart = bodies.norms ? createCurves(bodies.norms.body, { xlabel: 'iteration k', y: { label: 'loss' }, height: 130, series: [{ label: 'loss', color: 'fg' }] }) : null;
-  let lastSlow = 0, lastCurves = 0, last = null;
+  let lastSlow = 0, lastCurves = 0, lastCanvas = 0, last = null;
   const figures = Object.keys(panels).filter((id) => id !== 'readout').map((id) => registerFigure(bodies[id].body, {
     title: PANEL_TITLES[id],
     describe: () => (last ? describePanel(id, last) : 'Loading.'),
@@ -135,7 +137,10 @@ export function createFigurePanels(bodies) {
     last = ctx;
     const now = performance.now();
     const opts = { domainKey, lossChart };
-    for (const id of EVERY_FRAME) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
+    if (force || !playing || now - lastCanvas > CANVAS_MS) {
+      lastCanvas = now;
+      for (const id of CANVASES) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
+    }
     if (force || !playing || now - lastCurves > CURVES_MS) {
       lastCurves = now;
       for (const id of CURVES) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);

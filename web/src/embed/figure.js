@@ -36,6 +36,7 @@ import { createPlayer } from '../lab/player.js';
 import { createFrameQueue } from '../lab/frame-queue.js';
 import { PANEL_TITLES } from './params.js';
 import { createFigureShell, setPlayButton } from './shell.js';
+import { setText } from '../lab/dom-write.js';
 import { announce } from '../access/figure-access.js';
 import { runSummary } from '../lab/describe.js';
 import { createFigurePanels } from './figure-panels.js';
@@ -272,7 +273,11 @@ function updatePlayer(f) {
   setPlayButton(bPlay, playing ? 'pause' : (done ? 'done' : 'play'));
   bPlay.disabled = !f.ready || done;
   bReset.disabled = !f.ready;
-  iterOut.textContent = f.cfg ? `k = ${f.trace.iterationNow()} / ${f.cfg.iterations}` : (f.error ? '' : 'loading…');
+  // the counter at most ~10 times a second while playing (a text change costs a layout and a paint)
+  const now = performance.now();
+  if (playing && now - (f.counterAt ?? 0) < 100) return;
+  f.counterAt = now;
+  setText(iterOut, f.cfg ? `k = ${f.trace.iterationNow()} / ${f.cfg.iterations}` : (f.error ? '' : 'loading…'));
 }
 
 // ---------- drawing: run state -> view context -> panels (figure-panels.js) ----------
