@@ -31,6 +31,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     box.innerHTML = realLayoutHtml(scenarioOptions);
     root = box.firstElementChild;
     layout.after(root);
+    if (innerWidth >= 760) root.querySelector('#real-controls-details').open = true;  // (its inline script does not run here)
   }
   const $ = (id) => root.querySelector(`#${id}`);
 
@@ -141,7 +142,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     $('real-iter').textContent = 'loading the images…';
     my.load().then(() => { if (my === session && my.info().loaded && autoplay) my.play(); });
   }
-  const autoplay = new URLSearchParams(location.search).get('autoplay') !== '0';
+  // (never by itself for a reader who prefers reduced motion, as the lab's other scenarios)
+  const autoplay = new URLSearchParams(location.search).get('autoplay') !== '0' && !matchMedia('(prefers-reduced-motion: reduce)').matches;
 
   function hide() {
     session?.pause();

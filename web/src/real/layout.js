@@ -7,10 +7,12 @@ const opt = (v, label = v) => `<option value="${v}">${label}</option>`;
 export const REAL_CAPTION = 'Fashion-MNIST images cut into a 7 x 7 grid of 4 x 4 patches: each patch (its 16 pixels and its position) is a token, the image\'s mean token is the query (attention pooling), and a linear head reads the pooled token; W and the head train jointly from zero, full batch. The gallery shows, over each test image, where the attention of the current W goes (orange: s_it, boxed: the selected patch). The mirror-descent paper reports that l_p MD with p near 1 generalizes better, selects sharper and gives sparser W than gradient descent (p = 2): compare p = 1.1, 2 and 3 and see whether this holds here.';
 
 // The view's frame: written into the built index.html (hidden unless the URL opens this scenario), so
-// that the first paint of #s=real-images shows it with its panels' space reserved.
+// that the first paint of #s=real-images shows it with its panels' space reserved. Its controls are
+// folded (as the lab's): unfolded right away on a wide screen, where that moves nothing.
 export function realLayoutHtml(scenarioOptions) {
   return `<div class="layout real-layout" id="real-images" data-own-view="real-images" hidden>
   <aside class="controls" aria-label="Real images controls">
+    <details id="real-controls-details"><summary>Controls</summary>
     <form autocomplete="off" onsubmit="return false">
       <fieldset><legend>Scenario</legend>
         <label for="real-scenario">Preset</label>
@@ -39,7 +41,9 @@ export function realLayoutHtml(scenarioOptions) {
         <label class="check" data-real="compare"><input id="real-cmp" type="checkbox"> compare p = 1.1, 2, 3 side by side</label>
       </fieldset>
     </form>
+    </details>
   </aside>
+  <script>if (innerWidth >= 760) document.getElementById('real-controls-details').open = true;</script>
   <main>
     <div class="messages real-messages" role="alert" aria-live="assertive"></div>
     <section class="intro"><h2>Real images: attention over Fashion-MNIST patches</h2>
