@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Screenshots to look at (issue 24): the four public pages at desktop (1400 x 900) and phone (390 x 844)
-// sizes, the iframe embed at embed sizes (720 and 360 px wide), light and dark, plus the lecture-notes
+// sizes, the iframe embed at embed sizes (720 and 360 px wide), light and dark, the reveal.js deck's two
+// figure slides, plus the lecture-notes
 // example printed to PDF (Chromium) and its pages rendered to PNG (pdftoppm, Debian's poppler-utils).
 // Also the lab's first paint (its modules blocked: the HTML and its inline first-paint script only), to
 // see the reserved frame.
 // Needs the site build. Output: artifacts/look/*.png and notes.pdf.
 //
-//   node scripts/look.mjs [--only lab,embed,real,notes,print,shell]
+//   node scripts/look.mjs [--only lab,embed,real,notes,print,shell,slides]
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -15,7 +16,7 @@ import { launchBrowser, repoRoot } from '../tests/browser/harness.mjs';
 import { serveLab } from '../tests/browser/lab-helpers.mjs';
 import { PAGES, scrollThrough } from '../tests/browser/page-audit.mjs';
 
-const { values } = parseArgs({ options: { only: { type: 'string', default: 'lab,embed,real,notes,print,shell' } } });
+const { values } = parseArgs({ options: { only: { type: 'string', default: 'lab,embed,real,notes,print,shell,slides' } } });
 const only = new Set(values.only.split(','));
 const out = resolve(repoRoot, 'artifacts/look');
 mkdirSync(out, { recursive: true });
@@ -51,6 +52,21 @@ try {
         await shot(`embed-${width}-${theme}`, hash, { viewport: { width, height: 560 }, theme, wait: PAGES.embed.ready, fullPage: true });
       }
     }
+  }
+  if (only.has('slides')) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${site.url}examples/slides.html`);
+    await page.waitForFunction(() => window.__deck?.isReady());
+    for (const [h, ready] of [[1, () => document.getElementById('fig-paths').contentWindow?.__embed?.ready], [3, () => document.getElementById('fig-local').ready]]) {
+      await page.evaluate((n) => window.__deck.slide(n), h);
+      await page.waitForFunction(ready, null, { timeout: 60000 });
+      await page.waitForTimeout(2500);
+      const file = resolve(out, `slides-${h + 1}.png`);
+      await page.screenshot({ path: file });
+      shots.push(file);
+    }
+    await context.close();
   }
   if (only.has('print')) {
     const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, reducedMotion: 'reduce' });
