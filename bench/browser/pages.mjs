@@ -14,6 +14,8 @@
 //
 //   node bench/browser/pages.mjs [--only lighthouse,axe,lab] [--runs 5] [--pages lab,embed,real,notes] [--json out.json]
 //                                [--dist DIR]   (another build: e.g. main's, for the "before" column)
+//                                [--compare DIR] (Lighthouse only: each run of this build is paired with a run
+//                                                of DIR's, alternately, so both see the same load: an A/B)
 //                                [--priority]   (the browsers at nice -10, as root: on a machine shared with
 //                                                compiles, an approximation of an idle machine's CPU share;
 //                                                say so beside the numbers)
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     json: { type: 'string' },
     dist: { type: 'string' },
     priority: { type: 'boolean', default: false },
+    compare: { type: 'string' },
   },
 });
 const runs = Number(values.runs);
@@ -42,6 +45,41 @@ const boost = values.priority ? boostPriority() : null;
 
 const site = await serveSite({ dist: values.dist });
 try {
+  if (values.compare) {
+    // A/B: runs of the two builds alternate (before, after, before, ...), page by page
+    const other = await serveSite({ dist: values.compare });
+    try {
+      for (const id of pages) {
+        const runsOf = { before: [], after: [] };
+        for (let r = 0; r < runs; r++) {
+          runsOf.before.push(...await lighthouseRuns(other.url + PAGES[id].path, 1));
+          runsOf.after.push(...await lighthouseRuns(site.url + PAGES[id].path, 1));
+        }
+        const med = (list) => Object.fromEntries(['performance', 'accessibility', 'bestPractices', 'cls', 'fcp', 'lcp', 'tbt', 'si'].map((k) => [k, median(list.map((x) => x[k]))]));
+        out.lighthouse[id] = { before: { median: med(runsOf.before), runs: runsOf.before }, after: { median: med(runsOf.after), runs: runsOf.after } };
+        console.log(`LIGHTHOUSE A/B ${id} (median of ${runs} alternating pairs; load ${load()}):\n  before ${JSON.stringify(med(runsOf.before))}\n  after  ${JSON.stringify(med(runsOf.after))}`);
+      }
+      if (only.has('lab')) {
+        const browser = await launchBrowser();
+        try {
+          const ab = { before: [], after: [] };
+          for (let r = 0; r < runs; r++) {
+            ab.before.push(await labStartup(browser, other.url, openPage));
+            ab.after.push(await labStartup(browser, site.url, openPage));
+          }
+          const med = (list) => ({ firstPlottedFrameMs: median(list.map((x) => x.firstPlottedFrameMs)), longestLoadTaskMs: median(list.map((x) => x.longestLoadTaskMs)) });
+          out.lab = { before: { median: med(ab.before), runs: ab.before }, after: { median: med(ab.after), runs: ab.after } };
+          console.log(`LAB A/B (median of ${runs} alternating pairs; load ${load()}): before ${JSON.stringify(med(ab.before))}, after ${JSON.stringify(med(ab.after))}`);
+        } finally {
+          await browser.close();
+        }
+      }
+    } finally {
+      await other.close();
+    }
+    only.delete('lighthouse');
+    only.delete('lab');
+  }
   if (only.has('lighthouse')) {
     for (const id of pages) {
       const url = site.url + PAGES[id].path;
