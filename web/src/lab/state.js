@@ -51,6 +51,11 @@ export const SCHEMA = {
   nTrain: { key: 'ntr', ...int(2, 1000, null, true) },
   nTest: { key: 'nte', ...int(2, 1000, null, true) },
   compare: { key: 'cmp', ...bool(null, true) },
+  // the real-images study and ladder (web/src/real/plan-*.js, SPEC 6.1-6.2): the study's seeds, the
+  // ladder's largest n, and which of the two run as the page opens (run=study,ladder)
+  studySeeds: { key: 'sseeds', ...int(2, 10, null, true) },
+  ladderMax: { key: 'lmax', ...int(8, 1000, null, true) },
+  realRun: { key: 'run', type: 'set', values: ['study', 'ladder'], def: null, nullable: true },
   // player: iterations per displayed frame
   speed: { key: 'speed', ...int(1, 1000, 5) },
 };

@@ -4,6 +4,27 @@ import { CLASS_NAMES } from './asset.js';
 import { pct, num } from './panels.js';
 
 const lastOf = (run) => run.last ?? {};
+
+// Of the first `count` gallery images of a run: how many attend a patch (not uniform) and how many of
+// those attend the gamma-optimal patch (SPEC 6.3); null without scores. The gallery draws the same.
+export function gammaShare(run, count) {
+  const { softmax, gamma } = run;
+  if (!softmax || !gamma || !count) return null;
+  const T = softmax.length / count;
+  let marked = 0, optimal = 0;
+  for (let j = 0; j < count; j++) {
+    let best = 0, opt = 0, mx = -Infinity;
+    for (let t = 0; t < T; t++) {
+      if (softmax[j * T + t] > softmax[j * T + best]) best = t;
+      if (gamma[j * T + t] > gamma[j * T + opt]) opt = t;
+      mx = Math.max(mx, softmax[j * T + t]);
+    }
+    if (mx - 1 / T <= 1e-9) continue;
+    marked++;
+    if (best === opt) optimal++;
+  }
+  return { marked, optimal };
+}
 const perRun = (session, f) => session.runs.map((r) => `${r.label}: ${f(lastOf(r), r)}`).join('; ');
 
 export function realFigureText(id, session) {
@@ -16,8 +37,10 @@ export function realFigureText(id, session) {
       const labels = run.info?.testLabels;
       const correct = run.output && labels
         ? session.gallery.filter((idx, j) => (run.output[j] > 0) === (labels[idx] === classA)).length : null;
+      const g = gammaShare(run, session.gallery.length);
       return `${session.gallery.length} test images of ${CLASS_NAMES[classA]} and ${CLASS_NAMES[classB]} with the attention of the current W over their 7 x 7 patches (${run.label}, ${when})` +
-        (correct === null ? '.' : `: ${correct} of ${session.gallery.length} classified correctly.`);
+        (correct === null ? '.' : `: ${correct} of ${session.gallery.length} classified correctly.`) +
+        (g ? ` ${g.optimal} of ${g.marked} attended patches are gamma-optimal (the patch of largest Y_i v^T x_it under the current head).` : '');
     }
     case 'detail': return `The selected image's softmax over its patches at ${when}.`;
     case 'summary': return `At ${when}: ${perRun(session, (l) => `test accuracy ${pct(l.testAccuracy)}, sparsity ${pct(l.sparsity)}`)}.`;

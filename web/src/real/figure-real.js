@@ -98,8 +98,11 @@ export function createRealFigure(root, options) {
     jobs.gallery = { every: 250, key: () => [session, run0().softmax, run0().output], run: () => {
       const run = run0();
       parts.gallery.update({ pixels: run.info.testPixels, rows: run.info.rows, cols: run.info.cols, patch: 4, indices: session.gallery,
-        labels: run.info.testLabels, softmax: run.softmax, output: run.output, classA: settings.classA, names: CLASS_NAMES, selected: null, maxTile: 3 });
-      setText(bodies.gallery.note, `Orange: attention s_it of the current W (${run.label}); blue box: the selected patch; ✓/✗: the prediction.`);
+        labels: run.info.testLabels, softmax: run.softmax, output: run.output, gamma: run.gamma, classA: settings.classA, names: CLASS_NAMES, selected: null, maxTile: 3 });
+      const g = parts.gallery.stats;
+      setText(bodies.gallery.note, `Orange: attention s_it of the current W (${run.label}); blue box: the selected patch; ✓/✗: the prediction. ` +
+        `Green disc: the attended patch is γ-optimal (largest Y_i v^T x_it under the head); pink ring: not (dashed box: the optimal patch)` +
+        (g.marked ? `: ${g.gammaOptimal} of ${g.marked} γ-optimal now.` : '.'));
     } };
   }
   for (const [id, [keys]] of Object.entries(CURVES)) {

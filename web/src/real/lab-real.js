@@ -19,6 +19,9 @@ import { registerFigure } from '../access/figure-access.js';
 import { realFigureText } from './describe.js';
 import { createGallery } from './gallery.js';
 import { createPacer } from './pacer.js';
+import { createPlanPanel } from './plan-panel.js';
+import { studySettings, ladderSettings } from './plan-text.js';
+import { loadPair } from './asset.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, analysisText, imageDetailText, pct, num } from './panels.js';
 
 // mountRealImages({ layout (the lab's .layout, hidden while this view shows), scenarioOptions
@@ -40,7 +43,23 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   const makeEngine = (k) => (engines[k] ??= createRealEngine({ worker: new Worker(new URL('./real-worker.js', import.meta.url)) })
     .catch((e) => { engines[k] = undefined; throw e; }));
 
-  let session = null, key = null, focus = 0, selected = null, detail = null, lastError = null;
+  let session = null, key = null, focus = 0, selected = null, detail = null, lastError = null, current = null;
+
+  // the study and the ladder (plan-panel.js): a pool of workers of their own, kept for the next run
+  const planEngines = [];
+  const makePlanEngines = (count) => Promise.all(Array.from({ length: count }, (_, k) => (planEngines[k] ??= createRealEngine({
+    worker: new Worker(new URL('./real-worker.js', import.meta.url)) }).catch((e) => { planEngines[k] = undefined; throw e; }))));
+  const planOptions = (kind) => ({
+    kind,
+    settings: () => (kind === 'study' ? studySettings(current ?? {}) : ladderSettings(current ?? {})),
+    key: () => `${current?.classA ?? 7}v${current?.classB ?? 9}`,
+    classes: () => [current?.classA ?? 7, current?.classB ?? 9],
+    makeEngines: makePlanEngines,
+    loadImages: (a, b) => loadPair(baseUrl, a, b, { pool: true }),
+    // the link says that this figure runs as the page opens
+    onRun: () => { const run = current?.realRun ?? []; if (!run.includes(kind)) setState({ realRun: [...run, kind] }); },
+  });
+  const plans = { study: createPlanPanel($('real-body-study'), planOptions('study')), ladder: createPlanPanel($('real-body-ladder'), planOptions('ladder')) };
   const messages = root.querySelector('.real-messages');
   function message(text) {
     lastError = text;
@@ -91,6 +110,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   $('real-p').onchange = (e) => setState({ p: Number(e.target.value) });
   $('real-cmp').onchange = (e) => setState({ compare: e.target.checked });
   numField('real-lr', 'lr'); numField('real-it', 'iterations'); numField('real-ntr', 'nTrain'); numField('real-nte', 'nTest');
+  $('real-sseeds').onchange = (e) => setState({ studySeeds: e.target.value.trim() === '' ? null : e.target.value });
+  $('real-lmax').onchange = (e) => setState({ ladderMax: Number(e.target.value) });
   $('real-seed').onchange = (e) => setState({ seed: e.target.value.trim() === '' ? 0 : Number(e.target.value) });
   $('real-play').onclick = () => { if (!session) return; if (session.info().playing) session.pause(); else session.play(); };
   $('real-reset').onclick = () => { session?.reset(); selected = null; detail = null; };
@@ -114,6 +135,10 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     set('real-p', settings.p);
     set('real-lr', settings.lr); set('real-it', settings.iters); set('real-ntr', settings.nTrain); set('real-nte', settings.nTest); set('real-seed', settings.seed);
     $('real-cmp').checked = !!s.compare;
+    set('real-sseeds', s.studySeeds ?? 3);
+    const lSel = $('real-lmax'), lmax = s.ladderMax ?? 128;
+    if (![...lSel.options].some((o) => Number(o.value) === lmax)) lSel.append(new Option(String(lmax), String(lmax)));
+    set('real-lmax', lmax);
     root.querySelector('[data-real="p"]').hidden = settings.optimizer === 'adam' || !!s.compare;
     root.querySelector('[data-real="compare"]').hidden = settings.optimizer === 'adam';
   }
@@ -124,7 +149,12 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     root.hidden = false;
     document.querySelector('.topbar .player')?.setAttribute('hidden', '');
     const settings = realSettings(s);
+    current = s;
     syncControls(s, settings);
+    for (const [kind, panel] of Object.entries(plans)) {
+      panel.refresh();
+      if ((s.realRun ?? []).includes(kind) && !panel.running && !panel.info().table && !panel.info().error) panel.start();
+    }
     const k = JSON.stringify([settings, !!s.compare]);
     if (k === key && session) return;
     key = k;
@@ -147,6 +177,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
 
   function hide() {
     session?.pause();
+    for (const panel of Object.values(plans)) panel.cancel();
     root.hidden = true;
     layout.hidden = false;
     document.querySelector('.topbar .player')?.removeAttribute('hidden');
@@ -230,10 +261,12 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   function drawGallery() {
     const run = focused();
     gallery.update({ pixels: run.info.testPixels, rows: run.info.rows, cols: run.info.cols, patch: 4, indices: session.gallery,
-      labels: run.info.testLabels, softmax: run.softmax, output: run.output, classA: session.settings.classA, names: CLASS_NAMES, selected });
+      labels: run.info.testLabels, softmax: run.softmax, output: run.output, gamma: run.gamma, classA: session.settings.classA, names: CLASS_NAMES, selected });
     const correct = run.output ? session.gallery.filter((idx, j) => (run.output[j] > 0) === (run.info.testLabels[idx] === session.settings.classA)).length : 0;
     setText($('real-sub-gallery'), `The first ${session.gallery.length / 2} test images (of the split) of ${CLASS_NAMES[session.settings.classA]} and of ${CLASS_NAMES[session.settings.classB]} ` +
       `(${run.label}): ${correct} of ${session.gallery.length} classified correctly now (✓/✗ from the sign of f_i). Orange: attention s_it; blue box: the selected patch. Click an image.`);
+    const g = gallery.stats;
+    setText($('real-gamma-count'), g.marked ? `${g.gammaOptimal} of ${g.marked} attended patches are γ-optimal now.` : 'No patch is attended yet (W = 0: uniform attention).');
   }
 
   // The table is built once per session and its cells rewritten only when their text changes.
@@ -290,7 +323,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
 
   async function exportPanel(id) {
     drawAll(true); // every panel as of now (the pacer may not have reached this one yet)
-    const svgEl = id === 'hist' ? hist.svg() : id === 'weights' ? weights.svg() : curves[id].svg();
+    const svgEl = plans[id] ? plans[id].svg() : id === 'hist' ? hist.svg() : id === 'weights' ? weights.svg() : curves[id].svg();
     const text = svgString(svgEl, { title: `attnsvm — real images — ${id}` });
     const { width, height } = svgSize(svgEl);
     return svgToPng(text, width, height, 2);
@@ -310,6 +343,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     drawStats: () => ({ ...drawStats, panels: { ...pacer.stats } }),
     info: () => (session ? { ...session.info(), gallery: session.gallery.length, selected, detail: detail && { index: detail.index, label: detail.label, output: detail.output }, message: lastError } : null),
     session: () => session,
+    plan: (kind) => plans[kind].info(),
+    planPanel: (kind) => plans[kind],
     play: () => session?.play(),
     pause: () => session?.pause(),
     select: (j) => select(j),

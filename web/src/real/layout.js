@@ -6,6 +6,12 @@ const opt = (v, label = v) => `<option value="${v}">${label}</option>`;
 
 export const REAL_CAPTION = 'Fashion-MNIST images cut into a 7 x 7 grid of 4 x 4 patches: each patch (its 16 pixels and its position) is a token, the image\'s mean token is the query (attention pooling), and a linear head reads the pooled token; W and the head train jointly from zero, full batch. The gallery shows, over each test image, where the attention of the current W goes (orange: s_it, boxed: the selected patch). The mirror-descent paper reports that l_p MD with p near 1 generalizes better, selects sharper and gives sparser W than gradient descent (p = 2): compare p = 1.1, 2 and 3 and see whether this holds here.';
 
+// The legend of the gallery's gamma-optimality marks (SPEC 6.3), for the lab and the embed.
+export const gammaLegendHtml = (countId) => `<p class="sub real-gamma-legend"><span class="real-gmark ok" aria-hidden="true"></span> γ-optimal: the attended patch
+ (largest s_it) is the patch of largest score γ_it = Y_i v^T x_it under the current head (SPEC 6.3).
+ <span class="real-gmark bad" aria-hidden="true"></span> not γ-optimal: the dashed pink box marks the optimal patch.
+ <span id="${countId}"></span></p>`;
+
 // The view's frame: written into the built index.html (hidden unless the URL opens this scenario), so
 // that the first paint of #s=real-images shows it with its panels' space reserved. Its controls are
 // folded (as the lab's): unfolded right away on a wide screen, where that moves nothing.
@@ -56,7 +62,8 @@ export function realLayoutHtml(scenarioOptions) {
     <div class="panels">
       <section class="panel wide" id="real-panel-gallery"><header><h3>Test images and where attention looks</h3>
         <div class="tools"><label class="inline">attention of <select id="real-focus"></select></label></div></header>
-        <div class="body" id="real-body-gallery"></div><p class="sub" id="real-sub-gallery"></p></section>
+        <div class="body" id="real-body-gallery"></div><p class="sub" id="real-sub-gallery"></p>
+        ${gammaLegendHtml('real-gamma-count')}</section>
       <section class="panel" id="real-panel-detail"><header><h3>The selected image: softmax over patches</h3></header>
         <div class="body" id="real-body-detail"><p class="sub">Click an image of the gallery.</p></div></section>
       <section class="panel" id="real-panel-summary"><header><h3>Now: accuracy, sharpness, sparsity, SVM analysis</h3></header>
@@ -77,6 +84,14 @@ export function realLayoutHtml(scenarioOptions) {
       <section class="panel" id="real-panel-weights"><header><h3>W / max |W_jk| (rows and columns: 16 pixels, then row and column of the patch)</h3>
         <div class="tools"><button type="button" data-real-export="weights">PNG</button></div></header>
         <div class="body" id="real-body-weights"></div></section>
+      <section class="panel wide" id="real-panel-study"><header><h3>The fair study (SPEC 6.1): each method at its own tuned step, over seeds</h3>
+        <div class="tools"><label class="inline">seeds <input id="real-sseeds" type="number" min="2" max="10" step="1"></label>
+        <button type="button" data-real-export="study">PNG</button></div></header>
+        <div class="body" id="real-body-study"></div></section>
+      <section class="panel wide" id="real-panel-ladder"><header><h3>The regime ladder (SPEC 6.2): where the SVM theory holds on real images</h3>
+        <div class="tools"><label class="inline">largest n <select id="real-lmax">${[32, 64, 128, 256, 512, 1000].map((n) => opt(n)).join('')}</select></label>
+        <button type="button" data-real-export="ladder">PNG</button></div></header>
+        <div class="body" id="real-body-ladder"></div></section>
     </div>
   </main></div>`;
 }
