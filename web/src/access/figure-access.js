@@ -19,7 +19,9 @@
 //   announce(nearEl, text)   a polite announcement in the document (or shadow root) of nearEl, for
 //                     events a listener wants to hear once (a run ended, paused, reset): never per frame
 //   onPrint({ before, after })   page-level hooks around the snapshots (e.g. switch to the light theme
-//                     and redraw; after: back)
+//                     and redraw; after: back); returns a function that removes them. A figure that
+//                     skips or paces its drawing (offscreen, throttled while playing) redraws
+//                     its whole current state in `before`, or it prints a stale picture
 //
 // Screen readers: the host gets role="img" (or "group") and aria-labelledby a hidden text
 // "<title>. <description>", so the figure's name is what it shows now. Print: on beforeprint every
@@ -97,7 +99,11 @@ export function announce(nearEl, text) {
 }
 
 // ---------- print ----------
-export function onPrint({ before, after }) { hooks.push({ before, after }); }
+export function onPrint({ before, after }) {
+  const hook = { before, after };
+  hooks.push(hook);
+  return () => { const i = hooks.indexOf(hook); if (i >= 0) hooks.splice(i, 1); };
+}
 
 const shown = (el) => el.isConnected && el.getClientRects().length > 0;
 

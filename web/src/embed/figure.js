@@ -37,7 +37,7 @@ import { createFrameQueue } from '../lab/frame-queue.js';
 import { PANEL_TITLES } from './params.js';
 import { createFigureShell, setPlayButton } from './shell.js';
 import { setText } from '../lab/dom-write.js';
-import { announce } from '../access/figure-access.js';
+import { announce, onPrint } from '../access/figure-access.js';
 import { runSummary } from '../lab/describe.js';
 import { createFigurePanels } from './figure-panels.js';
 import { legendItems, drawLegend } from './legend.js';
@@ -90,6 +90,8 @@ export function createFigure(root, options) {
     if (f.cfg) f.schedule();
   });
   for (const { body } of Object.values(f.shell.bodies)) ro.observe(body);
+  // printed: the whole current state, also when offscreen (render skips hidden figures) or paced
+  f.unprint = onPrint({ before: () => { if (!f.destroyed) render(f, true); } });
   f.api = figureApi(f, ro);
   updatePlayer(f);
   if (options.notice) f.shell.showNotice(options.notice);
@@ -116,6 +118,7 @@ function figureApi(f, ro) {
     setAutoplay(v) { f.autoplay = v; },
     destroy() {
       f.destroyed = true;
+      f.unprint();
       f.player.stop();
       ro.disconnect();
       f.view.destroy();

@@ -13,7 +13,7 @@ import { createPacer } from './pacer.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, pct } from './panels.js';
 import { REAL_PANEL_TITLES } from '../embed/params.js';
 import { createFigureShell, el, setPlayButton } from '../embed/shell.js';
-import { registerFigure } from '../access/figure-access.js';
+import { registerFigure, onPrint } from '../access/figure-access.js';
 import { realFigureText } from './describe.js';
 
 export function createRealFigure(root, options) {
@@ -159,6 +159,8 @@ export function createRealFigure(root, options) {
   });
   for (const { body } of Object.values(bodies)) ro.observe(body);
 
+  // printed: every panel as of now (the pacer draws one panel a frame, none while offscreen)
+  const unprint = onPrint({ before: () => render(true) });
   const api = {
     root,
     play: () => { userPaused = false; play(); },
@@ -169,7 +171,7 @@ export function createRealFigure(root, options) {
       if (v) { render(true); if (autoplay && !userPaused && !session?.info().done) play(); } else session?.pause();
     },
     setAutoplay(v) { autoplay = v; },
-    destroy() { destroyed = true; ro.disconnect(); session?.destroy(); figures.forEach((f) => f.destroy()); },
+    destroy() { destroyed = true; unprint(); ro.disconnect(); session?.destroy(); figures.forEach((f) => f.destroy()); },
     info() {
       const i = session?.info();
       return {

@@ -15,7 +15,7 @@ import { svgString, svgSize, svgToPng } from '../plots/export.js';
 import { CLASS_NAMES } from './asset.js';
 import { createRealSession, realSettings } from './session.js';
 import { realLayoutHtml } from './layout.js';
-import { registerFigure } from '../access/figure-access.js';
+import { registerFigure, onPrint } from '../access/figure-access.js';
 import { realFigureText } from './describe.js';
 import { createGallery } from './gallery.js';
 import { createPacer } from './pacer.js';
@@ -336,6 +336,12 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     weights.resize($('real-body-weights').clientWidth);
   });
   root.querySelectorAll('.body').forEach((b) => ro.observe(b));
+  // printed: every panel as of now, in the theme the lab set for paper (its hook runs first; the
+  // pacer would draw one panel a frame), and again after in the reader's theme
+  onPrint({
+    before: () => { if (!root.hidden && session) drawAll(true); },
+    after: () => { if (!root.hidden && session) schedule(true); },
+  });
 
   return {
     show, hide,
