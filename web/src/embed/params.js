@@ -14,7 +14,7 @@ import { decodeHash, encodeHash, closestName } from '../lab/state.js';
 
 export const PANEL_IDS = ['plane', 'softmax', 'current', 'corr', 'norms', 'spectrum', 'weights', 'readout'];
 // the panels of the real-images figure (web/src/real/figure-real.js)
-export const REAL_PANEL_IDS = ['gallery', 'accuracy', 'loss', 'sparsity', 'hist', 'weights'];
+export const REAL_PANEL_IDS = ['gallery', 'accuracy', 'loss', 'sparsity', 'hist', 'weights', 'study', 'ladder'];
 export const panelIds = (scenario) => (scenario === 'real-images' ? REAL_PANEL_IDS : PANEL_IDS);
 export const REAL_PANEL_TITLES = {
   gallery: 'Test images: where attention looks',
@@ -23,6 +23,8 @@ export const REAL_PANEL_TITLES = {
   sparsity: 'Sparsity of W (share below 1% of max)',
   hist: 'Histogram of |W_jk| / max |W_jk|',
   weights: 'W / max |W_jk|',
+  study: 'Fair study: test accuracy per method (tuned steps, seeds)',
+  ladder: 'Regime ladder: corr with the Att-SVM vs k, per n',
 };
 export const panelTitle = (scenario, id) => (scenario === 'real-images' ? REAL_PANEL_TITLES : PANEL_TITLES)[id];
 

@@ -15,6 +15,12 @@ import { REAL_PANEL_TITLES } from '../embed/params.js';
 import { createFigureShell, el, setPlayButton } from '../embed/shell.js';
 import { registerFigure, onPrint } from '../access/figure-access.js';
 import { realFigureText } from './describe.js';
+import { createPlanPanel } from './plan-panel.js';
+import { studySettings, ladderSettings } from './plan-text.js';
+import { loadPair } from './asset.js';
+
+// the study and the ladder (plan-panel.js): panels of their own, run by a pool of workers
+const PLAN_PANELS = ['study', 'ladder'];
 
 export function createRealFigure(root, options) {
   const state = options.state;
@@ -39,6 +45,22 @@ export function createRealFigure(root, options) {
   if (has('hist')) parts.hist = createHistograms(bodies.hist.body, { height: 160 });
   if (has('weights')) parts.weights = createMatrices(bodies.weights.body);
   // each panel's text alternative and print picture (access/figure-access.js; real/describe.js)
+  // the study's and the ladder's panels register their own figures; the training session runs only
+  // when another panel shows it
+  const needsSession = options.panels.some((p) => !PLAN_PANELS.includes(p));
+  const planEngines = [];
+  const plans = {};
+  for (const kind of PLAN_PANELS.filter(has)) {
+    plans[kind] = createPlanPanel(bodies[kind].body, {
+      kind,
+      settings: () => (kind === 'study' ? studySettings(state) : ladderSettings(state)),
+      key: () => `${settings.classA}v${settings.classB}`,
+      classes: () => [settings.classA, settings.classB],
+      makeEngines: (count) => Promise.all(Array.from({ length: count }, (_, k) => (planEngines[k] ??= makeEngine().catch((e) => { planEngines[k] = undefined; throw e; })))),
+      loadImages: (a, b) => loadPair(options.realBase ?? document.baseURI, a, b, { pool: true }),
+      onUpdate: () => options.onUpdate?.(api),
+    });
+  }
   const figures = Object.keys(parts).map((id) => registerFigure(bodies[id].body, {
     title: REAL_PANEL_TITLES[id],
     describe: () => (session?.info().loaded ? realFigureText(id, session) : 'Loading the images.'),
@@ -51,6 +73,7 @@ export function createRealFigure(root, options) {
   const makeEngine = options.realEngine ?? (() => Promise.reject(new Error('no realEngine given to the figure')));
 
   function start() {
+    if (!needsSession) { bPlay.hidden = true; bReset.hidden = true; iterOut.textContent = ''; return; }
     session?.destroy();
     session = createRealSession({
       settings, compare: !!state.compare, baseUrl: options.realBase ?? document.baseURI, makeEngine, gallery: 12,
@@ -168,16 +191,23 @@ export function createRealFigure(root, options) {
     reset: () => session?.reset(),
     setVisible(v) {
       visible = v;
+      // run=study,ladder in the link: they start when first shown (never by themselves with autoplay=0)
+      if (v && autoplay) for (const [kind, panel] of Object.entries(plans)) if ((state.realRun ?? []).includes(kind) && !panel.running && !panel.info().table && !panel.info().error) panel.start();
       if (v) { render(true); if (autoplay && !userPaused && !session?.info().done) play(); } else session?.pause();
     },
     setAutoplay(v) { autoplay = v; },
-    destroy() { destroyed = true; unprint(); ro.disconnect(); session?.destroy(); figures.forEach((f) => f.destroy()); },
+    destroy() {
+      destroyed = true; unprint(); ro.disconnect(); session?.destroy(); figures.forEach((f) => f.destroy());
+      for (const p of Object.values(plans)) p.destroy();
+      for (const e of planEngines) e?.then((x) => x.terminate(), () => {});
+    },
     info() {
       const i = session?.info();
       return {
-        ready: !!i?.loaded, playing: !!i?.playing, done: !!i?.done && !!i?.loaded, started, error, visible, busy: false,
+        ready: needsSession ? !!i?.loaded : true, playing: !!i?.playing, done: !!i?.done && !!i?.loaded, started, error, visible, busy: false,
         iteration: i?.iteration ?? 0, maxIterations: settings.iters, correlations: {}, selection: null, verdict: null,
         scenario: 'real-images', panels: [...options.panels], real: i ?? null,
+        plans: Object.fromEntries(Object.entries(plans).map(([k, p]) => [k, p.info()])),
       };
     },
   };

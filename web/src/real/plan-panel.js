@@ -26,7 +26,7 @@ export function createPlanPanel(body, opts) {
   const what = kind === 'study' ? 'study' : 'ladder';
   body.classList.add('plan-panel', `plan-${kind}`);
   const bar = el('div', 'plan-bar');
-  const bRun = el('button', 'plan-run', kind === 'study' ? 'Run the study' : 'Run the ladder');
+  const bRun = el('button', 'plan-run af-btn', kind === 'study' ? 'Run the study' : 'Run the ladder');
   bRun.type = 'button';
   const progress = el('progress', 'plan-progress');
   progress.max = 1; progress.value = 0;
@@ -39,6 +39,10 @@ export function createPlanPanel(body, opts) {
   chart.append(svg);
   const caption = el('p', 'plan-caption');
   const tableBox = el('div', 'plan-table-box');
+  // a table wider than a phone scrolls: reachable by keyboard (axe: scrollable-region-focusable)
+  tableBox.tabIndex = 0;
+  tableBox.setAttribute('role', 'region');
+  tableBox.setAttribute('aria-label', kind === 'study' ? 'Table of the study' : 'Table of the ladder');
   const error = el('p', 'plan-error');
   error.setAttribute('role', 'alert');
   body.append(bar, size, error, chart, caption, tableBox);

@@ -31,7 +31,9 @@ export function drawStudy(svg, rows, { width = 600 } = {}) {
   const add = reset(svg, width, height);
   const panelW = (width - labelW - gapW - 24) / 2;
   const x0 = labelW, x1 = labelW + panelW + gapW;
-  const accs = rows.flatMap((r) => [r.accuracy.lo, r.accuracy.hi, r.accuracy.mean]).filter(Number.isFinite);
+  // a CI past 100% (few seeds) is drawn to 100%: accuracy is at most 1
+  const clip = (v) => Math.max(0, Math.min(1, v));
+  const accs = rows.flatMap((r) => [r.accuracy.lo, r.accuracy.hi, r.accuracy.mean]).filter(Number.isFinite).map(clip);
   const lo = Math.max(0, Math.min(...accs) - 0.01), hi = Math.min(1, Math.max(...accs) + 0.01);
   const xa = scaleLinear().domain(accs.length ? [lo, hi] : [0.5, 1]).nice(4).range([x0, x0 + panelW]);
   const ds = rows.flatMap((r) => (r.vsGd ? [r.vsGd.lo, r.vsGd.hi] : [])).filter(Number.isFinite);
@@ -42,9 +44,12 @@ export function drawStudy(svg, rows, { width = 600 } = {}) {
   const yOf = (i) => top + i * rowH + rowH / 2;
   const axisY = top + rows.length * rowH;
   for (const [sc, xs] of [[xa, xa.ticks(4)], [xd, xd.ticks(4)]]) {
+    const [r0, r1] = sc.range();
     for (const t of xs) {
       add('line', { x1: sc(t), x2: sc(t), y1: top - 4, y2: axisY, stroke: c.grid });
-      add('text', { x: sc(t), y: axisY + 14, fill: c.muted, 'text-anchor': 'middle' }, sc === xa ? `${Math.round(100 * t)}%` : `${t > 0 ? '+' : t < 0 ? '−' : ''}${Math.abs(Math.round(1000 * t) / 10)}`);
+      // the ticks at a panel's edges are written inward (the two panels' labels met between them)
+      const anchor = sc(t) - r0 < 14 ? 'start' : r1 - sc(t) < 14 ? 'end' : 'middle';
+      add('text', { x: sc(t), y: axisY + 14, fill: c.muted, 'text-anchor': anchor }, sc === xa ? `${Math.round(100 * t)}%` : `${t > 0 ? '+' : t < 0 ? '−' : ''}${Math.abs(Math.round(1000 * t) / 10)}`);
     }
   }
   add('text', { x: x1 + panelW / 2, y: axisY + 30, fill: c.muted, 'text-anchor': 'middle' }, 'percentage points');
@@ -58,11 +63,11 @@ export function drawStudy(svg, rows, { width = 600 } = {}) {
     add('text', { x: 4, y: y + 11, fill: c.muted, 'font-size': 10 }, `η = ${stepText(r.lr)}${r.atEdge ? ' (grid edge)' : ''}`);
     const a = r.accuracy;
     if (Number.isFinite(a.lo)) {
-      add('line', { x1: xa(a.lo), x2: xa(a.hi), y1: y, y2: y, stroke: color, 'stroke-width': 2 });
-      for (const v of [a.lo, a.hi]) add('line', { x1: xa(v), x2: xa(v), y1: y - 5, y2: y + 5, stroke: color, 'stroke-width': 2 });
+      add('line', { x1: xa(clip(a.lo)), x2: xa(clip(a.hi)), y1: y, y2: y, stroke: color, 'stroke-width': 2 });
+      for (const v of [clip(a.lo), clip(a.hi)]) add('line', { x1: xa(v), x2: xa(v), y1: y - 5, y2: y + 5, stroke: color, 'stroke-width': 2 });
     }
     if (Number.isFinite(a.mean)) add('circle', { cx: xa(a.mean), cy: y, r: 4, fill: color });
-    if (Number.isFinite(a.mean)) add('text', { x: Math.min(x0 + panelW - 2, xa(Number.isFinite(a.hi) ? a.hi : a.mean) + 6), y: y - 6, fill: c.muted, 'font-size': 10, 'text-anchor': xa(a.hi) + 40 > x0 + panelW ? 'end' : 'start' }, `${(100 * a.mean).toFixed(1)}%`);
+    if (Number.isFinite(a.mean)) add('text', { x: xa(clip(a.mean)), y: y - 7, fill: c.muted, 'font-size': 10, 'text-anchor': 'middle' }, `${(100 * a.mean).toFixed(1)}%`);
     const d = r.vsGd;
     if (isGd) add('text', { x: xd(0) + 6, y: y + 4, fill: c.muted, 'font-size': 10 }, 'reference');
     else if (d && Number.isFinite(d.lo)) {
@@ -117,7 +122,7 @@ export function drawLadder(svg, rows, { width = 600, target = 0.99 } = {}) {
       add('text', { x: ox + m.l - 4, y: ys(t) + 4, fill: c.muted, 'text-anchor': 'end' }, t === 1 ? '1' : `1e${Math.round(Math.log10(t))}`);
     }
     add('line', { x1: ox + m.l, x2: ox + facetW - m.r, y1: ys(1 - target), y2: ys(1 - target), stroke: c.fg, 'stroke-dasharray': '5 4' });
-    add('text', { x: ox + facetW - m.r - 2, y: ys(1 - target) - 4, fill: c.fg, 'text-anchor': 'end', 'font-size': 10 }, `corr = ${target}`);
+    add('text', { x: ox + m.l + 4, y: ys(1 - target) + 12, fill: c.fg, 'font-size': 10 }, `corr = ${target}`);
     add('text', { x: ox + (m.l + facetW - m.r) / 2, y: oy + facetH - 4, fill: c.muted, 'text-anchor': 'middle' }, 'iteration k (log)');
     add('text', { x: ox + 11, y: oy + (m.t + facetH - m.b) / 2, fill: c.muted, 'text-anchor': 'middle', transform: `rotate(-90 ${ox + 11} ${oy + (m.t + facetH - m.b) / 2})` }, '1 − corr(W(k), Att-SVM) (log)');
     for (const r of rows.filter((q) => q.head === head && q.method === method)) {
