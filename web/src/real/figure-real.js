@@ -191,8 +191,9 @@ export function createRealFigure(root, options) {
     reset: () => session?.reset(),
     setVisible(v) {
       visible = v;
-      // run=study,ladder in the link: they start when first shown (never by themselves with autoplay=0)
-      if (v && autoplay) for (const [kind, panel] of Object.entries(plans)) if ((state.realRun ?? []).includes(kind) && !panel.running && !panel.info().table && !panel.info().error) panel.start();
+      // run=study,ladder in the link: the author asks for them; they start when first shown (autoplay is
+      // about the training's motion: a study is a computation whose result is a still figure)
+      if (v) for (const [kind, panel] of Object.entries(plans)) if ((state.realRun ?? []).includes(kind) && !panel.running && !panel.info().table && !panel.info().error) panel.start();
       if (v) { render(true); if (autoplay && !userPaused && !session?.info().done) play(); } else session?.pause();
     },
     setAutoplay(v) { autoplay = v; },
