@@ -113,7 +113,9 @@ std::string studyCsv(const std::vector<RealStudyRow>& rows) {
         "vsGdBest/mean,vsGdBest/lo,vsGdBest/hi,vsGdFinal/mean,vsGdFinal/lo,vsGdFinal/hi,"
         "testLossBest/mean,testLossBest/std,sparsity/mean,sparsity/std,maxSoftmax/mean,"
         "maxSoftmax/std,gammaOptimal/mean,gammaOptimal/std,validationAccuracy/mean,"
-        "trainAccuracy/mean,epochs/mean,bestEpoch/mean,reachedStop,diverged\n";
+        "trainAccuracy/mean,epochs/mean,bestEpoch/mean,reachedStop,diverged,vsGdSparsity/mean,"
+        "vsGdSparsity/lo,vsGdSparsity/hi,vsGdMaxSoftmax/mean,vsGdMaxSoftmax/lo,vsGdMaxSoftmax/hi,"
+        "vsGdGammaOptimal/mean,vsGdGammaOptimal/lo,vsGdGammaOptimal/hi\n";
   for (const RealStudyRow& r : rows) {
     const bool gd = r.vsGdBest.n > 0;
     os << r.task << "," << r.setting << "," << r.method << "," << csvNum(r.lr) << ","
@@ -130,7 +132,11 @@ std::string studyCsv(const std::vector<RealStudyRow>& rows) {
        << csvNum(r.gammaOptimal.mean) << "," << csvNum(r.gammaOptimal.std) << ","
        << csvNum(r.validationAccuracy.mean) << "," << csvNum(r.trainAccuracy.mean) << ","
        << csvNum(r.epochs.mean) << "," << csvNum(r.bestEpoch.mean) << "," << r.reachedStop << ","
-       << r.diverged << "\n";
+       << r.diverged;
+    for (const RealDifference* d : {&r.vsGdSparsity, &r.vsGdMaxSoftmax, &r.vsGdGammaOptimal})
+      os << "," << (d->n ? csvNum(d->mean) : "") << "," << (d->n ? csvNum(d->lo) : "") << ","
+         << (d->n ? csvNum(d->hi) : "");
+    os << "\n";
   }
   return os.str();
 }

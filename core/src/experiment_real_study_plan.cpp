@@ -4,8 +4,9 @@
 //
 // A grid point is an integer k: the step center * ratio^k (the portable pow: the same steps
 // everywhere). The initial grid is k = -(g-1)/2 .. g/2 (g points); an extension adds k_min - 1 or
-// k_max + 1, at most maxExtensions times per direction. The choice maximizes the mean over the
-// tuning seeds of each run's best validation accuracy (the first, i.e. smallest, step on ties).
+// k_max + 1, at most maxExtensions times per direction, when the best step is that edge alone. The
+// choice maximizes the mean over the tuning seeds of each run's best validation accuracy (the
+// smallest of tied steps).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -237,6 +238,7 @@ struct RealStudy::Impl {
     handedOut.push_back(0);
     received.push_back(0);
     results.emplace_back();
+    results.back().id = -1;  // until its result arrives
     return r.id;
   }
 
@@ -295,7 +297,7 @@ struct RealStudy::Impl {
   void decide(int ci) {
     Config& c = configs[ci];
     double best = -1;
-    int kBest = c.kMin;
+    int kBest = c.kMin, ties = 0;
     for (const auto& [k, ids] : c.tuning) {
       double sum = 0;
       for (int id : ids) sum += results[id].bestValidationAccuracy;
@@ -303,14 +305,19 @@ struct RealStudy::Impl {
       if (mean > best) {
         best = mean;
         kBest = k;
+        ties = 1;
+      } else if (mean == best) {
+        ++ties;
       }
     }
-    if (kBest == c.kMin && c.extendedDown < s.maxExtensions) {
+    // Extended only where the edge is the unique best: a tie (e.g. a flat grid where no step
+    // learns within the budget) says nothing about the steps beyond the edge.
+    if (kBest == c.kMin && ties == 1 && c.extendedDown < s.maxExtensions) {
       ++c.extendedDown;
       addPoint(ci, --c.kMin);
       return;
     }
-    if (kBest == c.kMax && c.extendedUp < s.maxExtensions) {
+    if (kBest == c.kMax && ties == 1 && c.extendedUp < s.maxExtensions) {
       ++c.extendedUp;
       addPoint(ci, ++c.kMax);
       return;
@@ -419,6 +426,13 @@ struct RealStudy::Impl {
       };
       paired("md:2", row.vsGdBest, row.vsGdFinal);
       if (c.method.optimizer == Optimizer::NMD) paired("nmd:2", row.vsNgdBest, row.vsNgdFinal);
+      if (const Config* gd = find(c, "md:2"); gd && gd != &c) {
+        const auto ro = chosenResults(*gd);
+        auto diff = [&](auto get) { return differenceOf(column(rs, get), column(ro, get)); };
+        row.vsGdSparsity = diff([](const R& r) { return r.sparsityBest; });
+        row.vsGdMaxSoftmax = diff([](const R& r) { return r.maxSoftmaxBest; });
+        row.vsGdGammaOptimal = diff([](const R& r) { return r.gammaOptimalBest; });
+      }
       rows.push_back(std::move(row));
     }
     return rows;

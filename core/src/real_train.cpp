@@ -14,6 +14,7 @@
 // step instead of two); p = 2 needs no map (GD), p = 3 uses the square root. The same for v.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -52,10 +53,22 @@ bool isMirror(Optimizer o) { return o == Optimizer::MD || o == Optimizer::NMD; }
 ATTNSVM_TRAIN_CLONES
 void absPowers(const double* __restrict x, std::size_t size, double scale, double e,
                double* __restrict terms) {
+  namespace pd = pmath::detail;
+  using V4 = pd::V4;
+  using L = pd::Lanes<V4>;
   constexpr double kTiny = std::numeric_limits<double>::min();
-  for (std::size_t k = 0; k < size; ++k)
-    terms[k] = pmath::detail::powCore(std::max(std::abs(x[k] / scale), kTiny), e);
-  for (std::size_t k = 0; k < size; ++k) terms[k] = x[k] == 0.0 ? 0.0 : terms[k];
+  std::size_t k = 0;
+  // four at a time, each lane the scalar code below operation for operation
+  const V4 tiny = V4{} + kTiny, ev = V4{} + e;
+  for (; k + 4 <= size; k += 4) {
+    V4 v;
+    std::memcpy(&v, x + k, sizeof v);
+    const V4 a = pd::fromBitsOf<V4>(pd::bitsOf(v / scale) & 0x7fffffffffffffffULL);  // |x / scale|
+    const V4 r = pd::powCore(pd::select(L::less(a, tiny), tiny, a), ev);       // max(a, tiny)^e
+    std::memcpy(terms + k, &r, sizeof r);
+  }
+  for (; k < size; ++k) terms[k] = pd::powCore(std::max(std::abs(x[k] / scale), kTiny), e);
+  for (k = 0; k < size; ++k) terms[k] = x[k] == 0.0 ? 0.0 : terms[k];
 }
 
 // x <- sign(x)|x|^e entrywise for finite x and e > 0; e = 1 exact, e = 2 and 1/2 without pow

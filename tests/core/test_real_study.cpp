@@ -107,25 +107,28 @@ TEST(RealStudy, GridExtensionRuleAndChoiceOnValidation) {
   RealStudySettings s;
   s.tasks = "7v9";
   s.design = "main-only";
-  s.methods = "md:2,md:3,md:1.1";
+  s.methods = "md:2,md:3,md:1.1,nmd:2";
   s.gridPoints = 3;
   s.gridRatio = 10.0;
-  s.gridCenters = "md:2=1,md:3=1,md:1.1=1";
+  s.gridCenters = "md:2=1,md:3=1,md:1.1=1,nmd:2=1";
   s.seeds = 4;
   s.tuneSeeds = 2;
   s.maxExtensions = 2;
   // md:2 peaks at lr = 1 (inside the grid 0.1, 1, 10); md:3 increases with lr (the choice sits at
   // the top edge: extended to 100, 1000, then reported at the edge); md:1.1 peaks at 0.01 (below
-  // the grid: extended to 0.01, where it is again at the edge, then to 0.001, which is worse).
+  // the grid: extended to 0.01, where it is again at the edge, then to 0.001, which is worse);
+  // nmd:2 is flat (nothing learns: every step ties), so its grid is not extended: the smallest step
+  // is chosen and reported at the edge.
   RealStudy study(s);
   auto validationOf = [](const RealStudyRun& r) {
     const double l = std::log10(r.train.lr);
     if (r.method == "md:2") return 0.8 - 0.01 * l * l;
     if (r.method == "md:3") return 0.5 + 0.01 * l;
+    if (r.method == "nmd:2") return 0.5;
     return 0.8 - 0.01 * (l + 2) * (l + 2);  // md:1.1: best at 0.01
   };
   auto testOf = [](const RealStudyRun& r) {
-    const double base = r.method == "md:2" ? 0.80 : r.method == "md:3" ? 0.82 : 0.79;
+    const double base = r.method == "md:2" ? 0.80 : r.method == "md:3" ? 0.82 : r.method == "nmd:2" ? 0.5 : 0.79;
     return base + 0.002 * static_cast<double>(r.train.seed);  // paired: the same seed effect
   };
   int rounds = 0;
@@ -137,7 +140,7 @@ TEST(RealStudy, GridExtensionRuleAndChoiceOnValidation) {
   }
   ASSERT_TRUE(study.done());
   const std::vector<RealStudyRow> rows = study.table();
-  ASSERT_EQ(rows.size(), 3u);
+  ASSERT_EQ(rows.size(), 4u);
   const RealStudyRow& gd = rows[0];
   EXPECT_EQ(gd.method, "md:2");
   EXPECT_EQ(gd.grid.size(), 3u);
@@ -159,8 +162,12 @@ TEST(RealStudy, GridExtensionRuleAndChoiceOnValidation) {
   ASSERT_EQ(p11.gridValidation.size(), 5u);
   EXPECT_NEAR(p11.gridValidation[0], 0.79, 1e-12);  // 0.001
   EXPECT_NEAR(p11.gridValidation[1], 0.8, 1e-12);   // 0.01, the best
-  // The planned runs: (3 + 5 + 5 points) x 2 tuning seeds, and 2 final seeds per configuration.
-  EXPECT_EQ(static_cast<int>(study.runs().size()), (3 + 5 + 5) * 2 + 3 * 2);
+  const RealStudyRow& flat = rows[3];
+  EXPECT_EQ(flat.extendedDown + flat.extendedUp, 0);
+  EXPECT_TRUE(flat.atEdge);
+  EXPECT_NEAR(flat.lr, 0.1, 1e-12);
+  // The planned runs: (3 + 5 + 5 + 3 points) x 2 tuning seeds, and 2 final seeds per configuration.
+  EXPECT_EQ(static_cast<int>(study.runs().size()), (3 + 5 + 5 + 3) * 2 + 4 * 2);
   // Every row has the 4 seeds at its chosen step; the paired difference to GD of a constant
   // per-seed offset has no spread: the interval is the point.
   EXPECT_EQ(p3.testAccuracyBest.n, 4);

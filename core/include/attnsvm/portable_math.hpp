@@ -28,8 +28,11 @@ namespace detail {
 // c = r - r^2 P(r^2) (fdlibm's minimax P of degree 5), the k ln2_lo and lo terms kept apart from r
 // until the last addition; 2^k applied as two exact powers of two 2^(k/2) 2^(k - k/2), so that a
 // subnormal result is rounded once and an overflow gives inf. Arguments outside [-746, 710] are
-// clamped (e^-746 rounds to 0, e^710 overflows); NaN stays NaN.
-inline double expCore(double hi, double lo) {
+// clamped (e^-746 rounds to 0, e^710 overflows); NaN stays NaN. F: double or V4 (per lane).
+template <class F>
+ATTNSVM_PMATH_INLINE F expCore(F hi, F lo) {
+  using L = Lanes<F>;
+  using U = typename L::U;
   constexpr double kInvLn2 = 1.44269504088896338700e+00;
   constexpr double kLn2Hi = 6.93147180369123816490e-01;  // 32 significant bits
   constexpr double kLn2Lo = 1.90821492927058770002e-10;  // ln2 - kLn2Hi
@@ -37,34 +40,37 @@ inline double expCore(double hi, double lo) {
   constexpr double P1 = 1.66666666666666019037e-01, P2 = -2.77777777770155933842e-03,
                    P3 = 6.61375632143793436117e-05, P4 = -1.65339022054652515390e-06,
                    P5 = 4.13813679705723846039e-08;
-  // min and max (NaN passes both unchanged); lo needs no clamping: beyond the clamps the result
-  // is 0 or inf whatever it is (and it is finite: pow's |y log x| is below 2^74).
-  const double x = std::max(std::min(hi, 710.0), -746.0);
-  const double t = x * kInvLn2 + kShift;
-  const double kd = t - kShift;
+  // clamped as min(hi, 710) then max(., -746) (NaN passes both unchanged); lo needs no clamping:
+  // beyond the clamps the result is 0 or inf whatever it is (it is finite: pow's |y log x| < 2^74)
+  const F big = F{} + 710.0, small = F{} - 746.0;
+  const F high = select(L::less(big, hi), big, hi);
+  const F x = select(L::less(high, small), small, high);
+  const F t = x * kInvLn2 + kShift;
+  const F kd = t - kShift;
   // k + 2048 in [972, 3074] from t's low bits (no signed shifts or conversions: they vectorize)
-  const std::uint64_t kBiased = toBits(t) - toBits(kShift) + 2048;
-  const double rHi = x - kd * kLn2Hi;   // exact
-  const double rLo = kd * kLn2Lo - lo;  // small
-  const double r = rHi - rLo;
-  const double r2 = r * r;
-  const double c = r - r2 * (P1 + r2 * (P2 + r2 * (P3 + r2 * (P4 + r2 * P5))));
-  const double y = 1.0 - ((rLo - (r * c) / (2.0 - c)) - rHi);
+  const U kBiased = bitsOf(t) - 0x4338000000000000ULL + 2048;
+  const F rHi = x - kd * kLn2Hi;   // exact
+  const F rLo = kd * kLn2Lo - lo;  // small
+  const F r = rHi - rLo;
+  const F r2 = r * r;
+  const F c = r - r2 * (P1 + r2 * (P2 + r2 * (P3 + r2 * (P4 + r2 * P5))));
+  const F y = 1.0 - ((rLo - (r * c) / (2.0 - c)) - rHi);
   // 2^k = 2^k1 2^k2 with k1 = floor(k / 2), k2 = k - k1 (|k1|, |k2| <= 539: both normal)
-  const std::uint64_t k1Biased = kBiased >> 1;        // k1 + 1024
-  const std::uint64_t k2Biased = kBiased - k1Biased;  // k2 + 1024
-  const double s1 = fromBits((k1Biased - 1) << 52);   // exponent field k1 + 1023
-  const double s2 = fromBits((k2Biased - 1) << 52);
+  const U k1Biased = kBiased >> 1;        // k1 + 1024
+  const U k2Biased = kBiased - k1Biased;  // k2 + 1024
+  const F s1 = fromBitsOf<F>((k1Biased - 1) << 52);  // exponent field k1 + 1023
+  const F s2 = fromBitsOf<F>((k2Biased - 1) << 52);
   return (y * s1) * s2;
 }
 
 // x^y for finite x > 0 and |y| <= 2^64, branch-free (pow() handles the rest): the double-double
-// log x times y (Dekker's product), then expCore of the double-double.
-inline double powCore(double x, double y) {
-  const DD l = logDD(x);
-  DD p = twoProd(y, l.hi);
+// log x times y (Dekker's product), then expCore of the double-double. F: double or V4.
+template <class F>
+ATTNSVM_PMATH_INLINE F powCore(F x, F y) {
+  const DDT<F> l = logDD(x);
+  DDT<F> p = twoProd(y, l.hi);
   p.lo += y * l.lo;
-  const DD z = fastTwoSum(p.hi, p.lo);
+  const DDT<F> z = fastTwoSum(p.hi, p.lo);
   return expCore(z.hi, z.lo);
 }
 }  // namespace detail

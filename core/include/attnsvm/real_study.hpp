@@ -220,7 +220,9 @@ struct RealStudyRow {
   std::vector<double> grid;              // every step tried, ascending
   std::vector<double> gridValidation;    // mean best validation accuracy per step (tuning seeds)
   int extendedDown = 0, extendedUp = 0;  // grid extensions below and above the initial grid
-  bool atEdge = false;  // the choice is still at an edge after maxExtensions (reported, not hidden)
+  // The choice is at an edge of the grid tried: after maxExtensions, or tied there with inner
+  // steps (no extension then: e.g. a flat grid where no step learns within the budget). Reported.
+  bool atEdge = false;
   double lr = 0;        // the chosen step
   std::vector<std::uint64_t> seedList;
   RealStat testAccuracyBest, testAccuracyFinal, testLossBest, testLossFinal;
@@ -228,8 +230,11 @@ struct RealStudyRow {
   RealStat sparsityFinal, maxSoftmaxFinal, gammaOptimalFinal;
   RealStat validationAccuracy, trainAccuracy, epochs, bestEpoch;
   int reachedStop = 0, diverged = 0;
-  // Paired with GD (md:2) of the same task, setting and seeds; for nmd also with nmd:2 (NGD).
+  // Paired with GD (md:2) of the same task, setting and seeds; for nmd also with nmd:2 (NGD): test
+  // accuracy at the best-validation epoch and at the end; sparsity, max softmax and gamma-optimal
+  // share at the best-validation epoch.
   RealDifference vsGdBest, vsGdFinal, vsNgdBest, vsNgdFinal;
+  RealDifference vsGdSparsity, vsGdMaxSoftmax, vsGdGammaOptimal;
 };
 
 template <class Visitor>
@@ -274,6 +279,9 @@ void visitFields(const RealStudyRow& r, Visitor& v) {
   diff("vsGdFinal", r.vsGdFinal, r.vsGdFinal.n > 0);
   diff("vsNgdBest", r.vsNgdBest, r.vsNgdBest.n > 0);
   diff("vsNgdFinal", r.vsNgdFinal, r.vsNgdFinal.n > 0);
+  diff("vsGdSparsity", r.vsGdSparsity, r.vsGdSparsity.n > 0);
+  diff("vsGdMaxSoftmax", r.vsGdMaxSoftmax, r.vsGdMaxSoftmax.n > 0);
+  diff("vsGdGammaOptimal", r.vsGdGammaOptimal, r.vsGdGammaOptimal.n > 0);
 }
 
 // The planner. Runs are handed out by take() in a fixed order (configuration by configuration,
@@ -295,7 +303,7 @@ class RealStudy {
   // yet chosen); grows by tuneSeeds with each grid extension.
   int plannedRuns() const;
   std::vector<RealStudyRow> table() const;  // InputError unless done()
-  // Every run handed out, and the results received (same order: by id).
+  // Every run planned, and the results received (same order: by id; id -1 where none yet).
   const std::vector<RealStudyRun>& runs() const;
   const std::vector<RealStudyRunResult>& results() const;
 

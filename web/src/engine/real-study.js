@@ -13,6 +13,15 @@
 // Runs are plain objects (the core's RealStudyRun / RealLadderRun field lists) and so are results:
 // they cross postMessage as they are. The plan does not depend on the order in which results
 // arrive, so the table equals the CLI's for the same settings.
+// What comes out: a study table() = {settings, rows}: per (task, setting, method) the step grid and
+// its mean validation accuracy, the extensions, the chosen step lr, mean/std/n of test accuracy (at
+// the best-validation epoch and at the end), test loss, sparsity, max softmax, gamma-optimal share,
+// and 95% t intervals of the paired differences to GD (vsGdBest, vsGdFinal, vsGdSparsity, ...; nmd
+// also vsNgd*). A ladder table() = {settings, rows, summary}: per (head, method, n) feasibility
+// counts, corr/D_p along log-spaced k (snapshotSteps, corrAlongK), softmax, verdict and failing-
+// condition counts; summary = per (head, method) the largest n whose runs reach corr >= corrTarget.
+// A reduced study for a page: e.g. {tasks: '7v9', nTrain: 200, nValidation: 100, nTest: 500,
+// seeds: 5, design: 'main-only'} (any RealStudySettings key; the CLI takes the same JSON).
 import { AttnsvmError } from './convert.js';
 
 function unwrap(status) {
