@@ -42,6 +42,10 @@ const HOSTILE = [
   ['panels=corr,plain', 'panels', 'plain', 'plane'],
   ['Panels=corr', 'Panels', 'corr', 'panels'],
   ['captoin=Hi', 'captoin', 'Hi', 'caption'],
+  // the real-images study and ladder (web/src/real/plan-*.js)
+  ['sseeds=1', 'sseeds', '1', '2..10'],
+  ['lmax=5000', 'lmax', '5000', '8..1000'],
+  ['run=stduy', 'run', 'stduy', 'ladder'],
 ];
 const BASE = 's=paths2d&autoplay=0&panels=corr';
 
