@@ -39,11 +39,13 @@ export function drawStudy(svg, rows, { width = 600 } = {}) {
   const ds = rows.flatMap((r) => (r.vsGd ? [r.vsGd.lo, r.vsGd.hi] : [])).filter(Number.isFinite);
   const dmax = Math.max(0.01, ...ds.map(Math.abs));
   const xd = scaleLinear().domain([-dmax, dmax]).nice(4).range([x1, x1 + panelW]);
-  add('text', { x: x0, y: 14, fill: c.fg, 'font-weight': 600 }, 'Test accuracy (mean, 95% CI)');
-  add('text', { x: x1, y: 14, fill: c.fg, 'font-weight': 600 }, 'Difference to GD (paired, 95% CI)');
+  // narrow (a phone): short titles and fewer ticks, so that nothing meets its neighbour
+  const narrow = panelW < 190;
+  add('text', { x: x0, y: 14, fill: c.fg, 'font-weight': 600 }, narrow ? 'Test acc. (95% CI)' : 'Test accuracy (mean, 95% CI)');
+  add('text', { x: x1, y: 14, fill: c.fg, 'font-weight': 600 }, narrow ? 'vs GD (95% CI)' : 'Difference to GD (paired, 95% CI)');
   const yOf = (i) => top + i * rowH + rowH / 2;
   const axisY = top + rows.length * rowH;
-  for (const [sc, xs] of [[xa, xa.ticks(4)], [xd, xd.ticks(4)]]) {
+  for (const [sc, xs] of [[xa, xa.ticks(narrow ? 2 : 4)], [xd, xd.ticks(narrow ? 2 : 4)]]) {
     const [r0, r1] = sc.range();
     for (const t of xs) {
       add('line', { x1: sc(t), x2: sc(t), y1: top - 4, y2: axisY, stroke: c.grid });
@@ -100,10 +102,20 @@ export function drawLadder(svg, rows, { width = 600, target = 0.99 } = {}) {
   const cols = side ? Math.max(1, groups.length) : 1;
   const facetW = (width - 10) / cols, facetH = side ? 250 : 210;
   const ns = [...new Set(rows.map((r) => r.n))].sort((a, b) => a - b);
-  const legendH = 44;
+  // the legend's items (n colours, then the feasibility marks) flow and wrap at the width
+  const items = [{ text: 'n =', w: 26 }, ...ns.map((n) => ({ n, w: 24 + 7 * String(n).length })),
+    ...['feasible', 'boundary', 'infeasible', 'undecided'].map((kind) => ({ kind, w: 22 + 6.2 * FEAS_LABEL[kind].length, br: kind === 'feasible' }))];
+  let lx = 6, line = 0;
+  for (const it of items) {
+    if (it.br || lx + it.w > width - 4) { if (lx > 6) line++; lx = 6; }
+    it.x = lx; it.line = line; lx += it.w;
+  }
+  const legendH = 24 + 20 * line;
   const height = (side ? 1 : groups.length) * (facetH + 8) + legendH;
   const add = reset(svg, width, height);
-  const color = (n) => interpolateViridis(ns.length > 1 ? 0.05 + 0.8 * ns.indexOf(n) / (ns.length - 1) : 0.3);
+  // viridis without its darkest end on a dark page (and its lightest on a light one): every line visible
+  const [v0, v1] = c.dark ? [0.3, 0.98] : [0.05, 0.85];
+  const color = (n) => interpolateViridis(ns.length > 1 ? v0 + (v1 - v0) * ns.indexOf(n) / (ns.length - 1) : 0.5);
   const kmax = Math.max(10, ...rows.flatMap((r) => r.k));
   const floor = 1e-4;
   groups.forEach((g, gi) => {
@@ -139,24 +151,17 @@ export function drawLadder(svg, rows, { width = 600, target = 0.99 } = {}) {
       }
     }
   });
-  // legend: n colours, then the feasibility marks
-  let x = 6;
-  const ly = height - legendH + 14;
-  add('text', { x, y: ly + 4, fill: c.fg }, 'n =');
-  x += 26;
-  for (const n of ns) {
-    add('line', { x1: x, x2: x + 14, y1: ly, y2: ly, stroke: color(n), 'stroke-width': 3 });
-    add('text', { x: x + 17, y: ly + 4, fill: c.fg }, String(n));
-    x += 24 + 7 * String(n).length;
-    if (x > width - 40) break;
-  }
-  let fx = 6;
-  const fy = ly + 20;
-  for (const kind of ['feasible', 'boundary', 'infeasible', 'undecided']) {
-    feasMark(add, fx + 5, fy - 4, kind, c.fg, c);
-    add('text', { x: fx + 14, y: fy, fill: c.fg }, FEAS_LABEL[kind]);
-    fx += 22 + 6.2 * FEAS_LABEL[kind].length;
-    if (fx > width - 60) break;
+  const ly0 = height - legendH + 14;
+  for (const it of items) {
+    const y = ly0 + 20 * it.line;
+    if (it.text) add('text', { x: it.x, y: y + 4, fill: c.fg }, it.text);
+    else if (it.n !== undefined) {
+      add('line', { x1: it.x, x2: it.x + 14, y1: y, y2: y, stroke: color(it.n), 'stroke-width': 3 });
+      add('text', { x: it.x + 17, y: y + 4, fill: c.fg }, String(it.n));
+    } else {
+      feasMark(add, it.x + 5, y, it.kind, c.fg, c);
+      add('text', { x: it.x + 14, y: y + 4, fill: c.fg }, FEAS_LABEL[it.kind]);
+    }
   }
   return height;
 }
