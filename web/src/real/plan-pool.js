@@ -19,7 +19,11 @@ async function ensureImages(engine, key, images) {
   let keys = imagesSent.get(engine);
   if (!keys) imagesSent.set(engine, (keys = new Set()));
   if (keys.has(key)) return;
-  await engine.request('setImages', { key, train: images.train, test: images.test });
+  // copies whose buffers are transferred: cloning the ~3 MB of pixels in postMessage took 60-80 ms of
+  // the main thread (a long task); a copy and a transfer take a few
+  const own = (set) => ({ rows: set.rows, cols: set.cols, pixels: set.pixels.slice(), labels: set.labels.slice() });
+  const train = own(images.train), test = own(images.test);
+  await engine.request('setImages', { key, train, test }, [train.pixels.buffer, train.labels.buffer, test.pixels.buffer, test.labels.buffer]);
   keys.add(key);
 }
 
@@ -28,7 +32,7 @@ const abortError = () => Object.assign(new Error('cancelled'), { name: 'AbortErr
 export async function runPlanPool({ kind, settings, engines, images, key, onProgress, signal, budgetMs = 120 }) {
   if (!engines?.length) throw new Error('runPlanPool: no workers');
   const coordinator = engines[0];
-  await Promise.all(engines.map((e) => ensureImages(e, key, images)));
+  for (const e of engines) await ensureImages(e, key, images);  // one at a time: each copy is its own task
   signal?.throwIfAborted();
   const { planId } = await coordinator.request('planCreate', { kind, settings });
   const running = new Map(); // run id -> {fraction, engine, runId}

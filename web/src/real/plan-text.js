@@ -7,16 +7,16 @@ import { CLASS_NAMES } from './asset.js';
 export const STUDY_METHODS = 'md:1.1,md:2,md:3,nmd:1.1,nmd:2,nmd:3,adam';
 
 // The browser's reduced study: one task, the main setting only (minibatches of 50 from a small random
-// start), 200 training / 100 validation / 200 test images, 20 epochs, a 3-point grid (extended up to
+// start), 400 training / 200 validation / 400 test images, 40 epochs, a 5-point grid (extended up to
 // twice at an edge), `sseeds` seeds (default 5) that both choose the step and report. The CLI's
 // default is 1000 / 500 / 1000 images, 200 epochs, 5 grid points, 10 seeds, two tasks, three settings.
 // seed: the lab's seed k runs the study's seeds k + 1 .. k + S (the CLI's --settings seedBase).
 export function studySettings(state) {
   const seeds = state.studySeeds ?? 5;
   return {
-    tasks: `${state.classA ?? 7}v${state.classB ?? 9}`, nTrain: 200, nValidation: 100, nTest: 200,
-    methods: STUDY_METHODS, design: 'main-only', batch: 50, epochs: 20,
-    seeds, tuneSeeds: seeds, seedBase: (state.seed ?? 0) + 1, gridPoints: 3, maxExtensions: 2,
+    tasks: `${state.classA ?? 7}v${state.classB ?? 9}`, nTrain: 400, nValidation: 200, nTest: 400,
+    methods: STUDY_METHODS, design: 'main-only', batch: 50, epochs: 40,
+    seeds, tuneSeeds: seeds, seedBase: (state.seed ?? 0) + 1, gridPoints: 5, maxExtensions: 2,
   };
 }
 
