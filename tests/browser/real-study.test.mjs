@@ -194,3 +194,33 @@ test('axe-core: no violation with the study and the ladder drawn, light and dark
     }
   } finally { delete PAGES['real-plans']; delete PAGES['real-plans-embed']; }
 });
+
+test('the gallery marks each attended patch gamma-optimal or not, and says how many (SPEC 6.3)', { skip, timeout: 180000 }, async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}#s=real-images&ntr=100&nte=100&it=40`, { viewport: { width: 1400, height: 900 } });
+  await page.waitForFunction(() => { const r = window.__lab?.real(); return r?.done && r.runs.every((x) => x.analysis); }, null, { timeout: 120000, polling: 200 });
+  await page.evaluate(() => window.__lab.realView().select(0));  // a redraw with the final scores
+  await page.waitForFunction(() => window.__lab.real().detail, null, { timeout: 30000 });
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 600)));
+  // the share from the run's own s_it and gamma_it (argmax_t s_it == argmax_t gamma_it), as the gallery draws it
+  const got = await page.evaluate(() => {
+    const run = window.__lab.realView().session().runs[0];
+    const n = window.__lab.realView().session().gallery.length, T = run.softmax.length / n;
+    let marked = 0, optimal = 0;
+    for (let j = 0; j < n; j++) {
+      let best = 0, opt = 0, mx = 0;
+      for (let t = 0; t < T; t++) {
+        if (run.softmax[j * T + t] > run.softmax[j * T + best]) best = t;
+        if (run.gamma[j * T + t] > run.gamma[j * T + opt]) opt = t;
+        mx = Math.max(mx, run.softmax[j * T + t]);
+      }
+      if (mx - 1 / T > 1e-9) { marked++; if (best === opt) optimal++; }
+    }
+    return { marked, optimal, n, label: document.querySelector('#real-images canvas.real-gallery').getAttribute('aria-label'),
+      count: document.getElementById('real-gamma-count').textContent };
+  });
+  assert.ok(got.marked > 0, 'after 40 steps attention is not uniform');
+  assert.ok(got.label.includes(`${got.optimal} of ${got.marked} attended patches gamma-optimal`), got.label);
+  assert.equal(got.count, `${got.optimal} of ${got.marked} attended patches are γ-optimal now.`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
