@@ -49,7 +49,7 @@ try {
     // A/B: runs of the two builds alternate (before, after, before, ...), page by page
     const other = await serveSite({ dist: values.compare });
     try {
-      for (const id of pages) {
+      for (const id of only.has('lighthouse') ? pages : []) {
         const runsOf = { before: [], after: [] };
         for (let r = 0; r < runs; r++) {
           runsOf.before.push(...await lighthouseRuns(other.url + PAGES[id].path, 1));

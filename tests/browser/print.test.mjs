@@ -35,6 +35,15 @@ function toPng(pdf, prefix) {
   return pages;
 }
 const pdfText = (pdf) => execFileSync('pdftotext', ['-layout', pdf, '-']).toString();
+// the share of the first page's pixels darker than a quarter of white (pdftoppm's grey PGM, 20 dpi)
+function darkShare(pdf) {
+  const pgm = execFileSync('pdftoppm', ['-r', '20', '-gray', '-f', '1', '-l', '1', pdf]);
+  const header = pgm.toString('latin1', 0, 40).match(/^P5\s+(\d+)\s+(\d+)\s+255\s/);
+  const pixels = pgm.subarray(header[0].length);
+  let dark = 0;
+  for (const v of pixels) if (v < 64) dark++;
+  return dark / pixels.length;
+}
 
 test('the lecture notes print every figure as a picture of its current state, with its link', { timeout: 150000 }, async () => {
   const { page, context, problems } = await openPage(browser, `${site.url}examples/lecture-notes.html`, { viewport: { width: 1000, height: 800 } });
@@ -94,6 +103,9 @@ test('an iframe embed alone and the lab print their panels as pictures, in the l
   assert.match(alts[0], new RegExp(`^Token plane\\. 2 sequences of 3 tokens in 2 dimensions\\. At k = ${k} of 2000: sequence 0 selects token \\d`));
   assert.ok(pdfText(pdf).includes('index.html#s=paths2d'), 'the link to the live figure is printed');
   toPng(pdf, 'embed');
+  // on paper the light theme: the dark panels (a quarter of the page) would be dark pixels
+  assert.ok(darkShare(pdf) < 0.05, `the embed printed light (dark pixels: ${darkShare(pdf).toFixed(3)})`);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark', 'the theme is back after printing');
   assert.deepEqual(problems, []);
   await context.close();
 

@@ -24,6 +24,7 @@ import { createEngineClient } from '../lab/engine-client.js';
 import { createFigure } from './figure.js';
 import { parseEmbedHash, labHash, problemsWarning } from './params.js';
 import { noticeText } from './notice.js';
+import { onPrint } from '../access/figure-access.js';
 
 const root = document.getElementById('figure');
 const inFrame = window.parent !== window;
@@ -54,6 +55,14 @@ function postStatus(fig) {
   lastStatus = status;
   post({ type: 'attnsvm:status', status, iteration: i.iteration });
 }
+
+// Printed on white paper: the light theme while the pictures are made (this hook runs before the
+// figure's own, which redraws; after printing the figure redraws again in the reader's theme)
+let printedDark = false;
+onPrint({
+  before() { printedDark = document.documentElement.dataset.theme === 'dark'; if (printedDark) applyTheme('light'); },
+  after() { if (printedDark) applyTheme(settings.theme); printedDark = false; },
+});
 
 function applyTheme(theme) {
   const dark = theme === 'dark' || (theme === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);

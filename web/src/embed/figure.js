@@ -91,7 +91,7 @@ export function createFigure(root, options) {
   });
   for (const { body } of Object.values(f.shell.bodies)) ro.observe(body);
   // printed: the whole current state, also when offscreen (render skips hidden figures) or paced
-  f.unprint = onPrint({ before: () => { if (!f.destroyed) render(f, true); } });
+  f.unprint = onPrint({ before: () => { if (!f.destroyed) render(f, true); }, after: () => { if (!f.destroyed) render(f, true); } });
   f.api = figureApi(f, ro);
   updatePlayer(f);
   if (options.notice) f.shell.showNotice(options.notice);

@@ -46,7 +46,8 @@ function header(title, labUrl, iterText, page) {
   bReset.setAttribute('aria-label', 'Reset');
   const iterOut = el('output', 'af-iter', iterText);
   player.append(bPlay, bReset, iterOut);
-  const lab = el('a', 'af-lab', 'Open in the lab ↗');
+  const lab = el('a', 'af-lab');
+  lab.append(el('span', 'af-lab-text', 'Open in the lab ↗'));  // (print shows the address instead)
   lab.href = labUrl ?? '#';
   lab.target = '_blank';
   lab.rel = 'noopener';

@@ -183,7 +183,7 @@ export function createRealFigure(root, options) {
   for (const { body } of Object.values(bodies)) ro.observe(body);
 
   // printed: every panel as of now (the pacer draws one panel a frame, none while offscreen)
-  const unprint = onPrint({ before: () => render(true) });
+  const unprint = onPrint({ before: () => render(true), after: () => render(true) });
   const api = {
     root,
     play: () => { userPaused = false; play(); },
