@@ -135,6 +135,7 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
   void readValue(const val& v, const std::string& where, Mat& x) { x = matrix(v, where); }
   void readValue(const val& v, const std::string&, Vec& x) { x = vector(v); }
   void readValue(const val& v, const std::string&, std::vector<int>& x) { x = ints(v); }
+  void readValue(const val& v, const std::string&, std::vector<double>& x) { x = doubles(v); }
 
   // A dataset's X: {n, T, d, data: Float64Array (n*T*d, token rows)} (the wire's shape of X, as
   // a matrix is {rows, cols, data}).
@@ -198,6 +199,9 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
   [[gnu::noinline]] void Reader::operator()(const char* name, Mat& x, bool) { read(name, x); }
   [[gnu::noinline]] void Reader::operator()(const char* name, Vec& x, bool) { read(name, x); }
   [[gnu::noinline]] void Reader::operator()(const char* name, std::vector<int>& x, bool) {
+    read(name, x);
+  }
+  [[gnu::noinline]] void Reader::operator()(const char* name, std::vector<double>& x, bool) {
     read(name, x);
   }
   [[gnu::noinline]] void Reader::operator()(const char* name, const TokensRef<Mat, int>& x, bool) {
@@ -273,6 +277,13 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
   template Dataset readFields<Dataset>(const val&, const std::string&);
   template SeedsRequest readFields<SeedsRequest>(const val&, const std::string&);
   template BasinMapRequest readFields<BasinMapRequest>(const val&, const std::string&);
+  // The real-images study and ladder (bindings_real_study.cpp, the experiments module only).
+  template RealStudySettings readFields<RealStudySettings>(const val&, const std::string&);
+  template RealStudyRun readFields<RealStudyRun>(const val&, const std::string&);
+  template RealStudyRunResult readFields<RealStudyRunResult>(const val&, const std::string&);
+  template RealLadderSettings readFields<RealLadderSettings>(const val&, const std::string&);
+  template RealLadderRun readFields<RealLadderRun>(const val&, const std::string&);
+  template RealLadderRunResult readFields<RealLadderRunResult>(const val&, const std::string&);
 
   Dataset dataset(const val& o, const std::string& what) {
     if (o.isUndefined() || o.isNull()) bad(what + " is missing");
@@ -405,6 +416,15 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
   template val writeFields<Dataset>(const Dataset&);
   template val writeFields<RealImagesFrame>(const RealImagesFrame&);
   template val writeFields<RealImagesAnalysis>(const RealImagesAnalysis&);
+  template val writeFields<RealStudySettings>(const RealStudySettings&);
+  template val writeFields<RealStudyRun>(const RealStudyRun&);
+  template val writeFields<RealStudyRunResult>(const RealStudyRunResult&);
+  template val writeFields<RealStudyRow>(const RealStudyRow&);
+  template val writeFields<RealLadderSettings>(const RealLadderSettings&);
+  template val writeFields<RealLadderRun>(const RealLadderRun&);
+  template val writeFields<RealLadderRunResult>(const RealLadderRunResult&);
+  template val writeFields<RealLadderRow>(const RealLadderRow&);
+  template val writeFields<RealLadderSummary>(const RealLadderSummary&);
 
   namespace {
   template <class T>
@@ -476,6 +496,16 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     put(o, "realImagesSettings", names<RealImagesSettings>());
     put(o, "realImagesFrame", names<RealImagesFrame>());
     put(o, "realImagesAnalysis", names<RealImagesAnalysis>());
+    put(o, "realStudySettings", names<RealStudySettings>());
+    put(o, "realStudyRun", names<RealStudyRun>());
+    put(o, "realStudyRunResult", names<RealStudyRunResult>());
+    put(o, "realStudyRow", names<RealStudyRow>());
+    put(o, "realTrainSettings", names<RealTrainSettings>());
+    put(o, "realLadderSettings", names<RealLadderSettings>());
+    put(o, "realLadderRun", names<RealLadderRun>());
+    put(o, "realLadderRunResult", names<RealLadderRunResult>());
+    put(o, "realLadderRow", names<RealLadderRow>());
+    put(o, "realLadderSummary", names<RealLadderSummary>());
     return o;
   }
 

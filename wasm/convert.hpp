@@ -27,6 +27,8 @@
 #include "attnsvm/model.hpp"
 #include "attnsvm/names.hpp"
 #include "attnsvm/real_images.hpp"
+#include "attnsvm/real_ladder.hpp"
+#include "attnsvm/real_study.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/selection.hpp"
 #include "attnsvm/train.hpp"
@@ -67,6 +69,7 @@ class Reader {
   void operator()(const char* name, Mat& x, bool = true);
   void operator()(const char* name, Vec& x, bool = true);
   void operator()(const char* name, std::vector<int>& x, bool = true);
+  void operator()(const char* name, std::vector<double>& x, bool = true);
   void operator()(const char* name, const TokensRef<Mat, int>& x, bool = true);
   // Enums by their wire names (attnsvm/names.hpp).
   template <class E, class = std::enable_if_t<std::is_enum_v<E>>>

@@ -207,6 +207,10 @@ json runJson(const RunOut& r, std::uint64_t seed) {
   run["seed"] = seed;
   run["normWFro"] = r.W.norm();
   run["normV"] = r.v.norm();
+  // The final parameters exactly (shortest round-trip decimals): the wasm run of the same settings
+  // gives the same bits (SPEC 6.4; tests/wasm/real-bits.test.mjs).
+  run["W"] = toJson(r.W);
+  run["v"] = vectorJson(r.v);
   run["trainSeconds"] = r.trainSeconds;
   run["analysisSeconds"] = r.analysisSeconds;
   run["analysis"] = fieldsToJson(r.analysis);

@@ -74,6 +74,10 @@ test('attnsvm.d.ts interfaces list exactly the core field lists', () => {
 const EXPERIMENT_INTERFACES = {
   experimentSeeds: 'ExperimentSeedOptions', basinMap: 'BasinMapOptions', realImagesSettings: 'RealImagesSettings',
   realImagesFrame: 'RealImagesFrame', realImagesAnalysis: 'RealImagesAnalysis',
+  realStudySettings: 'RealStudySettings', realStudyRun: 'RealStudyRunSpec', realStudyRunResult: 'RealStudyRunResult',
+  realStudyRow: 'RealStudyRow', realTrainSettings: 'RealTrainSettings', realLadderSettings: 'RealLadderSettings',
+  realLadderRun: 'RealLadderRunSpec', realLadderRunResult: 'RealLadderRunResult', realLadderRow: 'RealLadderRow',
+  realLadderSummary: 'RealLadderSummary',
 };
 
 test('attnsvm.d.ts experiment interfaces list exactly the experiments module\'s field lists', async () => {

@@ -14,11 +14,17 @@
 //   });
 //
 // Test hook: window.__embed (ready, playing, done, started, iteration, maxIterations, correlations,
-// selection, verdict, error, resizeMessages).
+// selection, verdict, error, resizeMessages, problems).
+//
+// A hash the figure does not understand (an unknown key, a value out of range) is its author's
+// mistake: the figure runs with the defaults, warns once in the console (each parameter as written,
+// its value and what it accepts) and shows a small notice the reader can dismiss.
 import './figure.css';
 import { createEngineClient } from '../lab/engine-client.js';
 import { createFigure } from './figure.js';
-import { parseEmbedHash, labHash } from './params.js';
+import { parseEmbedHash, labHash, problemsWarning } from './params.js';
+import { noticeText } from './notice.js';
+import { onPrint } from '../access/figure-access.js';
 
 const root = document.getElementById('figure');
 const inFrame = window.parent !== window;
@@ -50,6 +56,14 @@ function postStatus(fig) {
   post({ type: 'attnsvm:status', status, iteration: i.iteration });
 }
 
+// Printed on white paper: the light theme while the pictures are made (this hook runs before the
+// figure's own, which redraws; after printing the figure redraws again in the reader's theme)
+let printedDark = false;
+onPrint({
+  before() { printedDark = document.documentElement.dataset.theme === 'dark'; if (printedDark) applyTheme('light'); },
+  after() { if (printedDark) applyTheme(settings.theme); printedDark = false; },
+});
+
 function applyTheme(theme) {
   const dark = theme === 'dark' || (theme === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);
   document.documentElement.dataset.theme = dark ? 'dark' : 'light';
@@ -63,6 +77,7 @@ function start() {
   applyTheme(settings.theme);
   const real = settings.state.scenario === 'real-images';  // its own workers (realEngine below)
   if (!real) client ??= createEngineClient();
+  if (settings.problems.length) console.warn(problemsWarning(settings.problems, { who: `attnsvm figure ${location.href}` }));
   figure = createFigure(root, {
     client: real ? null : client,
     state: settings.state,
@@ -70,7 +85,8 @@ function start() {
     caption: settings.caption,
     labUrl: new URL(`./index.html${labHash(settings.state)}`, document.baseURI).href,
     autoplay: settings.autoplay && !reducedMotion.matches,
-    notice: settings.errors.length ? `The link has problems: ${settings.errors.join('; ')}.` : null,
+    notice: noticeText(settings.problems),
+    page: true,
     onUpdate: postStatus,
     // real images: workers of their own with the experiments module (made only for that scenario)
     realEngine: () => import('../real/real-engine.js')
@@ -98,6 +114,7 @@ window.__embed = {
   get ready() { return figure?.info().ready ?? false; },
   get resizeMessages() { return resizeMessages; },
   get height() { return lastHeight; },
+  get problems() { return settings?.problems ?? []; },
   info: () => figure?.info() ?? null,
   play: () => figure?.play(),
   pause: () => figure?.pause(),

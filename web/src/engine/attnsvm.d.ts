@@ -239,7 +239,7 @@ export interface ExperimentSeedOptions {
   p?: number;           // mirror-descent, md-convergence: the training p (in (1, 1000])
   method?: 'gd' | 'ngd' | 'md_p1.75' | 'md_p3';  // rates
 }
-// Column names (README "Names"; the same as the keys of the CLI's experiment JSON): a metric is
+// Column names (docs/NAMES.md; the same as the keys of the CLI's experiment JSON): a metric is
 // camelCase ('corrFro', 'oneMinusCorr', 'stopReason'); a scope comes first and the parts are joined by
 // '/' ('W/corrFro', 'KQ/softmaxSelected', 'q1.75/div', 'p2/divW', 'global/3/corrOwnSvm',
 // 'logistic/C10/corrPmm', 'v0/corrVHead'); indices are in brackets ('X[0][1][0]', 'p2/Wz[0][1]' =
@@ -398,6 +398,132 @@ export class RealImagesRun {
   analyze(): RealImagesAnalysis;
   dispose(): void;
 }
+
+// ---- The real-images study (SPEC 6.1) and regime ladder (SPEC 6.2): web/src/engine/real-study.js over
+// the attnsvm-experiments build (wasm/bindings_real_study.cpp). The core plans, runs and aggregates;
+// a pool of workers only schedules runs (runPlan). Plain objects: the core's field lists.
+export interface RealStudySettings {
+  tasks?: string;             // 'AvB' comma-separated, default '7v9,6v0'
+  nTrain?: number; nValidation?: number; nTest?: number;  // default 1000, 500, 1000 (even)
+  methods?: string;           // the main setting's methods, default 'md:1.1,md:2,md:3,nmd:1.1,nmd:2,nmd:3,adam'
+  design?: 'main' | 'full' | 'main-only';
+  ablationMethods?: string;   // default 'md:1.1,md:2,md:3,adam' (full batch; zero start)
+  batch?: number; initScale?: number; epochs?: number; stopAccuracy?: number; evalEvery?: number;
+  seeds?: number; tuneSeeds?: number; seedBase?: number;
+  gridPoints?: number; gridRatio?: number; maxExtensions?: number;
+  gridCenters?: string;       // 'method=step,...' overriding the default centers
+}
+export interface RealTrainSettings {
+  optimizer?: 'md' | 'nmd' | 'adam' | 'gd' | 'ngd'; p?: number; lr?: number;
+  batch?: number;             // 0: full batch
+  trainW?: boolean; trainHead?: boolean;
+  initScale?: number;         // 0: W0 = v0 = 0; else N(0, initScale^2) entries
+  seed?: number;              // the start and the minibatch order
+  adamBeta1?: number; adamBeta2?: number; adamEps?: number;
+  normEpsilon?: number;       // nmd: g / (||g||_q + normEpsilon); 0 = the pure normalized step
+}
+export interface RealStudyRunSpec {  // the core's RealStudyRun: a run of the plan
+  id: number; classA: number; classB: number; nTrain: number; nValidation: number; nTest: number;
+  setting: string; method: string; train: RealTrainSettings; epochs: number; stopAccuracy: number; evalEvery: number;
+}
+export interface RealStudyRunResult {
+  id: number; epochs: number; reachedStop: boolean; stopReason: string;
+  epochTrainAccuracy: number; maxEpochTrainAccuracy: number; trainAccuracy: number;
+  bestEpoch: number; bestValidationAccuracy: number; finalValidationAccuracy: number;
+  testAccuracyBest: number; testLossBest: number; testAccuracyFinal: number; testLossFinal: number;
+  sparsityBest: number; sparsityFinal: number; maxSoftmaxBest: number; maxSoftmaxFinal: number;
+  gammaOptimalBest: number; gammaOptimalFinal: number;
+}
+export interface RealStat { mean: number; std: number; n: number; }
+export interface RealDifference { mean: number; lo: number; hi: number; n: number; }  // 95% t interval
+export interface RealStudyRow {
+  task: string; classA: number; classB: number; setting: string; method: string;
+  grid: Float64Array; gridValidation: Float64Array; extendedDown: number; extendedUp: number; atEdge: boolean;
+  lr: number; seeds: Int32Array;
+  testAccuracyBest: RealStat; testAccuracyFinal: RealStat; testLossBest: RealStat; testLossFinal: RealStat;
+  sparsity: RealStat; maxSoftmax: RealStat; gammaOptimal: RealStat;
+  sparsityFinal: RealStat; maxSoftmaxFinal: RealStat; gammaOptimalFinal: RealStat;
+  validationAccuracy: RealStat; trainAccuracy: RealStat; epochs: RealStat; bestEpoch: RealStat;
+  reachedStop: number; diverged: number;
+  vsGdBest?: RealDifference; vsGdFinal?: RealDifference; vsNgdBest?: RealDifference; vsNgdFinal?: RealDifference;
+  vsGdSparsity?: RealDifference; vsGdMaxSoftmax?: RealDifference; vsGdGammaOptimal?: RealDifference;
+}
+export interface RealLadderSettings {
+  classA?: number; classB?: number; sizes?: number[];
+  heads?: string;             // default 'frozen,joint'
+  methods?: string;           // default 'nmd:2,nmd:1.1'
+  lr?: number; normEpsilon?: number; headSteps?: number; maxSteps?: number; minSteps?: number; work?: number;
+  snapshotsPerDecade?: number; seeds?: number; seedBase?: number; certifyTol?: number; corrTarget?: number;
+}
+export interface RealLadderRunSpec {  // the core's RealLadderRun
+  id: number; classA: number; classB: number; n: number; head: string; method: string;
+  optimizer: string; p: number; lr: number; normEpsilon: number; headSteps: number; steps: number;
+  snapshotsPerDecade: number; seed: number; certifyTol: number; corrTarget: number;
+}
+export interface RealLadderRunResult {
+  id: number; steps: number; stopReason: string;
+  snapshotSteps: Int32Array; corrFro: Float64Array; corrLp: Float64Array; divergence: Float64Array;
+  normW: Float64Array; normV: Float64Array;
+  trainAccuracy: number; loss: number; minSoftmax: number; meanSoftmax: number; gammaOptimal: number;
+  noPositiveToken: number; selectionChanges: number;
+  verdict: string; status: string; statusLp: string; feasible: boolean; feasibleLp: boolean;
+  gap: number; maxViolation: number; gapLp: number; maxViolationLp: number;
+  corr: number; divergenceFinal: number; headGrowth: number; weightGrowth: number;
+  limitReached: boolean;
+  failing: string;            // comma-separated: infeasible, undecided, no-positive-token, head-faster, selection-moving, not-separated, slow
+}
+export interface RealLadderRow {
+  head: string; method: string; n: number; steps: number; seeds: number;
+  feasible: number; infeasible: number; undecided: number; feasibleLp: number; limitReached: number;
+  corrMean: number; corrStd: number; corrMin: number; corrFroMean: number; divergenceMean: number;
+  snapshotSteps: Int32Array; corrAlongK: Float64Array; divergenceAlongK: Float64Array;
+  minSoftmax: number; meanSoftmax: number; trainAccuracy: number; gammaOptimal: number;
+  globallyOptimal: number; locallyOptimal: number; neither: number; verdictInfeasible: number; verdictUndecided: number;
+  failInfeasible: number; failUndecided: number; failNoPositiveToken: number; failHeadFaster: number;
+  failSelectionMoving: number; failNotSeparated: number; failSlow: number;
+}
+export interface RealLadderSummary { head: string; method: string; largestN: number; }
+export interface RealPlanProgress { planned: number; submitted: number; inFlight?: number; done: boolean; }
+export class RealStudyPlanner {
+  constructor(module: object, settings?: RealStudySettings);
+  take(count: number): RealStudyRunSpec[];
+  submit(result: RealStudyRunResult): RealPlanProgress;
+  progress(): RealPlanProgress;
+  readonly done: boolean;
+  table(): { settings: RealStudySettings; rows: RealStudyRow[] };
+  record(): { runs: RealStudyRunSpec[]; results: RealStudyRunResult[] };
+  dispose(): void;
+}
+export class RealStudyRun {
+  constructor(module: object, images: { train: ImageSetJSON; test: ImageSetJSON }, run: RealStudyRunSpec);
+  readonly state: { epoch: number; epochs: number; done: boolean };
+  advance(epochs: number): { epoch: number; epochs: number; done: boolean };
+  result(): RealStudyRunResult;
+  dispose(): void;
+}
+export class RealLadderPlanner {
+  constructor(module: object, settings?: RealLadderSettings);
+  take(count: number): RealLadderRunSpec[];
+  submit(result: RealLadderRunResult): RealPlanProgress;
+  progress(): RealPlanProgress;
+  readonly done: boolean;
+  table(): { settings: RealLadderSettings; rows: RealLadderRow[]; summary: RealLadderSummary[] };
+  dispose(): void;
+}
+export class RealLadderRun {
+  constructor(module: object, train: ImageSetJSON, run: RealLadderRunSpec);
+  readonly state: { step: number; steps: number; trained: boolean; done: boolean };
+  advance(steps: number): { step: number; steps: number; trained: boolean; done: boolean };
+  analyze(): { step: number; steps: number; trained: boolean; done: boolean };
+  result(): RealLadderRunResult;
+  dispose(): void;
+}
+export function executeStudyRun(module: object, images: { train: ImageSetJSON; test: ImageSetJSON }, run: RealStudyRunSpec,
+  options?: { chunk?: number; onProgress?: (p: { epoch: number; epochs: number }) => void; signal?: AbortSignal }): Promise<RealStudyRunResult>;
+export function executeLadderRun(module: object, train: ImageSetJSON, run: RealLadderRunSpec,
+  options?: { chunk?: number; onProgress?: (p: { step: number; steps: number; phase: 'train' | 'analysis' }) => void; signal?: AbortSignal }): Promise<RealLadderRunResult>;
+export function runPlan<R>(planner: RealStudyPlanner | RealLadderPlanner, execute: (run: any) => Promise<any>,
+  options?: { concurrency?: number; onProgress?: (p: RealPlanProgress) => void }): Promise<R>;
 
 export function createWorkerEngine(options?: {
   baseUrl?: string;          // folder of attnsvm.js + attnsvm.wasm (default: new URL('./wasm/', document.baseURI))

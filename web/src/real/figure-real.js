@@ -12,19 +12,31 @@ import { createGallery } from './gallery.js';
 import { createPacer } from './pacer.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, pct } from './panels.js';
 import { REAL_PANEL_TITLES } from '../embed/params.js';
-import { createFigureShell, el } from '../embed/shell.js';
+import { createFigureShell, el, setPlayButton } from '../embed/shell.js';
+import { registerFigure, onPrint } from '../access/figure-access.js';
+import { realFigureText } from './describe.js';
+import { createPlanPanel } from './plan-panel.js';
+import { studySettings, ladderSettings } from './plan-text.js';
+import { loadPair } from './asset.js';
+
+// the study and the ladder (plan-panel.js): panels of their own, run by a pool of workers
+const PLAN_PANELS = ['study', 'ladder'];
 
 export function createRealFigure(root, options) {
   const state = options.state;
   const settings = realSettings(state);
-  const { bPlay, bReset, iterOut, legend, bodies, has, showMessage } = createFigureShell(root, {
+  const { bPlay, bReset, iterOut, legend, bodies, has, showMessage, showNotice } = createFigureShell(root, {
     title: `Real images: ${CLASS_NAMES[settings.classA]} vs ${CLASS_NAMES[settings.classB]}`,
     panels: options.panels, panelTitles: REAL_PANEL_TITLES, labUrl: options.labUrl, iterText: 'loading…',
     caption: options.caption === 'scenario' ? 'Attention pooling over the 4 x 4 patches of Fashion-MNIST images; W and the linear head trained jointly from zero by l_p mirror descent.' : options.caption,
+    page: !!options.page,
   });
   let session = null;
   const parts = {};
-  if (has('gallery')) parts.gallery = createGallery(bodies.gallery.body, { onSelect: () => {} });
+  if (has('gallery')) {
+    parts.gallery = createGallery(bodies.gallery.body, { onSelect: () => {} });
+    parts.gallery.reserve({ n: 12, cols: 28, maxTile: 3, perRow: 8 });  // 12 Fashion-MNIST images (below)
+  }
   const CURVES = { accuracy: [['testAccuracy', 'trainAccuracy'], ['test', 'train'], 'accuracy', false],
     loss: [['testLoss', 'trainLoss'], ['test', 'train'], 'loss', true], sparsity: [['sparsity'], ['W'], 'sparsity', false] };
   for (const [id, [, , label, log]] of Object.entries(CURVES)) {
@@ -32,12 +44,36 @@ export function createRealFigure(root, options) {
   }
   if (has('hist')) parts.hist = createHistograms(bodies.hist.body, { height: 160 });
   if (has('weights')) parts.weights = createMatrices(bodies.weights.body);
+  // each panel's text alternative and print picture (access/figure-access.js; real/describe.js)
+  // the study's and the ladder's panels register their own figures; the training session runs only
+  // when another panel shows it
+  const needsSession = options.panels.some((p) => !PLAN_PANELS.includes(p));
+  const planEngines = [];
+  const plans = {};
+  for (const kind of PLAN_PANELS.filter(has)) {
+    plans[kind] = createPlanPanel(bodies[kind].body, {
+      kind,
+      settings: () => (kind === 'study' ? studySettings(state) : ladderSettings(state)),
+      key: () => `${settings.classA}v${settings.classB}`,
+      classes: () => [settings.classA, settings.classB],
+      makeEngines: (count) => Promise.all(Array.from({ length: count }, (_, k) => (planEngines[k] ??= makeEngine().catch((e) => { planEngines[k] = undefined; throw e; })))),
+      loadImages: (a, b) => loadPair(options.realBase ?? document.baseURI, a, b, { pool: true }),
+      onUpdate: () => options.onUpdate?.(api),
+    });
+  }
+  const figures = Object.keys(parts).map((id) => registerFigure(bodies[id].body, {
+    title: REAL_PANEL_TITLES[id],
+    describe: () => (session?.info().loaded ? realFigureText(id, session) : 'Loading the images.'),
+    snapshot: () => (!session?.info().loaded ? null : id === 'gallery' ? parts.gallery.canvas : parts[id].svg()),
+    interactive: id === 'gallery',
+  }));
 
   let visible = false, userPaused = false, autoplay = options.autoplay !== false, started = false, error = null, destroyed = false;
   // the host makes the workers (embed-page.js: a worker file of the site; element.js: an inlined one)
   const makeEngine = options.realEngine ?? (() => Promise.reject(new Error('no realEngine given to the figure')));
 
   function start() {
+    if (!needsSession) { bPlay.hidden = true; bReset.hidden = true; iterOut.textContent = ''; return; }
     session?.destroy();
     session = createRealSession({
       settings, compare: !!state.compare, baseUrl: options.realBase ?? document.baseURI, makeEngine, gallery: 12,
@@ -85,8 +121,11 @@ export function createRealFigure(root, options) {
     jobs.gallery = { every: 250, key: () => [session, run0().softmax, run0().output], run: () => {
       const run = run0();
       parts.gallery.update({ pixels: run.info.testPixels, rows: run.info.rows, cols: run.info.cols, patch: 4, indices: session.gallery,
-        labels: run.info.testLabels, softmax: run.softmax, output: run.output, classA: settings.classA, names: CLASS_NAMES, selected: null, maxTile: 3 });
-      setText(bodies.gallery.note, `Orange: attention s_it of the current W (${run.label}); blue box: the selected patch; ✓/✗: the prediction.`);
+        labels: run.info.testLabels, softmax: run.softmax, output: run.output, gamma: run.gamma, classA: settings.classA, names: CLASS_NAMES, selected: null, maxTile: 3 });
+      const g = parts.gallery.stats;
+      setText(bodies.gallery.note, `Orange: attention s_it of the current W (${run.label}); blue box: the selected patch; ✓/✗: the prediction. ` +
+        `Green disc: the attended patch is γ-optimal (largest Y_i v^T x_it under the head); pink ring: not (dashed box: the optimal patch)` +
+        (g.marked ? `: ${g.gammaOptimal} of ${g.marked} γ-optimal now.` : '.'));
     } };
   }
   for (const [id, [keys]] of Object.entries(CURVES)) {
@@ -110,8 +149,7 @@ export function createRealFigure(root, options) {
   function render(force) {
     if (!session || destroyed) return;
     const st = session.status();
-    setText(bPlay, st.playing ? '❚❚ Pause' : st.done && st.loaded ? '✓ Done' : '▶ Play');
-    if (bPlay.getAttribute('aria-pressed') !== String(st.playing)) bPlay.setAttribute('aria-pressed', String(st.playing));
+    setPlayButton(bPlay, st.playing ? 'pause' : st.done && st.loaded ? 'done' : 'play');
     bPlay.disabled = !st.loaded || st.done;
     bReset.disabled = !st.loaded;
     if (!st.loaded) setText(iterOut, error ? '' : 'loading…');
@@ -122,6 +160,7 @@ export function createRealFigure(root, options) {
     const now = performance.now();
     if (!st.playing || ran || now - lastCounter > 250) { lastCounter = now; setText(iterOut, `k = ${st.iteration} / ${st.maxIterations}`); }
     if (waiting) schedule(false);
+    for (const f of figures) f.update(force || !st.playing);
   }
 
   function play() {
@@ -143,6 +182,8 @@ export function createRealFigure(root, options) {
   });
   for (const { body } of Object.values(bodies)) ro.observe(body);
 
+  // printed: every panel as of now (the pacer draws one panel a frame, none while offscreen)
+  const unprint = onPrint({ before: () => render(true), after: () => render(true) });
   const api = {
     root,
     play: () => { userPaused = false; play(); },
@@ -150,20 +191,28 @@ export function createRealFigure(root, options) {
     reset: () => session?.reset(),
     setVisible(v) {
       visible = v;
+      // run=study,ladder in the link: the author asks for them; they start when first shown (autoplay is
+      // about the training's motion: a study is a computation whose result is a still figure)
+      if (v) for (const [kind, panel] of Object.entries(plans)) if ((state.realRun ?? []).includes(kind) && !panel.running && !panel.info().table && !panel.info().error) panel.start();
       if (v) { render(true); if (autoplay && !userPaused && !session?.info().done) play(); } else session?.pause();
     },
     setAutoplay(v) { autoplay = v; },
-    destroy() { destroyed = true; ro.disconnect(); session?.destroy(); },
+    destroy() {
+      destroyed = true; unprint(); ro.disconnect(); session?.destroy(); figures.forEach((f) => f.destroy());
+      for (const p of Object.values(plans)) p.destroy();
+      for (const e of planEngines) e?.then((x) => x.terminate(), () => {});
+    },
     info() {
       const i = session?.info();
       return {
-        ready: !!i?.loaded, playing: !!i?.playing, done: !!i?.done && !!i?.loaded, started, error, visible, busy: false,
+        ready: needsSession ? !!i?.loaded : true, playing: !!i?.playing, done: !!i?.done && !!i?.loaded, started, error, visible, busy: false,
         iteration: i?.iteration ?? 0, maxIterations: settings.iters, correlations: {}, selection: null, verdict: null,
         scenario: 'real-images', panels: [...options.panels], real: i ?? null,
+        plans: Object.fromEntries(Object.entries(plans).map(([k, p]) => [k, p.info()])),
       };
     },
   };
-  if (options.notice) showMessage(options.notice);
+  if (options.notice) showNotice(options.notice);
   start();
   return api;
 }

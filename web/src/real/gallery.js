@@ -5,17 +5,21 @@
 //   tileCenter(j) }
 //   data: { pixels: Uint8Array (all test images), rows, cols, patch, indices: gallery image -> test
 //           index, labels: test labels, softmax: Float64Array (gallery x T) | null, output: f_i per
-//           gallery image | null, classA, names, selected: j | null, maxTile? }
+//           gallery image | null, gamma: Float64Array (gallery x T: gamma_it = Y_i v^T x_it under the
+//           current head) | null, classA, names, selected: j | null, maxTile? }
+// SPEC 6.3: an attended patch (argmax_t s_it) is gamma-optimal when it is the patch of largest
+// gamma_it; each tile carries a mark in its top right corner (filled disc: gamma-optimal; ring: not,
+// and the optimal patch gets a dashed box). update() returns { gammaOptimal, marked }.
 import { themeColors } from '../plots/theme.js';
 
 const ATTN = [230, 159, 0]; // Okabe-Ito orange
-const OK = '#009E73', BAD = '#D55E00';
+const OK = '#009E73', BAD = '#D55E00', GAMMA_BAD = '#CC79A7';
 
 // Draws image k of `pixels` with its attention into ctx at (x, y), `scale` device pixels per pixel:
 // the image at its own resolution on a small canvas, scaled up without smoothing. The overlay's
 // opacity is the attention above uniform, (s_it - 1/T) / (max_t s_it - 1/T): none at W = 0.
 let scratch = null;
-export function drawImage(ctx, { pixels, rows, cols, patch, index, softmax, offset = 0, x, y, scale, box = true }) {
+export function drawImage(ctx, { pixels, rows, cols, patch, index, softmax, gamma = null, offset = 0, x, y, scale, box = true }) {
   scratch ??= document.createElement('canvas');
   if (scratch.width !== cols || scratch.height !== rows) { scratch.width = cols; scratch.height = rows; }
   const sctx = scratch.getContext('2d');
@@ -41,13 +45,35 @@ export function drawImage(ctx, { pixels, rows, cols, patch, index, softmax, offs
   sctx.putImageData(img, 0, 0);
   ctx.imageSmoothingEnabled = false;
   ctx.drawImage(scratch, x, y, cols * scale, rows * scale);
-  if (softmax && box && span > 1e-9) {
-    let best = 0;
-    for (let t = 1; t < T; t++) if (softmax[offset + t] > softmax[offset + best]) best = t;
-    const s = patch * scale;
+  if (!(softmax && span > 1e-9)) return null;
+  let best = 0;
+  for (let t = 1; t < T; t++) if (softmax[offset + t] > softmax[offset + best]) best = t;
+  const s = patch * scale;
+  if (box) {
     ctx.strokeStyle = '#0072B2';
     ctx.lineWidth = Math.max(1.5, scale / 1.5);
     ctx.strokeRect(x + (best % g) * s + 0.5, y + Math.floor(best / g) * s + 0.5, s - 1, s - 1);
+  }
+  if (!gamma) return { selected: best, optimal: null };
+  let opt = 0;
+  for (let t = 1; t < T; t++) if (gamma[offset + t] > gamma[offset + opt]) opt = t;
+  if (opt !== best && box) {
+    ctx.save();
+    ctx.strokeStyle = GAMMA_BAD;
+    ctx.lineWidth = Math.max(1.5, scale / 1.5);
+    ctx.setLineDash([Math.max(2, scale), Math.max(2, scale)]);
+    ctx.strokeRect(x + (opt % g) * s + 0.5, y + Math.floor(opt / g) * s + 0.5, s - 1, s - 1);
+    ctx.restore();
+  }
+  return { selected: best, optimal: opt };
+}
+
+// The gamma-optimality mark of a tile: a filled disc (gamma-optimal) or a ring (not), at (cx, cy).
+export function drawGammaMark(ctx, cx, cy, r, optimal) {
+  ctx.beginPath();
+  ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+  if (optimal) { ctx.fillStyle = OK; ctx.fill(); ctx.strokeStyle = '#ffffff'; ctx.lineWidth = Math.max(1, r / 3); ctx.stroke(); } else {
+    ctx.fillStyle = '#ffffff'; ctx.fill(); ctx.strokeStyle = GAMMA_BAD; ctx.lineWidth = Math.max(1.5, r / 2); ctx.stroke();
   }
 }
 
@@ -56,15 +82,18 @@ export function createGallery(container, { onSelect } = {}) {
   canvas.className = 'real-gallery';
   canvas.tabIndex = 0;
   canvas.setAttribute('role', 'img');
+  canvas.width = 0; canvas.height = 0;  // no box until reserve() or the first drawing (layout shift)
   container.append(canvas);
   let data = null, width = container.clientWidth || 600, geom = null;
 
-  function layout() {
-    const n = data.indices.length;
+  // spec: { n (images), cols (pixels a row of an image), maxTile, perRow }: data, or reserve()'s
+  function layout(spec = { n: data.indices.length, cols: data.cols, maxTile: data.maxTile, perRow: data.perRow }) {
+    const n = spec.n;
     const dpr = globalThis.devicePixelRatio || 1;
     // tiles as large as fit with 8 per row (3 rows for the lab's 24), at most maxTile px per pixel
-    const scaleCss = Math.max(2, Math.min(data.maxTile ?? 4, Math.floor((width - 8) / (Math.min(n, data.perRow ?? 8) * (data.cols + 3)))));
-    const tile = data.cols * scaleCss, labelH = 16, gap = 6;
+    // (real.css reserves the lab's gallery by the same rule before the module runs)
+    const scaleCss = Math.max(2, Math.min(spec.maxTile ?? 4, Math.floor((width - 8) / (Math.min(n, spec.perRow ?? 8) * (spec.cols + 3)))));
+    const tile = spec.cols * scaleCss, labelH = 16, gap = 6;
     const perRow = Math.max(1, Math.floor((width + gap) / (tile + gap)));
     const gridRows = Math.ceil(n / perRow);
     return { dpr, scaleCss, tile, labelH, gap, perRow, h: gridRows * (tile + labelH + gap), w: Math.min(width, perRow * (tile + gap)) };
@@ -91,10 +120,17 @@ export function createGallery(container, { onSelect } = {}) {
     const T = (data.rows / data.patch) ** 2;
     ctx.font = `${11 * dpr}px system-ui, sans-serif`;
     ctx.textBaseline = 'top';
+    let gammaOptimal = 0, marked = 0;
     data.indices.forEach((index, j) => {
       const x = (j % perRow) * (tile + gap), y = Math.floor(j / perRow) * (tile + labelH + gap);
-      drawImage(ctx, { pixels: data.pixels, rows: data.rows, cols: data.cols, patch: data.patch, index, softmax: data.softmax,
-        offset: j * T, x: Math.round(x * dpr), y: Math.round(y * dpr), scale });
+      const sel = drawImage(ctx, { pixels: data.pixels, rows: data.rows, cols: data.cols, patch: data.patch, index, softmax: data.softmax,
+        gamma: data.gamma ?? null, offset: j * T, x: Math.round(x * dpr), y: Math.round(y * dpr), scale });
+      if (sel && sel.optimal !== null) {
+        marked++;
+        if (sel.optimal === sel.selected) gammaOptimal++;
+        const r = Math.max(3, Math.round(scaleCss * 1.6)) * dpr;
+        drawGammaMark(ctx, Math.round((x + tile) * dpr) - r - 2 * dpr, Math.round(y * dpr) + r + 2 * dpr, r, sel.optimal === sel.selected);
+      }
       const label = data.labels[index];
       const f = data.output?.[j];
       const right = f === undefined ? null : (f > 0) === (label === data.classA);
@@ -108,8 +144,12 @@ export function createGallery(container, { onSelect } = {}) {
     });
     const correct = data.output ? data.indices.filter((idx, j) => (data.output[j] > 0) === (data.labels[idx] === data.classA)).length : null;
     setLabel(`${data.indices.length} test images with the attention of the current W over their 7 x 7 patches` +
-      (correct === null ? '' : `; ${correct} classified correctly`) + '. Click an image (or use the arrow keys) for its softmax over patches.');
+      (correct === null ? '' : `; ${correct} classified correctly`) +
+      (marked ? `; ${gammaOptimal} of ${marked} attended patches gamma-optimal (the patch of largest Y_i v^T x_it under the current head)` : '') +
+      '. Click an image (or use the arrow keys) for its softmax over patches.');
+    stats = { gammaOptimal, marked };
   }
+  let stats = { gammaOptimal: 0, marked: 0 };
   function setLabel(text) {
     if (canvas.getAttribute('aria-label') !== text) canvas.setAttribute('aria-label', text);
   }
@@ -158,7 +198,14 @@ export function createGallery(container, { onSelect } = {}) {
 
   return {
     canvas,
-    update(next) { data = next; draw(); },
+    // The size the gallery will have (before its images have loaded), so that nothing moves then.
+    reserve(spec) {
+      if (data) return;
+      const g = layout(spec);
+      Object.assign(canvas.style, { width: `${g.w}px`, height: `${g.h}px` });
+    },
+    update(next) { data = next; draw(); return stats; },
+    get stats() { return stats; },
     resize(w) { width = w ?? container.clientWidth; draw(); },
     tileAt,
     tileCenter,

@@ -60,7 +60,7 @@ export function createRealSession(options) {
   const runs = ps.map((p) => ({
     p, label: base.optimizer === 'adam' ? 'Adam' : `p = ${p}`, settings: { ...base, p },
     engine: null, id: null, info: null, series: emptySeries(), last: null, histogram: null,
-    playing: false, inFlight: false, done: false, softmax: null, output: null, lastSoftmaxAt: 0,
+    playing: false, inFlight: false, done: false, softmax: null, output: null, gamma: null, lastSoftmaxAt: 0,
     W: null, analysis: null, analyzing: false, error: null, startedAt: 0, finishedAt: 0, nextAt: 0,
   }));
   const update = (what) => { if (!destroyed) options.onUpdate?.(api, what); };
@@ -100,6 +100,7 @@ export function createRealSession(options) {
       run.engine.realCall(run.id, 'testScores', gallery)]);
     run.softmax = softmax;
     run.output = scores.output;
+    run.gamma = scores.gamma;
     run.lastSoftmaxAt = performance.now();
   }
 
@@ -150,7 +151,7 @@ export function createRealSession(options) {
       if (my !== gen || destroyed) return;
       run.nextAt = performance.now() + r.computeMs * (1 / duty - 1);
       ingest(run, r.frames);
-      if (r.softmax) { run.softmax = r.softmax; run.output = r.output; run.lastSoftmaxAt = performance.now(); }
+      if (r.softmax) { run.softmax = r.softmax; run.output = r.output; run.gamma = r.gamma ?? null; run.lastSoftmaxAt = performance.now(); }
       if (r.done) {
         run.done = true;
         if (r.stopReason) run.error = `stopped at k = ${r.iteration}: ${r.stopReason}`;
@@ -210,7 +211,7 @@ export function createRealSession(options) {
     for (const run of runs) {
       if (run.id !== null) run.engine.cancel(run.id).catch(() => {});
       Object.assign(run, { id: null, info: null, series: emptySeries(), last: null, histogram: null, playing: false, inFlight: false,
-        done: false, softmax: null, output: null, W: null, analysis: null, error: null, startedAt: 0, finishedAt: 0 });
+        done: false, softmax: null, output: null, gamma: null, W: null, analysis: null, error: null, startedAt: 0, finishedAt: 0 });
     }
     loaded = false;
     try {

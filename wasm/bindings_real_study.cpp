@@ -1,0 +1,302 @@
+// The real-images study (SPEC 6.1) and regime ladder (6.2) entry points, linked only into the
+// attnsvm-experiments module: thin wrappers over the core (attnsvm/real_study.hpp,
+// real_ladder.hpp), so that the page's worker pool runs what the native CLI runs, with the same
+// bits (the kernel and the portable functions) and the same plan, step choices and table (the
+// planner is the core's). Every entry point catches (guarded) and returns a status object.
+//
+// Driving (web/src/engine/real-study.js wraps these; scripts/bench-real-study.mjs is a node pool):
+//   a coordinator holds a RealStudyPlanner (or RealLadderPlanner): init(settings), then
+//   take(count) hands out runs (plain objects, RealStudyRun / RealLadderRun field lists) and
+//   submit(result) takes their results in any order; done() and table() at the end;
+//   each worker holds the two classes' images and, per run, a RealStudyRunHandle
+//   (init({train, test, run}), advance(epochs) in chunks, result()) or a RealLadderRunHandle
+//   (init({train, run}), advance(steps) in chunks, analyze() (the solves: one chunk), result()).
+// Image sets are {rows, cols, pixels: Uint8Array, labels: Int32Array} in file order (the site's
+// asset holds each class's pool: the same split as the CLI's for every seed).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attnsvm/errors.hpp"
+#include "attnsvm/real_ladder.hpp"
+#include "attnsvm/real_study.hpp"
+#include "cold.hpp"
+#include "convert.hpp"
+#include "guarded.hpp"
+#include "plumbing.hpp"
+
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
+    using emscripten::val;
+using namespace attnsvm;
+
+namespace {
+
+using wire::guarded;
+using wire::put;
+
+ImageSet studyImages(const val& o, const std::string& what) {
+  if (!wire::has(o, "pixels") || !wire::has(o, "labels"))
+    throw InputError(what + " needs rows, cols, pixels and labels");
+  ImageSet s;
+  s.rows = wire::integer(o, "rows", 0);
+  s.cols = wire::integer(o, "cols", 0);
+  if (s.rows < 1 || s.cols < 1 || s.rows > 1024 || s.cols > 1024)
+    throw InputError(what + ": rows x cols = " + std::to_string(s.rows) + " x " +
+                     std::to_string(s.cols) + " is out of range 1..1024");
+  s.pixels = emscripten::convertJSArrayToNumberVector<std::uint8_t>(o["pixels"]);
+  s.labels = wire::ints(o["labels"]);
+  if (s.pixels.size() != s.labels.size() * static_cast<std::size_t>(s.rows) * s.cols)
+    throw InputError(what + ": " + std::to_string(s.pixels.size()) + " pixel bytes for " +
+                     std::to_string(s.labels.size()) + " labels of " + std::to_string(s.rows) +
+                     " x " + std::to_string(s.cols) + " images");
+  return s;
+}
+
+template <class T>
+val listOf(const std::vector<T>& items) {
+  val a = val::array();
+  for (const T& x : items) a.call<void>("push", wire::writeFields(x));
+  return a;
+}
+
+// ---- the study
+
+class RealStudyPlannerHandle {
+ public:
+  val init(const val& settings) {
+    return guarded([&] {
+      study_ = std::make_unique<RealStudy>(wire::readFields<RealStudySettings>(settings, "settings"));
+      return status();
+    });
+  }
+  val take(int count) {
+    return guarded([&] {
+      if (count < 0) throw InputError("take(count): count must be >= 0");
+      val o = status();
+      put(o, "runs", listOf(study().take(count)));
+      return o;
+    });
+  }
+  val submit(const val& result) {
+    return guarded([&] {
+      study().submit(wire::readFields<RealStudyRunResult>(result, "result"));
+      return status();
+    });
+  }
+  val progress() {
+    return guarded([&] { return status(); });
+  }
+  val table() {
+    return guarded([&] {
+      val o = val::object();
+      put(o, "settings", wire::writeFields(study().settings()));
+      put(o, "rows", listOf(study().table()));
+      return o;
+    });
+  }
+  // Every run handed out and every result received (in run order; a result of a run not yet
+  // submitted has id -1), for a record of the whole study.
+  val record() {
+    return guarded([&] {
+      val o = val::object();
+      put(o, "runs", listOf(study().runs()));
+      put(o, "results", listOf(study().results()));
+      return o;
+    });
+  }
+
+ private:
+  RealStudy& study() const { return wire::live(study_, "real-images study"); }
+  val status() const {
+    const RealStudy& s = study();
+    val o = val::object();
+    put(o, "planned", val(s.plannedRuns()));
+    put(o, "submitted", val(s.submitted()));
+    put(o, "inFlight", val(s.inFlight()));
+    put(o, "done", val(s.done()));
+    return o;
+  }
+  std::unique_ptr<RealStudy> study_;
+};
+
+class RealStudyRunHandle {
+ public:
+  // {train, test, run}: the training and the test file's images (at least the two classes' pools)
+  // and the run (RealStudyRun's list).
+  val init(const val& req) {
+    return guarded([&] {
+      wire::Reader in(req, "");
+      in.accept("train");
+      in.accept("test");
+      RealStudyRun run;
+      in.object("run", [&](wire::Reader& sub) { visitFields(run, sub); });
+      in.finish();
+      images_ = std::make_unique<RealStudyImages>(
+          RealStudyImages{studyImages(req["train"], "train"), studyImages(req["test"], "test")});
+      runner_ = std::make_unique<RealStudyRunner>(*images_, run);
+      return state();
+    });
+  }
+  val advance(int epochs) {
+    return guarded([&] {
+      if (epochs < 0) throw InputError("advance(epochs): epochs must be >= 0");
+      runner().advance(epochs);
+      return state();
+    });
+  }
+  val result() {
+    return guarded([&] {
+      val o = state();
+      put(o, "result", wire::writeFields(runner().result()));
+      return o;
+    });
+  }
+
+ private:
+  RealStudyRunner& runner() const { return wire::live(runner_, "real-images study run"); }
+  val state() const {
+    val o = val::object();
+    put(o, "epoch", val(runner().epoch()));
+    put(o, "epochs", val(runner().run().epochs));
+    put(o, "done", val(runner().done()));
+    return o;
+  }
+  std::unique_ptr<RealStudyImages> images_;
+  std::unique_ptr<RealStudyRunner> runner_;
+};
+
+// ---- the ladder
+
+class RealLadderPlannerHandle {
+ public:
+  val init(const val& settings) {
+    return guarded([&] {
+      ladder_ = std::make_unique<RealLadder>(wire::readFields<RealLadderSettings>(settings, "settings"));
+      return status();
+    });
+  }
+  val take(int count) {
+    return guarded([&] {
+      if (count < 0) throw InputError("take(count): count must be >= 0");
+      val o = status();
+      put(o, "runs", listOf(ladder().take(count)));
+      return o;
+    });
+  }
+  val submit(const val& result) {
+    return guarded([&] {
+      ladder().submit(wire::readFields<RealLadderRunResult>(result, "result"));
+      return status();
+    });
+  }
+  val progress() {
+    return guarded([&] { return status(); });
+  }
+  val table() {
+    return guarded([&] {
+      val o = val::object();
+      put(o, "settings", wire::writeFields(ladder().settings()));
+      put(o, "rows", listOf(ladder().table()));
+      put(o, "summary", listOf(ladder().summary()));
+      return o;
+    });
+  }
+
+ private:
+  RealLadder& ladder() const { return wire::live(ladder_, "real-images ladder"); }
+  val status() const {
+    const RealLadder& l = ladder();
+    val o = val::object();
+    put(o, "planned", val(l.plannedRuns()));
+    put(o, "submitted", val(l.submitted()));
+    put(o, "done", val(l.done()));
+    return o;
+  }
+  std::unique_ptr<RealLadder> ladder_;
+};
+
+class RealLadderRunHandle {
+ public:
+  // {train, run}: the training file's images (at least the two classes' pools) and the run.
+  val init(const val& req) {
+    return guarded([&] {
+      wire::Reader in(req, "");
+      in.accept("train");
+      RealLadderRun run;
+      in.object("run", [&](wire::Reader& sub) { visitFields(run, sub); });
+      in.finish();
+      runner_ = std::make_unique<RealLadderRunner>(studyImages(req["train"], "train"), run);
+      steps_ = run.steps;
+      return state();
+    });
+  }
+  val advance(int steps) {
+    return guarded([&] {
+      if (steps < 0) throw InputError("advance(steps): steps must be >= 0");
+      runner().advance(steps);
+      return state();
+    });
+  }
+  val analyze() {
+    return guarded([&] {
+      runner().analyze();
+      return state();
+    });
+  }
+  val result() {
+    return guarded([&] {
+      val o = state();
+      put(o, "result", wire::writeFields(runner().result()));
+      return o;
+    });
+  }
+
+ private:
+  RealLadderRunner& runner() const { return wire::live(runner_, "real-images ladder run"); }
+  val state() const {
+    val o = val::object();
+    put(o, "step", val(runner().step()));
+    put(o, "steps", val(steps_));
+    put(o, "trained", val(runner().trained()));
+    put(o, "done", val(runner().done()));
+    return o;
+  }
+  std::unique_ptr<RealLadderRunner> runner_;
+  int steps_ = 0;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attnsvm_real_study) {
+  using namespace emscripten;
+  class_<RealStudyPlannerHandle>("RealStudyPlanner")
+      .constructor<>()
+      .function("init", &RealStudyPlannerHandle::init)
+      .function("take", &RealStudyPlannerHandle::take)
+      .function("submit", &RealStudyPlannerHandle::submit)
+      .function("progress", &RealStudyPlannerHandle::progress)
+      .function("table", &RealStudyPlannerHandle::table)
+      .function("record", &RealStudyPlannerHandle::record);
+  class_<RealStudyRunHandle>("RealStudyRunHandle")
+      .constructor<>()
+      .function("init", &RealStudyRunHandle::init)
+      .function("advance", &RealStudyRunHandle::advance)
+      .function("result", &RealStudyRunHandle::result);
+  class_<RealLadderPlannerHandle>("RealLadderPlanner")
+      .constructor<>()
+      .function("init", &RealLadderPlannerHandle::init)
+      .function("take", &RealLadderPlannerHandle::take)
+      .function("submit", &RealLadderPlannerHandle::submit)
+      .function("progress", &RealLadderPlannerHandle::progress)
+      .function("table", &RealLadderPlannerHandle::table);
+  class_<RealLadderRunHandle>("RealLadderRunHandle")
+      .constructor<>()
+      .function("init", &RealLadderRunHandle::init)
+      .function("advance", &RealLadderRunHandle::advance)
+      .function("analyze", &RealLadderRunHandle::analyze)
+      .function("result", &RealLadderRunHandle::result);
+}
+ATTNSVM_COLD_END
