@@ -68,7 +68,8 @@ class RealStudyPlannerHandle {
  public:
   val init(const val& settings) {
     return guarded([&] {
-      study_ = std::make_unique<RealStudy>(wire::readFields<RealStudySettings>(settings, "settings"));
+      study_ =
+          std::make_unique<RealStudy>(wire::readFields<RealStudySettings>(settings, "settings"));
       return status();
     });
   }
@@ -174,7 +175,8 @@ class RealLadderPlannerHandle {
  public:
   val init(const val& settings) {
     return guarded([&] {
-      ladder_ = std::make_unique<RealLadder>(wire::readFields<RealLadderSettings>(settings, "settings"));
+      ladder_ =
+          std::make_unique<RealLadder>(wire::readFields<RealLadderSettings>(settings, "settings"));
       return status();
     });
   }

@@ -64,7 +64,7 @@ void absPowers(const double* __restrict x, std::size_t size, double scale, doubl
     V4 v;
     std::memcpy(&v, x + k, sizeof v);
     const V4 a = pd::fromBitsOf<V4>(pd::bitsOf(v / scale) & 0x7fffffffffffffffULL);  // |x / scale|
-    const V4 r = pd::powCore(pd::select(L::less(a, tiny), tiny, a), ev);       // max(a, tiny)^e
+    const V4 r = pd::powCore(pd::select(L::less(a, tiny), tiny, a), ev);  // max(a, tiny)^e
     std::memcpy(terms + k, &r, sizeof r);
   }
   for (; k < size; ++k) terms[k] = pd::powCore(std::max(std::abs(x[k] / scale), kTiny), e);

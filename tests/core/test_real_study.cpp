@@ -128,7 +128,10 @@ TEST(RealStudy, GridExtensionRuleAndChoiceOnValidation) {
     return 0.8 - 0.01 * (l + 2) * (l + 2);  // md:1.1: best at 0.01
   };
   auto testOf = [](const RealStudyRun& r) {
-    const double base = r.method == "md:2" ? 0.80 : r.method == "md:3" ? 0.82 : r.method == "nmd:2" ? 0.5 : 0.79;
+    const double base = r.method == "md:2"    ? 0.80
+                        : r.method == "md:3"  ? 0.82
+                        : r.method == "nmd:2" ? 0.5
+                                              : 0.79;
     return base + 0.002 * static_cast<double>(r.train.seed);  // paired: the same seed effect
   };
   int rounds = 0;

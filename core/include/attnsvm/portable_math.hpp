@@ -56,8 +56,8 @@ ATTNSVM_PMATH_INLINE F expCore(F hi, F lo) {
   const F c = r - r2 * (P1 + r2 * (P2 + r2 * (P3 + r2 * (P4 + r2 * P5))));
   const F y = 1.0 - ((rLo - (r * c) / (2.0 - c)) - rHi);
   // 2^k = 2^k1 2^k2 with k1 = floor(k / 2), k2 = k - k1 (|k1|, |k2| <= 539: both normal)
-  const U k1Biased = kBiased >> 1;        // k1 + 1024
-  const U k2Biased = kBiased - k1Biased;  // k2 + 1024
+  const U k1Biased = kBiased >> 1;                   // k1 + 1024
+  const U k2Biased = kBiased - k1Biased;             // k2 + 1024
   const F s1 = fromBitsOf<F>((k1Biased - 1) << 52);  // exponent field k1 + 1023
   const F s2 = fromBitsOf<F>((k2Biased - 1) << 52);
   return (y * s1) * s2;

@@ -223,7 +223,7 @@ struct RealStudyRow {
   // The choice is at an edge of the grid tried: after maxExtensions, or tied there with inner
   // steps (no extension then: e.g. a flat grid where no step learns within the budget). Reported.
   bool atEdge = false;
-  double lr = 0;        // the chosen step
+  double lr = 0;  // the chosen step
   std::vector<std::uint64_t> seedList;
   RealStat testAccuracyBest, testAccuracyFinal, testLossBest, testLossFinal;
   RealStat sparsity, maxSoftmax, gammaOptimal;  // at the best-validation epoch
