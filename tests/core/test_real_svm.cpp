@@ -27,7 +27,7 @@ using namespace attnsvm;
 
 namespace {
 
-bool fullStress() {
+bool realFullStress() {
   const char* v = std::getenv("ATTNSVM_STRESS");
   return v != nullptr && std::string(v) == "1";
 }
@@ -46,11 +46,11 @@ const std::vector<NormCase>& norms() {
 }
 
 // Worst values over the family, printed at the end.
-struct Tally {
+struct RealTally {
   int optimal = 0, infeasible = 0, boundary = 0;
   double worstGap = 0.0, worstViolation = 0.0, worstFarkas = 0.0, seconds = 0.0, slowest = 0.0;
   std::string slowestWhat;
-  ~Tally() {
+  ~RealTally() {
     std::printf(
         "real-image SVMs: %d optimal, %d infeasible, %d boundary solves; worst gap %.2e, worst "
         "violation %.2e, worst Farkas residual %.2e; %.2f s in all, slowest %.3f s (%s)\n",
@@ -71,7 +71,7 @@ double farkasResidual(const MarginProblem& pb, const Vec& mu) {
 }
 
 // Solves the instance in every norm and checks each result's proof; returns the decision.
-SolveStatus checkInstance(const svmtest::RealSvmSpec& spec, Tally& tally) {
+SolveStatus checkInstance(const svmtest::RealSvmSpec& spec, RealTally& tally) {
   const Dataset data = svmtest::realSvmDataset(spec);
   const MarginProblem pb = attentionSvmProblem(data, AttentionKind::Cross, data.alpha);
   SolveStatus decision = SolveStatus::MaxIterations;
@@ -144,11 +144,11 @@ svmtest::RealSvmSpec spec(int a, int b, int n, int trained = 0, int pool = 0,
 // point ended max_iterations at gaps 1e-8 .. 2e-7).
 TEST(RealSvm, IssueReproducers) {
   if (!svmtest::haveFashionData()) GTEST_SKIP() << "Fashion-MNIST is not installed";
-  Tally tally;
+  RealTally tally;
   EXPECT_EQ(checkInstance(spec(7, 9, 150), tally), SolveStatus::Infeasible);
   EXPECT_EQ(checkInstance(spec(7, 9, 50), tally), SolveStatus::Optimal);
   EXPECT_EQ(checkInstance(spec(7, 9, 60, 0, 300, 16), tally), SolveStatus::Optimal);
-  if (fullStress()) {
+  if (realFullStress()) {
     EXPECT_EQ(checkInstance(spec(7, 9, 200), tally), SolveStatus::Infeasible);
     EXPECT_EQ(checkInstance(spec(7, 9, 1000), tally), SolveStatus::Infeasible);
     for (std::uint64_t seed : {4, 13, 14, 15}) checkInstance(spec(7, 9, 60, 0, 300, seed), tally);
@@ -159,13 +159,13 @@ TEST(RealSvm, IssueReproducers) {
 // iterations of normalized GD on the same images).
 TEST(RealSvm, Family) {
   if (!svmtest::haveFashionData()) GTEST_SKIP() << "Fashion-MNIST is not installed";
-  Tally tally;
+  RealTally tally;
   const std::vector<int> sizes =
-      fullStress() ? std::vector<int>{20, 50, 100, 200, 500, 1000} : std::vector<int>{20, 100};
+      realFullStress() ? std::vector<int>{20, 50, 100, 200, 500, 1000} : std::vector<int>{20, 100};
   for (const auto& [a, b] : std::vector<std::pair<int, int>>{{7, 9}, {6, 0}})
     for (int n : sizes)
       for (int trained : {0, 100}) {
-        if (!fullStress() && a == 6 && n > 20) continue;
+        if (!realFullStress() && a == 6 && n > 20) continue;
         checkInstance(spec(a, b, n, trained), tally);
       }
   EXPECT_GT(tally.optimal, 0);
