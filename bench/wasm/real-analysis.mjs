@@ -25,7 +25,7 @@ const pair = await loadPair('http://x/', classA, classB, { fetchImpl });
 for (const p of (process.env.P ?? '2').split(',').map(Number)) {
   const run = new RealImagesRun(engine.module, { ...pair, settings: { classA, classB, p } });
   const t0 = cpuMs();
-  while (run.step(100, false).taken === 100) { /* train to the end (1000 iterations) */ }
+  for (let it = 0; it < 1000; it += 100) run.step(100, false);  // the default run: 1000 iterations (step() does not stop at iters: the page's loop does)
   const trainMs = cpuMs() - t0;
   const ms = [];
   let a;
