@@ -234,11 +234,12 @@ class GoldfarbIdnani {
       return Step::Continue;  // re-scan with the refined residuals
     }
     // Worst exact violation, relative to max(1, |b_j|): clean means within 1e2 kTolViol.
-    double worstViolation = 0.0;
+    double worstViolation = 0.0, absoluteViolation = 0.0;
     for (Index j = 0; j < m_; ++j) {
       if (state_[static_cast<std::size_t>(j)] == 2) continue;
-      const double v = (isEq(j) ? std::abs(r_(j)) : -r_(j)) / std::max(1.0, std::abs(pb_.b(j)));
-      worstViolation = std::max(worstViolation, v);
+      const double a = isEq(j) ? std::abs(r_(j)) : -r_(j);
+      worstViolation = std::max(worstViolation, a / std::max(1.0, std::abs(pb_.b(j))));
+      absoluteViolation = std::max(absoluteViolation, a);
     }
     const bool clean = !(worstViolation > 1e2 * kTolViol);
     if (!clean && refinements_ < 6) {
@@ -249,6 +250,7 @@ class GoldfarbIdnani {
       return nearlyDependent(lam, std::move(W));
     sol_.status = SolveStatus::Optimal;
     sol_.W = std::move(W);
+    sol_.maxViolation = absoluteViolation;  // decideFrobenius() reads it (certify() recomputes it)
     sol_.lambda = lam;
     for (Index j = 0; j < m_; ++j)
       if (!isEq(j)) sol_.lambda(j) = std::max(sol_.lambda(j), 0.0);
