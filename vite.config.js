@@ -4,6 +4,7 @@ import { defineConfig } from 'vite';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { realImagesAsset } from './scripts/make-real-images-asset.mjs';
+import { staticShell, inlineCss } from './scripts/vite-static-shell.mjs';
 
 const root = resolve(import.meta.dirname, 'web');
 
@@ -33,8 +34,9 @@ export function pureD3Schemes() {
 
 export default defineConfig({
   root,
-  // realImagesAsset: the Fashion-MNIST subset of the "Real images" scenario (dist/data/fashion-mnist/)
-  plugins: [pureD3Schemes(), realImagesAsset()],
+  // realImagesAsset: the Fashion-MNIST subset of the "Real images" scenario (dist/data/fashion-mnist/);
+  // staticShell, inlineCss: the lab's markup in index.html and the pages' CSS inline (first paint)
+  plugins: [pureD3Schemes(), realImagesAsset(), staticShell(), inlineCss()],
   base: './',
   publicDir: 'public',
   build: {

@@ -257,7 +257,7 @@ std::string traceCsv(const std::vector<Snap>& snaps, const SvmDirections& svm, b
                      double lpP) {
   std::ostringstream csv;
   // Column names as the JS trace's (normFro, normNuc) and the train JSON's (corr, divergence)
-  // fields, composed with '/' (README "Names").
+  // fields, composed with '/' (docs/NAMES.md).
   csv << "iteration,loss,normFro,normNuc,softmaxSelected/min,softmaxSelected/mean,corr/fro,"
          "corr/nuclear";
   if (md) csv << ",corr/lp";

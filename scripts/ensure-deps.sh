@@ -15,6 +15,7 @@ DEBIAN_PACKAGES=(
   libcli11-dev             # the CLI's option parsing
   emscripten               # C++ -> WebAssembly (Debian's 3.1.6)
   chromium                 # headless browser tests
+  poppler-utils            # the print test: pdfimages lists a printed page's images, pdftoppm renders its pages
   clang-format             # npm run lint
   ccache                   # compiler cache: rebuilds of unchanged files (other clones, other build dirs) are free
   zlib1g-dev               # the core's gzipped IDX reader (real images)

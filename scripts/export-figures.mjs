@@ -4,9 +4,10 @@
 // scenario's default state, play the run to its end, and save chosen panels through the lab's own
 // PNG/SVG export (window.__lab.exportPanel); then run the seeded experiments at the papers' full settings in
 // the lab's experiment panel (its worker pool) and save its mean ± std band plots and the basin map as
-// screenshots of the panel. Needs `npm run build` first.
+// screenshots of the panel. And the README's picture of the lab (lab.png: the page at 1400 x 900 in the
+// middle of a run, the paths bending toward the SVM arrows). Needs `npm run build` first.
 //
-//   node scripts/export-figures.mjs [--out docs/figures] [--only local-convergence,rank]
+//   node scripts/export-figures.mjs [--out docs/figures] [--only lab,local-convergence,rank]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -41,6 +42,28 @@ const site = await serveLab();
 const browser = await launchBrowser();
 let failures = 0;
 try {
+  // The README's screenshot: the lab as a reader first sees it, a few hundred iterations into the
+  // default scenario (the paths bending toward the dashed SVM arrows), the formulas typeset.
+  if (!only || only.has('lab')) {
+    const { page, problems, context } = await openLab(browser, site.url, 's=paths2d-t5&speed=20', { viewport: { width: 1400, height: 900 } });
+    try {
+      for (let k = 0; k < 12; k++) {
+        await page.evaluate(() => window.__lab.step());
+        await page.waitForFunction((n) => window.__lab.iteration >= n && !window.__lab.busy, 20 * (k + 1));
+      }
+      await page.waitForFunction(() => document.querySelector('#sc-formulas .katex'), null, { timeout: 20000 });
+      await page.evaluate(() => document.fonts.ready);
+      const file = resolve(outDir, 'lab.png');
+      await page.screenshot({ path: file });
+      console.log(`wrote ${file}`);
+      if (problems.length) throw new Error(problems.join('\n'));
+    } catch (e) {
+      failures++;
+      console.error(`lab: ${e.message}`);
+    } finally {
+      await context.close();
+    }
+  }
   for (const { scenario, panels } of FIGURES) {
     if (only && !only.has(scenario)) continue;
     const { page, problems, context } = await openLab(browser, site.url, `s=${scenario}&speed=1000`);

@@ -63,7 +63,9 @@ harness=(scripts/test.sh scripts/test-cache.sh scripts/ensure-deps.sh scripts/bu
 native_inputs=(core cli tests/core tests/cli CMakeLists.txt CMakePresets.json cmake)
 wasm_inputs=(core wasm tests/core CMakeLists.txt CMakePresets.json cmake)
 web_inputs=(core wasm cli web tests/wasm tests/browser tests/package CMakeLists.txt CMakePresets.json cmake
-  package.json package-lock.json vite.config.js vite.element.config.js)
+  package.json package-lock.json vite.config.js vite.element.config.js scripts/vite-static-shell.mjs)
+docs_inputs=(README.md CHANGELOG.md docs tests/docs package.json .ci web/examples web/src/access web/src/lab/describe.js
+  web/src/real/describe.js)
 declare -A key=(
   [native-tests]=$(stage_key native-tests "${native_inputs[@]}")
   [cmake-consumer]=$(stage_key cmake-consumer "${native_inputs[@]}" tests/package)
@@ -72,4 +74,5 @@ declare -A key=(
   [npm-tarball]=$(stage_key npm-tarball "${web_inputs[@]}")
   [browser]=$(stage_key browser "${web_inputs[@]}")
   [browser-perf]=$(stage_key browser-perf "${web_inputs[@]}")
+  [docs]=$(stage_key docs "${docs_inputs[@]}")
 )

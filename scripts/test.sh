@@ -13,6 +13,7 @@
 # (tests/browser/*-perf.test.mjs) run alone at the end. Every stage but the browser's runs at a lower
 # CPU priority (nice 10): when the browser wants a core it gets it (its tests wait for frames and
 # workers with timeouts), and the compiles and the CPU-bound tests take the rest.
+# First, alone (under a second): the README's and docs' links (tests/docs/).
 # Each runner prints its own summary; the script runs every stage it can and exits non-zero if any
 # stage failed. Logs of the two pipelines are printed whole, one after the other.
 # A test stage whose inputs are byte-identical to those of a run in which it passed is skipped and
@@ -138,6 +139,9 @@ wasm_pipeline() {
     browser_stages
   fi
 }
+
+# The README and docs: every link leads somewhere, the README starts with the two commands (under a second).
+test_stage docs "docs: links and the README (node --test)" node --test --test-reporter=spec tests/docs/
 
 { native_pipeline; wasm_tests; } > "$logdir/native.log" 2>&1 &
 native_pid=$!

@@ -9,10 +9,12 @@ import { resolve } from 'node:path';
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const artifactsDir = resolve(repoRoot, 'artifacts/screenshots');
 
-export async function serveSite({ port = 0 } = {}) {
+// dist: another built site to serve (e.g. main's build, for a before/after measurement)
+export async function serveSite({ port = 0, dist } = {}) {
   const server = await preview({
     configFile: resolve(repoRoot, 'vite.config.js'),
     logLevel: 'silent',
+    ...(dist ? { build: { outDir: resolve(dist) } } : {}),
     preview: { host: '127.0.0.1', port, strictPort: false, open: false },
   });
   const url = server.resolvedUrls.local[0];

@@ -114,7 +114,7 @@ TEST(Cli, TrainReportsSelectionVerdictAndCorrelations) {
   ASSERT_EQ(kq.code, 0) << kq.err;
 }
 
-// The --trace CSV's columns are the train JSON's names (README "Names": camelCase, composed with
+// The --trace CSV's columns are the train JSON's names (docs/NAMES.md: camelCase, composed with
 // '/'), one value per column on every row, the last row at the last iteration.
 TEST(Cli, TraceCsvHasTheJsonNamesAndOneRowPerSnapshot) {
   const std::string path = testing::TempDir() + "attnsvm-trace.csv";

@@ -55,7 +55,7 @@ TEST(ExperimentSeed, ColumnNamesJoinTheirPartsWithSlashesAndIndexInBrackets) {
   EXPECT_EQ(columnName({"p2", indexedName("Wz", {0, 1})}), "p2/Wz[0][1]");
 }
 
-// README "Names": every series, value, label, selection and matrix name of every experiment is a
+// docs/NAMES.md: every series, value, label, selection and matrix name of every experiment is a
 // camelCase name (with [i] indices), or such names and scopes joined by '/'; a scope is a number
 // (a start) or an exponent ("p1.75", "q3"). Fails when a snake_case column comes back.
 TEST(ExperimentSeed, EveryColumnNameFollowsTheNamingConvention) {

@@ -231,7 +231,7 @@ test('joint-wv: every p\'s series, selection and probabilities agree with the CL
   }
 });
 
-// README "Names" (issue 17): one spelling. Every key of the CLI's JSON of every experiment, every
+// docs/NAMES.md (issue 17): one spelling. Every key of the CLI's JSON of every experiment, every
 // column of its CSV and every column name of the wasm results is a camelCase name (indices in
 // brackets, X[0][1][0]) or such names joined by '/' with scopes: a number (a start, or a d keying
 // a JSON map) or an exponent (p1.75, q3). The only keys that are values are the verdict names

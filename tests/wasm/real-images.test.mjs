@@ -157,7 +157,7 @@ test('every seed makes the same split from the asset as from the whole IDX files
 // The CLI's series are per (optimizer, p), measured every iteration here (iters <= 100: every = 1);
 // the wasm run of the same settings, stepped and measured one iteration at a time, must give every
 // measurement, the SVM analysis and the final W (divided by its largest entry, as the JSON has it).
-// The JSON's series have the names of the wasm frame's fields (README "Names": one spelling).
+// The JSON's series have the names of the wasm frame's fields (docs/NAMES.md: one spelling).
 const SERIES = ['trainLoss', 'testLoss', 'trainAccuracy', 'testAccuracy', 'trainMaxSoftmax', 'testMaxSoftmax', 'sparsity'];
 after(() => console.log(`# largest relative difference at the 1e-9 bar: ${worst.diff.toExponential(2)} (${worst.what})`));
 

@@ -63,7 +63,7 @@ struct RateMethod {
 };
 const std::vector<RateMethod>& rateMethods();
 
-// Names of the result columns (README "Names"). A field or metric is camelCase ("corrFro",
+// Names of the result columns (docs/NAMES.md). A field or metric is camelCase ("corrFro",
 // "stopReason"); a column of a scope (a parameterization "W" / "KQ", an exponent "p1.75" / "q3", a
 // case "global" and a start "3", a loss and a C "logistic" / "C10", a variant "v0") joins its parts
 // with '/': columnName({"W", "corrFro"}) = "W/corrFro", columnName({"global", "3", "corrOwnSvm"}) =

@@ -1,6 +1,6 @@
 // The wire field lists of the public structs: for each struct one function that calls a visitor
 // once per field, in order, with the field's wire name (camelCase, the convention of the CLI's
-// JSON and the JS API alike; README "Names"). The CLI's JSON reader and writer (cli/json_io.cpp)
+// JSON and the JS API alike; docs/NAMES.md). The CLI's JSON reader and writer (cli/json_io.cpp)
 // and the wasm conversions (wasm/convert.cpp) are visitors over these lists, so a field is named
 // and shaped in one place, and a key of an input object that no list names is an error listing the
 // fields (notAField below). `engine.vocabulary()` returns the lists (fieldNames), and a test checks

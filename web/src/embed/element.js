@@ -19,6 +19,10 @@
 // style-src policy without 'unsafe-inline' is fine). Needed from a Content-Security-Policy:
 // script-src 'wasm-unsafe-eval' blob: and worker-src blob: (never 'unsafe-eval').
 //
+// An attribute it does not know, or a value it cannot use, is the author's mistake: the figure runs
+// with the defaults, warns once in the console (each attribute, its value and what it accepts) and
+// shows a small notice the reader can dismiss.
+//
 // Like the iframe embed it starts when scrolled into view, pauses when out of view, and never
 // autoplays for readers who prefer reduced motion. Properties for scripts and tests: ready, playing,
 // done, started, iteration, maxIterations, correlations, info(); methods play(), pause(), reset().
@@ -30,7 +34,9 @@ import moduleSource from 'virtual:attnsvm-module-source';
 import { createEngineClient } from '../lab/engine-client.js';
 import { createRealEngine } from '../real/real-engine.js';
 import { createFigure } from './figure.js';
-import { parseEmbedHash, labHash } from './params.js';
+import { parseEmbedHash, labHash, problemsWarning } from './params.js';
+import { closestName } from '../lab/state.js';
+import { noticeText } from './notice.js';
 
 // Replaced at build time by the bundle's CSS (vite.element.config.js).
 const CSS = '__ATTNSVM_FIGURE_CSS__';
@@ -54,6 +60,14 @@ function adoptStyles(shadow) {
     shadow.append(style);
   }
 }
+
+// The attributes of the element, and the hash keys they set (the others come from `state`).
+const ATTRIBUTES = ['scenario', 'panels', 'seed', 'state', 'caption', 'autoplay', 'speed', 'lab'];
+const ATTRIBUTE_OF_KEY = { s: 'scenario', seed: 'seed', speed: 'speed', panels: 'panels', caption: 'caption', autoplay: 'autoplay' };
+// Attributes any element may carry (HTML's global attributes, data-*, aria-*, event handlers).
+const GLOBAL_ATTRIBUTES = ['id', 'class', 'style', 'title', 'hidden', 'lang', 'dir', 'tabindex', 'slot', 'part', 'role', 'inert',
+  'translate', 'autofocus', 'accesskey', 'contenteditable', 'draggable', 'spellcheck', 'nonce', 'is', 'popover', 'exportparts', 'itemprop'];
+const isGlobal = (name) => GLOBAL_ATTRIBUTES.includes(name) || /^(data-|aria-|on)/.test(name);
 
 const visibleOf = (e) => e.isIntersecting && (e.intersectionRatio >= 0.25 || e.intersectionRect.height >= Math.min(200, innerHeight / 2));
 const io = new IntersectionObserver((entries) => {
@@ -107,12 +121,25 @@ class AttnsvmFigure extends HTMLElement {
     put('panels', 'panels');
     put('caption', 'caption');
     put('autoplay', 'autoplay');
-    return parseEmbedHash(params.toString());
+    const s = parseEmbedHash(params.toString());
+    // attributes the element does not know (a misspelled one would otherwise be ignored silently)
+    for (const name of this.getAttributeNames()) {
+      if (ATTRIBUTES.includes(name) || isGlobal(name)) continue;
+      const near = closestName(name, ATTRIBUTES);
+      s.problems.push({ param: name, value: this.getAttribute(name), accepted: ATTRIBUTES.join(', '), attribute: true,
+        message: `unknown attribute "${name}"${near ? ` (did you mean "${near}"?)` : ''}` });
+    }
+    return s;
   }
 
   _start() {
     this._figure?.destroy();
     const s = this.settings();
+    this._problems = s.problems;
+    if (s.problems.length) {
+      const where = this.id ? `#${this.id}` : `scenario="${this.getAttribute('scenario') ?? ''}"`;
+      console.warn(problemsWarning(s.problems, { who: `<attnsvm-figure ${where}>`, name: (param) => this._name({ param }) }));
+    }
     const dark = document.documentElement.dataset.theme === 'dark';  // the plots follow the page's theme
     this._root.className = dark ? 'af-dark' : '';
     const lab = this.getAttribute('lab');
@@ -124,7 +151,7 @@ class AttnsvmFigure extends HTMLElement {
       caption: s.caption,
       labUrl,
       autoplay: s.autoplay && !reducedMotion.matches,
-      notice: s.errors.length ? `attnsvm-figure: ${s.errors.join('; ')}.` : null,
+      notice: noticeText(s.problems.map((p) => ({ ...p, param: this._name(p) }))),
       // real images: the experiments build and the data, next to this script (fetched only then)
       realEngine: () => createRealEngine({ worker: new EngineWorker(), baseUrl: new URL('wasm/', BASE).href }),
       realBase: BASE,
@@ -132,6 +159,13 @@ class AttnsvmFigure extends HTMLElement {
     });
     if (this._visible) this._figure.setVisible(true);
   }
+
+  // A problem's parameter as the author wrote it: an attribute, or a key of the `state` attribute.
+  _name(p) {
+    if (p.attribute || p.param === null) return p.param;
+    return ATTRIBUTE_OF_KEY[p.param] ?? (['theme', 'id'].includes(p.param) ? p.param : `state: ${p.param}`);
+  }
+  get problems() { return (this._problems ?? []).map((p) => ({ ...p, param: this._name(p) })); }
 
   info() { return this._figure?.info() ?? null; }
   get ready() { return this.info()?.ready ?? false; }

@@ -14,11 +14,16 @@
 //   });
 //
 // Test hook: window.__embed (ready, playing, done, started, iteration, maxIterations, correlations,
-// selection, verdict, error, resizeMessages).
+// selection, verdict, error, resizeMessages, problems).
+//
+// A hash the figure does not understand (an unknown key, a value out of range) is its author's
+// mistake: the figure runs with the defaults, warns once in the console (each parameter as written,
+// its value and what it accepts) and shows a small notice the reader can dismiss.
 import './figure.css';
 import { createEngineClient } from '../lab/engine-client.js';
 import { createFigure } from './figure.js';
-import { parseEmbedHash, labHash } from './params.js';
+import { parseEmbedHash, labHash, problemsWarning } from './params.js';
+import { noticeText } from './notice.js';
 
 const root = document.getElementById('figure');
 const inFrame = window.parent !== window;
@@ -63,6 +68,7 @@ function start() {
   applyTheme(settings.theme);
   const real = settings.state.scenario === 'real-images';  // its own workers (realEngine below)
   if (!real) client ??= createEngineClient();
+  if (settings.problems.length) console.warn(problemsWarning(settings.problems, { who: `attnsvm figure ${location.href}` }));
   figure = createFigure(root, {
     client: real ? null : client,
     state: settings.state,
@@ -70,7 +76,8 @@ function start() {
     caption: settings.caption,
     labUrl: new URL(`./index.html${labHash(settings.state)}`, document.baseURI).href,
     autoplay: settings.autoplay && !reducedMotion.matches,
-    notice: settings.errors.length ? `The link has problems: ${settings.errors.join('; ')}.` : null,
+    notice: noticeText(settings.problems),
+    page: true,
     onUpdate: postStatus,
     // real images: workers of their own with the experiments module (made only for that scenario)
     realEngine: () => import('../real/real-engine.js')
@@ -98,6 +105,7 @@ window.__embed = {
   get ready() { return figure?.info().ready ?? false; },
   get resizeMessages() { return resizeMessages; },
   get height() { return lastHeight; },
+  get problems() { return settings?.problems ?? []; },
   info: () => figure?.info() ?? null,
   play: () => figure?.play(),
   pause: () => figure?.pause(),

@@ -2,8 +2,11 @@
 // bodies, drawn from the lab's view functions (lab/views.js: run state -> each panel's data), with
 // the figure's own short notes (the lab's subtitles are written for a full page).
 //
-// createFigurePanels(bodies: {id: {body, note}}) -> { draw(ctx, { force, playing, domainKey }), resize() }
+// createFigurePanels(bodies: {id: {body, note}}) -> { draw(ctx, { force, playing, domainKey }),
+//   resize(), destroy() }
 //   ctx: the lab's view context (lab/views.js); domainKey: the token plane's zoom key.
+// Each drawn panel registers its text alternative (lab/describe.js, as in the lab) and its print
+// picture (its SVG export) with access/figure-access.js.
 import { planeView, softmaxView, currentSoftmaxView, corrView, normsView, refName, spectrumView, weightsView,
   readoutView, fmt } from '../lab/views.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
@@ -12,9 +15,20 @@ import { createCurves } from '../plots/curves-svg.js'; // SVG curves: no uPlot i
 import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
 import { OKABE_ITO, themeColors } from '../plots/theme.js';
+import { registerFigure } from '../access/figure-access.js';
+import { setText } from '../lab/dom-write.js';
+import { describePanel } from '../lab/describe.js';
+import { PANEL_TITLES } from './params.js';
+import { SVG_NS } from '../plots/svg.js';
 
-// While playing, the panels that change slowly (and cost the most to draw) are redrawn at ~15 Hz.
-const SLOW_MS = 66;
+// While playing, the canvases (token paths, softmax raster) are redrawn at ~30 Hz; the SVG curves and
+// the current softmax (each redraw rebuilds their SVG: the most expensive part of a frame) at ~10 Hz;
+// the panels that change slowly at ~4 Hz. An embed is one figure among the text of a page, often
+// beside others: it spends less of the reader's CPU than the lab, which draws its canvases every frame.
+// Measured on the iframe embed (plane + corr) over 3 s of playing on a busy 2-core machine: the main
+// thread was busy 2.3 s of 3 with every panel redrawn every frame, 1.0 s with the curves at 10 Hz
+// (most of it the browser's own painting and compositing).
+const CANVAS_MS = 30, CURVES_MS = 100, SLOW_MS = 250;
 
 const CREATE = {
   plane: (body) => createTokenPlane(body, {}),
@@ -54,60 +68,92 @@ const DRAW = {
   plane(p, b, ctx, { domainKey }) {
     const v = planeView(ctx);
     p.update({ ...v.data, draggable: false, domainKey });
-    b.note.textContent = planeNote(v, ctx);
+    setText(b.note, planeNote(v, ctx));
   },
   softmax(p, b, ctx) {
     p.update(softmaxView(ctx).data);
-    b.note.textContent = 'Rows: tokens, grouped by sequence (left strip). Selection shows as one bright row per sequence.';
+    setText(b.note, 'Rows: tokens, grouped by sequence (left strip). Selection shows as one bright row per sequence.');
   },
   current(p, b, ctx) {
     const v = currentSoftmaxView(ctx);
     if (v) p.update(v.data);
-    b.note.textContent = 'Solid box: selected token; dashed: optimal token.';
+    setText(b.note, 'Solid box: selected token; dashed: optimal token.');
   },
   corr(p, b, ctx) {
     const v = corrView(ctx);
     if (p.__key !== v.key) { p.__key = v.key; p.setSeries(v.series); }
     p.update(v.data);
-    b.note.textContent = corrNote(ctx);
+    setText(b.note, corrNote(ctx));
   },
   norms(p, b, ctx, { lossChart }) {
     const v = normsView(ctx);
     p.update({ ...v.norms, ys: v.norms.ys.slice(0, 2) });
     lossChart.update(v.loss);
-    b.note.textContent = 'The norm grows without bound; the direction converges.';
+    setText(b.note, 'The norm grows without bound; the direction converges.');
   },
   spectrum(p, b, ctx) {
     p.update(spectrumView(ctx, themeColors().fg).data);
-    b.note.textContent = 'Divided by the Frobenius norm. The nuclear solution is low rank.';
+    setText(b.note, 'Divided by the Frobenius norm. The nuclear solution is low rank.');
   },
   weights(p, b, ctx) {
     p.update(weightsView(ctx).data);
-    b.note.textContent = 'Each divided by its Frobenius norm; purple > 0, orange < 0.';
+    setText(b.note, 'Each divided by its Frobenius norm; purple > 0, orange < 0.');
   },
   readout(p, b, ctx) { p.update(readoutView(ctx).data); },
 };
-const EVERY_FRAME = ['plane', 'softmax', 'current', 'corr', 'norms'];
+const CANVASES = ['plane', 'softmax'];
+const CURVES = ['current', 'corr', 'norms'];
 const SLOW = ['spectrum', 'weights', 'readout'];
+
+// The norm and loss charts of one panel as one picture (print).
+function stacked(a, b) {
+  const out = document.createElementNS(SVG_NS, 'svg');
+  let y = 0, w = 0;
+  for (const s of [a, b]) {
+    const g = document.createElementNS(SVG_NS, 'g');
+    g.setAttribute('transform', `translate(0,${y})`);
+    g.append(...[...s.childNodes].map((n) => n.cloneNode(true)));
+    out.append(g);
+    y += Number(s.getAttribute('height')) || 0;
+    w = Math.max(w, Number(s.getAttribute('width')) || 0);
+  }
+  out.setAttribute('width', w); out.setAttribute('height', y);
+  return out;
+}
 
 export function createFigurePanels(bodies) {
   const panels = {};
   for (const id of Object.keys(CREATE)) if (bodies[id]) panels[id] = CREATE[id](bodies[id].body);
   const lossChart = bodies.norms ? createCurves(bodies.norms.body, { xlabel: 'iteration k', y: { label: 'loss' }, height: 130, series: [{ label: 'loss', color: 'fg' }] }) : null;
-  let lastSlow = 0;
+  let lastSlow = 0, lastCurves = 0, lastCanvas = 0, last = null;
+  const figures = Object.keys(panels).filter((id) => id !== 'readout').map((id) => registerFigure(bodies[id].body, {
+    title: PANEL_TITLES[id],
+    describe: () => (last ? describePanel(id, last) : 'Loading.'),
+    snapshot: () => (!last ? null : id === 'norms' ? stacked(panels.norms.svg(), lossChart.svg()) : panels[id].svg()),
+    // (the figure's one link, "Open in the lab", is printed in its header: figure.css)
+  }));
 
   function draw(ctx, { force, playing, domainKey }) {
+    last = ctx;
     const now = performance.now();
     const opts = { domainKey, lossChart };
-    for (const id of EVERY_FRAME) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
+    if (force || !playing || now - lastCanvas > CANVAS_MS) {
+      lastCanvas = now;
+      for (const id of CANVASES) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
+    }
+    if (force || !playing || now - lastCurves > CURVES_MS) {
+      lastCurves = now;
+      for (const id of CURVES) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
+    }
     if (force || !playing || now - lastSlow > SLOW_MS) {
       lastSlow = now;
       for (const id of SLOW) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
     }
+    for (const f of figures) f.update(force || !playing);
   }
   function resize() {
     for (const p of Object.values(panels)) p.resize?.();
     lossChart?.resize();
   }
-  return { draw, resize };
+  return { draw, resize, destroy: () => figures.forEach((f) => f.destroy()) };
 }

@@ -8,7 +8,9 @@
 //   options: { client: Promise<engine client (lab/engine-client.js shape)>, state (lab state),
 //              panels: string[], caption: string|null ('scenario': the scenario's own), labUrl,
 //              autoplay: bool, speed: iterations per frame (default state.speed), notice: text shown
-//              above the panels (e.g. problems with the link), dark: bool, onUpdate(fig) }
+//              above the panels in a box the reader can dismiss (the author's mistakes in the
+//              settings), page: the figure is the whole page (the iframe: headings), dark: bool,
+//              onUpdate(fig) }
 //   figure:  { play(), pause(), reset(), setVisible(bool), destroy(), info() } ; info() is the test
 //            hook: { ready, playing, done, started, iteration, maxIterations, correlations,
 //            selection, verdict, error }
@@ -33,7 +35,10 @@ import { computeProjection, verdictOf } from '../lab/views.js';
 import { createPlayer } from '../lab/player.js';
 import { createFrameQueue } from '../lab/frame-queue.js';
 import { PANEL_TITLES } from './params.js';
-import { createFigureShell } from './shell.js';
+import { createFigureShell, setPlayButton } from './shell.js';
+import { setText } from '../lab/dom-write.js';
+import { announce } from '../access/figure-access.js';
+import { runSummary } from '../lab/describe.js';
 import { createFigurePanels } from './figure-panels.js';
 import { legendItems, drawLegend } from './legend.js';
 import { createLazyRealFigure } from '../real/figure-lazy.js';
@@ -45,7 +50,7 @@ function figureContext(root, options) {
   const info = SCENARIO_INFO[state.scenario];
   const shell = createFigureShell(root, {
     title: info.title, panels: options.panels, panelTitles: PANEL_TITLES, labUrl: options.labUrl, iterText: 'k = 0',
-    caption: options.caption === 'scenario' ? info.caption : options.caption, legendLabel: 'Legend',
+    caption: options.caption === 'scenario' ? info.caption : options.caption, legendLabel: 'Legend', page: !!options.page,
   });
   return {
     root, options, state, shell, view: createFigurePanels(shell.bodies), api: null, player: null, follower: null, schedule: null,
@@ -74,7 +79,10 @@ export function createFigure(root, options) {
   f.follower = createFollower({ refresh: (sel) => refreshReferences(f, sel), solvedFor: () => f.refSelection, generation: () => f.gen });
   f.schedule = createFrameQueue(() => render(f));
   f.shell.bPlay.onclick = () => {
-    if (f.player.playing) { f.userPaused = true; pause(f); } else { f.userPaused = false; play(f); }
+    if (f.player.playing) {
+      f.userPaused = true; pause(f);
+      if (f.cfg) announce(f.shell.bPlay, runSummary(viewContext(f), 'Paused'));
+    } else { f.userPaused = false; play(f); }
   };
   f.shell.bReset.onclick = () => { reset(f); };
   const ro = new ResizeObserver(() => {
@@ -84,7 +92,7 @@ export function createFigure(root, options) {
   for (const { body } of Object.values(f.shell.bodies)) ro.observe(body);
   f.api = figureApi(f, ro);
   updatePlayer(f);
-  if (options.notice) f.shell.showMessage(options.notice);
+  if (options.notice) f.shell.showNotice(options.notice);
   load(f).then(() => buildLegend(f));
   return f.api;
 }
@@ -110,6 +118,7 @@ function figureApi(f, ro) {
       f.destroyed = true;
       f.player.stop();
       ro.disconnect();
+      f.view.destroy();
       if (f.run.id !== null && f.client) f.client.cancel(f.run.id);
     },
     info: () => figureInfo(f),
@@ -231,6 +240,7 @@ function onFrame(f, frame) {
     f.run.done = true;
     f.player.stop();
     if (frame.stopped && frame.stopReason) f.shell.showMessage(`Stopped at k = ${f.trace.iterationNow()}: ${frame.stopReason}`);
+    announce(f.shell.bPlay, runSummary(viewContext(f), 'The run ended'));
   }
   const sel = currentSelection(f.cfg, f.trace, f.state.selection);
   if (sel) f.follower.follow(sel);
@@ -260,12 +270,14 @@ async function reset(f) {
 function updatePlayer(f) {
   const { bPlay, bReset, iterOut } = f.shell;
   const playing = f.player.playing, done = f.run.done;
-  bPlay.textContent = playing ? '❚❚ Pause' : (done ? '✓ Done' : '▶ Play');
-  bPlay.setAttribute('aria-label', playing ? 'Pause' : 'Play');
-  bPlay.setAttribute('aria-pressed', String(playing));
+  setPlayButton(bPlay, playing ? 'pause' : (done ? 'done' : 'play'));
   bPlay.disabled = !f.ready || done;
   bReset.disabled = !f.ready;
-  iterOut.textContent = f.cfg ? `k = ${f.trace.iterationNow()} / ${f.cfg.iterations}` : (f.error ? '' : 'loading…');
+  // the counter at most ~10 times a second while playing (a text change costs a layout and a paint)
+  const now = performance.now();
+  if (playing && now - (f.counterAt ?? 0) < 100) return;
+  f.counterAt = now;
+  setText(iterOut, f.cfg ? `k = ${f.trace.iterationNow()} / ${f.cfg.iterations}` : (f.error ? '' : 'loading…'));
 }
 
 // ---------- drawing: run state -> view context -> panels (figure-panels.js) ----------

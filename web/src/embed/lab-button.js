@@ -11,15 +11,19 @@ import { panelIds, panelTitle, DEFAULT_PANELS } from './params.js';
 
 function install() {
   const tools = document.querySelector('.top-tools');
-  if (document.getElementById('btn-embed')) return;
+  if (document.querySelector('.embed-dialog')) return;
   if (!tools) { addEventListener('load', install, { once: true }); return; }
-  const button = document.createElement('button');
-  button.type = 'button';
-  button.id = 'btn-embed';
-  button.textContent = 'Embed';
-  button.title = 'Copy embed code for lecture notes (iframe or <attnsvm-figure>)';
-  const copyLink = document.getElementById('btn-copy');
-  if (copyLink) copyLink.after(button); else tools.prepend(button);
+  // the button is in the lab's markup (layout.js), so that the toolbar does not move when this loads
+  let button = document.getElementById('btn-embed');
+  if (!button) {
+    button = document.createElement('button');
+    button.type = 'button';
+    button.id = 'btn-embed';
+    button.textContent = 'Embed';
+    button.title = 'Copy embed code for lecture notes (iframe or <attnsvm-figure>)';
+    const copyLink = document.getElementById('btn-copy');
+    if (copyLink) copyLink.after(button); else tools.prepend(button);
+  }
 
   const dialog = document.createElement('dialog');
   dialog.className = 'embed-dialog';

@@ -10,7 +10,7 @@
 //
 // Everything else is the lab's state (s=scenario, seed=..., opt=..., lr=..., data=..., speed=...),
 // decoded by the lab's decodeHash, so "open in the lab" shows the very same run.
-import { decodeHash, encodeHash } from '../lab/state.js';
+import { decodeHash, encodeHash, closestName } from '../lab/state.js';
 
 export const PANEL_IDS = ['plane', 'softmax', 'current', 'corr', 'norms', 'spectrum', 'weights', 'readout'];
 // the panels of the real-images figure (web/src/real/figure-real.js)
@@ -57,20 +57,26 @@ export const DEFAULT_PANELS = {
 
 export const EMBED_KEYS = ['panels', 'caption', 'id', 'autoplay', 'theme'];
 
-// "plane, corr,nope" -> { panels: ['plane', 'corr'], errors: ['unknown panel "nope" ...'] }
+// "plane, corr,nope" -> { panels: ['plane', 'corr'], problems: [{ param: 'panels', value: 'nope', ... }] }
 export function parsePanels(text, scenario) {
-  const errors = [];
-  if (text == null || String(text).trim() === '') return { panels: [...(DEFAULT_PANELS[scenario] ?? ['plane', 'corr'])], errors };
+  const problems = [];
+  if (text == null || String(text).trim() === '') return { panels: [...(DEFAULT_PANELS[scenario] ?? ['plane', 'corr'])], problems };
   const panels = [];
   for (const raw of String(text).split(',')) {
     const p = raw.trim();
     if (!p) continue;
-    if (!panelIds(scenario).includes(p)) errors.push(`unknown panel "${p}" (panels: ${panelIds(scenario).join(', ')})`);
-    else if (!panels.includes(p)) panels.push(p);
+    if (!panelIds(scenario).includes(p)) {
+      const near = closestName(p, panelIds(scenario));
+      problems.push({ param: 'panels', value: p, accepted: panelIds(scenario).join(', '),
+        message: `unknown panel "${p}"${near ? ` (did you mean "${near}"?)` : ''} (panels: ${panelIds(scenario).join(', ')})` });
+    } else if (!panels.includes(p)) panels.push(p);
   }
   if (!panels.length) panels.push(...(DEFAULT_PANELS[scenario] ?? ['plane', 'corr']));
-  return { panels, errors };
+  return { panels, problems };
 }
+
+const THEMES = ['light', 'dark', 'auto'];
+const OFF = ['0', 'false', 'off'], ON = ['1', 'true', 'on', ''];
 
 // Never throws: bad values are reported in `errors` and replaced by defaults (as in the lab).
 export function parseEmbedHash(hash) {
@@ -81,19 +87,37 @@ export function parseEmbedHash(hash) {
     if (params.has(k)) { embed[k] = params.get(k); params.delete(k); }
   }
   const speedGiven = params.has('speed');
-  const { state, errors } = decodeHash('#' + params.toString());
-  const { panels, errors: panelErrors } = parsePanels(embed.panels, state.scenario);
-  const theme = ['light', 'dark', 'auto'].includes(embed.theme) ? embed.theme : 'light';
+  const { state, problems } = decodeHash('#' + params.toString(), { extraKeys: EMBED_KEYS });
+  const { panels, problems: panelProblems } = parsePanels(embed.panels, state.scenario);
+  const own = [];
+  if (embed.theme !== undefined && !THEMES.includes(embed.theme)) {
+    own.push({ param: 'theme', value: embed.theme, accepted: THEMES.join(', '), message: `theme must be one of ${THEMES.join(', ')} (got "${embed.theme}")` });
+  }
+  if (embed.autoplay !== undefined && ![...OFF, ...ON].includes(embed.autoplay)) {
+    own.push({ param: 'autoplay', value: embed.autoplay, accepted: '0 or 1', message: `autoplay must be 0 or 1 (got "${embed.autoplay}")` });
+  }
+  const all = [...problems, ...panelProblems, ...own];
   return {
     state,
     panels,
     caption: embed.caption ?? null,
     id: embed.id ?? null,
-    autoplay: !(embed.autoplay === '0' || embed.autoplay === 'false' || embed.autoplay === 'off'),
-    theme,
+    autoplay: !OFF.includes(embed.autoplay),
+    theme: THEMES.includes(embed.theme) ? embed.theme : 'light',
     speedGiven,
-    errors: [...errors, ...panelErrors],
+    problems: all,
+    errors: all.map((p) => p.message),
   };
+}
+
+// An author's mistakes in an embed's settings, for the console: one warning listing each problem
+// with the parameter as written, its value and what it accepts. `name(param)` renames a parameter
+// (the element's attributes: s -> scenario).
+export function problemsWarning(problems, { who = 'attnsvm figure', name = (p) => p } = {}) {
+  const lines = problems.map((p) => `  ${p.param === null ? '(the hash)' : `${name(p.param)}="${p.value}"`}: ${p.message}` +
+    (p.accepted ? `\n      accepted: ${p.accepted}` : ''));
+  return `${who}: ${problems.length === 1 ? 'a setting was' : `${problems.length} settings were`} not understood ` +
+    `(the defaults are used instead):\n${lines.join('\n')}`;
 }
 
 // The hash of an embed: the lab's hash of `state` plus the embed keys (commas kept readable).

@@ -239,7 +239,7 @@ export interface ExperimentSeedOptions {
   p?: number;           // mirror-descent, md-convergence: the training p (in (1, 1000])
   method?: 'gd' | 'ngd' | 'md_p1.75' | 'md_p3';  // rates
 }
-// Column names (README "Names"; the same as the keys of the CLI's experiment JSON): a metric is
+// Column names (docs/NAMES.md; the same as the keys of the CLI's experiment JSON): a metric is
 // camelCase ('corrFro', 'oneMinusCorr', 'stopReason'); a scope comes first and the parts are joined by
 // '/' ('W/corrFro', 'KQ/softmaxSelected', 'q1.75/div', 'p2/divW', 'global/3/corrOwnSvm',
 // 'logistic/C10/corrPmm', 'v0/corrVHead'); indices are in brackets ('X[0][1][0]', 'p2/Wz[0][1]' =

@@ -1,5 +1,5 @@
 // What the experiment panel plots: the titles of the core's series (as the papers label their
-// panels) and their grouping into one plot a metric. Column names (README "Names"): a metric is
+// panels) and their grouping into one plot a metric. Column names (docs/NAMES.md): a metric is
 // camelCase; a scope (a parameterization W / KQ, an exponent p1.75 / q3, a case and start
 // global/3, a loss and C logistic/C10, a variant v0) comes first and the parts are joined by '/';
 // indices are in brackets (X[0][1][0], p2/Wz[0][1]).

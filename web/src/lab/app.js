@@ -2,13 +2,16 @@
 // overrides -> a training run stepped by the player -> panels. The main thread only draws: every
 // engine call (scenario, validate, solve, analyze, training steps) runs in the worker.
 // This file holds the lab's state and wiring; the loop is player.js, a frame's drawing render.js,
-// what the controls show controls.js, the panel exports lab-export.js.
-import 'katex/dist/katex.min.css';
+// what the controls show controls.js, the panel exports lab-export.js, the panels in words describe.js.
+// The page's markup comes with the HTML (layout.js, written at build time): this module wires it.
+// First import: the engine's worker starts (and fetches and compiles the wasm) while the rest of the
+// lab's code is evaluated.
+import { earlyEngine } from './engine-early.js';
 import '../styles/lab.css';
-import { createEngineClient } from './engine-client.js';
+import '../real/real.css';
 import { decodeHash, encodeHash, updateState, roundDataset, datasetShapeError, SCENARIO_IDS } from './state.js';
 import { SCENARIO_INFO, REF_LABEL } from './scenarios.js';
-import { buildLayout, PANELS } from './layout.js';
+import { buildLayout, PANELS, formulaSlot } from './layout.js';
 import { dot, allFinite } from './linalg.js';
 import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
   effectiveRefs as configEffectiveRefs, isMD } from './config.js';
@@ -16,7 +19,7 @@ import { computeProjection, verdictOf, NORM_SERIES } from './views.js';
 import { createLabRenderer } from './render.js';
 import { createPlayer } from './player.js';
 import { createFrameQueue } from './frame-queue.js';
-import { setText, setAttr, setDisabled } from './dom-write.js';
+import { setText, setDisabled } from './dom-write.js';
 import { CONTROL_IDS, controlValues, jointChecked, optionShown, dataHint, dataNote, variantLabels } from './controls.js';
 import { TraceStore } from './trace.js';
 import { currentSelection, defaultSelection, solveReferences, createFollower } from './reference-follower.js';
@@ -26,8 +29,9 @@ import { createCurves } from '../plots/curves.js';
 import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
 import { download } from '../plots/export.js';
-import { panelImage, datasetText } from './lab-export.js';
-import { mountExperimentPanel } from '../experiments/panel.js';
+import { panelImage, panelSvg, datasetText } from './lab-export.js';
+import { describePanel, runSummary } from './describe.js';
+import { registerFigure, announce, onPrint } from '../access/figure-access.js';
 
 const t0 = performance.now();
 // Scenarios with a view of their own (SPEC section 6, web/src/real/) are not engine scenarios.
@@ -108,13 +112,35 @@ const panels = {
   weights: createMatrices($('body-weights')),
   readout: createReadout($('body-readout')),
 };
-// Each panel's drawing is named by its heading (screen readers).
-for (const { id } of PANELS) $(`body-${id}`).querySelectorAll('svg[role="img"]').forEach((svg) => svg.setAttribute('aria-labelledby', `h-${id}`));
 const lossChart = createCurves($('body-norms'), {
   xlabel: 'iteration k', y: { label: 'loss L(W(k))' }, height: 150,
   series: [{ label: 'loss', color: 'fg' }],
 });
 const renderer = createLabRenderer({ $, panels, lossChart });
+
+// Each drawn panel says what it shows now (its text alternative) and prints as a picture of it
+// (access/figure-access.js); the readout is text already.
+const figures = Object.fromEntries(PANELS.filter((p) => p.id !== 'readout').map((p) => [p.id, registerFigure($(`body-${p.id}`), {
+  title: p.title,
+  describe: () => (cfg ? describePanel(p.id, viewContext()) : 'Loading.'),
+  snapshot: () => (cfg ? panelSvg(p.id, panels, lossChart) : null),
+  interactive: p.id === 'plane',
+})]));
+const describeFigures = (now = false) => { for (const f of Object.values(figures)) f.update(now); };
+// Printing: every panel drawn as of now, in the light theme (paper is white), then back.
+let printTheme = null;
+onPrint({
+  before() {
+    $('print-link').textContent = location.href;
+    printTheme = document.documentElement.dataset.theme;
+    if (printTheme !== 'light') document.documentElement.dataset.theme = 'light';
+    renderAll(true);
+  },
+  after() {
+    if (printTheme && printTheme !== 'light') { document.documentElement.dataset.theme = printTheme; renderAll(true); }
+    printTheme = null;
+  },
+});
 
 // ---------- run state ----------
 let client = null;
@@ -132,13 +158,17 @@ let generalizedRef = null;    // ReLU heads: the generalized SVM's prediction W_
 let refGen = 0;
 let solving = 0;
 let firstFrameAt = null;
+let firstFrameDone;
+const firstFrame = new Promise((resolve) => { firstFrameDone = resolve; });
+// After the browser has painted and is idle (work the first frame does not need).
+const idleThen = (f) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => f(), { timeout: 1500 }) : setTimeout(f, 200));
 
 const effectiveRefs = () => configEffectiveRefs(state, cfg);
 const lpP = () => configLpP(state, cfg);
 
 async function boot() {
   try {
-    client = await createEngineClient();
+    client = await earlyEngine;
     $('engine-version').textContent = await client.version();
     const names = await client.scenarioNames();
     window.__lab.engineScenarios = names;
@@ -287,10 +317,12 @@ async function firstDraw(my, wasPlaying) {
   if (firstFrameAt === null) {
     firstFrameAt = performance.now() - t0;
     performance.mark('lab-first-frame');
+    firstFrameDone();
   }
   await solved;
   if (my !== gen) return;
   renderAll(true);
+  describeFigures(true);
   markReady();
   if (wasPlaying) play();
 }
@@ -298,6 +330,7 @@ async function firstDraw(my, wasPlaying) {
 // ---------- real images (web/src/real/lab-real.js): a view of its own, loaded when opened ----------
 let realView = null;
 async function showRealImages(my) {
+  document.documentElement.dataset.view = 'real-images';
   cfg = null;
   writeHash();
   try {
@@ -310,7 +343,14 @@ async function showRealImages(my) {
   }
   markReady();
 }
-function hideRealImages() { realView?.hide(); }
+function hideRealImages() {
+  delete document.documentElement.dataset.view;  // (set by prepaint.js for a page opened on the view)
+  if (realView) { realView.hide(); return; }
+  // opened on the view, left before its module came: the markup's attributes as prepaint.js set them
+  document.getElementById('real-images')?.setAttribute('hidden', '');
+  document.querySelector('.layout').hidden = false;
+  document.querySelector('.topbar .player').hidden = false;
+}
 
 // ---------- reference SVMs (reference-follower.js, shared with the embedded figures) ----------
 async function refreshReferences(selection = currentSelection(cfg, trace, state.selection) ?? defaultSelection(cfg, scores), dataset = cfg?.dataset) {
@@ -398,6 +438,7 @@ function onFrame(frame) {
     run.done = true;
     if (frame.stopped && frame.stopReason) setMessage('engine-run', `The run stopped at k = ${trace.iterationNow()}: ${frame.stopReason}`);
     stopPlayer();
+    announce($('btn-play'), runSummary(viewContext(), 'The run ended'));
   }
   const sel = currentSelection(cfg, trace, state.selection);
   if (sel) follower.follow(sel);
@@ -406,19 +447,23 @@ function onFrame(frame) {
 }
 
 // Called on every frame (dom-write.js: only what changed is written).
+// The play button's visible label is its name (the icon is hidden from screen readers).
 function updatePlayerUI() {
   const b = $('btn-play');
   const playing = player.playing;
-  setText(b, playing ? '❚❚ Pause' : (run.done ? '▶ Done' : '▶ Play'));
-  setAttr(b, 'aria-label', playing ? 'Pause' : 'Play');
-  setAttr(b, 'aria-pressed', String(playing));
+  setText(b.querySelector('.ico'), playing ? '❚❚' : (run.done ? '✓' : '▶'));
+  setText(b.querySelector('.lbl'), playing ? 'Pause' : (run.done ? 'Done' : 'Play'));
   setDisabled(b, !run.id || (run.done && !playing));
   setDisabled($('btn-step'), !run.id || run.done || playing);
   setText($('iter-out'), `k = ${trace.iterationNow()} / ${cfg?.iterations ?? '—'}`);
 }
 
 $('btn-play').onclick = () => {
-  if (player.playing) { stopPlayer(); refreshGeneralized(); } else play();
+  if (player.playing) {
+    stopPlayer(); refreshGeneralized();
+    describeFigures(true);
+    announce($('btn-play'), runSummary(viewContext(), 'Paused'));
+  } else play();
 };
 $('btn-step').onclick = () => advance(state.speed);
 $('btn-reset').onclick = () => restart();
@@ -502,19 +547,19 @@ function syncCaption(info) {
   }
 }
 
-// KaTeX loads as its own chunk and typesets in a task of its own (keeps start-up tasks short).
-let katexPromise = null;
+// KaTeX (its code, CSS and fonts) loads after the first frame, in a chunk of its own; the formulas
+// are typeset off screen and moved into the intro's fixed-height slots once their fonts have loaded,
+// so typesetting moves nothing on the page (katex-render.js).
+let katexRender = null;
 function renderFormulas(div, scenario) {
-  katexPromise ??= import('katex').then((m) => m.default);
-  katexPromise.then((katex) => setTimeout(() => {
-    if (div.dataset.for !== scenario) return;
-    div.replaceChildren(...SCENARIO_INFO[scenario].formulas.map((f) => {
-      const el = document.createElement('div');
-      el.className = 'formula';
-      katex.render(f, el, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
-      return el;
-    }));
-  }, 0));
+  const formulas = SCENARIO_INFO[scenario].formulas;
+  if (div.children.length !== formulas.length) div.innerHTML = formulaSlot.repeat(formulas.length);
+  div.hidden = !formulas.length;
+  const typeset = () => {
+    katexRender ??= import('./katex-render.js');
+    katexRender.then(({ typesetInto }) => typesetInto(div, formulas, () => div.dataset.for === scenario)).catch(() => {});
+  };
+  if (firstFrameAt === null) firstFrame.then(() => idleThen(typeset)); else typeset();
 }
 
 function bindControls() {
@@ -663,6 +708,7 @@ function renderAll(force = false) {
   const ctx = viewContext();
   renderer.frame(ctx, { force, playing: player.playing, show: (id) => force || visible.has(id), plane: () => renderPlane(ctx) });
   updatePlayerUI();
+  describeFigures(force);
 }
 
 // ---------- visibility: panels off screen are not redrawn while playing ----------
@@ -708,6 +754,7 @@ document.querySelectorAll('.panel .body').forEach((b) => ro.observe(b));
 
 // ---------- test hook ----------
 function markReady() {
+  firstFrameDone();  // (a page that never draws a token panel, e.g. real images, still loads the rest)
   if (window.__lab.ready) return;
   window.__lab.ready = true;
   window.__ready = true;
@@ -774,8 +821,10 @@ function plottedData() {
   };
 }
 
-if (innerWidth < 760) $('controls-details').open = false;
 bindControls();
 syncControls();
 boot();
-mountExperimentPanel(document.getElementById('experiment-panel')); // full experiments (web/src/experiments)
+// The full experiments (web/src/experiments) at the foot of the page: their code loads once the first
+// frame is drawn and the page is idle.
+firstFrame.then(() => idleThen(() => import('../experiments/panel.js')
+  .then(({ mountExperimentPanel }) => mountExperimentPanel(document.getElementById('experiment-panel')))));

@@ -21,11 +21,14 @@ function stackSvgs(list) {
   return out;
 }
 
+// Panel `id` as one <svg> element (the norm and loss charts stacked), as drawn now.
+export function panelSvg(id, panels, lossChart) {
+  return id === 'norms' ? stackSvgs([panels.norms.svg(), lossChart.svg()]) : panels[id].svg();
+}
+
 // Panel `id` (drawn up to date by the caller) as SVG text, or a PNG Blob at twice its size.
 export function panelImage(id, fmt, panels, lossChart) {
-  let svgEl;
-  if (id === 'norms') svgEl = stackSvgs([panels.norms.svg(), lossChart.svg()]);
-  else svgEl = panels[id].svg();
+  const svgEl = panelSvg(id, panels, lossChart);
   const title = PANELS.find((p) => p.id === id)?.title ?? id;
   // an SVG outside the page (stacked) is measured in it, out of view
   if (!svgEl.parentNode) { svgEl.style.position = 'absolute'; svgEl.style.left = '-10000px'; document.body.append(svgEl); }

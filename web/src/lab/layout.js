@@ -1,7 +1,11 @@
 // DOM of the lab: header with the player, the control form, the caption and the panel frames.
 // Pure markup + small helpers; app.js wires behaviour. Every control has a <label>.
+// The markup is written into the built index.html (scripts/vite-static-shell.mjs), so the first
+// paint shows the lab's frame with every panel's space reserved; prepaint.js (inlined after it)
+// fills in what depends on the URL before that paint. buildLayout only writes it when it is absent
+// (a page without the shell).
 import { SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
-import { SPEEDS } from './state.js';
+import { SPEEDS, SCHEMA } from './state.js';
 
 const opt = (v, label = v) => `<option value="${v}">${label}</option>`;
 
@@ -16,26 +20,35 @@ export const PANELS = [
   { id: 'readout', title: 'Readout: certificates and verdict' },
 ];
 
-export function buildLayout(root) {
-  root.innerHTML = `
+// The formula slots of the intro: fixed-height boxes that KaTeX fills once it and its fonts are
+// loaded (app.js), so that typesetting moves nothing (prepaint.js writes as many as the scenario has).
+export const formulaSlot = '<div class="formula" tabindex="0"></div>';
+// Where the built page runs prepaint.js: after the controls and the intro it fills in, before the
+// panels (a paint before it would show the default scenario's texts, not empty ones).
+export const PREPAINT_MARK = '<!--attnsvm:prepaint-->';
+
+export function labShellHtml() {
+  return `
   <header class="topbar">
     <div class="brand"><h1>attnsvm <span>lab</span></h1>
       <p class="tagline">Softmax attention trained by gradient descent selects tokens; its weights turn toward a max-margin SVM.</p></div>
     <div class="player" role="group" aria-label="Player">
-      <button id="btn-play" type="button" class="primary" aria-label="Play">▶ Play</button>
+      <button id="btn-play" type="button" class="primary"><span class="ico" aria-hidden="true">▶</span> <span class="lbl">Play</span></button>
       <button id="btn-step" type="button" aria-label="Step">Step</button>
       <button id="btn-reset" type="button" aria-label="Reset">Reset</button>
-      <label class="inline">Speed <select id="ctl-speed" aria-label="Speed (iterations per frame)">${SPEEDS.map((s) => opt(s, `${s}×`)).join('')}</select></label>
+      <label class="inline">Speed <select id="ctl-speed" aria-label="Speed (iterations per frame)">${SPEEDS.map((s) => (s === SCHEMA.speed.def ? opt(s, `${s}×`).replace('>', ' selected>') : opt(s, `${s}×`))).join('')}</select></label>
       <output id="iter-out" aria-live="off">k = 0</output>
     </div>
+    <p class="print-only">The live lab: <span id="print-link"></span></p>
     <div class="top-tools">
       <button id="btn-copy" type="button">Copy link</button>
+      <button id="btn-embed" type="button" title="Copy embed code for lecture notes (iframe or &lt;attnsvm-figure&gt;)">Embed</button>
       <button id="btn-theme" type="button" aria-label="Toggle dark theme">◐ Theme</button>
     </div>
   </header>
   <div class="layout">
     <aside class="controls" aria-label="Controls">
-      <details id="controls-details" open><summary>Controls</summary>
+      <details id="controls-details"><summary>Controls</summary>
       <form id="controls" autocomplete="off" onsubmit="return false">
         <fieldset><legend>Scenario</legend>
           <label for="ctl-scenario">Preset</label>
@@ -112,11 +125,12 @@ export function buildLayout(root) {
     <main>
       <div id="messages" class="messages" role="alert" aria-live="assertive"></div>
       <section class="intro" aria-labelledby="sc-title">
-        <h2 id="sc-title"></h2>
-        <p id="sc-caption"></p>
+        <h2 id="sc-title">${SCENARIO_INFO[SCENARIO_ORDER[0]].title}</h2>
+        <p id="sc-caption">${SCENARIO_INFO[SCENARIO_ORDER[0]].caption}</p>
         <p id="sc-datanote" class="hint" hidden></p>
-        <div id="sc-formulas" class="formulas"></div>
+        <div id="sc-formulas" class="formulas">${formulaSlot.repeat(3)}</div>
       </section>
+      ${PREPAINT_MARK}
       <div class="panels">
         ${PANELS.map((p) => `
         <section class="panel${p.wide ? ' wide' : ''}" id="panel-${p.id}" aria-labelledby="h-${p.id}">
@@ -125,15 +139,19 @@ export function buildLayout(root) {
               <button type="button" data-export="png" data-panel="${p.id}" aria-label="Download ${p.title} as PNG">PNG</button>
               <button type="button" data-export="svg" data-panel="${p.id}" aria-label="Download ${p.title} as SVG">SVG</button>
             </div></header>
-          <p class="sub" id="sub-${p.id}"></p>
           <div class="panel-msg" id="msg-${p.id}" role="status"></div>
           <div class="body" id="body-${p.id}"></div>
+          <p class="sub" id="sub-${p.id}"></p>
         </section>`).join('')}
       </div>
       <footer class="foot"><p>Engine: <span id="engine-version">loading…</span>. Computation runs in a Web Worker (WebAssembly);
         the page only draws. Palette: Okabe–Ito. The maths: docs/SPEC.md in the repository.</p></footer>
     </main>
   </div>`;
+}
+
+export function buildLayout(root) {
+  if (!root.querySelector('.topbar')) root.innerHTML = labShellHtml();
   const $ = (id) => root.querySelector(`#${id}`);
   return { root, $ };
 }

@@ -180,27 +180,74 @@ export function encodeHash(state) {
   return '#' + params.toString();
 }
 
-// Returns { state, errors }. Unknown keys and invalid values are reported and replaced by defaults.
-export function decodeHash(hash) {
+// What a field accepts, in words (for the messages about a link: its author reads them).
+export function acceptedValues(name) {
+  const f = SCHEMA[name];
+  switch (f?.type) {
+    case 'enum': return f.values.join(', ');
+    case 'int': return `an integer in ${f.min}..${f.max}`;
+    case 'num': return `a number in [${f.min}, ${f.max}]`;
+    case 'bool': return '0 or 1';
+    case 'set': return `a comma-separated list of ${f.values.join(', ')}`;
+    case 'dataset': return 'a dataset as JSON: {"X": n x T x d, "Y": n labels ±1, "v": d numbers, "Z"?: n x d}';
+    default: return '';
+  }
+}
+
+// The closest of `names` to a misspelled `word` (at most two edits away), or null.
+export function closestName(word, names) {
+  const dist = (a, b) => {
+    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      let prev = row[0];
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const cur = row[j];
+        row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+        prev = cur;
+      }
+    }
+    return row[b.length];
+  };
+  let best = null, bestD = 3;
+  for (const n of names) { const d = dist(word, n); if (d < bestD) { best = n; bestD = d; } }
+  return best;
+}
+
+export const HASH_KEYS = Object.values(SCHEMA).map((f) => f.key);
+
+// Returns { state, errors, problems }. Unknown keys and invalid values are reported and replaced by
+// defaults: problems[] = { param, value, message, accepted } (param: the key as written in the link),
+// errors[] = their messages. extraKeys: other keys the caller accepts (an embed's panels, caption,
+// ...), listed among the accepted parameters of an unknown one.
+export function decodeHash(hash, { extraKeys = [] } = {}) {
   const state = defaultState();
-  const errors = [];
+  const problems = [];
   const text = (hash || '').replace(/^#/, '');
-  if (!text) return { state, errors };
+  const result = () => ({ state, problems, errors: problems.map((p) => p.message) });
+  if (!text) return result();
   let params;
   try {
     params = new URLSearchParams(text);
   } catch (e) {
-    return { state, errors: [`the link's hash could not be read (${e.message})`] };
+    problems.push({ param: null, value: text, accepted: null, message: `the link's hash could not be read (${e.message})` });
+    return result();
   }
   const byKey = Object.fromEntries(Object.entries(SCHEMA).map(([name, f]) => [f.key, name]));
   for (const [key, raw] of params) {
     const name = byKey[key];
-    if (!name) { errors.push(`unknown setting "${key}" in the link`); continue; }
+    if (!name) {
+      const keys = [...HASH_KEYS, ...extraKeys];
+      const near = closestName(key, keys);
+      problems.push({ param: key, value: raw, accepted: keys.join(', '),
+        message: `unknown setting "${key}" in the link${near ? ` (did you mean "${near}"?)` : ''}` });
+      continue;
+    }
     const r = validateField(name, raw);
-    if (r.error) errors.push(r.error);
+    if (r.error) problems.push({ param: key, value: raw, accepted: acceptedValues(name), message: r.error });
     else state[name] = r.value;
   }
-  return { state, errors };
+  return result();
 }
 
 // Applies a partial update with validation. Returns { state, errors } (invalid fields untouched).

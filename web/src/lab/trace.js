@@ -154,7 +154,7 @@ export class TraceStore {
 
   toCSV(refNames = Object.keys(this.corrCache)) {
     const u = this.units;
-    // The trace's field names (README "Names"): per unit k `selected[k]`, per reference `corr/<name>`.
+    // The trace's field names (docs/NAMES.md): per unit k `selected[k]`, per reference `corr/<name>`.
     const head = ['iteration', 'loss', 'normFro', 'normNuc', 'normLp',
       ...Array.from({ length: u }, (_, k) => `selected[${k}]`), ...Array.from({ length: u }, (_, k) => `selectedProbability[${k}]`),
       ...refNames.map((r) => `corr/${r}`)];

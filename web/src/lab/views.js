@@ -182,6 +182,7 @@ export function planeView(ctx) {
   const infeasible = Object.values(refs).find((s) => s.status === 'infeasible');
   return {
     data: { tokens, selected, optimal: scores?.optimal ?? null, support, paths, arrows, lines, pathLabel: prompt ? 'u(k) path' : 'W(k) z_i paths',
+      expectRefs: ctx.refList ?? null,
       xlabel: proj.labels[0], ylabel: proj.labels[1] },
     subtitle: planeSubtitle(g),
     message: infeasible ? `Infeasible: ${infeasible.message}` : null,

@@ -59,8 +59,8 @@ export function createTimeHeatmap(container) {
   const canvas = document.createElement('canvas');
   canvas.style.position = 'absolute';
   canvas.style.imageRendering = 'pixelated';
+  canvas.width = 0; canvas.height = 0;  // no box until the first drawing places it (layout shift)
   const svgEl = document.createElementNS(SVG_NS, 'svg');
-  svgEl.setAttribute('role', 'img');
   svgEl.style.position = 'relative';
   wrap.append(canvas, svgEl);
   container.append(wrap);
@@ -265,7 +265,6 @@ function updateMatrix(g, it, { cell, showValues, fill, toT, c }) {
 //         scheme: 'seq' | 'div', domain?: [lo, hi], rowLabel, colLabel, showValues, rowNames?, colNames? }
 export function createMatrices(container) {
   const svgEl = document.createElementNS(SVG_NS, 'svg');
-  svgEl.setAttribute('role', 'img');
   container.append(svgEl);
   let data = null;
   let layoutKey = null, colorKey = null;

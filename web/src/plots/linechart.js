@@ -53,7 +53,7 @@ export function drawLineChart(svgEl, spec) {
   const legendRows = legend.length ? legend.at(-1).row + 1 : 0;
   const m = { top: 16 + legendRows * 16, right: 22, bottom: 36, left: 54 };
   const svg = select(svgEl).attr('width', width).attr('height', height)
-    .attr('viewBox', `0 0 ${width} ${height}`).attr('role', 'img');
+    .attr('viewBox', `0 0 ${width} ${height}`);
   svg.selectAll('*').remove();
   const pts = [];
   for (const s of spec.series) {

@@ -25,7 +25,6 @@ export function createTokenPlane(container, { onDrag } = {}) {
   const id = `tp${++uid}`;
   const svgEl = document.createElementNS(SVG_NS, 'svg');
   svgEl.setAttribute('class', 'token-plane');
-  svgEl.setAttribute('role', 'img');
   svgEl.style.position = 'relative';          // painted above the path canvas
   // The paths of W(k) z_i change on every frame while playing: they are drawn on a canvas under
   // the SVG (a canvas redraw only re-rasters itself, where a changed SVG path made Chromium
@@ -33,6 +32,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
   const pathCanvas = document.createElement('canvas');
   pathCanvas.className = 'token-paths';
   pathCanvas.setAttribute('aria-hidden', 'true');
+  pathCanvas.width = 0; pathCanvas.height = 0;  // no box until the first drawing places it (layout shift)
   Object.assign(pathCanvas.style, { position: 'absolute', left: '0px', top: '0px', pointerEvents: 'none' });
   const wrap = document.createElement('div');
   wrap.className = 'token-plane-wrap';
@@ -71,7 +71,11 @@ export function createTokenPlane(container, { onDrag } = {}) {
     const height = Math.max(240, Math.min(width, 600));
     const legendItems = legendFor(data);
     const legendRows = layoutLegend(legendItems, width - 58);
-    const m = { top: 10 + legendRows.length * 18, right: 12, bottom: 36, left: 46 };
+    // the plot starts below the legend as it will be once the SVMs are solved (data.expectRefs), so
+    // that it does not move down when their arrows arrive
+    const fullRows = data.expectRefs ? layoutLegend(legendFor({ ...data, support: [[0]], paths: [{ points: [[0, 0]] }],
+      arrows: data.expectRefs.map((ref) => ({ ref })), lines: data.expectRefs.includes('fro') ? [{}] : data.lines }), width - 58).length : 0;
+    const m = { top: 10 + Math.max(legendRows.length, fullRows) * 18, right: 12, bottom: 36, left: 46 };
     if (!dragging && (domain === null || data.domainKey !== domainKey)) {
       domain = fitDomain(data);
       domainKey = data.domainKey;

@@ -12,19 +12,25 @@ import { createGallery } from './gallery.js';
 import { createPacer } from './pacer.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, pct } from './panels.js';
 import { REAL_PANEL_TITLES } from '../embed/params.js';
-import { createFigureShell, el } from '../embed/shell.js';
+import { createFigureShell, el, setPlayButton } from '../embed/shell.js';
+import { registerFigure } from '../access/figure-access.js';
+import { realFigureText } from './describe.js';
 
 export function createRealFigure(root, options) {
   const state = options.state;
   const settings = realSettings(state);
-  const { bPlay, bReset, iterOut, legend, bodies, has, showMessage } = createFigureShell(root, {
+  const { bPlay, bReset, iterOut, legend, bodies, has, showMessage, showNotice } = createFigureShell(root, {
     title: `Real images: ${CLASS_NAMES[settings.classA]} vs ${CLASS_NAMES[settings.classB]}`,
     panels: options.panels, panelTitles: REAL_PANEL_TITLES, labUrl: options.labUrl, iterText: 'loading…',
     caption: options.caption === 'scenario' ? 'Attention pooling over the 4 x 4 patches of Fashion-MNIST images; W and the linear head trained jointly from zero by l_p mirror descent.' : options.caption,
+    page: !!options.page,
   });
   let session = null;
   const parts = {};
-  if (has('gallery')) parts.gallery = createGallery(bodies.gallery.body, { onSelect: () => {} });
+  if (has('gallery')) {
+    parts.gallery = createGallery(bodies.gallery.body, { onSelect: () => {} });
+    parts.gallery.reserve({ n: 12, cols: 28, maxTile: 3, perRow: 8 });  // 12 Fashion-MNIST images (below)
+  }
   const CURVES = { accuracy: [['testAccuracy', 'trainAccuracy'], ['test', 'train'], 'accuracy', false],
     loss: [['testLoss', 'trainLoss'], ['test', 'train'], 'loss', true], sparsity: [['sparsity'], ['W'], 'sparsity', false] };
   for (const [id, [, , label, log]] of Object.entries(CURVES)) {
@@ -32,6 +38,13 @@ export function createRealFigure(root, options) {
   }
   if (has('hist')) parts.hist = createHistograms(bodies.hist.body, { height: 160 });
   if (has('weights')) parts.weights = createMatrices(bodies.weights.body);
+  // each panel's text alternative and print picture (access/figure-access.js; real/describe.js)
+  const figures = Object.keys(parts).map((id) => registerFigure(bodies[id].body, {
+    title: REAL_PANEL_TITLES[id],
+    describe: () => (session?.info().loaded ? realFigureText(id, session) : 'Loading the images.'),
+    snapshot: () => (!session?.info().loaded ? null : id === 'gallery' ? parts.gallery.canvas : parts[id].svg()),
+    interactive: id === 'gallery',
+  }));
 
   let visible = false, userPaused = false, autoplay = options.autoplay !== false, started = false, error = null, destroyed = false;
   // the host makes the workers (embed-page.js: a worker file of the site; element.js: an inlined one)
@@ -110,8 +123,7 @@ export function createRealFigure(root, options) {
   function render(force) {
     if (!session || destroyed) return;
     const st = session.status();
-    setText(bPlay, st.playing ? '❚❚ Pause' : st.done && st.loaded ? '✓ Done' : '▶ Play');
-    if (bPlay.getAttribute('aria-pressed') !== String(st.playing)) bPlay.setAttribute('aria-pressed', String(st.playing));
+    setPlayButton(bPlay, st.playing ? 'pause' : st.done && st.loaded ? 'done' : 'play');
     bPlay.disabled = !st.loaded || st.done;
     bReset.disabled = !st.loaded;
     if (!st.loaded) setText(iterOut, error ? '' : 'loading…');
@@ -122,6 +134,7 @@ export function createRealFigure(root, options) {
     const now = performance.now();
     if (!st.playing || ran || now - lastCounter > 250) { lastCounter = now; setText(iterOut, `k = ${st.iteration} / ${st.maxIterations}`); }
     if (waiting) schedule(false);
+    for (const f of figures) f.update(force || !st.playing);
   }
 
   function play() {
@@ -153,7 +166,7 @@ export function createRealFigure(root, options) {
       if (v) { render(true); if (autoplay && !userPaused && !session?.info().done) play(); } else session?.pause();
     },
     setAutoplay(v) { autoplay = v; },
-    destroy() { destroyed = true; ro.disconnect(); session?.destroy(); },
+    destroy() { destroyed = true; ro.disconnect(); session?.destroy(); figures.forEach((f) => f.destroy()); },
     info() {
       const i = session?.info();
       return {
@@ -163,7 +176,7 @@ export function createRealFigure(root, options) {
       };
     },
   };
-  if (options.notice) showMessage(options.notice);
+  if (options.notice) showNotice(options.notice);
   start();
   return api;
 }

@@ -56,15 +56,18 @@ export function createGallery(container, { onSelect } = {}) {
   canvas.className = 'real-gallery';
   canvas.tabIndex = 0;
   canvas.setAttribute('role', 'img');
+  canvas.width = 0; canvas.height = 0;  // no box until reserve() or the first drawing (layout shift)
   container.append(canvas);
   let data = null, width = container.clientWidth || 600, geom = null;
 
-  function layout() {
-    const n = data.indices.length;
+  // spec: { n (images), cols (pixels a row of an image), maxTile, perRow }: data, or reserve()'s
+  function layout(spec = { n: data.indices.length, cols: data.cols, maxTile: data.maxTile, perRow: data.perRow }) {
+    const n = spec.n;
     const dpr = globalThis.devicePixelRatio || 1;
     // tiles as large as fit with 8 per row (3 rows for the lab's 24), at most maxTile px per pixel
-    const scaleCss = Math.max(2, Math.min(data.maxTile ?? 4, Math.floor((width - 8) / (Math.min(n, data.perRow ?? 8) * (data.cols + 3)))));
-    const tile = data.cols * scaleCss, labelH = 16, gap = 6;
+    // (real.css reserves the lab's gallery by the same rule before the module runs)
+    const scaleCss = Math.max(2, Math.min(spec.maxTile ?? 4, Math.floor((width - 8) / (Math.min(n, spec.perRow ?? 8) * (spec.cols + 3)))));
+    const tile = spec.cols * scaleCss, labelH = 16, gap = 6;
     const perRow = Math.max(1, Math.floor((width + gap) / (tile + gap)));
     const gridRows = Math.ceil(n / perRow);
     return { dpr, scaleCss, tile, labelH, gap, perRow, h: gridRows * (tile + labelH + gap), w: Math.min(width, perRow * (tile + gap)) };
@@ -158,6 +161,12 @@ export function createGallery(container, { onSelect } = {}) {
 
   return {
     canvas,
+    // The size the gallery will have (before its images have loaded), so that nothing moves then.
+    reserve(spec) {
+      if (data) return;
+      const g = layout(spec);
+      Object.assign(canvas.style, { width: `${g.w}px`, height: `${g.h}px` });
+    },
     update(next) { data = next; draw(); },
     resize(w) { width = w ?? container.clientWidth; draw(); },
     tileAt,

@@ -13,95 +13,27 @@ import { createCurves } from '../plots/curves.js';
 import { createMatrices } from '../plots/heatmaps.js';
 import { svgString, svgSize, svgToPng } from '../plots/export.js';
 import { CLASS_NAMES } from './asset.js';
-import { createRealSession, realSettings, OPTIMIZERS } from './session.js';
+import { createRealSession, realSettings } from './session.js';
+import { realLayoutHtml } from './layout.js';
+import { registerFigure } from '../access/figure-access.js';
+import { realFigureText } from './describe.js';
 import { createGallery } from './gallery.js';
 import { createPacer } from './pacer.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, analysisText, imageDetailText, pct, num } from './panels.js';
 
-const opt = (v, label = v) => `<option value="${v}">${label}</option>`;
-
-export const REAL_CAPTION = 'Fashion-MNIST images cut into a 7 x 7 grid of 4 x 4 patches: each patch (its 16 pixels and its position) is a token, the image\'s mean token is the query (attention pooling), and a linear head reads the pooled token; W and the head train jointly from zero, full batch. The gallery shows, over each test image, where the attention of the current W goes (orange: s_it, boxed: the selected patch). The mirror-descent paper reports that l_p MD with p near 1 generalizes better, selects sharper and gives sparser W than gradient descent (p = 2): compare p = 1.1, 2 and 3 and see whether this holds here.';
-
-function layoutHtml(scenarioOptions) {
-  return `
-  <aside class="controls" aria-label="Real images controls">
-    <form autocomplete="off" onsubmit="return false">
-      <fieldset><legend>Scenario</legend>
-        <label for="real-scenario">Preset</label>
-        <select id="real-scenario">${scenarioOptions}</select>
-      </fieldset>
-      <fieldset><legend>Data</legend>
-        <div class="row">
-          <label>Class A (+1) <select id="real-ca">${CLASS_NAMES.map((n, k) => opt(k, `${k} ${n}`)).join('')}</select></label>
-          <label>Class B (−1) <select id="real-cb">${CLASS_NAMES.map((n, k) => opt(k, `${k} ${n}`)).join('')}</select></label>
-        </div>
-        <div class="row">
-          <label>N train <input id="real-ntr" type="number" min="2" max="1000" step="2"></label>
-          <label>N test <input id="real-nte" type="number" min="2" max="1000" step="2"></label>
-          <label>Seed <input id="real-seed" type="number" min="0" step="1"></label>
-        </div>
-        <p class="hint">Seed 0: the first N/2 images of each class in the training and test files, in file order; seed k &gt; 0: N/2 drawn at random from the first 1000 of each class (the CLI's split, <code>--seed-base</code>).</p>
-      </fieldset>
-      <fieldset><legend>Training</legend>
-        <label for="real-opt">Optimizer (W and the head v)</label>
-        <select id="real-opt">${Object.entries(OPTIMIZERS).map(([k, v]) => opt(k, v)).join('')}</select>
-        <div class="row">
-          <label data-real="p">p <select id="real-p">${[1.1, 1.5, 2, 3].map((p) => opt(p, p === 2 ? '2 (GD)' : p)).join('')}</select></label>
-          <label>Step η <input id="real-lr" type="number" min="0" step="any"></label>
-          <label>Iterations <input id="real-it" type="number" min="1" max="20000" step="1"></label>
-        </div>
-        <label class="check" data-real="compare"><input id="real-cmp" type="checkbox"> compare p = 1.1, 2, 3 side by side</label>
-      </fieldset>
-    </form>
-  </aside>
-  <main>
-    <div class="messages real-messages" role="alert" aria-live="assertive"></div>
-    <section class="intro"><h2>Real images: attention over Fashion-MNIST patches</h2>
-      <p class="real-caption"></p></section>
-    <div class="real-player" role="group" aria-label="Real-images player">
-      <button id="real-play" type="button" class="primary">▶ Play</button>
-      <button id="real-reset" type="button">Reset</button>
-      <output id="real-iter">loading…</output>
-    </div>
-    <div class="panels">
-      <section class="panel wide" id="real-panel-gallery"><header><h3>Test images and where attention looks</h3>
-        <div class="tools"><label class="inline">attention of <select id="real-focus"></select></label></div></header>
-        <p class="sub" id="real-sub-gallery"></p><div class="body" id="real-body-gallery"></div></section>
-      <section class="panel" id="real-panel-detail"><header><h3>The selected image: softmax over patches</h3></header>
-        <div class="body" id="real-body-detail"><p class="sub">Click an image of the gallery.</p></div></section>
-      <section class="panel" id="real-panel-summary"><header><h3>Now: accuracy, sharpness, sparsity, SVM analysis</h3></header>
-        <div class="body" id="real-body-summary"></div></section>
-      <section class="panel" id="real-panel-accuracy"><header><h3>Accuracy (test solid, train dashed)</h3>
-        <div class="tools"><button type="button" data-real-export="accuracy">PNG</button></div></header>
-        <div class="body" id="real-body-accuracy"></div></section>
-      <section class="panel" id="real-panel-loss"><header><h3>Logistic loss (test solid, train dashed)</h3>
-        <div class="tools"><button type="button" data-real-export="loss">PNG</button></div></header>
-        <div class="body" id="real-body-loss"></div></section>
-      <section class="panel" id="real-panel-sharpness"><header><h3>Selection sharpness: mean max_t s_it (test)</h3></header>
-        <div class="body" id="real-body-sharpness"></div></section>
-      <section class="panel" id="real-panel-sparsity"><header><h3>Sparsity of W: share of |W_jk| below 1% of the largest</h3></header>
-        <div class="body" id="real-body-sparsity"></div></section>
-      <section class="panel" id="real-panel-hist"><header><h3>Histogram of |W_jk| / max |W_jk|</h3>
-        <div class="tools"><button type="button" data-real-export="hist">PNG</button></div></header>
-        <div class="body" id="real-body-hist"></div></section>
-      <section class="panel" id="real-panel-weights"><header><h3>W / max |W_jk| (rows and columns: 16 pixels, then row and column of the patch)</h3>
-        <div class="tools"><button type="button" data-real-export="weights">PNG</button></div></header>
-        <div class="body" id="real-body-weights"></div></section>
-    </div>
-  </main>`;
-}
-
 // mountRealImages({ layout (the lab's .layout, hidden while this view shows), scenarioOptions
 // (the <option>s of the lab's preset select), setState(patch), baseUrl })
 export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = document.baseURI }) {
-  const root = document.createElement('div');
-  root.className = 'layout real-layout';
-  root.id = 'real-images';
-  root.innerHTML = layoutHtml(scenarioOptions);
-  layout.after(root);
+  // the view's frame is in the built page (the static shell); a page without it gets it here
+  let root = document.getElementById('real-images');
+  if (!root) {
+    const box = document.createElement('div');
+    box.innerHTML = realLayoutHtml(scenarioOptions);
+    root = box.firstElementChild;
+    layout.after(root);
+    if (innerWidth >= 760) root.querySelector('#real-controls-details').open = true;  // (its inline script does not run here)
+  }
   const $ = (id) => root.querySelector(`#${id}`);
-  $('real-body-gallery').parentNode.querySelector('.sub').textContent = '';
-  root.querySelector('.real-caption').textContent = REAL_CAPTION;
 
   // one worker per compare slot, kept across restarts (the module loads once per worker)
   const engines = [];
@@ -121,6 +53,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   }
 
   const gallery = createGallery($('real-body-gallery'), { onSelect: (j) => select(j) });
+  gallery.reserve({ n: 24, cols: 28, maxTile: 4, perRow: 8 });  // the session's 24 Fashion-MNIST images
   const curves = {
     accuracy: createCurves($('real-body-accuracy'), { xlabel: 'iteration k', y: { label: 'accuracy' }, series: [], height: 200 }),
     loss: createCurves($('real-body-loss'), { xlabel: 'iteration k', y: { label: 'loss', log: true }, series: [], height: 200 }),
@@ -135,6 +68,15 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   };
   const hist = createHistograms($('real-body-hist'));
   const weights = createMatrices($('real-body-weights'));
+  // each plot's text alternative and print picture (access/figure-access.js; describe.js)
+  const snapshots = { gallery: () => gallery.canvas, hist: () => hist.svg(), weights: () => weights.svg(),
+    ...Object.fromEntries(Object.keys(curves).map((c) => [c, () => curves[c].svg()])) };
+  const figures = Object.entries(snapshots).map(([id, snap]) => registerFigure($(`real-body-${id}`), {
+    title: $(`real-panel-${id}`).querySelector('h3').textContent,
+    describe: () => (session?.info().loaded ? realFigureText(id, session) : 'Loading the images.'),
+    snapshot: () => (session?.info().loaded ? snap() : null),
+    interactive: id === 'gallery',
+  }));
   const detailBox = $('real-body-detail');
   const detailSoftmax = document.createElement('div');
   const detailText = document.createElement('div');
@@ -200,7 +142,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     $('real-iter').textContent = 'loading the images…';
     my.load().then(() => { if (my === session && my.info().loaded && autoplay) my.play(); });
   }
-  const autoplay = new URLSearchParams(location.search).get('autoplay') !== '0';
+  // (never by itself for a reader who prefers reduced motion, as the lab's other scenarios)
+  const autoplay = new URLSearchParams(location.search).get('autoplay') !== '0' && !matchMedia('(prefers-reduced-motion: reduce)').matches;
 
   function hide() {
     session?.pause();
@@ -269,8 +212,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     const st = session.status();
     const playing = st.playing;
     const play = $('real-play');
-    setText(play, playing ? '❚❚ Pause' : st.done && st.loaded ? '✓ Done' : '▶ Play');
-    if (play.getAttribute('aria-pressed') !== String(playing)) play.setAttribute('aria-pressed', String(playing));
+    setText(play.firstElementChild, playing ? '❚❚' : st.done && st.loaded ? '✓' : '▶');
+    setText(play.lastElementChild, playing ? 'Pause' : st.done && st.loaded ? 'Done' : 'Play');
     play.disabled = !st.loaded || (st.done && !playing);
     $('real-reset').disabled = !st.loaded;
     if (!st.loaded) return;
@@ -281,6 +224,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     const now = performance.now();
     if (!playing || ran || now - lastCounter > 250) { lastCounter = now; setText($('real-iter'), `k = ${st.iteration} / ${st.maxIterations}`); }
     if (waiting) schedule(false);
+    for (const f of figures) f.update(force || !playing);
   }
 
   function drawGallery() {
@@ -300,7 +244,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
       summaryFor = session;
       const rows = session.runs.map((r) => `<tr><th scope="row"><span class="real-sw" style="background:${runColor(r)}"></span>${r.label}</th>` +
         '<td></td><td></td><td></td><td></td><td></td></tr>').join('');
-      body.innerHTML = `<table class="real-table"><thead><tr><th></th><th>train acc.</th><th>test acc.</th><th>test loss</th><th>max s</th><th>sparsity</th></tr></thead><tbody>${rows}</tbody></table>`;
+      body.innerHTML = `<table class="real-table"><thead><tr><th scope="col">run</th><th>train acc.</th><th>test acc.</th><th>test loss</th><th>max s</th><th>sparsity</th></tr></thead><tbody>${rows}</tbody></table>`;
       summaryCells = session.runs.map((r, k) => {
         const p = document.createElement('p');
         p.className = 'sub';

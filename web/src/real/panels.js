@@ -42,7 +42,6 @@ export function curveData(session, keys) {
 // (rebuilding the SVG several times a second cost 10-30 ms of style and layout per redraw).
 export function createHistograms(container, { height = 170 } = {}) {
   const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('role', 'img');
   container.append(svg);
   let width = container.clientWidth || 400, data = null, layoutKey = null, bars = [], yTicks = [];
   const m = { l: 40, r: 8, t: 8, b: 30 };

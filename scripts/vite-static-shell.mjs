@@ -1,0 +1,48 @@
+// vite plugins for the pages' first paint (issue 24):
+//   staticShell()  writes the lab's markup (web/src/lab/layout.js, and the real-images view's,
+//                  web/src/real/layout.js) into index.html where it says <!--attnsvm:lab-shell-->,
+//                  followed by prepaint.js as an inline script: the first paint shows the lab's frame
+//                  with every panel's space reserved, before any module has run;
+//   inlineCss()    replaces a built page's own stylesheet <link> by a <style> with its text (one
+//                  render-blocking request less; the pages' CSS is a few KB gzipped).
+import { labShellHtml, PREPAINT_MARK } from '../web/src/lab/layout.js';
+import { prepaint, prepaintData, prepaintHead, ownViews } from '../web/src/lab/prepaint.js';
+import { realLayoutHtml } from '../web/src/real/layout.js';
+import { SCENARIO_INFO, SCENARIO_ORDER } from '../web/src/lab/scenarios.js';
+
+const MARKER = '<!--attnsvm:lab-shell-->';
+
+export function staticShell() {
+  return {
+    name: 'attnsvm-static-shell',
+    transformIndexHtml: {
+      order: 'pre',
+      handler(html) {
+        if (!html.includes(MARKER)) return html;
+        const options = SCENARIO_ORDER.map((id) => `<option value="${id}">${SCENARIO_INFO[id].title}</option>`).join('');
+        const script = `<script>(${prepaint.toString()})(${JSON.stringify(prepaintData())});</script>`;
+        const head = `<script>(${prepaintHead.toString()})(${JSON.stringify(ownViews())});</script>`;
+        return html.replace(MARKER, () => `${labShellHtml().replace(PREPAINT_MARK, () => script)}\n${realLayoutHtml(options)}`)
+          .replace('</title>', () => `</title>\n  ${head}`);
+      },
+    },
+  };
+}
+
+export function inlineCss() {
+  return {
+    name: 'attnsvm-inline-css',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return html;
+        return html.replace(/<link rel="stylesheet"[^>]*href="\.\/(assets\/[^"]+\.css)"[^>]*>/g, (tag, file) => {
+          const asset = bundle[file];
+          if (!asset || asset.type !== 'asset') return tag;
+          return `<style>${String(asset.source).replace(/<\/style/gi, '<\\/style')}</style>`;
+        });
+      },
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// The first paint (issue 24): the lab's frame is in its HTML, so the page shows before any module has
+// run, with the URL's scenario and every panel's space reserved; while the pages load (the engine
+// starts, KaTeX and its fonts arrive, the panels draw) nothing moves: the layout shift is at most
+// 0.02 (the issue's bar for Lighthouse's CLS), on a phone and on a desktop.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser } from './harness.mjs';
+import { serveLab } from './lab-helpers.mjs';
+import { layoutShifts } from './page-audit.mjs';
+
+let site, browser;
+before(async () => { site = await serveLab(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await site?.close(); });
+
+const SIZES = { phone: { width: 412, height: 823 }, desktop: { width: 1400, height: 900 } };
+
+test('before any module runs: the URL\'s scenario, the reader\'s theme, reserved panels', async () => {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    const context = await browser.newContext({ viewport, colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.route(/\/assets\/.*\.js$/, (r) => r.abort());  // the HTML and its inline scripts only
+    await page.goto(`${site.url}#s=local-convergence&speed=20`);
+    const r = await page.evaluate(() => ({
+      theme: document.documentElement.dataset.theme,
+      title: document.getElementById('sc-title').textContent,
+      scenario: document.getElementById('ctl-scenario').value, speed: document.getElementById('ctl-speed').value,
+      shownOptions: [...document.querySelectorAll('[data-opt]')].filter((e) => !e.hidden).map((e) => e.dataset.opt),
+      formulaSlots: document.querySelectorAll('#sc-formulas .formula').length,
+      controlsOpen: document.getElementById('controls-details').open,
+      plane: (({ width, height }) => ({ width, height }))(document.getElementById('body-plane').getBoundingClientRect()),
+      bodies: [...document.querySelectorAll('.layout:not(.real-layout) .panel .body')].map((b) => b.getBoundingClientRect().height),
+      realShown: !!document.getElementById('real-images').getClientRects().length,
+    }));
+    assert.equal(r.theme, 'dark', size);
+    assert.equal(r.title, 'Local convergence (sphere data)');
+    assert.equal(r.scenario, 'local-convergence');
+    assert.equal(r.speed, '20');
+    assert.deepEqual(r.shownOptions.sort(), ['T', 'd', 'n', 'seed']);
+    assert.equal(r.formulaSlots, 2);
+    assert.equal(r.controlsOpen, size === 'desktop', `${size}: the controls are folded on a phone`);
+    assert.ok(Math.abs(r.plane.height - Math.min(600, r.plane.width)) < 2, `${size}: the token plane is square: ${JSON.stringify(r.plane)}`);
+    assert.ok(r.bodies.every((h) => h >= 116), `${size}: every panel reserved: ${r.bodies}`);
+    assert.equal(r.realShown, false);
+    // the real-images scenario: its view instead of the token panels, from the first paint
+    await page.goto(`${site.url}index.html?first-paint#s=real-images`);  // (a new document, not a hash change)
+    const real = await page.evaluate(() => ({
+      real: document.getElementById('real-images').getClientRects().length > 0,
+      lab: document.querySelector('.layout:not(.real-layout)').getClientRects().length > 0,
+      gallery: document.getElementById('real-body-gallery').getBoundingClientRect().height,
+    }));
+    assert.deepEqual({ real: real.real, lab: real.lab }, { real: true, lab: false }, size);
+    assert.ok(real.gallery >= 156, `${size}: the gallery's space is reserved (${real.gallery} px)`);
+    await context.close();
+  }
+});
+
+for (const id of ['lab', 'embed', 'real', 'notes']) {
+  test(`layout shift while ${id} loads: at most 0.02 on a phone and a desktop`, { timeout: 120000 }, async () => {
+    for (const [size, viewport] of Object.entries(SIZES)) {
+      const r = await layoutShifts(browser, site.url, id, { viewport });
+      console.log(`LAYOUT-SHIFT ${id} ${size}: ${r.total}${r.shifts.length ? ` (largest: ${JSON.stringify(r.shifts[0])})` : ''}`);
+      assert.ok(r.total <= 0.02, `${id} ${size}: ${r.total} ${JSON.stringify(r.shifts)}`);
+    }
+  });
+}

@@ -1,0 +1,211 @@
+// The audits of the four public pages (issue 24), shared by the benchmark (bench/browser/pages.mjs) and
+// the tests (a11y.test.mjs, lighthouse-perf.test.mjs):
+//   PAGES                         the pages, as paths under the built site, and how to tell they are ready
+//   lighthouseRuns(url, runs)     Lighthouse 12's default (mobile) preset, one Chromium per call
+//   axeScan(browser, site, id, theme)   axe-core in every frame of a page (shadow roots included)
+//   labStartup(browser, site, openPage) the lab's first plotted frame and its longest task until ready
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+// ready: a predicate evaluated in the page (every figure drawn, the engine answered).
+export const PAGES = {
+  lab: { path: 'index.html', ready: () => window.__lab?.ready && !window.__lab.busy },
+  embed: { path: 'embed.html#s=paths2d&panels=plane,corr&id=paths', darkHash: '&theme=dark', ready: () => window.__embed?.ready },
+  real: { path: 'index.html#s=real-images', ready: () => !!window.__lab?.real()?.loaded },
+  notes: {
+    path: 'examples/lecture-notes.html',
+    ready: () => {
+      const frames = [...document.querySelectorAll('iframe')];
+      const el = [...document.querySelectorAll('attnsvm-figure')];
+      return frames.every((f) => f.contentWindow?.__embed?.ready) && el.every((e) => e.ready);
+    },
+  },
+};
+
+export const median = (xs) => {
+  const s = xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
+  if (!s.length) return null;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+// Lighthouse (mobile preset: simulated slow 4G, 4x CPU) `runs` times on one Chromium; per run the
+// category scores (0-100) and CLS, FCP, LCP, TBT (ms, CLS unitless).
+export async function lighthouseRuns(url, runs = 1) {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  try {
+    const out = [];
+    for (let r = 0; r < runs; r++) {
+      const res = await lighthouse(url, {
+        port: chrome.port, output: 'json', logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      });
+      const { categories: c, audits: a } = res.lhr;
+      if (res.lhr.runtimeError) throw new Error(`Lighthouse: ${res.lhr.runtimeError.message}`);
+      out.push({
+        performance: Math.round(c.performance.score * 100),
+        accessibility: Math.round(c.accessibility.score * 100),
+        bestPractices: Math.round(c['best-practices'].score * 100),
+        cls: Number(a['cumulative-layout-shift'].numericValue.toFixed(3)),
+        fcp: Math.round(a['first-contentful-paint'].numericValue),
+        lcp: Math.round(a['largest-contentful-paint'].numericValue),
+        tbt: Math.round(a['total-blocking-time'].numericValue),
+        si: Math.round(a['speed-index'].numericValue),
+        // what lost points (for the log): audits in the three categories that did not pass
+        failing: Object.values(c).flatMap((cat) => cat.auditRefs.filter((ref) => ref.weight > 0)
+          .map((ref) => a[ref.id]).filter((au) => au.score !== null && au.score < 0.9 && au.scoreDisplayMode !== 'informative')
+          .map((au) => `${au.id}${au.displayValue ? ` (${au.displayValue})` : ''}`)),
+      });
+    }
+    return out;
+  } finally {
+    await chrome.kill();
+  }
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+// Scrolls a page down to its end a screen at a time and back to the top: figures that start when
+// scrolled to (loading="lazy", IntersectionObserver) load.
+export async function scrollThrough(page) {
+  for (let i = 0; i < 40; i++) {
+    const atEnd = await page.evaluate(() => { scrollBy(0, innerHeight * 0.8); return innerHeight + scrollY >= document.documentElement.scrollHeight - 2; });
+    await page.waitForTimeout(200);
+    if (atEnd) break;
+  }
+  await page.evaluate(() => scrollTo(0, 0));
+}
+
+// Opens page `id` in light or dark (prefers-color-scheme emulated; the iframe embed also gets
+// theme=dark, its own switch), waits until it is ready, and runs axe-core in every frame. Returns
+// the violations: { id, impact, nodes, frame, targets, help }.
+export async function axeScan(browser, siteUrl, id, theme, { viewport = { width: 1280, height: 800 } } = {}) {
+  const page = PAGES[id];
+  const context = await browser.newContext({ viewport, colorScheme: theme, reducedMotion: 'reduce' });
+  try {
+    const p = await context.newPage();
+    const path = theme === 'dark' && page.darkHash ? page.path + page.darkHash : page.path;
+    await p.goto(siteUrl + path);
+    if (id === 'notes') await scrollThrough(p);
+    await p.waitForFunction(page.ready, null, { timeout: 90000, polling: 100 });
+    await p.waitForTimeout(300);
+    const violations = [];
+    for (const frame of p.frames()) {
+      if (frame.url() === 'about:blank') continue;
+      await frame.evaluate(AXE_SOURCE);
+      const res = await frame.evaluate(() => window.axe.run(document, { iframes: false, resultTypes: ['violations'] }));
+      for (const v of res.violations) {
+        violations.push({ id: v.id, impact: v.impact, nodes: v.nodes.length, frame: frame === p.mainFrame() ? 'top' : new URL(frame.url()).pathname.split('/').pop(),
+          targets: v.nodes.slice(0, 4).map((n) => n.target.join(' ')), help: v.help });
+      }
+    }
+    return violations;
+  } finally {
+    await context.close();
+  }
+}
+
+// The lab with autoplay off: the time of its first plotted frame (the mark 'lab-first-frame', from
+// navigation) and the longest task on its main thread from navigation to ready + 500 ms (a
+// Chromium trace, so tasks under 50 ms are seen too).
+export async function labStartup(browser, siteUrl, openPage, { hash = '', viewport } = {}) {
+  const { page, context } = await openPage(browser, 'about:blank', viewport ? { viewport } : {});
+  try {
+    const cdp = await context.newCDPSession(page);
+    const events = [];
+    cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+    const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] }, transferMode: 'ReportEvents' });
+    await page.goto(`${siteUrl}?autoplay=0${hash ? `#${hash}` : ''}`);
+    await page.waitForFunction(() => window.__lab?.ready && !window.__lab.busy, null, { timeout: 30000, polling: 50 });
+    await page.waitForTimeout(500);
+    const first = await page.evaluate(() => performance.getEntriesByName('lab-first-frame')[0]?.startTime ?? null);
+    await cdp.send('Tracing.end');
+    await complete;
+    // the page's main thread: the renderer thread that parsed the lab's HTML
+    const parse = events.find((e) => e.name === 'ParseHTML' && String(e.args?.beginData?.url ?? '').startsWith(siteUrl));
+    const tasks = events.filter((e) => parse && e.pid === parse.pid && e.tid === parse.tid && e.name === 'RunTask' && e.ph === 'X' && e.dur);
+    const navStart = events.find((e) => e.name === 'navigationStart' && e.pid === parse?.pid)?.ts ?? tasks[0]?.ts ?? 0;
+    const loadTasks = tasks.filter((e) => e.ts >= navStart);
+    const longest = loadTasks.reduce((m, e) => (e.dur > m.dur ? e : m), { dur: 0, ts: 0 });
+    return {
+      firstPlottedFrameMs: first === null ? null : Math.round(first),
+      longestLoadTaskMs: Number((longest.dur / 1000).toFixed(1)),
+      longestAtMs: Math.round((longest.ts - navStart) / 1000),
+      tasksOver50ms: loadTasks.filter((e) => e.dur > 50000).length,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+// The layout shifts of page `id` while it loads (PerformanceObserver 'layout-shift', as CLS counts
+// them: not within 500 ms of an input), until it is ready + settleMs: their sum and the largest
+// shifts with the elements that moved.
+export async function layoutShifts(browser, siteUrl, id, { viewport = { width: 412, height: 823 }, theme = 'light', settleMs = 1500 } = {}) {
+  const page = PAGES[id];
+  const context = await browser.newContext({ viewport, colorScheme: theme });
+  try {
+    const p = await context.newPage();
+    await p.addInitScript(() => {
+      window.__shifts = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (e.hadRecentInput) continue;
+          const describe = (n) => {
+            if (!n) return '?';
+            const el = n.nodeType === 1 ? n : n.parentElement;
+            return el ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList?.length ? `.${[...el.classList].join('.')}` : ''}` : '#text';
+          };
+          window.__shifts.push({ value: e.value, at: Math.round(e.startTime), sources: e.sources.map((s) => describe(s.node)), rects: e.sources.map((s) => [s.previousRect, s.currentRect].map((r) => [r.x, r.y, r.width, r.height].map(Math.round).join(','))) });
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await p.goto(siteUrl + page.path);
+    // (the lecture notes' figures start when scrolled to: the page as it loads, unscrolled)
+    if (id === 'notes') await p.waitForLoadState('load');
+    else await p.waitForFunction(page.ready, null, { timeout: 90000, polling: 100 });
+    await p.waitForTimeout(id === 'notes' ? 3000 : settleMs);
+    const shifts = await p.evaluate(() => window.__shifts);
+    return { total: Number(shifts.reduce((a, s) => a + s.value, 0).toFixed(4)), shifts: shifts.sort((a, b) => b.value - a.value).slice(0, 6) };
+  } finally {
+    await context.close();
+  }
+}
+
+// On a machine shared with compiles, the browser's main thread gets a fraction of a core and every
+// task takes several times longer than on an idle machine; Lighthouse's simulated throttling then
+// multiplies those inflated tasks by 4. boostPriority() gives the browsers this process starts (its
+// descendant processes) a higher CPU priority (nice -10, needs root) until stop() is called: an
+// approximation of an idle machine's CPU share for a measurement, documented beside its numbers.
+export function boostPriority(nice = -10) {
+  const done = new Set();
+  const tick = () => {
+    let ps;
+    try { ps = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' }); } catch { return; }
+    const children = new Map();
+    for (const line of ps.trim().split('\n')) {
+      const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(pid);
+    }
+    const stack = [...(children.get(process.pid) ?? [])];
+    while (stack.length) {
+      const pid = stack.pop();
+      stack.push(...(children.get(pid) ?? []));
+      if (done.has(pid)) continue;
+      done.add(pid);
+      try { execFileSync('renice', ['-n', String(nice), '-p', String(pid)], { stdio: 'ignore' }); } catch { /* gone, or not allowed */ }
+    }
+  };
+  tick();
+  const timer = setInterval(tick, 300);
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,119 @@
+// Print (issue 24): the lecture-notes example printed to PDF with Chromium (what students do before an
+// exam) holds each figure as a picture of its state at that moment, with the link to the live figure;
+// the lab and a lone iframe embed print their panels likewise. Pictures are <img>s made on beforeprint
+// (access/figure-access.js); a tagged PDF names each as a /Figure with its alt text, the text
+// alternative of the figure (what it shows, with the iteration), which is how this test finds them
+// (tests/browser/pdf-inspect.mjs). Chromium's tagged PDF leaves out the structure of iframes, so
+// the notes' iframe figures are checked in their frames (each made its pictures on beforeprint) and
+// an iframe embed is also printed alone. The pages are rendered to PNG (pdftoppm, Debian's
+// poppler-utils) into artifacts/print/ to be looked at.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { launchBrowser, openPage, repoRoot } from './harness.mjs';
+import { serveLab, waitReady } from './lab-helpers.mjs';
+import { scrollThrough, PAGES } from './page-audit.mjs';
+import { figureAlts } from './pdf-inspect.mjs';
+
+const outDir = resolve(repoRoot, 'artifacts/print');
+let site, browser;
+before(async () => {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  site = await serveLab();
+  browser = await launchBrowser();
+});
+after(async () => { await browser?.close(); await site?.close(); });
+
+const A4 = { format: 'A4', tagged: true, margin: { top: '12mm', bottom: '12mm', left: '12mm', right: '12mm' } };
+function toPng(pdf, prefix) {
+  execFileSync('pdftoppm', ['-r', '50', '-png', pdf, resolve(outDir, prefix)]);
+  const pages = readdirSync(outDir).filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.png'));
+  for (const p of pages) assert.ok(statSync(resolve(outDir, p)).size > 3000, `${p} is not blank`);
+  return pages;
+}
+const pdfText = (pdf) => execFileSync('pdftotext', ['-layout', pdf, '-']).toString();
+
+test('the lecture notes print every figure as a picture of its current state, with its link', { timeout: 150000 }, async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}examples/lecture-notes.html`, { viewport: { width: 1000, height: 800 } });
+  await scrollThrough(page);
+  await page.waitForFunction(PAGES.notes.ready, null, { timeout: 90000, polling: 100 });
+  // let each figure run a little, then pause them all: the print shows that state
+  await page.evaluate(async () => {
+    const figs = [...document.querySelectorAll('iframe')].map((f) => f.contentWindow.__embed).concat([...document.querySelectorAll('attnsvm-figure')]);
+    for (const f of figs) f.play();
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const f of figs) f.pause();
+    await new Promise((r) => setTimeout(r, 300));
+  });
+  const element = await page.evaluate(() => { const e = document.querySelector('attnsvm-figure'); return { k: e.iteration, panels: e.info().panels }; });
+  const frames = page.frames().filter((f) => /embed\.html#/.test(f.url()));
+  assert.equal(frames.length, 2);
+  const frameK = await Promise.all(frames.map((f) => f.evaluate(() => ({ k: window.__embed.info().iteration, panels: window.__embed.info().panels }))));
+  assert.ok(element.k > 0 && frameK.every((f) => f.k > 0), `the figures ran: ${element.k}, ${frameK.map((f) => f.k)}`);
+
+  const pdf = resolve(outDir, 'lecture-notes.pdf');
+  await page.pdf({ path: pdf, ...A4 });
+  // the element's panels: /Figure elements whose alt text is the panel's state at print time
+  const alts = figureAlts(await import('node:fs').then((fs) => fs.readFileSync(pdf)));
+  assert.equal(alts.length, element.panels.length, `one picture per panel of the element: ${JSON.stringify(alts)}`);
+  for (const alt of alts) assert.match(alt, new RegExp(`(iterations 0 to ${element.k}|k = ${element.k} of 2000)`), alt);
+  assert.ok(alts.some((a) => /^Softmax of every token/.test(a) && /sequence 0 selects token \d|no token selected yet/.test(a)), alts.join(' | '));
+  assert.ok(alts.some((a) => /^Direction: 1 − corr/.test(a) && /correlation with the Frobenius SVM direction 0\.\d+/.test(a)), alts.join(' | '));
+  // the iframes made their pictures on beforeprint, of their state then
+  for (const [i, f] of frames.entries()) {
+    const made = await f.evaluate(() => globalThis.__attnsvmPrint);
+    assert.equal(made?.prints, 1, `${f.url()}: printed once`);
+    assert.equal(made.pictures, frameK[i].panels.length, `${f.url()}: a picture per panel`);
+  }
+  // the live figures are back after printing
+  assert.equal(await page.evaluate(() => document.querySelector('attnsvm-figure').shadowRoot.querySelectorAll('.fig-print').length), 0);
+  // each figure's link is written out
+  const text = pdfText(pdf);
+  for (const s of ['#s=paths2d', '#s=local-convergence', '#s=mirror-descent']) assert.ok(text.includes(s), `the PDF shows the link ${s}`);
+  const pages = toPng(pdf, 'lecture-notes');
+  assert.ok(pages.length >= 4, `${pages.length} pages`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('an iframe embed alone and the lab print their panels as pictures, in the light theme', { timeout: 120000 }, async () => {
+  // the embed page in the dark theme: printed light (paper), its two panels as /Figure
+  const { page, context, problems } = await openPage(browser, `${site.url}embed.html#s=paths2d&panels=plane,corr&theme=dark&autoplay=0`, { viewport: { width: 720, height: 700 } });
+  await page.waitForFunction(() => window.__embed?.ready);
+  await page.evaluate(() => window.__embed.play());
+  await page.waitForFunction(() => window.__embed.info().iteration >= 100);
+  await page.evaluate(() => window.__embed.pause());
+  const k = await page.evaluate(() => window.__embed.info().iteration);
+  const pdf = resolve(outDir, 'embed.pdf');
+  await page.pdf({ path: pdf, ...A4 });
+  const alts = figureAlts(await import('node:fs').then((fs) => fs.readFileSync(pdf)));
+  assert.equal(alts.length, 2, JSON.stringify(alts));
+  assert.match(alts[0], new RegExp(`^Token plane\\. 2 sequences of 3 tokens in 2 dimensions\\. At k = ${k} of 2000: sequence 0 selects token \\d`));
+  assert.ok(pdfText(pdf).includes('index.html#s=paths2d'), 'the link to the live figure is printed');
+  toPng(pdf, 'embed');
+  assert.deepEqual(problems, []);
+  await context.close();
+
+  // the lab, dark: every drawn panel as a picture (the readout is text), the lab's link once
+  const lab = await openPage(browser, `${site.url}?autoplay=0#s=local-convergence`, { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+  await waitReady(lab.page);
+  for (let k = 30; k <= 300; k += 30) {  // ten frames: ten points of each curve
+    await lab.page.evaluate(() => window.__lab.step(30));
+    await lab.page.waitForFunction((n) => window.__lab.iteration >= n && !window.__lab.busy, k);
+  }
+  await lab.page.waitForFunction(() => document.querySelector('#sc-formulas .katex'));  // typeset (after the first frame)
+  const labPdf = resolve(outDir, 'lab.pdf');
+  await lab.page.pdf({ path: labPdf, ...A4 });
+  const labAlts = figureAlts(await import('node:fs').then((fs) => fs.readFileSync(labPdf)));
+  assert.equal(labAlts.length, 7, labAlts.map((a) => a.slice(0, 40)).join(' | '));
+  assert.ok(labAlts.every((a) => /300/.test(a)), 'each says the iteration it shows');
+  const labText = pdfText(labPdf);
+  assert.match(labText, /The live lab: http:\/\/127\.0\.0\.1:\d+\/\?autoplay=0#s=local-convergence/);
+  assert.equal(await lab.page.evaluate(() => document.documentElement.dataset.theme), 'dark', 'the theme is back after printing');
+  toPng(labPdf, 'lab');
+  assert.deepEqual(lab.problems, []);
+  await lab.context.close();
+});

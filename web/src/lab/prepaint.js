@@ -1,0 +1,84 @@
+// What the lab's first paint needs from the URL and the reader's settings, written before that paint
+// so that nothing moves when the lab's module runs (layout shift). Two inline scripts of the built
+// index.html (scripts/vite-static-shell.mjs), each self-contained (inlined as its source text: no
+// imports, no outer names):
+//   prepaintHead(ownViews), in <head>: the theme, and html[data-view] for a scenario with a view of
+//     its own (real images), whose CSS shows that view instead of the token panels. Anything the
+//     browser paints, even before the body is parsed, is then in the right theme and view.
+//   prepaint(prepaintData()), right after the lab's markup (layout.js): the scenario's title, caption,
+//     hints, options and formula slots, and the controls unfolded on wide screens (they are folded in
+//     the markup: unfolding below the paint moves nothing, folding would move the whole page).
+import { SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
+import { dataHint, dataNote, variantLabels } from './controls.js';
+import { formulaSlot } from './layout.js';
+
+export function prepaintData() {
+  const info = {}, hints = [];
+  for (const id of SCENARIO_ORDER) {
+    const s = SCENARIO_INFO[id];
+    const hint = dataHint({ scenario: id, generator: 'scenario', data: null });
+    if (!hints.includes(hint)) hints.push(hint);
+    info[id] = { title: s.title, caption: s.caption, options: s.options, formulas: s.formulas.length,
+      hint: hints.indexOf(hint), variants: variantLabels(id), own: !!s.own };
+  }
+  return {
+    first: SCENARIO_ORDER[0], info, hints, slot: formulaSlot,
+    sphereHint: dataHint({ generator: 'sphere', data: null }), customHint: dataHint({ data: {} }),
+    sphereNote: dataNote({ generator: 'sphere', data: null }), customNote: dataNote({ data: {} }),
+  };
+}
+
+export function prepaintHead(ownViews) {
+  const root = document.documentElement;
+  let pref = null;
+  try { pref = localStorage.getItem('attnsvm-theme'); } catch { /* storage blocked: follow the system */ }
+  const dark = pref === 'dark' || (pref !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches);
+  root.dataset.theme = dark ? 'dark' : 'light';
+  let s = null;
+  try { s = new URLSearchParams(location.hash.slice(1)).get('s'); } catch { /* an unreadable hash: the default view */ }
+  if (ownViews.includes(s)) root.dataset.view = s;
+}
+
+export const ownViews = () => SCENARIO_ORDER.filter((id) => SCENARIO_INFO[id].own);
+
+export function prepaint(S) {
+  const d = document, $ = (id) => d.getElementById(id);
+  if (innerWidth >= 760) $('controls-details').open = true;
+  let q;
+  try { q = new URLSearchParams(location.hash.slice(1)); } catch { q = new URLSearchParams(); }
+  let s = q.get('s');
+  if (!Object.hasOwn(S.info, s)) s = S.first;
+  const info = S.info[s];
+  $('ctl-scenario').value = s;
+  if (q.get('speed')) $('ctl-speed').value = q.get('speed');
+  const sphere = q.get('gen') === 'sphere', custom = q.has('data');
+  $('sc-title').textContent = info.title;
+  $('sc-caption').textContent = info.caption;
+  const note = custom ? S.customNote : sphere ? S.sphereNote : '';
+  $('sc-datanote').textContent = note;
+  $('sc-datanote').hidden = !note;
+  $('data-hint').textContent = custom ? S.customHint : sphere ? S.sphereHint : S.hints[info.hint];
+  if (sphere) $('ctl-generator').value = 'sphere';
+  for (const el of d.querySelectorAll('[data-opt]')) {
+    const k = el.dataset.opt;
+    el.hidden = !(info.options.includes(k) || (sphere && ['n', 'T', 'd', 'seed'].includes(k)));
+  }
+  // the mirror-descent p and the head's step show for those settings (the scenario's own optimizer
+  // is the engine's: a scenario that uses mirror descent shows its p once the engine said so)
+  d.querySelector('[data-show="md"]').hidden = !['md', 'nmd', 'nmd-fro'].includes(q.get('opt'));
+  d.querySelector('[data-show="joint"]').hidden = q.get('joint') !== '1';
+  const variant = $('ctl-variant');
+  variant.options[0].text = info.variants[0];
+  variant.options[1].text = info.variants[1];
+  const f = $('sc-formulas');
+  f.innerHTML = S.slot.repeat(info.formulas);
+  f.hidden = !info.formulas;
+  if (info.own) {
+    // a scenario with a view of its own (real images): its frame instead of the token panels (the CSS
+    // of html[data-view] already shows it; these are the attributes the view's module keeps)
+    d.querySelector('.layout').hidden = true;
+    d.querySelector('.topbar .player').hidden = true;
+    const own = d.querySelector(`[data-own-view="${s}"]`);
+    if (own) own.hidden = false;
+  }
+}

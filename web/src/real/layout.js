@@ -1,0 +1,83 @@
+// The real-images view's markup (web/src/real/lab-real.js wires it). Pure: no DOM.
+import { CLASS_NAMES } from './asset.js';
+import { OPTIMIZERS } from './session.js';
+
+const opt = (v, label = v) => `<option value="${v}">${label}</option>`;
+
+export const REAL_CAPTION = 'Fashion-MNIST images cut into a 7 x 7 grid of 4 x 4 patches: each patch (its 16 pixels and its position) is a token, the image\'s mean token is the query (attention pooling), and a linear head reads the pooled token; W and the head train jointly from zero, full batch. The gallery shows, over each test image, where the attention of the current W goes (orange: s_it, boxed: the selected patch). The mirror-descent paper reports that l_p MD with p near 1 generalizes better, selects sharper and gives sparser W than gradient descent (p = 2): compare p = 1.1, 2 and 3 and see whether this holds here.';
+
+// The view's frame: written into the built index.html (hidden unless the URL opens this scenario), so
+// that the first paint of #s=real-images shows it with its panels' space reserved. Its controls are
+// folded (as the lab's): unfolded right away on a wide screen, where that moves nothing.
+export function realLayoutHtml(scenarioOptions) {
+  return `<div class="layout real-layout" id="real-images" data-own-view="real-images" hidden>
+  <aside class="controls" aria-label="Real images controls">
+    <details id="real-controls-details"><summary>Controls</summary>
+    <form autocomplete="off" onsubmit="return false">
+      <fieldset><legend>Scenario</legend>
+        <label for="real-scenario">Preset</label>
+        <select id="real-scenario">${scenarioOptions}</select>
+      </fieldset>
+      <fieldset><legend>Data</legend>
+        <div class="row">
+          <label>Class A (+1) <select id="real-ca">${CLASS_NAMES.map((n, k) => opt(k, `${k} ${n}`)).join('')}</select></label>
+          <label>Class B (−1) <select id="real-cb">${CLASS_NAMES.map((n, k) => opt(k, `${k} ${n}`)).join('')}</select></label>
+        </div>
+        <div class="row">
+          <label>N train <input id="real-ntr" type="number" min="2" max="1000" step="2"></label>
+          <label>N test <input id="real-nte" type="number" min="2" max="1000" step="2"></label>
+          <label>Seed <input id="real-seed" type="number" min="0" step="1"></label>
+        </div>
+        <p class="hint">Seed 0: the first N/2 images of each class in the training and test files, in file order; seed k &gt; 0: N/2 drawn at random from the first 1000 of each class (the CLI's split, <code>--seed-base</code>).</p>
+      </fieldset>
+      <fieldset><legend>Training</legend>
+        <label for="real-opt">Optimizer (W and the head v)</label>
+        <select id="real-opt">${Object.entries(OPTIMIZERS).map(([k, v]) => opt(k, v)).join('')}</select>
+        <div class="row">
+          <label data-real="p">p <select id="real-p">${[1.1, 1.5, 2, 3].map((p) => opt(p, p === 2 ? '2 (GD)' : p)).join('')}</select></label>
+          <label>Step η <input id="real-lr" type="number" min="0" step="any"></label>
+          <label>Iterations <input id="real-it" type="number" min="1" max="20000" step="1"></label>
+        </div>
+        <label class="check" data-real="compare"><input id="real-cmp" type="checkbox"> compare p = 1.1, 2, 3 side by side</label>
+      </fieldset>
+    </form>
+    </details>
+  </aside>
+  <script>if (innerWidth >= 760) document.getElementById('real-controls-details').open = true;</script>
+  <main>
+    <div class="messages real-messages" role="alert" aria-live="assertive"></div>
+    <section class="intro"><h2>Real images: attention over Fashion-MNIST patches</h2>
+      <p class="real-caption">${REAL_CAPTION}</p></section>
+    <div class="real-player" role="group" aria-label="Real-images player">
+      <button id="real-play" type="button" class="primary"><span class="ico" aria-hidden="true">▶</span> <span class="lbl">Play</span></button>
+      <button id="real-reset" type="button">Reset</button>
+      <output id="real-iter">loading…</output>
+    </div>
+    <div class="panels">
+      <section class="panel wide" id="real-panel-gallery"><header><h3>Test images and where attention looks</h3>
+        <div class="tools"><label class="inline">attention of <select id="real-focus"></select></label></div></header>
+        <div class="body" id="real-body-gallery"></div><p class="sub" id="real-sub-gallery"></p></section>
+      <section class="panel" id="real-panel-detail"><header><h3>The selected image: softmax over patches</h3></header>
+        <div class="body" id="real-body-detail"><p class="sub">Click an image of the gallery.</p></div></section>
+      <section class="panel" id="real-panel-summary"><header><h3>Now: accuracy, sharpness, sparsity, SVM analysis</h3></header>
+        <div class="body" id="real-body-summary"></div></section>
+      <section class="panel" id="real-panel-accuracy"><header><h3>Accuracy (test solid, train dashed)</h3>
+        <div class="tools"><button type="button" data-real-export="accuracy">PNG</button></div></header>
+        <div class="body" id="real-body-accuracy"></div></section>
+      <section class="panel" id="real-panel-loss"><header><h3>Logistic loss (test solid, train dashed)</h3>
+        <div class="tools"><button type="button" data-real-export="loss">PNG</button></div></header>
+        <div class="body" id="real-body-loss"></div></section>
+      <section class="panel" id="real-panel-sharpness"><header><h3>Selection sharpness: mean max_t s_it (test)</h3></header>
+        <div class="body" id="real-body-sharpness"></div></section>
+      <section class="panel" id="real-panel-sparsity"><header><h3>Sparsity of W: share of |W_jk| below 1% of the largest</h3></header>
+        <div class="body" id="real-body-sparsity"></div></section>
+      <section class="panel" id="real-panel-hist"><header><h3>Histogram of |W_jk| / max |W_jk|</h3>
+        <div class="tools"><button type="button" data-real-export="hist">PNG</button></div></header>
+        <div class="body" id="real-body-hist"></div></section>
+      <section class="panel" id="real-panel-weights"><header><h3>W / max |W_jk| (rows and columns: 16 pixels, then row and column of the patch)</h3>
+        <div class="tools"><button type="button" data-real-export="weights">PNG</button></div></header>
+        <div class="body" id="real-body-weights"></div></section>
+    </div>
+  </main></div>`;
+}
+
