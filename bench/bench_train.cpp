@@ -4,6 +4,7 @@
 // --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
+#include "attnsvm/real_images.hpp"
 #include "attnsvm/scenarios.hpp"
 #include "attnsvm/train.hpp"
 #include "attnsvm/train_batched.hpp"
@@ -136,6 +137,47 @@ BENCHMARK(BM_Batched_NGD_KQ)->Args({6, 8, 10, 16});
 BENCHMARK(BM_Batched_MD_p3_W)->Args({6, 8, 10, 16});
 BENCHMARK(BM_Batched_Adam_W)->Args({6, 8, 10, 16});
 BENCHMARK(BM_NGD_W)->Args({15, 15, 20})->Args({1000, 49, 18});
+
+// The real-images run (SPEC section 6) at its defaults: 1000 training images of Fashion-MNIST 7 vs
+// 9 (T = 49 patches, d = 18), W and v trained jointly, one full-batch iteration per item. Needs
+// Debian's dataset-fashion-mnist (skipped with an error otherwise).
+void runRealImages(benchmark::State& state, Optimizer opt, double p) {
+  static const ImageSet* trainAll = [] {
+    try {
+      return new ImageSet(readFashionMnist("train"));
+    } catch (const std::exception&) {
+      return static_cast<ImageSet*>(nullptr);
+    }
+  }();
+  if (!trainAll) {
+    state.SkipWithError("Fashion-MNIST not found (apt-get install dataset-fashion-mnist)");
+    return;
+  }
+  RealImagesSettings s;
+  s.optimizer = opt;
+  s.p = p;
+  s.lr = opt == Optimizer::Adam ? 0.01 : 0.1;
+  const Dataset train = patchDataset(binarySubset(*trainAll, 7, 9, 1000), 7, 9);
+  const Dataset test = patchDataset(binarySubset(*trainAll, 7, 9, 2), 7, 9);
+  s.nTest = 2;
+  RealImagesRun run(train, test, s);
+  constexpr int kBatch = 10;
+  for (auto _ : state) {
+    if (run.step(kBatch) != kBatch) state.SkipWithError(run.stopReason().c_str());
+  }
+  const double iterations = static_cast<double>(state.iterations()) * kBatch;
+  state.SetItemsProcessed(static_cast<int64_t>(iterations));
+  state.counters["flops"] = benchmark::Counter(iterations * flopsPerIteration(1000, 49, 18, false),
+                                               benchmark::Counter::kIsRate);
+}
+void BM_RealImages_NMD_p1_1(benchmark::State& s) { runRealImages(s, Optimizer::NMD, 1.1); }
+void BM_RealImages_NMD_p2(benchmark::State& s) { runRealImages(s, Optimizer::NMD, 2.0); }
+void BM_RealImages_NMD_p3(benchmark::State& s) { runRealImages(s, Optimizer::NMD, 3.0); }
+void BM_RealImages_Adam(benchmark::State& s) { runRealImages(s, Optimizer::Adam, 2.0); }
+BENCHMARK(BM_RealImages_NMD_p1_1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RealImages_NMD_p2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RealImages_NMD_p3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RealImages_Adam)->Unit(benchmark::kMillisecond);
 
 // Attainable double-precision rate of this build on this machine: a 256^3 Eigen GEMM.
 void BM_PeakGemm(benchmark::State& state) {

@@ -76,6 +76,12 @@ Command addExperimentCommand(CLI::App& app) {
   sub->add_option("--data-dir", o->e.dataDir,
                   "real-images: Fashion-MNIST directory (default $ATTNSVM_FASHION_MNIST or "
                   "/usr/share/datasets/fashion-mnist)");
+  sub->add_option(
+      "--settings", o->e.settings,
+      "real-study, real-ladder: the settings as a JSON object or @FILE (the core's field "
+      "lists RealStudySettings, RealLadderSettings); --seeds, --seed-base, --classes "
+      "override, and for real-study --train, --test, --iters (epochs), for "
+      "real-ladder --dims (the sizes n)");
   sub->add_option("--out", o->out, "write the JSON result here (default: stdout)");
   sub->add_option("--csv", o->csv, "write the CSV table here");
   sub->add_flag("--quiet", o->quiet, "no progress on stderr");

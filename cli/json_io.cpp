@@ -19,6 +19,8 @@
 #include "attnsvm/fields.hpp"
 #include "attnsvm/names.hpp"
 #include "attnsvm/real_images.hpp"
+#include "attnsvm/real_ladder.hpp"
+#include "attnsvm/real_study.hpp"
 
 namespace attnsvm::cli {
 
@@ -454,7 +456,17 @@ ATTNSVM_CLI_FIELDS(SeedOptions)
 ATTNSVM_CLI_FIELDS(SeedsRequest)
 ATTNSVM_CLI_FIELDS(BasinMapRequest)
 ATTNSVM_CLI_FIELDS(RealImagesSettings)
+ATTNSVM_CLI_FIELDS(RealStudySettings)
+ATTNSVM_CLI_FIELDS(RealStudyRun)
+ATTNSVM_CLI_FIELDS(RealStudyRunResult)
+ATTNSVM_CLI_FIELDS(RealTrainSettings)
+ATTNSVM_CLI_FIELDS(RealLadderSettings)
+ATTNSVM_CLI_FIELDS(RealLadderRun)
 #undef ATTNSVM_CLI_FIELDS
+template json fieldsToJson<RealStudyRow>(const RealStudyRow& s);
+template json fieldsToJson<RealLadderRow>(const RealLadderRow& s);
+template json fieldsToJson<RealLadderRunResult>(const RealLadderRunResult& s);
+template json fieldsToJson<RealLadderSummary>(const RealLadderSummary& s);
 template json fieldsToJson<RealImagesFrame>(const RealImagesFrame& s);
 template json fieldsToJson<RealImagesAnalysis>(const RealImagesAnalysis& s);
 template json fieldsToJson<RealImagesSettings>(const RealImagesSettings& s,

@@ -29,17 +29,20 @@ void Progress::advance(long k) {
   if (finished_) return;
   if (tty_) {
     const auto t = std::chrono::steady_clock::now();
-    if (now < total_ && t - lastDraw_ < std::chrono::milliseconds(100)) return;
+    if (now < total_.load() && t - lastDraw_ < std::chrono::milliseconds(100)) return;
     lastDraw_ = t;
     draw(now, false);
   } else {
-    const int decile = static_cast<int>(10 * now / total_);
-    if (decile > lastDecile_ && now < total_) {
+    const long total = total_.load();
+    const int decile = static_cast<int>(10 * now / total);
+    if (decile > lastDecile_ && now < total) {
       lastDecile_ = decile;
       draw(now, false);
     }
   }
 }
+
+void Progress::setTotal(long total) { total_.store(total < 1 ? 1 : total); }
 
 void Progress::finish() {
   if (!enabled_) return;
@@ -51,7 +54,8 @@ void Progress::finish() {
 
 void Progress::draw(long done, bool final) {
   const double elapsed = elapsedSeconds();
-  const double frac = static_cast<double>(done) / static_cast<double>(total_);
+  const long total = total_.load();
+  const double frac = static_cast<double>(done) / static_cast<double>(total);
   if (tty_) {
     const int width = 30;
     const int filled = static_cast<int>(frac * width + 1e-9);
@@ -61,15 +65,15 @@ void Progress::draw(long done, bool final) {
     for (; k < width; ++k) bar[k] = '.';
     bar[width] = '\0';
     if (final) {
-      std::fprintf(stderr, "\r%s [%s] %ld/%ld  %.2f s        \n", label_.c_str(), bar, done, total_,
+      std::fprintf(stderr, "\r%s [%s] %ld/%ld  %.2f s        \n", label_.c_str(), bar, done, total,
                    elapsed);
     } else {
       const double eta = done > 0 ? elapsed * (1.0 - frac) / frac : 0.0;
       std::fprintf(stderr, "\r%s [%s] %ld/%ld  %.1f s  ETA %.1f s   ", label_.c_str(), bar, done,
-                   total_, elapsed, eta);
+                   total, elapsed, eta);
     }
   } else {
-    std::fprintf(stderr, "%s: %ld/%ld (%d%%) %.2f s%s\n", label_.c_str(), done, total_,
+    std::fprintf(stderr, "%s: %ld/%ld (%d%%) %.2f s%s\n", label_.c_str(), done, total,
                  static_cast<int>(100.0 * frac), elapsed, final ? " done" : "");
   }
   std::fflush(stderr);

@@ -17,6 +17,8 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   void advance(long k = 1);
+  // A new total (work that grows as it goes: the real-images study extends grids).
+  void setTotal(long total);
   void finish();  // prints the final state once (also called by the destructor)
   long done() const { return done_.load(); }
   double elapsedSeconds() const;
@@ -24,7 +26,7 @@ class Progress {
  private:
   void draw(long done, bool final);
   std::string label_;
-  long total_;
+  std::atomic<long> total_;
   bool enabled_;
   bool tty_;
   bool finished_ = false;

@@ -106,7 +106,8 @@ std::vector<std::string> experimentNames() {
   return {"local-convergence", "rank",     "multitoken",     "prompt-global-local",
           "loss-function",     "joint-pv", "mirror-descent", "overparam",
           "basin-map",         "rates",    "paths2d",        "paths2d-t5",
-          "md-convergence",    "joint-wv", "real-images"};
+          "md-convergence",    "joint-wv", "real-images",    "real-study",
+          "real-ladder"};
 }
 
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& o) {
@@ -129,6 +130,8 @@ ExperimentResult runExperiment(const std::string& name, const ExperimentOptions&
     if (!(lr >= 0.0) || !std::isfinite(lr))
       throw InputError("--lr / --adam-lr must be finite and > 0");
   if (name == "real-images") return realImagesExperiment(o);
+  if (name == "real-study") return realStudyExperiment(o);
+  if (name == "real-ladder") return realLadderExperiment(o);
   if (name == "local-convergence") return localConvergenceExperiment(o);
   if (name == "rank") return rankExperiment(o);
   if (name == "multitoken") return multitokenExperiment(o);

@@ -31,6 +31,9 @@ struct ExperimentOptions {
   int nTrain = -1, nTest = -1, nSvm = -1;
   double lr = 0.0, adamLr = 0.0;
   std::string dataDir;  // Fashion-MNIST directory ("" : $ATTNSVM_FASHION_MNIST or Debian's)
+  // real-study, real-ladder: the experiment's settings as a JSON object (or @file) read through
+  // the core's field list (RealStudySettings, RealLadderSettings); the options above override.
+  std::string settings;
 };
 
 struct ExperimentResult {
@@ -50,6 +53,8 @@ std::vector<std::string> experimentNames();
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& options);
 
 ExperimentResult realImagesExperiment(const ExperimentOptions& options);  // real_images.cpp
+ExperimentResult realStudyExperiment(const ExperimentOptions& options);   // real_study.cpp
+ExperimentResult realLadderExperiment(const ExperimentOptions& options);  // real_ladder.cpp
 ExperimentResult localConvergenceExperiment(const ExperimentOptions& options);
 ExperimentResult rankExperiment(const ExperimentOptions& options);
 ExperimentResult multitokenExperiment(const ExperimentOptions& options);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "attnsvm/errors.hpp"
+#include "attnsvm/portable_math.hpp"
 #include "model_internal.hpp"
 
 namespace attnsvm {
@@ -27,7 +28,7 @@ double rescaleColumns(Mat& cols, const Vec& mu, const Vec& sign, int units) {
   }
   if (nan) return std::numeric_limits<double>::quiet_NaN();
   for (int u = 0; u < units; ++u) {
-    const double c = (top == kNegInf || mu[u] == kNegInf) ? 0.0 : sign[u] * std::exp(mu[u] - top);
+    const double c = (top == kNegInf || mu[u] == kNegInf) ? 0.0 : sign[u] * pmath::exp(mu[u] - top);
     cols.col(u) *= c;
   }
   return top;
@@ -39,10 +40,10 @@ double addBalance(Mat& gK, Mat& gQ, double logData, const Mat& K, const Mat& Q, 
   const double size = std::max(K.lpNorm<Eigen::Infinity>(), Q.lpNorm<Eigen::Infinity>());
   if (!(balance > 0.0) || !(size > 0.0)) return logData;
   // True gradient: exp(logData) G + exp(logReg) (F / size), logReg = log(2 balance size).
-  const double logReg = std::log(2.0 * balance) + std::log(size);
+  const double logReg = pmath::log(2.0 * balance) + pmath::log(size);
   const double top = std::max(logData, logReg);
-  const double dataCoef = logData == kNegInf ? 0.0 : std::exp(logData - top);
-  const double regCoef = std::exp(logReg - top) / size;
+  const double dataCoef = logData == kNegInf ? 0.0 : pmath::exp(logData - top);
+  const double regCoef = pmath::exp(logReg - top) / size;
   if (dataCoef == 0.0) {
     gK = regCoef * K;
     gQ = regCoef * Q;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "attnsvm/errors.hpp"
+#include "attnsvm/portable_math.hpp"
 #include "attnsvm/train.hpp"
 #include "mirror_internal.hpp"
 
@@ -34,7 +35,7 @@ void signedPower(Eigen::Ref<Mat> x, double e) {
   for (Index c = 0; c < x.cols(); ++c)
     for (Index r = 0; r < x.rows(); ++r) {
       const double v = x(r, c);
-      x(r, c) = std::copysign(std::pow(std::abs(v), e), v);
+      x(r, c) = std::copysign(pmath::pow(std::abs(v), e), v);
     }
 }
 }  // namespace
@@ -58,9 +59,9 @@ double lpNorm(const Eigen::Ref<const Mat>& x, double p) {
       }
   } else {
     for (Index c = 0; c < x.cols(); ++c)
-      for (Index r = 0; r < x.rows(); ++r) sum += std::pow(std::abs(x(r, c)) / top, p);
+      for (Index r = 0; r < x.rows(); ++r) sum += pmath::pow(std::abs(x(r, c)) / top, p);
   }
-  return top * std::pow(sum, 1.0 / p);
+  return top * pmath::pow(sum, 1.0 / p);
 }
 
 namespace {
@@ -72,8 +73,8 @@ double scaledBregman(const ConstMatRef& a, double sa, const ConstMatRef& b, doub
   for (Index c = 0; c < a.cols(); ++c)
     for (Index r = 0; r < a.rows(); ++r) {
       const double x = sa * a(r, c), y = sb * b(r, c);
-      const double ay = std::abs(y), gy = std::copysign(p == 2.0 ? ay : std::pow(ay, p - 1.0), y);
-      psiA += p == 2.0 ? x * x : std::pow(std::abs(x), p);
+      const double ay = std::abs(y), gy = std::copysign(p == 2.0 ? ay : pmath::pow(ay, p - 1.0), y);
+      psiA += p == 2.0 ? x * x : pmath::pow(std::abs(x), p);
       psiB += ay * std::abs(gy);  // |y|^p
       cross += gy * x;
     }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "attnsvm/errors.hpp"
+#include "attnsvm/portable_math.hpp"
 #include "cold.hpp"
 #include "model_internal.hpp"
 
@@ -90,7 +91,7 @@ ATTNSVM_COLD_FN Model::Model(const Dataset& data, ModelSpec spec)
   const int n = data_.n, T = data_.T;
   units_ = perQueryUnits(spec_.attention) ? n * T : n;
   impl->units = units_;
-  impl->logUnits = std::log(static_cast<double>(units_));
+  impl->logUnits = pmath::log(static_cast<double>(units_));
   impl->tokensT = data_.X.transpose();
   impl->unitSeq.resize(units_);
   impl->unitCount.resize(units_);

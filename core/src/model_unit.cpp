@@ -13,13 +13,14 @@
 #include <cmath>
 #include <limits>
 
+#include "attnsvm/portable_math.hpp"
 #include "model_internal.hpp"
 
 namespace attnsvm {
 
 double softplus(double x) {
   // log(1 + e^x) without overflow for large x and without losing small values for x << 0.
-  return std::max(x, 0.0) + std::log1p(std::exp(-std::abs(x)));
+  return std::max(x, 0.0) + pmath::log1p(pmath::exp(-std::abs(x)));
 }
 
 double lossValue(LossKind kind, double u) {
@@ -27,7 +28,7 @@ double lossValue(LossKind kind, double u) {
     case LossKind::Logistic:
       return softplus(-u);
     case LossKind::Exponential:
-      return std::exp(-u);
+      return pmath::exp(-u);
     case LossKind::Correlation:
       return -u;
   }
@@ -103,13 +104,13 @@ UnitOutcome evaluateUnit(const Eigen::Ref<const Mat>& X, const Eigen::Ref<const 
         w[t] = 0.0;
         continue;
       }
-      w[t] = std::exp(w[t] - beta);
+      w[t] = pmath::exp(w[t] - beta);
       wsum += w[t];
       s.ghat.noalias() += w[t] * (X.col(t) - xa);
     }
-    const double expBeta = std::exp(beta);  // <= 1: beta <= 0 up to rounding
-    const double S = expBeta * wsum;        // sum_{t != alpha} exp(b_t) <= tau - 1
-    lambda = beta - std::log1p(S);
+    const double expBeta = pmath::exp(beta);  // <= 1: beta <= 0 up to rounding
+    const double S = expBeta * wsum;          // sum_{t != alpha} exp(b_t) <= tau - 1
+    lambda = beta - pmath::log1p(S);
     out.probability = 1.0 / (1.0 + S);  // s_alpha
     expLambda = expBeta * out.probability;
     s.r.noalias() += expLambda * s.ghat;
@@ -129,7 +130,7 @@ UnitOutcome evaluateUnit(const Eigen::Ref<const Mat>& X, const Eigen::Ref<const 
   } else {
     logDeriv = logAbsLossDerivative(loss, u);
   }
-  if (std::abs(y) != 1.0) logDeriv += std::log(std::abs(y));
+  if (std::abs(y) != 1.0) logDeriv += pmath::log(std::abs(y));
   out.sign = y > 0 ? -1.0 : 1.0;  // l' < 0 for every loss here, times sign(Y)
 
   if (needH) {
@@ -148,7 +149,7 @@ UnitOutcome evaluateUnit(const Eigen::Ref<const Mat>& X, const Eigen::Ref<const 
     const double norm = s.ghat.lpNorm<Eigen::Infinity>();
     if (norm > 0.0 && std::isfinite(norm)) {
       s.ghat /= norm;
-      out.logQ = lambda + std::log(norm) + logDeriv;
+      out.logQ = lambda + pmath::log(norm) + logDeriv;
     } else if (!std::isfinite(norm)) {
       out.logQ = std::numeric_limits<double>::quiet_NaN();  // reported by the caller
     }
@@ -165,7 +166,7 @@ UnitOutcome evaluateUnit(const Eigen::Ref<const Mat>& X, const Eigen::Ref<const 
     const double norm = s.feat.lpNorm<Eigen::Infinity>();
     if (norm > 0.0 && std::isfinite(norm)) {
       s.feat /= norm;
-      out.logHead = std::log(norm) + logDeriv;
+      out.logHead = pmath::log(norm) + logDeriv;
     } else if (!std::isfinite(norm)) {
       out.logHead = std::numeric_limits<double>::quiet_NaN();
     }

@@ -1,7 +1,9 @@
 // One real-images training run (SPEC section 6): cross attention with the mean token as query,
-// W and the linear head v trained jointly from zero with one optimizer, and the measurements of a
-// frame (accuracy, loss, selection sharpness, sparsity of W) and of the end (the SVM analysis of
-// the selection on the first nSvm training images).
+// W and the linear head v trained jointly from zero with one optimizer (the real-images kernel,
+// attnsvm/real_train.hpp: the same bits natively and in wasm), and the measurements of a frame
+// (accuracy, loss, selection sharpness, sparsity of W) and of the end (the SVM analysis of the
+// selection on the first nSvm training images).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -10,6 +12,7 @@
 #include "attnsvm/experiment.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/real_images.hpp"
+#include "attnsvm/real_train.hpp"
 #include "attnsvm/selection.hpp"
 
 namespace attnsvm {
@@ -45,37 +48,21 @@ void checkSettings(const RealImagesSettings& s, const Dataset& train, const Data
     throw InputError("the real-images run starts from v0 = 0: the training set's v must be zero");
 }
 
-// Accuracy (Y_i f_i > 0: f = 0, the start, counts as wrong) and mean max softmax of a forward pass.
-void summarize(const Forward& fw, const Vec& Y, double& loss, double& accuracy,
-               double& maxSoftmax) {
-  loss = fw.loss;
-  accuracy = (Y.array() * fw.output.array() > 0.0).cast<double>().mean();
-  maxSoftmax = fw.selectedProbability.mean();
-}
-
 }  // namespace
 
 struct RealImagesRun::Impl {
   RealImagesSettings settings;
   Dataset train, test;
-  Model testModel;
-  Trainer trainer;
+  std::shared_ptr<const RealData> trainData, testData;
+  RealTrainer trainer;
+  mutable Params params;  // W and v of the last params() call
 
-  static TrainSettings trainSettings(const RealImagesSettings& s) {
-    TrainSettings ts;
+  static RealTrainSettings trainSettings(const RealImagesSettings& s) {
+    RealTrainSettings ts;
     ts.optimizer = s.optimizer;
-    ts.lr = s.lr;
     ts.p = s.optimizer == Optimizer::Adam ? 2.0 : s.p;
-    ts.trainHead = true;
-    ts.headOptimizer = s.optimizer;
-    ts.headLr = s.lr;
-    ts.headP = ts.p;
-    ts.traceEvery =
-        std::numeric_limits<int>::max();  // the run measures itself (measure()); no trace
-    // l_p MD with p near 1 grows W and v like (lr k)^{1/(p-1)} (1e20 after 1000 normalized steps at
-    // p = 1.1): large but finite, and the scaled gradient stays accurate; only overflow stops a
-    // run.
-    ts.maxNorm = 1e300;
+    ts.lr = s.lr;  // W and v alike
+    ts.batch = 0;  // full batch, W0 = v0 = 0: a run is deterministic (the seed picks the split)
     return ts;
   }
 
@@ -83,58 +70,71 @@ struct RealImagesRun::Impl {
       : settings(s),
         train((checkSettings(s, tr, te), std::move(tr))),
         test(std::move(te)),
-        testModel(test, realImagesSpec()),
-        trainer(Model(train, realImagesSpec()), trainSettings(s),
-                Model(train, realImagesSpec()).zeroParams()) {}
+        trainData(realData(train)),
+        testData(realData(test)),
+        trainer(trainData, trainSettings(s)) {}
 };
 
 RealImagesRun::RealImagesRun(Dataset train, Dataset test, const RealImagesSettings& settings)
     : impl_(std::make_shared<Impl>(std::move(train), std::move(test), settings)) {}
 
-int RealImagesRun::step(int k) { return impl_->trainer.step(k); }
-int RealImagesRun::iteration() const { return impl_->trainer.iteration(); }
+int RealImagesRun::step(int k) {
+  if (k < 0) throw InputError("step(" + std::to_string(k) + "): the count must be >= 0");
+  int taken = 0;
+  while (taken < k && impl_->trainer.step()) ++taken;
+  return taken;
+}
+int RealImagesRun::iteration() const { return impl_->trainer.steps(); }
 const std::string& RealImagesRun::stopReason() const { return impl_->trainer.stopReason(); }
-const Params& RealImagesRun::params() const { return impl_->trainer.params(); }
+const Params& RealImagesRun::params() const {
+  impl_->params.W = impl_->trainer.W();
+  impl_->params.v = impl_->trainer.v();
+  return impl_->params;
+}
 const RealImagesSettings& RealImagesRun::settings() const { return impl_->settings; }
 const Dataset& RealImagesRun::train() const { return impl_->train; }
 const Dataset& RealImagesRun::test() const { return impl_->test; }
 
 RealImagesFrame RealImagesRun::measure() const {
   const Impl& im = *impl_;
-  const Params& params = im.trainer.params();
   RealImagesFrame f;
-  f.iteration = im.trainer.iteration();
-  summarize(im.trainer.model().forward(params), im.train.Y, f.trainLoss, f.trainAccuracy,
-            f.trainMaxSoftmax);
-  summarize(im.testModel.forward(params), im.test.Y, f.testLoss, f.testAccuracy, f.testMaxSoftmax);
-  const Mat& W = params.W;
-  const double top = W.cwiseAbs().maxCoeff();
+  f.iteration = im.trainer.steps();
+  const RealEvaluation tr = im.trainer.evaluate(*im.trainData);
+  const RealEvaluation te = im.trainer.evaluate(*im.testData);
+  f.trainLoss = tr.loss;
+  f.trainAccuracy = tr.accuracy;
+  f.trainMaxSoftmax = tr.maxSoftmax;
+  f.testLoss = te.loss;
+  f.testAccuracy = te.accuracy;
+  f.testMaxSoftmax = te.maxSoftmax;
+  const Mat& W = im.trainer.W();
+  f.sparsity = RealTrainer::sparsity(W);
+  double top = 0.0;
+  for (Index k = 0; k < W.size(); ++k) top = std::max(top, std::abs(W.data()[k]));
   const int bins = im.settings.histogramBins;
   f.histogram.assign(bins, 0.0);
   if (!(top > 0.0)) {
-    f.sparsity = 1.0;  // W = 0: every entry is "below 1% of the largest"
-    f.histogram[0] = static_cast<double>(W.size());
+    f.histogram[0] = static_cast<double>(W.size());  // W = 0
     return f;
   }
-  int small = 0;
   for (Index k = 0; k < W.size(); ++k) {
     const double r = std::abs(W.data()[k]) / top;
-    if (r < 0.01) ++small;
     f.histogram[std::min(bins - 1, static_cast<int>(r * bins))] += 1.0;
   }
-  f.sparsity = static_cast<double>(small) / static_cast<double>(W.size());
   return f;
 }
 
-Mat RealImagesRun::testSoftmax() const { return impl_->testModel.forward(params()).softmax; }
+Mat RealImagesRun::testSoftmax() const {
+  return realSoftmax(*impl_->testData, impl_->trainer.W(), impl_->trainer.v());
+}
 
 std::vector<int> RealImagesRun::testSelection() const {
-  return impl_->testModel.forward(params()).selected;
+  return impl_->trainer.evaluate(*impl_->testData).selection;
 }
 
 RealImagesAnalysis RealImagesRun::analyze() const {
   const Impl& im = *impl_;
-  const Params& params = im.trainer.params();
+  const Params& params = this->params();
   const int n = im.settings.nSvm, T = im.train.T;
   // The first nSvm training images, scored by the final head (gamma_it = Y_i v^T x_it).
   Dataset sub;
@@ -148,7 +148,9 @@ RealImagesAnalysis RealImagesRun::analyze() const {
   const ModelSpec spec = realImagesSpec();
   RealImagesAnalysis a;
   a.nSvm = n;
-  a.selection = Model(sub, spec).forward(params).selected;
+  // the selection argmax_t s_it of the kernel that trained the run (the same bits everywhere)
+  const std::vector<int> all = im.trainer.evaluate(*im.trainData).selection;
+  a.selection.assign(all.begin(), all.begin() + n);
   const SelectionReport rep = analyzeSelection(sub, spec.attention, a.selection);
   a.verdict = toString(rep.verdict);
   a.corr = a.divergence = std::numeric_limits<double>::quiet_NaN();

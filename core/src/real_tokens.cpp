@@ -40,7 +40,8 @@ void shuffle(std::vector<int>& v, Rng& rng) {
 
 }  // namespace
 
-ImageSet binarySubset(const ImageSet& all, int classA, int classB, int count, std::uint64_t seed) {
+SplitIndices splitIndices(const ImageSet& all, int classA, int classB, int count,
+                          int validationCount, std::uint64_t seed) {
   checkClass(classA, "class A");
   checkClass(classB, "class B");
   if (classA == classB)
@@ -49,7 +50,10 @@ ImageSet binarySubset(const ImageSet& all, int classA, int classB, int count, st
   if (count < 2 || count % 2 != 0)
     throw InputError("image count " + std::to_string(count) +
                      ": must be even and >= 2 (half of each class)");
-  const int half = count / 2;
+  if (validationCount < 0 || validationCount % 2 != 0)
+    throw InputError("validation count " + std::to_string(validationCount) +
+                     ": must be even and >= 0 (half of each class)");
+  const int half = count / 2, valHalf = validationCount / 2;
   const std::size_t pixelsPer = static_cast<std::size_t>(all.rows) * all.cols;
   if (all.pixels.size() != pixelsPer * all.labels.size())
     throw InputError("image set has " + std::to_string(all.pixels.size()) + " pixels for " +
@@ -62,33 +66,55 @@ ImageSet binarySubset(const ImageSet& all, int classA, int classB, int count, st
     if (all.labels[k] == classB) ofB.push_back(k);
   }
   for (const auto& [c, list] : {std::make_pair(classA, &ofA), std::make_pair(classB, &ofB)})
-    if (static_cast<int>(list->size()) < half)
+    if (static_cast<int>(list->size()) < half + valHalf)
       throw InputError("class " + className(c) + " has " + std::to_string(list->size()) +
-                       " images, fewer than the " + std::to_string(half) + " asked for (count " +
-                       std::to_string(count) + " / 2)");
+                       " images, fewer than the " + std::to_string(half + valHalf) +
+                       " asked for (count " + std::to_string(count) +
+                       (valHalf ? " + validation " + std::to_string(validationCount) : "") +
+                       ", half of each class)");
   if (seed != 0) {
     // The pool: what the page's asset holds at its sizes (kSplitPool), so both make this split.
     const std::size_t pool = static_cast<std::size_t>(std::max(kSplitPool, count));
+    if (valHalf > 0 && static_cast<std::size_t>(half + valHalf) > pool)
+      throw InputError("count / 2 + validation / 2 = " + std::to_string(half + valHalf) +
+                       " exceeds the pool of " + std::to_string(pool) +
+                       " images per class that a seeded split draws from");
     if (ofA.size() > pool) ofA.resize(pool);
     if (ofB.size() > pool) ofB.resize(pool);
     Rng rng(seed);
     shuffle(ofA, rng);
     shuffle(ofB, rng);
   }
-  std::vector<int> keep(ofA.begin(), ofA.begin() + half);
-  keep.insert(keep.end(), ofB.begin(), ofB.begin() + half);
-  std::sort(keep.begin(), keep.end());  // file order, classes interleaved as in the file
+  SplitIndices out;
+  out.train.assign(ofA.begin(), ofA.begin() + half);
+  out.train.insert(out.train.end(), ofB.begin(), ofB.begin() + half);
+  out.validation.assign(ofA.begin() + half, ofA.begin() + half + valHalf);
+  out.validation.insert(out.validation.end(), ofB.begin() + half, ofB.begin() + half + valHalf);
+  std::sort(out.train.begin(), out.train.end());  // file order, classes interleaved as in the file
+  std::sort(out.validation.begin(), out.validation.end());
+  return out;
+}
+
+ImageSet imageSubset(const ImageSet& all, const std::vector<int>& indices) {
+  const std::size_t pixelsPer = static_cast<std::size_t>(all.rows) * all.cols;
   ImageSet out;
   out.rows = all.rows;
   out.cols = all.cols;
-  out.pixels.reserve(keep.size() * pixelsPer);
-  out.labels.reserve(keep.size());
-  for (int k : keep) {
+  out.pixels.reserve(indices.size() * pixelsPer);
+  out.labels.reserve(indices.size());
+  for (int k : indices) {
+    if (k < 0 || k >= all.count())
+      throw InputError("image index " + std::to_string(k) + " is out of range 0.." +
+                       std::to_string(all.count() - 1));
     const auto first = all.pixels.begin() + static_cast<std::ptrdiff_t>(k * pixelsPer);
     out.pixels.insert(out.pixels.end(), first, first + static_cast<std::ptrdiff_t>(pixelsPer));
     out.labels.push_back(all.labels[k]);
   }
   return out;
+}
+
+ImageSet binarySubset(const ImageSet& all, int classA, int classB, int count, std::uint64_t seed) {
+  return imageSubset(all, splitIndices(all, classA, classB, count, 0, seed).train);
 }
 
 Dataset patchDataset(const ImageSet& images, int classA, int classB, int patch) {
@@ -144,7 +170,13 @@ Dataset patchDataset(const ImageSet& images, int classA, int classB, int patch) 
     if (std::all_of(img, img + pixelsPer, [](std::uint8_t x) { return x == 0; }))
       throw InputError("image " + std::to_string(i) +
                        " is blank: its mean token (the query) is zero");
-    data.Z.row(i) = data.tokens(i).colwise().mean();
+    // z_i = (sum_t x_it) / T, summed over t in order (not Eigen's vectorized mean, whose order
+    // depends on the platform's SIMD: SPEC 6.4, the same bits natively and in wasm).
+    for (int j = 0; j < d; ++j) {
+      double sum = 0.0;
+      for (int t = 0; t < T; ++t) sum += data.X(static_cast<Index>(i) * T + t, j);
+      data.Z(i, j) = sum / T;
+    }
   }
   return data;
 }

@@ -8,6 +8,7 @@
 // which is an exact zero step when the true gradient underflows; NMD divides by ||g||_q + eps as
 // the mirror-descent paper's code does, so its step shrinks once ||g||_q nears eps (stepBlock).
 #include "attnsvm/train.hpp"
+#include "attnsvm/portable_math.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -58,7 +59,7 @@ bool stepBlock(const Eigen::Ref<const Mat>& x, const Eigen::Ref<const Mat>& dir,
   double coef;
   if (opt == Optimizer::NMD) {
     const double dual = lpNorm(dir, dualExponent(p));
-    const double floor = std::exp(std::log(std::numeric_limits<double>::epsilon()) - logScale);
+    const double floor = pmath::exp(pmath::log(std::numeric_limits<double>::epsilon()) - logScale);
     coef = (dual > 0.0 && logScale != -INFINITY) ? lr / (dual + floor) : 0.0;
     if (coef == 0.0) {
       next = x;  // exactly: the mirror round trip would round
@@ -73,7 +74,7 @@ bool stepBlock(const Eigen::Ref<const Mat>& x, const Eigen::Ref<const Mat>& dir,
     coef = lr / norm;
   } else {
     // exp(logScale) underflows to 0 exactly when the true gradient does: a zero step.
-    coef = logScale == -INFINITY ? 0.0 : lr * std::exp(logScale);
+    coef = logScale == -INFINITY ? 0.0 : lr * pmath::exp(logScale);
   }
   if (isMirror(opt) && p != 2.0) {
     next = x;
@@ -102,12 +103,13 @@ constexpr double kAdamMaxLogScale = 300.0;
 void adamStep(const Eigen::Ref<const Mat>& x, const Eigen::Ref<const Mat>& dir, double logScale,
               const TrainSettings& s, double lr, int k, Eigen::Ref<Mat> m, Eigen::Ref<Mat> sq,
               Eigen::Ref<Mat> next) {
-  const double scale = logScale == -INFINITY ? 0.0 : std::exp(std::min(logScale, kAdamMaxLogScale));
+  const double scale =
+      logScale == -INFINITY ? 0.0 : pmath::exp(std::min(logScale, kAdamMaxLogScale));
   const double b1 = s.adamBeta1, b2 = s.adamBeta2;
   m = b1 * m + ((1.0 - b1) * scale) * dir;
   sq = b2 * sq + ((1.0 - b2) * scale * scale) * dir.cwiseAbs2();
   // Bias corrections of iteration k >= 1: mhat = m / (1 - b1^k), shat = sq / (1 - b2^k).
-  const double c1 = 1.0 - std::pow(b1, k), c2 = 1.0 - std::pow(b2, k);
+  const double c1 = 1.0 - pmath::pow(b1, k), c2 = 1.0 - pmath::pow(b2, k);
   next = x - (lr / c1) * (m.array() / ((sq.array() / c2).sqrt() + s.adamEps)).matrix();
 }
 

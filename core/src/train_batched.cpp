@@ -14,6 +14,7 @@
 // one reciprocal instead of divided.
 // The tests (tests/core/test_train_batched.cpp) hold the result to Trainer's within 1e-12 relative.
 #include "attnsvm/train_batched.hpp"
+#include "attnsvm/portable_math.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -394,7 +395,7 @@ BatchedTrainer::BatchedTrainer(std::vector<Model> models, TrainSettings settings
   const AttentionKind kind = spec0.attention;
   const bool prompt = param_ == Parameterization::Prompt;
   units_ = perQueryUnits(kind) ? n_ * T_ : n_;
-  logUnits_ = std::log(static_cast<double>(units_));
+  logUnits_ = pmath::log(static_cast<double>(units_));
   unitSeq_.resize(units_);
   unitCount_.resize(units_);
   const std::size_t K = KP_, d = d_, T = T_, U = units_;
@@ -675,7 +676,7 @@ ATTNSVM_LANES void BatchedTrainer::lossAndScale(int u, int kb, bool several, con
       logDeriv = logAbsLossDerivative(lossKind_, uu);
     }
     loss[l] += term;
-    if (std::abs(y[l]) != 1.0) logDeriv += std::log(std::abs(y[l]));
+    if (std::abs(y[l]) != 1.0) logDeriv += pmath::log(std::abs(y[l]));
     sign[l] = y[l] > 0 ? -1.0 : 1.0;
     // A NaN anywhere in the direction makes the max-abs NaN-free; check the sum as Eigen's
     // lpNorm<Infinity> would propagate it.
@@ -797,7 +798,7 @@ ATTNSVM_LANES void BatchedTrainer::addBalance() {
   double* __restrict top2 = coef_.data() + 4 * K;
   std::copy(size, size + K, logReg);
   logLanes(logReg, K);
-  const double logTwiceBalance = std::log(2.0 * balance);
+  const double logTwiceBalance = pmath::log(2.0 * balance);
   for (int k = 0; k < K; ++k) {
     logReg[k] = logTwiceBalance + logReg[k];
     top2[k] = std::max(logScale_[k], logReg[k]);
@@ -866,8 +867,9 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
           nrm[k] += ok ? term : 0.0;
         }
       for (int k = 0; k < K; ++k)
-        nrm[k] = (topv[k] > 0.0 && std::isfinite(topv[k])) ? topv[k] * std::pow(nrm[k], 1.0 / qexp)
-                                                           : topv[k];
+        nrm[k] = (topv[k] > 0.0 && std::isfinite(topv[k]))
+                     ? topv[k] * pmath::pow(nrm[k], 1.0 / qexp)
+                     : topv[k];
     } else {
       for (int e = 0; e < size; ++e) {
         const double* __restrict de = dir + e * K;
@@ -883,14 +885,14 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
       // NMD: lr g / (||g||_q + eps) with g = exp(logScale) dir, i.e. lr dir / (||dir||_q + eps
       // exp(-logScale)).
       else if (opt == Optimizer::NMD)
-        coef[k] = s_.lr / (nrm[k] + eps * std::exp(-logScale_[k]));
+        coef[k] = s_.lr / (nrm[k] + eps * pmath::exp(-logScale_[k]));
       else
         coef[k] = s_.lr / nrm[k];
     }
   } else {
     for (int k = 0; k < K; ++k) {
       moved_[k] = 1;
-      coef[k] = logScale_[k] == kNegInf ? 0.0 : s_.lr * std::exp(logScale_[k]);
+      coef[k] = logScale_[k] == kNegInf ? 0.0 : s_.lr * pmath::exp(logScale_[k]);
     }
   }
   if (mirror) {
@@ -922,7 +924,7 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
 // ---- Adam ----
 // Trainer's adamStep (train.cpp) for every run, each operation in Trainer's order so that the bits
 // match (IEEE division and square root are correctly rounded at any vector width; the scalar
-// per-run factors use std::exp and std::pow as Trainer does): on the true gradient
+// per-run factors use the portable exp and pow as Trainer does): on the true gradient
 // g = exp(logScale) dir, with logScale capped at Trainer's kAdamMaxLogScale,
 //   m = b1 m + ((1 - b1) scale) dir,   sq = b2 sq + ((1 - b2) scale scale) dir^2,
 //   next = x - (lr / c1) (m / (sqrt(sq / c2) + eps)),   c1 = 1 - b1^k, c2 = 1 - b2^k,
@@ -937,17 +939,17 @@ void BatchedTrainer::adamCoefficients() {
   double* a2 = a1 + K;            // (1 - b2) scale scale
   double* lrc = a2 + K;           // lr / c1
   double* c2 = lrc + K;
-  // The runs of a batch are mostly at one iteration: the bias corrections (two std::pow calls,
+  // The runs of a batch are mostly at one iteration: the bias corrections (two pow calls,
   // a good part of the step's cost) are computed once per distinct iteration in a row.
   double lastIt = 0.0, lastLrc = 0.0, lastC2 = 0.0;
   for (int k = 0; k < K; ++k) {
     const double ls = logScale_[k];
-    const double scale = ls == kNegInf ? 0.0 : std::exp(std::min(ls, kAdamMaxLogScale));
+    const double scale = ls == kNegInf ? 0.0 : pmath::exp(std::min(ls, kAdamMaxLogScale));
     const double it = k < K_ ? iteration_[k] + 1.0 : 1.0;  // padding lanes: any k >= 1
     if (it != lastIt) {
       lastIt = it;
-      lastLrc = s_.lr / (1.0 - std::pow(b1, it));
-      lastC2 = 1.0 - std::pow(b2, it);
+      lastLrc = s_.lr / (1.0 - pmath::pow(b1, it));
+      lastC2 = 1.0 - pmath::pow(b2, it);
     }
     a1[k] = (1.0 - b1) * scale;
     a2[k] = (1.0 - b2) * scale * scale;

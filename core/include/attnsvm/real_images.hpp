@@ -62,6 +62,20 @@ constexpr int kSplitPool = 1000;
 ImageSet binarySubset(const ImageSet& all, int classA, int classB, int count,
                       std::uint64_t seed = 0);
 
+// The file indices (in file order) of binarySubset's images, and of a validation set drawn from the
+// same pool after them (SPEC 6.1): per class, the images count/2 .. count/2 + validationCount/2 - 1
+// of the (shuffled, for seed > 0; file-ordered, for seed 0) pool, so the validation images are
+// disjoint from the training images and binarySubset(all, A, B, count, seed) is
+// imageSubset(all, splitIndices(all, A, B, count, v, seed).train) for every v. InputError as
+// binarySubset, and when count/2 + validationCount/2 exceeds the pool a seeded split draws from.
+struct SplitIndices {
+  std::vector<int> train, validation;
+};
+SplitIndices splitIndices(const ImageSet& all, int classA, int classB, int count,
+                          int validationCount, std::uint64_t seed);
+// The images at `indices` (file indices of `all`), in that order.
+ImageSet imageSubset(const ImageSet& all, const std::vector<int>& indices);
+
 // Tokens of SPEC section 6: the image cut into a g x g grid of patch x patch patches (g =
 // rows/patch), read row by row (T = g^2); token = the patch's pixels / 255 (row-major) followed by
 // its position (2 row/(g-1) - 1, 2 col/(g-1) - 1) in [-1, 1]^2, so d = patch^2 + 2 (T = 49, d = 18
