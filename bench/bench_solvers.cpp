@@ -1,6 +1,9 @@
 // Solver timings (docs/BENCHMARKS.md, "Max-margin solvers, natively").
 #include <benchmark/benchmark.h>
 
+#include <map>
+
+#include "../tests/core/real_svm_data.hpp"
 #include "../tests/core/svm_test_data.hpp"
 #include "attnsvm/margin.hpp"
 #include "attnsvm/scenarios.hpp"
@@ -70,6 +73,58 @@ void BM_Lp3(benchmark::State& s) { run(s, NormKind::Lp, 3.0); }
 void BM_Lp4(benchmark::State& s) { run(s, NormKind::Lp, 4.0); }
 void BM_Lp10(benchmark::State& s) { run(s, NormKind::Lp, 10.0); }
 
+// Issue 26: the Fashion-MNIST Att-SVM (tests/core/real_svm_data.hpp; 7 vs 9, the first n/2 of
+// each class, T = 49, d = 18, the default optimal selection, or the selection of a trained W
+// when range(1) = 1: 100 iterations of normalized GD). range(0) = n; the decision (optimal /
+// infeasible / boundary) is a counter. Skipped without the data.
+const MarginProblem& realProblem(int n, bool trained) {
+  static std::map<std::pair<int, bool>, MarginProblem> cache;
+  auto it = cache.find({n, trained});
+  if (it == cache.end()) {
+    svmtest::RealSvmSpec s;
+    s.n = n;
+    s.trainIterations = trained ? 100 : 0;
+    const Dataset data = svmtest::realSvmDataset(s);
+    it = cache
+             .emplace(std::make_pair(n, trained),
+                      attentionSvmProblem(data, AttentionKind::Cross, data.alpha))
+             .first;
+  }
+  return it->second;
+}
+
+void runReal(benchmark::State& state, NormKind norm, double p) {
+  if (!svmtest::haveFashionData()) {
+    state.SkipWithError("Fashion-MNIST is not installed");
+    return;
+  }
+  const MarginProblem& pb = realProblem(static_cast<int>(state.range(0)), state.range(1) != 0);
+  SolverSettings st;
+  st.norm = norm;
+  st.p = p;
+  MarginSolution sol;
+  for (auto _ : state) {
+    sol = solveMargin(pb, st);
+    benchmark::DoNotOptimize(sol.W.data());
+  }
+  state.counters["m"] = pb.constraints();
+  state.counters["status"] =
+      static_cast<double>(sol.status);  // 0 optimal, 1 infeasible, 3 boundary
+  state.counters["gap"] = sol.gap;
+  state.counters["viol"] = sol.maxViolation;
+  state.counters["iters"] = sol.iterations;
+}
+void BM_RealFrobenius(benchmark::State& s) { runReal(s, NormKind::Frobenius, 2.0); }
+void BM_RealNuclear(benchmark::State& s) { runReal(s, NormKind::Nuclear, 2.0); }
+void BM_RealLp11(benchmark::State& s) { runReal(s, NormKind::Lp, 1.1); }
+void BM_RealLp15(benchmark::State& s) { runReal(s, NormKind::Lp, 1.5); }
+void BM_RealLp3(benchmark::State& s) { runReal(s, NormKind::Lp, 3.0); }
+void realSizes(benchmark::internal::Benchmark* b) {
+  for (int n : {100, 300, 1000}) b->Args({n, 0});
+  for (int n : {500, 1000}) b->Args({n, 1});
+  b->Unit(benchmark::kMillisecond);
+}
+
 void sizes(benchmark::internal::Benchmark* b) {
   b->Args({6, 8, 10})->Args({15, 15, 20});
   // Size sweep (n = T, d = 20 and n = 15, T = 15, growing d).
@@ -89,4 +144,9 @@ BENCHMARK(BM_Lp175)->Apply(sizes);
 BENCHMARK(BM_Lp3)->Apply(sizes);
 BENCHMARK(BM_Lp4)->Apply(sizes);
 BENCHMARK(BM_Lp10)->Apply(sizes);
+BENCHMARK(BM_RealFrobenius)->Apply(realSizes);
+BENCHMARK(BM_RealNuclear)->Apply(realSizes);
+BENCHMARK(BM_RealLp11)->Apply(realSizes);
+BENCHMARK(BM_RealLp15)->Apply(realSizes);
+BENCHMARK(BM_RealLp3)->Apply(realSizes);
 BENCHMARK_MAIN();

@@ -59,6 +59,10 @@ Command addSolveCommand(CLI::App& app) {
       std::cerr << "attnsvm: the solver stopped at its iteration limit: " << sol.message << "\n";
       return 3;
     }
+    if (sol.status == SolveStatus::Boundary) {  // neither solved nor proven infeasible
+      std::cerr << "attnsvm: " << sol.message << "\n";
+      return 4;
+    }
     return 0;
   };
   return c;

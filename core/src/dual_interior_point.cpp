@@ -401,7 +401,7 @@ class DualIpm {
           best_.gap <= std::max(target_, 1e-6) ? SolveStatus::Optimal : SolveStatus::MaxIterations;
       if (best_.status != SolveStatus::Optimal)
         best_.message =
-            std::string(name_) + ": stopped at certified relative gap " + std::to_string(best_.gap);
+            std::string(name_) + ": stopped at certified relative gap " + sci(best_.gap);
       // Report lambda as multipliers of min 1/2 ||W||^2 (see solvers_internal.hpp).
       const double lb = best_.lambda.dot(pb_.b);
       if (lb > 0.0) best_.lambda *= best_.objective * best_.objective / lb;

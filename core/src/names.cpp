@@ -65,11 +65,14 @@ ATTNSVM_TABLE(SvmProblemKind, ATTNSVM_ROW(SvmProblemKind::Attention, "attention"
               ATTNSVM_ROW(SvmProblemKind::Head, "head"))
 ATTNSVM_TABLE(SolveStatus, ATTNSVM_ROW(SolveStatus::Optimal, "optimal"),
               ATTNSVM_ROW(SolveStatus::Infeasible, "infeasible"),
-              ATTNSVM_ROW(SolveStatus::MaxIterations, "max_iterations"))
+              ATTNSVM_ROW(SolveStatus::MaxIterations, "max_iterations"),
+              ATTNSVM_ROW(SolveStatus::Boundary, "boundary"))
 ATTNSVM_TABLE(Verdict, ATTNSVM_ROW(Verdict::GloballyOptimal, "globally_optimal"),
               ATTNSVM_ROW(Verdict::LocallyOptimal, "locally_optimal"),
               ATTNSVM_ROW(Verdict::Neither, "neither"),
-              ATTNSVM_ROW(Verdict::Infeasible, "infeasible"))
+              ATTNSVM_ROW(Verdict::Infeasible, "infeasible"),
+              ATTNSVM_ROW(Verdict::Boundary, "boundary"),
+              ATTNSVM_ROW(Verdict::Undecided, "undecided"))
 #undef ATTNSVM_ROW
 #undef ATTNSVM_TABLE
 

@@ -155,7 +155,7 @@ RealImagesAnalysis RealImagesRun::analyze() const {
   a.verdict = toString(rep.verdict);
   a.corr = a.divergence = std::numeric_limits<double>::quiet_NaN();
   if (!rep.feasible) {
-    a.status = "infeasible: " + rep.explanation;
+    a.status = std::string(toString(rep.svm.status)) + ": " + rep.explanation;
     return a;
   }
   const double p = im.settings.optimizer == Optimizer::Adam ? 2.0 : im.settings.p;

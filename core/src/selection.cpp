@@ -101,8 +101,23 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     rep.feasible = rep.svm.status == SolveStatus::Optimal;
     rep.supportTokens.assign(m, {});
     if (!rep.feasible) {
-      rep.verdict = Verdict::Infeasible;
-      rep.explanation = "The selection cannot be separated: " + rep.svm.message;
+      // Only what the solver certified (issue 26: a solver that stopped undecided was reported
+      // "infeasible").
+      switch (rep.svm.status) {
+        case SolveStatus::Infeasible:
+          rep.verdict = Verdict::Infeasible;
+          rep.explanation = "The selection cannot be separated: " + rep.svm.message;
+          break;
+        case SolveStatus::Boundary:
+          rep.verdict = Verdict::Boundary;
+          rep.explanation =
+              "The selection is numerically on the boundary of separability: " + rep.svm.message;
+          break;
+        default:
+          rep.verdict = Verdict::Undecided;
+          rep.explanation = "The solver did not decide whether the selection can be separated: " +
+                            rep.svm.message;
+      }
       return rep;
     }
     for (int j : rep.svm.support) {

@@ -1,8 +1,13 @@
 // solveMargin: input checks, dispatch to the solver of the norm, infeasibility explanation and
-// the certificate. The Frobenius active-set method runs first for every norm: it is exact, it
-// detects infeasibility with a Farkas certificate (the feasible set does not depend on the norm),
-// and its multipliers warm-start the interior-point solvers of the other norms.
+// the certificate. The Frobenius solve runs first for every norm (decideFrobenius: the exact active
+// set for small problems, the minimum-norm-point interior point for large ones): it decides
+// feasibility with a certificate either way (the feasible set does not depend on the norm), and
+// its solution and multipliers choose the working set and warm-start the interior-point solvers of
+// the other norms.
 #include <chrono>
+#ifdef ATTNSVM_MNP_TRACE
+#include <cstdio>
+#endif
 #include <cmath>
 #include <string>
 
@@ -34,6 +39,13 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
   using SubSolver = MarginSolution (*)(const MarginProblem&, const SolverSettings&,
                                        const MarginSolution&);
 
+  // The unit of W for the interior points: ||W_fro||_F when that is usable, else 1 (the nuclear
+  // solver scales on its own, and does not need it).
+  double scaleToFrobenius(const MarginSolution& fro) {
+    const double k = fro.W.norm();
+    return std::isfinite(k) && k > 0.0 ? k : 1.0;
+  }
+
   MarginSolution solveOnWorkingSet(const MarginProblem& pb, const SolverSettings& st,
                                    const MarginSolution& fro, SubSolver solver) {
     const Index m = pb.b.size();
@@ -50,14 +62,25 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
       std::vector<Index> S;
       for (Index j = 0; j < m; ++j)
         if (in[static_cast<std::size_t>(j)]) S.push_back(j);
-      const MarginProblem sub = detail::restrictTo(pb, S);
+      MarginProblem sub = detail::restrictTo(pb, S);
+      // Solved in units of the Frobenius solution (A_j scaled by kappa = ||W_fro||_F, W by
+      // 1 / kappa): the interior points' floors and starting slacks assume ||W|| ~ 1, and the
+      // real-image SVMs have ||W|| up to 2e5 (issue 26). The certificate does not depend on the
+      // scale of lambda, and W goes back by kappa.
+      const double kappa = scaleToFrobenius(fro);
+      sub.U *= kappa;
       MarginSolution warm;
-      warm.W = fro.W;
+      warm.W = fro.W / kappa;
       warm.lambda.resize(static_cast<Index>(S.size()));
       for (std::size_t i = 0; i < S.size(); ++i)
         warm.lambda(static_cast<Index>(i)) = fro.lambda(S[i]);
       MarginSolution part = solver(sub, st, warm);
+      part.W *= kappa;
       iterations += part.iterations;
+#ifdef ATTNSVM_MNP_TRACE
+      std::fprintf(stderr, "working set round %d |S| %zu: %s gap %.3e after %d iterations\n", round,
+                   S.size(), toString(part.status), part.gap, part.iterations);
+#endif
       sol = part;
       sol.lambda = Vec::Zero(m);
       for (std::size_t i = 0; i < S.size(); ++i)
@@ -85,7 +108,7 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     detail::checkProblem(problem);
     checkSettings(settings);
 
-    MarginSolution sol = detail::solveFrobenius(problem, settings);
+    MarginSolution sol = detail::decideFrobenius(problem, settings);
     if (sol.status == SolveStatus::Infeasible) {
       sol.message = detail::explainInfeasibility(problem, sol.farkas);
       sol.W = Mat::Zero(problem.rows, problem.cols);
@@ -98,10 +121,16 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
                                    (settings.norm == NormKind::Lp && settings.p == 2.0);
       if (!sameAsFrobenius) {
         const int froIterations = sol.iterations;
-        MarginSolution other = solveOnWorkingSet(
-            problem, settings, sol,
-            settings.norm == NormKind::Nuclear ? &detail::solveNuclear : &detail::solveLp);
+        const double lower = sol.marginLower, upper = sol.marginUpper;
+        // l_p of a large problem: the W-space interior point (the m x m ones of the small
+        // problems stall on the real-image working sets, issue 26).
+        const SubSolver solver = settings.norm == NormKind::Nuclear ? &detail::solveNuclear
+                                 : detail::isLargeProblem(problem)  ? &detail::solveLpWspace
+                                                                    : &detail::solveLp;
+        MarginSolution other = solveOnWorkingSet(problem, settings, sol, solver);
         other.iterations += froIterations;
+        other.marginLower = lower;
+        other.marginUpper = upper;
         sol = std::move(other);
       }
     }
@@ -110,10 +139,9 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     // beyond its accuracy (1e3 x feasibilityTol) has not solved the problem, whatever it believed.
     if (sol.status == SolveStatus::Optimal && sol.maxViolation > 1e3 * settings.feasibilityTol) {
       sol.status = SolveStatus::MaxIterations;
-      sol.message =
-          (detail::Text() << "the solver stopped with a constraint violated by " << sol.maxViolation
-                          << " (not a solution; the problem is probably nearly infeasible)")
-              .str();
+      sol.message = "the solver stopped with a constraint violated by " +
+                    detail::sci(sol.maxViolation) +
+                    " (not a solution; the problem is probably nearly infeasible)";
     }
     sol.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return sol;

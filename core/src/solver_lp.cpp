@@ -208,8 +208,7 @@ void finishCertified(MarginSolution& sol, const MarginProblem& pb, const SolverS
   sol.status =
       sol.gap <= std::max(st.tolerance, 1e-6) ? SolveStatus::Optimal : SolveStatus::MaxIterations;
   if (sol.status != SolveStatus::Optimal)
-    sol.message =
-        std::string(method) + ": stopped at certified relative gap " + std::to_string(sol.gap);
+    sol.message = std::string(method) + ": stopped at certified relative gap " + sci(sol.gap);
 }
 
 // Final exact solve on the active set (p > 2), a primal active-set method that keeps W feasible:
@@ -339,7 +338,15 @@ MarginSolution solveLp(const MarginProblem& pb, const SolverSettings& st,
   // target; if it stalls above it but within 1e-2 its iterate goes to the active-set finish like
   // the dual interior point's, and above 1e-2 the dual interior point runs as before.
   const double target = std::max(st.tolerance, 1e-9);
-  if (st.p > 2.0 && lpPrimalDual(pb, st.p, lambda, target, sol) && sol.gap <= ipm.tolerance) {
+  // A start at W = grad psi*(M(lambda)) may never become feasible (real images, issue 26: 10
+  // steps, then 3500 iterations of the fallback and its finish); then once more from the
+  // Frobenius solution, which is feasible.
+  const auto primalDual = [&](const Mat* W0) {
+    return lpPrimalDual(pb, st.p, lambda, target, sol, W0) && sol.gap <= ipm.tolerance;
+  };
+  if (st.p > 2.0 &&
+      (primalDual(nullptr) ||
+       (warm.W.size() == static_cast<Index>(pb.rows) * pb.cols && primalDual(&warm.W)))) {
     finishCertified(sol, pb, st, "l_p primal-dual");
   } else {
 #ifdef ATTNSVM_LP_TRACE
@@ -352,7 +359,7 @@ MarginSolution solveLp(const MarginProblem& pb, const SolverSettings& st,
   // The status follows the caller's tolerance (the interior point may have used a looser one).
   if (sol.status == SolveStatus::Optimal && !(sol.gap <= std::max(st.tolerance, 1e-6))) {
     sol.status = SolveStatus::MaxIterations;
-    sol.message = "l_p: stopped at certified relative gap " + std::to_string(sol.gap);
+    sol.message = "l_p: stopped at certified relative gap " + sci(sol.gap);
   }
   return sol;
 }

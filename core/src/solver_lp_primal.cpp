@@ -90,7 +90,7 @@ ATTNSVM_COLD_BEGIN  // core/src/cold.hpp
 }  // namespace
 
 bool lpPrimalDual(const MarginProblem& pb, double p, const Vec& lambda0, double stopGap,
-                  MarginSolution& sol) {
+                  MarginSolution& sol, const Mat* W0) {
   const Index m = pb.b.size();
   for (Index j = 0; j < m; ++j)
     if (!pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)])
@@ -102,12 +102,16 @@ bool lpPrimalDual(const MarginProblem& pb, double p, const Vec& lambda0, double 
   const std::vector<LpGroup> groups = groupByW(pb);
   const Index n = static_cast<Index>(pb.rows) * pb.cols;
 
-  // Start consistent with the dual (r_d = 0): W = grad phi*(M(lambda0)); slacks floored.
+  // Start consistent with the dual (r_d = 0): W = grad phi*(M(lambda0)); or, when given, at the
+  // feasible W0 (the Frobenius solution: every iterate then certifiable); slacks floored.
   Point x, t;
   x.lambda = lambda0;
   x.M = combine(pb, x.lambda);
   x.W.resize(pb.rows, pb.cols);
-  signedPow(x.M.data(), n, q - 1.0, x.W.data());
+  if (W0)
+    x.W = *W0;
+  else
+    signedPow(x.M.data(), n, q - 1.0, x.W.data());
   x.c = constraintValues(pb, x.W);
   x.s.resize(m);
   for (Index j = 0; j < m; ++j)

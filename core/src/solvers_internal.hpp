@@ -32,11 +32,31 @@ Mat combine(const MarginProblem& problem, const ConstVecRef& lambda);
 // On infeasibility: status Infeasible and sol.farkas set.
 MarginSolution solveFrobenius(const MarginProblem& problem, const SolverSettings& settings);
 
+// Status boundary (margin.hpp): neither a certified solution nor a checked Farkas certificate, and
+// the feasibility margin max_{||W||_F <= 1} min_j <A_j, W> / ||A_j||_F proven to be at most this.
+constexpr double kBoundaryMargin = 1e-6;
+
+// The Frobenius solve that decides feasibility for every norm (frobenius_decision.cpp): the active
+// set for small problems, the minimum-norm-point interior point (finished by the active set on its
+// support) for large ones and wherever the active set ends without a certificate. Status optimal,
+// infeasible (farkas), boundary or max_iterations (with a message); marginLower / marginUpper set
+// when the interior point ran.
+MarginSolution decideFrobenius(const MarginProblem& problem, const SolverSettings& settings);
+
+// "%.2e": gaps and margins in messages show their size (3.3e-08, never 0.000000).
+std::string sci(double x);
+
 // Interior-point solvers on the dual (see docs/SOLVERS.md). `warm` is the Frobenius solution.
 MarginSolution solveLp(const MarginProblem& problem, const SolverSettings& settings,
                        const MarginSolution& warm);
 MarginSolution solveNuclear(const MarginProblem& problem, const SolverSettings& settings,
                             const MarginSolution& warm);
+// Entrywise l_p for large problems (lp_wspace.cpp): a primal-dual interior point with its Newton
+// system over W (inequalities only; warm: the Frobenius solution, feasible).
+MarginSolution solveLpWspace(const MarginProblem& problem, const SolverSettings& settings,
+                             const MarginSolution& warm);
+// The large-problem path of decideFrobenius() (frobenius_decision.cpp) applies to the problem.
+bool isLargeProblem(const MarginProblem& problem);
 
 // The smooth part of a dual problem  min_lambda  w(mu) phi(lambda) - b.lambda,  lambda_j >= 0 on
 // inequalities, where w(mu) = mu when phi is a barrier (nuclear) and 1 otherwise (l_p).
@@ -72,11 +92,12 @@ std::vector<LpGroup> groupByW(const MarginProblem& problem);
 void groupedGram(const std::vector<LpGroup>& groups, const Mat& D, Mat& G);
 
 // Primal-dual interior point on the l_p primal for p > 2 (solver_lp_primal.cpp). Starts from the
-// multipliers lambda0 > 0 and runs to the certified relative gap stopGap (or until it stalls).
+// multipliers lambda0 > 0 (and W = grad psi*(M(lambda0)), or W0 when given) and runs to the
+// certified relative gap stopGap (or until it stalls).
 // True with its best certified feasible iterate in sol (W, lambda, objective, lowerBound, gap,
 // iterations); false if no iterate could be certified (sol untouched; the caller falls back).
 bool lpPrimalDual(const MarginProblem& problem, double p, const Vec& lambda0, double stopGap,
-                  MarginSolution& sol);
+                  MarginSolution& sol, const Mat* W0 = nullptr);
 
 // Primal-dual interior-point method on the dual (docs/SOLVERS.md): Newton steps on the
 // perturbed KKT conditions, a barrier merit line search, superlinear decrease of mu, and the

@@ -29,6 +29,7 @@
 // experiments module's experimentVocabulary() returns them.
 #pragma once
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -176,8 +177,9 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, SolveRequest> {
 // MarginSolution: status, W, lambda, objective, lowerBound, gap, maxViolation, support ((sequence,
 // token) pairs of the active constraints), supportQuery (the query position k of each, -1 unless
 // seq2seq/causal), supportIndex (the constraint index j of each), iterations, seconds, message,
-// constraints (m), and when infeasible farkas (one weight per constraint: lambda >= 0 with
-// sum lambda_j A_j = 0 and sum lambda_j b_j > 0).
+// constraints (m), when infeasible farkas (one weight per constraint: lambda >= 0 with
+// sum lambda_j A_j = 0 and sum lambda_j b_j > 0), and where the large-problem path measured them
+// marginLower, marginUpper (bounds on the feasibility margin, margin.hpp).
 template <class Visitor>
 void visitFields(const MarginSolution& s, const MarginProblem& problem, Visitor& v) {
   IndexPairs support;
@@ -204,6 +206,8 @@ void visitFields(const MarginSolution& s, const MarginProblem& problem, Visitor&
   v("message", s.message);
   v("constraints", problem.constraints());
   v("farkas", s.farkas, s.farkas.size() > 0);
+  v("marginLower", s.marginLower, std::isfinite(s.marginLower));
+  v("marginUpper", s.marginUpper, std::isfinite(s.marginUpper));
 }
 
 // SelectionReport: selection, optimal, ties, feasible, verdict, supportTokens (per sequence),

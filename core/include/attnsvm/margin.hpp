@@ -4,6 +4,7 @@
 // Att-SVM: u = x_{i,alpha_i} - x_it, w = z_i. Prompt SVM: u = Wk (x_alpha - x_t), w = [1].
 // Head SVM: u = Y_i x_{i,alpha_i}, w = [1]. Relaxed SVM: b_j = 0 for relaxed constraints.
 #pragma once
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,7 +56,11 @@ struct SolverSettings {
   int maxIterations = 100000;
 };
 
-enum class SolveStatus { Optimal, Infeasible, MaxIterations };
+// Boundary: the problem is numerically on the boundary of feasibility (issue 26): neither a
+// certified solution nor a checked Farkas certificate exists in double precision, and the
+// feasibility margin max_{||W||_F <= 1} min_j <A_j, W> / ||A_j||_F is proven to be at most 1e-6
+// (the message gives the measured bounds).
+enum class SolveStatus { Optimal, Infeasible, MaxIterations, Boundary };
 const char* toString(SolveStatus status);
 
 struct MarginSolution {
@@ -71,6 +76,12 @@ struct MarginSolution {
   double seconds = 0.0;
   std::string message;  // infeasibility explanation, or why it stopped
   Vec farkas;           // infeasible: lambda >= 0, sum lambda_j A_j = 0, sum lambda_j b_j > 0
+  // Bounds on the feasibility margin gamma* = max_{||W||_F <= 1} min_j <A_j, W> / ||A_j||_F
+  // (>= 0; 0 iff no W separates) where the large-problem path measured them (docs/SOLVERS.md):
+  // any W gives a lower bound, any convex combination of the A_j / ||A_j||_F the upper bound of
+  // its norm. NaN when not measured (the small-problem path).
+  double marginLower = std::numeric_limits<double>::quiet_NaN();
+  double marginUpper = std::numeric_limits<double>::quiet_NaN();
 };
 
 MarginSolution solveMargin(const MarginProblem& problem, const SolverSettings& settings);

@@ -24,8 +24,8 @@ namespace attnsvm {
 //   InitKind          zero, random, given, cone
 //   NormKind          fro, nuclear, lp              (aliases frobenius; nuc)
 //   SvmProblemKind    attention, prompt, relaxed-prompt, head
-//   SolveStatus       optimal, infeasible, max_iterations
-//   Verdict           globally_optimal, locally_optimal, neither, infeasible
+//   SolveStatus       optimal, infeasible, max_iterations, boundary
+//   Verdict           globally_optimal, locally_optimal, neither, infeasible, boundary, undecided
 const char* wireName(AttentionKind v);
 const char* wireName(Parameterization v);
 const char* wireName(HeadKind v);

@@ -8,7 +8,12 @@
 
 namespace attnsvm {
 
-enum class Verdict { GloballyOptimal, LocallyOptimal, Neither, Infeasible };
+// Boundary: the selection's SVM is numerically on the boundary of feasibility (solver status
+// boundary: no certified solution and no checked Farkas certificate, the feasibility margin proven
+// <= 1e-6); Undecided: its solver ended without deciding (status max_iterations). A verdict is only
+// ever what the solver certified: Infeasible needs a checked Farkas certificate, the first three an
+// optimal (certified) SVM.
+enum class Verdict { GloballyOptimal, LocallyOptimal, Neither, Infeasible, Boundary, Undecided };
 const char* toString(Verdict verdict);
 
 // Per unit: a sequence (cross, self, prompt) or a (sequence, query) pair, unit i*T + k

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../../core/real_svm_data.hpp"
 #include "attnsvm/dataset.hpp"
 #include "attnsvm/errors.hpp"
 #include "attnsvm/margin.hpp"
@@ -169,9 +170,7 @@ SolverSettings toSolver(const json& j) {
 json fromSolution(const MarginSolution& s, const MarginProblem& pr) {
   json support = json::array();
   for (int c : s.support) support.push_back({pr.label[c].sequence, pr.label[c].token});
-  const char* st = s.status == SolveStatus::Optimal      ? "optimal"
-                   : s.status == SolveStatus::Infeasible ? "infeasible"
-                                                         : "max_iterations";
+  const char* st = wireName(s.status);
   return {{"status", st},
           {"W", fromMat(s.W)},
           {"lambda", fromVec(s.lambda)},
@@ -246,6 +245,16 @@ json run(const json& job) {
     const double ms = medianMs(repeats, [&] { sink += solveMargin(pr, s).objective; });
     return {{"ms", ms}, {"sink", sink}};
   }
+  if (cmd == "realSvmDataset") {  // issue 26's real-image instances (tests/core/real_svm_data.hpp)
+    svmtest::RealSvmSpec s;
+    s.classA = job.value("classA", s.classA);
+    s.classB = job.value("classB", s.classB);
+    s.n = job.value("n", s.n);
+    s.pool = job.value("pool", s.pool);
+    s.seed = job.value("seed", s.seed);
+    s.trainIterations = job.value("trainIterations", s.trainIterations);
+    return fromDataset(svmtest::realSvmDataset(s));
+  }
   if (cmd == "sphere")
     return fromDataset(
         sphereDataset(job["n"], job["T"], job["d"], job["seed"].get<std::uint64_t>()));
@@ -317,10 +326,7 @@ json run(const json& job) {
     const SolverSettings s = toSolver(job);
     const SelectionReport r = job.contains("W") ? analyzeWeights(d, kind, toMat(job["W"]), s)
                                                 : analyzeSelection(d, kind, selectionOf(job, d), s);
-    const char* v = r.verdict == Verdict::GloballyOptimal  ? "globally_optimal"
-                    : r.verdict == Verdict::LocallyOptimal ? "locally_optimal"
-                    : r.verdict == Verdict::Infeasible     ? "infeasible"
-                                                           : "neither";
+    const char* v = wireName(r.verdict);
     return {{"selection", r.selection},
             {"optimal", r.optimal},
             {"ties", r.ties},

@@ -13,8 +13,8 @@ export type LossKind = 'logistic' | 'exponential' | 'correlation';
 // nmd-fro: the same normalized by the Frobenius norm; adam: Adam (real-data baseline).
 export type OptimizerKind = 'gd' | 'ngd' | 'md' | 'nmd' | 'nmd-fro' | 'adam';
 export type InitKind = 'zero' | 'random' | 'given' | 'cone';
-export type SolveStatus = 'optimal' | 'infeasible' | 'max_iterations';
-export type Verdict = 'globally_optimal' | 'locally_optimal' | 'neither' | 'infeasible';
+export type SolveStatus = 'optimal' | 'infeasible' | 'max_iterations' | 'boundary';
+export type Verdict = 'globally_optimal' | 'locally_optimal' | 'neither' | 'infeasible' | 'boundary' | 'undecided';
 // The max-margin problems solve() builds: the Att-SVM of a selection, the prompt SVM, joint training's
 // relaxed prompt SVM, the head SVM.
 export type SvmProblemKind = 'attention' | 'prompt' | 'relaxed-prompt' | 'head';
@@ -149,11 +149,15 @@ export interface Solution {
   support: [number, number][];   // (sequence, token) of active constraints
   iterations: number;
   seconds: number;
-  message: string;               // infeasibility explanation when infeasible
+  message: string;               // infeasibility explanation when infeasible; why, unless optimal
   supportQuery: number[];        // query position k of each support pair (seq2seq/causal), else -1
   supportIndex: number[];        // indices of the active constraints (into lambda)
   constraints: number;           // number of constraints (length of lambda)
   farkas?: number[];             // infeasible: the Farkas certificate (one entry per constraint)
+  // Bounds on the feasibility margin max_{||W||_F <= 1} min_j <A_j, W> / ||A_j||_F, where the
+  // large-problem path measured them (status 'boundary': the upper one is <= 1e-6).
+  marginLower?: number;
+  marginUpper?: number;
 }
 
 export interface SelectionReport {

@@ -207,6 +207,7 @@ export function fromWireSolution(s) {
     message: s.message,
     constraints: s.constraints,
     ...(s.farkas ? { farkas: Array.from(s.farkas) } : {}),
+    ...(s.marginLower !== undefined ? { marginLower: s.marginLower, marginUpper: s.marginUpper } : {}),
   };
 }
 

@@ -365,7 +365,7 @@ async function refreshReferences(selection = currentSelection(cfg, trace, state.
     refSelection = selection ?? out.report?.selection ?? scores?.optimal ?? null;
     report = out.report;
     applyTraceReferences();
-    const bad = Object.entries(refs).find(([, s]) => s.status === 'infeasible' || s.status === 'error');
+    const bad = Object.entries(refs).find(([, s]) => s.status === 'infeasible' || s.status === 'boundary' || s.status === 'error');
     setMessage('svm', bad ? `The ${REF_LABEL[bad[0]]} SVM has no solution for this selection: ${bad[1].message || bad[1].status}` : null);
     scheduleRender();
   } finally {
@@ -376,12 +376,12 @@ async function refreshReferences(selection = currentSelection(cfg, trace, state.
 function allRefs() { return generalizedRef ? { ...refs, gen: generalizedRef } : refs; }
 function applyTraceReferences() {
   trace.setReferences(Object.fromEntries(Object.entries(allRefs())
-    .filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations').map(([k, s]) => [k, s.W])), headVector(headSvm),
+    .filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations' || s.status === 'boundary').map(([k, s]) => [k, s.W])), headVector(headSvm),
     cfg?.train.traceP);
 }
 // The head SVM's solution as a vector (its W is d x 1), or null.
 function headVector(h) {
-  if (!h || !(h.status === 'optimal' || h.status === 'max_iterations') || !h.W) return null;
+  if (!h || !(h.status === 'optimal' || h.status === 'max_iterations' || h.status === 'boundary') || !h.W) return null;
   return h.W.flat();
 }
 

@@ -58,7 +58,8 @@ export function supportFromSolution(sol, n) {
   return out;
 }
 
-const usable = (s) => s && (s.status === 'optimal' || s.status === 'max_iterations');
+// A solution whose W is a direction to compare with (a boundary solve keeps its best feasible W).
+const usable = (s) => s && (s.status === 'optimal' || s.status === 'max_iterations' || s.status === 'boundary');
 
 const pathCaches = new WeakMap();   // trace -> { ds, proj, cfg, map }
 function pathCache(trace, ds, proj, cfg) {
@@ -179,13 +180,13 @@ export function planeView(ctx) {
   const last = trace.last();
   const selected = last && last.selected.length === n ? decidedSelection(last) : null;
   const support = supportPerSequence(report, refs.fro, n);
-  const infeasible = Object.values(refs).find((s) => s.status === 'infeasible');
+  const infeasible = Object.values(refs).find((s) => s.status === 'infeasible' || s.status === 'boundary');
   return {
     data: { tokens, selected, optimal: scores?.optimal ?? null, support, paths, arrows, lines, pathLabel: prompt ? 'u(k) path' : 'W(k) z_i paths',
       expectRefs: ctx.refList ?? null,
       xlabel: proj.labels[0], ylabel: proj.labels[1] },
     subtitle: planeSubtitle(g),
-    message: infeasible ? `Infeasible: ${infeasible.message}` : null,
+    message: infeasible ? `${infeasible.status === 'boundary' ? 'On the boundary of feasibility' : 'Infeasible'}: ${infeasible.message}` : null,
   };
 }
 
@@ -365,8 +366,9 @@ export function verdictOf(ctx) {
       explanation: 'the head v trains too, so the token scores γ = Y v·x move with it; p tends to the (relaxed) prompt SVM of the selection and v to the head SVM of the selected tokens.' };
   }
   if (report && !report.error) {
-    const labels = { globally_optimal: 'Globally optimal selection', locally_optimal: 'Locally optimal selection', neither: 'Neither globally nor locally optimal', infeasible: 'Infeasible selection' };
-    const kind = { globally_optimal: 'global', locally_optimal: 'local', neither: 'neither', infeasible: 'infeasible' }[report.verdict];
+    const labels = { globally_optimal: 'Globally optimal selection', locally_optimal: 'Locally optimal selection', neither: 'Neither globally nor locally optimal', infeasible: 'Infeasible selection',
+      boundary: 'On the boundary of feasibility', undecided: 'Undecided' };
+    const kind = { globally_optimal: 'global', locally_optimal: 'local', neither: 'neither', infeasible: 'infeasible', boundary: 'neither', undecided: 'none' }[report.verdict];
     return { label: labels[report.verdict] ?? report.verdict, kind, explanation: report.explanation };
   }
   if (report?.error) return { label: 'No verdict', kind: 'none', explanation: report.error };

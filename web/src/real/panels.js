@@ -115,6 +115,8 @@ const VERDICTS = {
   locally_optimal: 'locally optimal (feasible, support patches score lower), not global',
   neither: 'neither globally nor locally optimal',
   infeasible: 'infeasible (no Att-SVM separates it)',
+  boundary: 'on the boundary of feasibility (separable, if at all, by a margin below 1e-6)',
+  undecided: 'undecided (the solver did not decide whether it is separable)',
 };
 
 export function analysisText(run) {
