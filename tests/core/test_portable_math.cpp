@@ -1,4 +1,4 @@
-// The portable exp, log, log1p and pow (attnsvm/portable_math.hpp) against a long-double reference
+// The portable exp, log, log1p and pow (attnsvm/base/portable_math.hpp) against a long-double reference
 // (x87's 64-bit mantissa natively: its own error is below 2^-11 of a double ulp) over wide random
 // and edge inputs, with the bounds the header states; special values as C99; and, on every
 // platform, against the platform's libm in double (within the bound plus libm's own error). The
@@ -15,8 +15,8 @@
 #include <limits>
 #include <vector>
 
-#include "attnsvm/portable_math.hpp"
-#include "attnsvm/rng.hpp"
+#include "attnsvm/base/portable_math.hpp"
+#include "attnsvm/base/rng.hpp"
 
 namespace attnsvm {
 namespace {
