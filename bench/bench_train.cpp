@@ -6,8 +6,8 @@
 
 #include "attnsvm/data/real_images.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
-#include "attnsvm/train/train.hpp"
 #include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/train/train.hpp"
 
 namespace attnsvm {
 namespace {

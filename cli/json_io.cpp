@@ -14,13 +14,13 @@
 #include <utility>
 
 #include "attnsvm/base/errors.hpp"
+#include "attnsvm/data/real_images.hpp"
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_basin.hpp"
-#include "attnsvm/vocab/fields.hpp"
-#include "attnsvm/vocab/names.hpp"
-#include "attnsvm/data/real_images.hpp"
 #include "attnsvm/experiments/real_ladder.hpp"
 #include "attnsvm/experiments/real_study.hpp"
+#include "attnsvm/vocab/fields.hpp"
+#include "attnsvm/vocab/names.hpp"
 
 namespace attnsvm::cli {
 

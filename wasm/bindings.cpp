@@ -14,15 +14,15 @@
 #include <utility>
 #include <vector>
 
-#include "attnsvm/data/dataset.hpp"
-#include "attnsvm/base/errors.hpp"
-#include "attnsvm/vocab/fields.hpp"
-#include "attnsvm/solvers/margin.hpp"
-#include "attnsvm/model/model.hpp"
-#include "attnsvm/vocab/names.hpp"
-#include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/data/dataset.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/fields.hpp"
+#include "attnsvm/vocab/names.hpp"
 #include "cold.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
@@ -76,9 +76,9 @@ val scenarioNamesW() {
   return guarded([] { return wire::namesObject(scenarioNames()); });
 }
 
-// The core's vocabulary (attnsvm/vocab/names.hpp, attnsvm/vocab/fields.hpp): canonical names of every public
-// enum and the field lists of the public structs, so that the JS side (and the test that checks
-// attnsvm.d.ts against them) never keeps its own copy.
+// The core's vocabulary (attnsvm/vocab/names.hpp, attnsvm/vocab/fields.hpp): canonical names of
+// every public enum and the field lists of the public structs, so that the JS side (and the test
+// that checks attnsvm.d.ts against them) never keeps its own copy.
 val vocabularyW() {
   return guarded([] {
     const auto list = wire::strings;
@@ -167,8 +167,9 @@ val forwardW(const val& data, const val& spec, const val& params) {
   });
 }
 
-// A solve / analyze request: the core's SolveRequest (attnsvm/vocab/fields.hpp) and the entry point's
-// own fields (read by the caller with the same reader), then finish() rejects any other key.
+// A solve / analyze request: the core's SolveRequest (attnsvm/vocab/fields.hpp) and the entry
+// point's own fields (read by the caller with the same reader), then finish() rejects any other
+// key.
 SolveRequest readRequest(wire::Reader& r) {
   SolveRequest req;
   visitFields(req, r);

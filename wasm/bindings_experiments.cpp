@@ -1,8 +1,8 @@
 // The experiment entry points, linked only into the attnsvm-experiments module (the lab's
 // experiment panel loads it in its worker pool): the per-seed experiments and the basin map would
 // otherwise add ~27 KB gzipped to the module every page and embed loads (docs/BENCHMARKS.md,
-// "WebAssembly"). Thin wrappers over the core (attnsvm/experiments/experiment.hpp), exactly as the native CLI
-// calls it.
+// "WebAssembly"). Thin wrappers over the core (attnsvm/experiments/experiment.hpp), exactly as the
+// native CLI calls it.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 

@@ -279,7 +279,8 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
     return readFields<Dataset>(o, what);
   }
 
-  // Enum names: the core's one table (attnsvm/vocab/names.hpp); unknown names list the accepted ones.
+  // Enum names: the core's one table (attnsvm/vocab/names.hpp); unknown names list the accepted
+  // ones.
   AttentionKind attentionKind(const std::string& s) {
     return parseWireName<AttentionKind>(s, "attention");
   }
@@ -315,10 +316,10 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
   }
 
   namespace {
-  // Writes the core's field lists (attnsvm/vocab/fields.hpp) as JS objects: names and shapes come from
-  // there; bulk arrays are typed (pairs flattened, ragged lists as {offsets, values}, a dataset's
-  // X as {n, T, d, data}; convert.js unpacks them).
-  // The per-type writers are not inlined: a visit in a field list is one call (the module's size).
+  // Writes the core's field lists (attnsvm/vocab/fields.hpp) as JS objects: names and shapes come
+  // from there; bulk arrays are typed (pairs flattened, ragged lists as {offsets, values}, a
+  // dataset's X as {n, T, d, data}; convert.js unpacks them). The per-type writers are not inlined:
+  // a visit in a field list is one call (the module's size).
   struct Writer {
     val& out;
     [[gnu::noinline]] void operator()(const char* name, double x, bool w = true) {

@@ -1,7 +1,7 @@
 // Conversions between the JS "wire" objects built by web/src/engine/convert.js and core types.
 // No maths here: only copying typed arrays in bulk and mapping names to enums. The core's input
-// structs are read and written through their field lists (attnsvm/vocab/fields.hpp), so no key name of
-// theirs is spelled here; a key of an input object that is not a field is an InputError listing
+// structs are read and written through their field lists (attnsvm/vocab/fields.hpp), so no key name
+// of theirs is spelled here; a key of an input object that is not a field is an InputError listing
 // the fields. Every malformed field raises attnsvm::InputError naming the field, which the entry
 // points turn into a status.
 //
@@ -19,17 +19,17 @@
 #include <type_traits>
 #include <vector>
 
+#include "attnsvm/analysis/selection.hpp"
 #include "attnsvm/data/dataset.hpp"
+#include "attnsvm/data/real_images.hpp"
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_basin.hpp"
-#include "attnsvm/vocab/fields.hpp"
-#include "attnsvm/solvers/margin.hpp"
-#include "attnsvm/model/model.hpp"
-#include "attnsvm/vocab/names.hpp"
-#include "attnsvm/data/real_images.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
-#include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/fields.hpp"
+#include "attnsvm/vocab/names.hpp"
 
 namespace attnsvm::wire {
 
@@ -47,10 +47,10 @@ Mat matrix(const val& m, const std::string& what);
 Vec vector(const val& a);
 
 // Reads one JS object through field lists: each visit sets the field when the object has it (a
-// visitor of attnsvm/vocab/fields.hpp); finish() then rejects every key that no visit named, listing the
-// names. An entry point reads its request with one Reader: the core's lists, then its own extra
-// fields (`r("W", W)`), then finish(). The per-type readers are out of line (convert.cpp): a
-// visit is one call, so the field lists cost little code in the module.
+// visitor of attnsvm/vocab/fields.hpp); finish() then rejects every key that no visit named,
+// listing the names. An entry point reads its request with one Reader: the core's lists, then its
+// own extra fields (`r("W", W)`), then finish(). The per-type readers are out of line
+// (convert.cpp): a visit is one call, so the field lists cost little code in the module.
 class Reader {
  public:
   // path: the object's name in messages ("train", "dataset"; "" for a request's top level).
@@ -139,8 +139,8 @@ val ragged(const std::vector<std::vector<int>>& lists);
 // An input struct written through its field list.
 template <class T>
 val writeFields(const T& s);
-// The field lists of the public structs (attnsvm/vocab/fields.hpp) as {dataset: [names], model, train,
-// params, init, solve, scenarioOptions, solution, report}: engine.vocabulary().fields.
+// The field lists of the public structs (attnsvm/vocab/fields.hpp) as {dataset: [names], model,
+// train, params, init, solve, scenarioOptions, solution, report}: engine.vocabulary().fields.
 val fieldLists();
 // The experiments' field lists (experiment.hpp, experiment_basin.hpp, real_images.hpp) as
 // {experimentSeeds: [names] (SeedsRequest), basinMap (BasinMapRequest), realImagesSettings,

@@ -1,5 +1,6 @@
 // experiment real-ladder (SPEC 6.2): the SVM theory's regime on real images. The plan, the runs
-// and the table are the core's (attnsvm/experiments/real_ladder.hpp); here the threads, progress, JSON/CSV.
+// and the table are the core's (attnsvm/experiments/real_ladder.hpp); here the threads, progress,
+// JSON/CSV.
 #include <time.h>
 
 #include <atomic>

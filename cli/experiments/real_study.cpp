@@ -1,6 +1,6 @@
 // experiment real-study (SPEC 6.1): the fair optimizer comparison on real images. The plan, the
-// runs and the table are the core's (attnsvm/experiments/real_study.hpp; the lab's workers run the same);
-// here only the threads, the progress and the JSON/CSV.
+// runs and the table are the core's (attnsvm/experiments/real_study.hpp; the lab's workers run the
+// same); here only the threads, the progress and the JSON/CSV.
 #include <time.h>
 
 #include <chrono>

@@ -2,9 +2,9 @@
 #pragma once
 #include <cmath>
 
+#include "attnsvm/base/rng.hpp"
 #include "attnsvm/data/dataset.hpp"
 #include "attnsvm/model/model.hpp"
-#include "attnsvm/base/rng.hpp"
 
 namespace attnsvm::testdata {
 

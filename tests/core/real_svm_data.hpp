@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "attnsvm/data/dataset.hpp"
-#include "attnsvm/model/model.hpp"
 #include "attnsvm/data/real_images.hpp"
+#include "attnsvm/model/model.hpp"
 #include "svm_test_data.hpp"
 
 namespace svmtest {

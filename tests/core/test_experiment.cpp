@@ -1,5 +1,6 @@
-// Per-seed experiment work (attnsvm/experiments/experiment.hpp), shared by the CLI and the wasm module: shapes
-// of the result, determinism, the papers' qualitative claims at reduced size, and bad input.
+// Per-seed experiment work (attnsvm/experiments/experiment.hpp), shared by the CLI and the wasm
+// module: shapes of the result, determinism, the papers' qualitative claims at reduced size, and
+// bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>

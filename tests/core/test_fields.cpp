@@ -1,7 +1,7 @@
-// The core's field lists (attnsvm/vocab/fields.hpp) and the solve request built on them: each list names
-// its fields once, as camelCase identifiers; a reader sets exactly the fields it is given (the rest
-// keep the struct's defaults); a writer skips what the list marks as absent for the value; the
-// request's defaults (attention from the dataset, the selection) are the core's.
+// The core's field lists (attnsvm/vocab/fields.hpp) and the solve request built on them: each list
+// names its fields once, as camelCase identifiers; a reader sets exactly the fields it is given
+// (the rest keep the struct's defaults); a writer skips what the list marks as absent for the
+// value; the request's defaults (attention from the dataset, the selection) are the core's.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "attnsvm/base/errors.hpp"
+#include "attnsvm/data/real_images.hpp"
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_basin.hpp"
-#include "attnsvm/vocab/fields.hpp"
-#include "attnsvm/solvers/margin.hpp"
-#include "attnsvm/data/real_images.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/vocab/fields.hpp"
 #include "engine_test_data.hpp"
 
 namespace attnsvm {

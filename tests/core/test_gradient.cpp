@@ -9,9 +9,9 @@
 #include <tuple>
 #include <vector>
 
-#include "attnsvm/model/model.hpp"
 #include "attnsvm/base/rng.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/model/model.hpp"
 #include "attnsvm/train/train.hpp"
 #include "engine_test_data.hpp"
 #include "finite_difference.hpp"

@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "attnsvm/base/errors.hpp"
-#include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "svm_test_data.hpp"
 
 using namespace attnsvm;

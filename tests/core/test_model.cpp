@@ -6,8 +6,8 @@
 #include <limits>
 
 #include "attnsvm/base/errors.hpp"
-#include "attnsvm/model/model.hpp"
 #include "attnsvm/base/rng.hpp"
+#include "attnsvm/model/model.hpp"
 #include "engine_test_data.hpp"
 
 namespace attnsvm {

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "attnsvm/base/errors.hpp"
-#include "attnsvm/vocab/names.hpp"
-#include "attnsvm/data/real_images.hpp"
 #include "attnsvm/base/rng.hpp"
+#include "attnsvm/data/real_images.hpp"
 #include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/names.hpp"
 #include "finite_difference.hpp"
 
 #ifndef __EMSCRIPTEN__

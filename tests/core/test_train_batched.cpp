@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "attnsvm/base/errors.hpp"
+#include "attnsvm/base/rng.hpp"
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_md.hpp"
-#include "attnsvm/vocab/names.hpp"
-#include "attnsvm/base/rng.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
-#include "attnsvm/train/train.hpp"
 #include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/names.hpp"
 #include "model/model_internal.hpp"
 
 namespace attnsvm {

@@ -4,9 +4,9 @@
 #include <cmath>
 #include "base/text.hpp"
 
+#include "attnsvm/analysis/selection.hpp"
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/vocab/names.hpp"
-#include "attnsvm/analysis/selection.hpp"
 #include "cold.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)

@@ -9,8 +9,8 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/experiment_prompt.hpp"
-#include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "experiments/experiment_internal.hpp"
 
 namespace attnsvm {

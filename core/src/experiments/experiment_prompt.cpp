@@ -7,11 +7,11 @@
 #include <limits>
 #include <string>
 
-#include "attnsvm/data/dataset.hpp"
 #include "attnsvm/base/errors.hpp"
-#include "attnsvm/solvers/margin.hpp"
-#include "attnsvm/model/model.hpp"
 #include "attnsvm/base/rng.hpp"
+#include "attnsvm/data/dataset.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "experiments/experiment_internal.hpp"
 
 namespace attnsvm {

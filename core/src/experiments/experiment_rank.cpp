@@ -6,9 +6,9 @@
 #include <limits>
 #include <string>
 
+#include "attnsvm/analysis/selection.hpp"
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
-#include "attnsvm/analysis/selection.hpp"
 #include "base/svd.hpp"
 
 namespace attnsvm {

@@ -1,5 +1,5 @@
-// One run of the regime ladder (attnsvm/experiments/real_ladder.hpp): the n images of the seed, the head
-// (pretrained alone on the mean-pooled tokens and frozen, or trained jointly), W trained with
+// One run of the regime ladder (attnsvm/experiments/real_ladder.hpp): the n images of the seed, the
+// head (pretrained alone on the mean-pooled tokens and frozen, or trained jointly), W trained with
 // snapshots at log-spaced steps, then the analysis of the selection reached: the Att-SVM
 // (Frobenius; l_p for mirror descent), its certificate, corr / D_p along k, the failing conditions.
 #include <algorithm>
@@ -7,12 +7,12 @@
 #include <limits>
 #include <string>
 
-#include "attnsvm/base/errors.hpp"
-#include "attnsvm/experiments/experiment.hpp"
-#include "attnsvm/vocab/names.hpp"
-#include "attnsvm/base/portable_math.hpp"
-#include "attnsvm/experiments/real_ladder.hpp"
 #include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/base/portable_math.hpp"
+#include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/real_ladder.hpp"
+#include "attnsvm/vocab/names.hpp"
 
 namespace attnsvm {
 

@@ -1,5 +1,5 @@
-// Student's t quantile for the study's confidence intervals (attnsvm/experiments/real_study.hpp), with the
-// portable exp/log only, so that the CLI and the page print the same interval bounds.
+// Student's t quantile for the study's confidence intervals (attnsvm/experiments/real_study.hpp),
+// with the portable exp/log only, so that the CLI and the page print the same interval bounds.
 //
 // P(|T| > t) = I_x(df/2, 1/2) with x = df / (df + t^2) (the regularized incomplete beta function,
 // evaluated by its continued fraction, modified Lentz); the 97.5% quantile solves

@@ -1,6 +1,6 @@
-// The planner of the real-images study (attnsvm/experiments/real_study.hpp): the configurations of the
-// design, their step grids, the choice of a step on mean validation accuracy with the extension of
-// a grid whose choice sits at an edge, the final seeds at the chosen step, and the table.
+// The planner of the real-images study (attnsvm/experiments/real_study.hpp): the configurations of
+// the design, their step grids, the choice of a step on mean validation accuracy with the extension
+// of a grid whose choice sits at an edge, the final seeds at the chosen step, and the table.
 //
 // A grid point is an integer k: the step center * ratio^k (the portable pow: the same steps
 // everywhere). The initial grid is k = -(g-1)/2 .. g/2 (g points); an extension adds k_min - 1 or
@@ -14,9 +14,9 @@
 #include <string>
 
 #include "attnsvm/base/errors.hpp"
-#include "attnsvm/vocab/names.hpp"
 #include "attnsvm/base/portable_math.hpp"
 #include "attnsvm/experiments/real_study.hpp"
+#include "attnsvm/vocab/names.hpp"
 
 namespace attnsvm {
 

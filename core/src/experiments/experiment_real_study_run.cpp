@@ -1,6 +1,6 @@
-// One run of the real-images study (attnsvm/experiments/real_study.hpp): the split of its seed, the trainer,
-// an evaluation of the validation set every evalEvery epochs (the best one's parameters kept), and
-// the test set at the best-validation parameters and at the end.
+// One run of the real-images study (attnsvm/experiments/real_study.hpp): the split of its seed, the
+// trainer, an evaluation of the validation set every evalEvery epochs (the best one's parameters
+// kept), and the test set at the best-validation parameters and at the end.
 #include <cmath>
 #include <limits>
 #include <string>

@@ -1,19 +1,19 @@
 // One real-images training run (SPEC section 6): cross attention with the mean token as query,
 // W and the linear head v trained jointly from zero with one optimizer (the real-images kernel,
-// attnsvm/train/real_train.hpp: the same bits natively and in wasm), and the measurements of a frame
-// (accuracy, loss, selection sharpness, sparsity of W) and of the end (the SVM analysis of the
-// selection on the first nSvm training images).
+// attnsvm/train/real_train.hpp: the same bits natively and in wasm), and the measurements of a
+// frame (accuracy, loss, selection sharpness, sparsity of W) and of the end (the SVM analysis of
+// the selection on the first nSvm training images).
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "attnsvm/analysis/selection.hpp"
 #include "attnsvm/base/errors.hpp"
+#include "attnsvm/data/real_images.hpp"
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/solvers/margin.hpp"
-#include "attnsvm/data/real_images.hpp"
 #include "attnsvm/train/real_train.hpp"
-#include "attnsvm/analysis/selection.hpp"
 
 namespace attnsvm {
 

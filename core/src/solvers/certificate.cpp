@@ -10,9 +10,9 @@
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/vocab/names.hpp"
+#include "base/svd.hpp"
 #include "cold.hpp"
 #include "solvers/solvers_internal.hpp"
-#include "base/svd.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)
     namespace attnsvm {

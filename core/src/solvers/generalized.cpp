@@ -9,9 +9,9 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/solvers/margin.hpp"
+#include "base/svd.hpp"
 #include "cold.hpp"
 #include "solvers/solvers_internal.hpp"
-#include "base/svd.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)
     namespace attnsvm {

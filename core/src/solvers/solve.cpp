@@ -13,9 +13,9 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/solvers/margin.hpp"
+#include "base/text.hpp"
 #include "cold.hpp"
 #include "solvers/solvers_internal.hpp"
-#include "base/text.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)
     namespace attnsvm {

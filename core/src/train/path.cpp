@@ -7,9 +7,9 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/train/train.hpp"
+#include "base/svd.hpp"
 #include "cold.hpp"
 #include "model/mirror_internal.hpp"
-#include "base/svd.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)
     namespace attnsvm {

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "attnsvm/train/real_train.hpp"
 #include "attnsvm/base/types.hpp"
+#include "attnsvm/train/real_train.hpp"
 
 namespace attnsvm {
 

@@ -1,5 +1,5 @@
-// The real-images trainer (attnsvm/train/real_train.hpp): epochs, minibatch order, initialization and
-// the optimizer steps over the kernel's scaled gradient (real_kernel.cpp).
+// The real-images trainer (attnsvm/train/real_train.hpp): epochs, minibatch order, initialization
+// and the optimizer steps over the kernel's scaled gradient (real_kernel.cpp).
 //
 // Steps (SPEC section 2; the scaled gradient g = exp(logScale) D of docs/NUMERICS.md):
 //   md:   U <- U - lr g;                                W = sign(U) |U|^{1/(p-1)}
@@ -19,9 +19,9 @@
 #include <string>
 
 #include "attnsvm/base/errors.hpp"
-#include "attnsvm/vocab/names.hpp"
 #include "attnsvm/base/portable_math.hpp"
 #include "attnsvm/train/real_train.hpp"
+#include "attnsvm/vocab/names.hpp"
 #include "train/real_kernel.hpp"
 
 // GCC on x86-64: the power loops are compiled for AVX-512, AVX2 and the SSE2 baseline (the same

@@ -19,10 +19,10 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/rng.hpp"
+#include "base/svd.hpp"
 #include "cold.hpp"
 #include "model/mirror_internal.hpp"
 #include "model/model_internal.hpp"
-#include "base/svd.hpp"
 
 namespace attnsvm {
 

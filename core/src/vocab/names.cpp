@@ -1,5 +1,5 @@
-// The one table of the public enums' wire names (see attnsvm/vocab/names.hpp): the first name of each row
-// is canonical, the others are accepted aliases. Also the field lists' error (notAField).
+// The one table of the public enums' wire names (see attnsvm/vocab/names.hpp): the first name of
+// each row is canonical, the others are accepted aliases. Also the field lists' error (notAField).
 #include "attnsvm/vocab/names.hpp"
 
 #include <string>

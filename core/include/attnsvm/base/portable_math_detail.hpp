@@ -1,6 +1,6 @@
-// The internals of the portable logarithm and power (attnsvm/base/portable_math.hpp), inline so that
-// loops over them vectorize (the mirror maps, the dual norms): double-double arithmetic, the table
-// of the logarithm, the branch-free logarithm and power cores. Not an API.
+// The internals of the portable logarithm and power (attnsvm/base/portable_math.hpp), inline so
+// that loops over them vectorize (the mirror maps, the dual norms): double-double arithmetic, the
+// table of the logarithm, the branch-free logarithm and power cores. Not an API.
 #pragma once
 #include <cstdint>
 #include <cstring>

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "attnsvm/data/dataset.hpp"
-#include "attnsvm/vocab/fields.hpp"
 #include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/fields.hpp"
 
 namespace attnsvm {
 
@@ -104,10 +104,10 @@ struct RealImagesSettings {
   int histogramBins = 20;  // |W_jk| / max |W_jk| in [0, 1]
 };
 
-// The field list of RealImagesSettings (the visitor protocol of attnsvm/vocab/fields.hpp; the wasm run's
-// request `settings` is read through it, the CLI's experiment JSON written through it): classA,
-// classB, nTrain, nTest, seed, patch, optimizer, p (written unless Adam, which ignores it), lr,
-// iters, nSvm, histogramBins.
+// The field list of RealImagesSettings (the visitor protocol of attnsvm/vocab/fields.hpp; the wasm
+// run's request `settings` is read through it, the CLI's experiment JSON written through it):
+// classA, classB, nTrain, nTest, seed, patch, optimizer, p (written unless Adam, which ignores it),
+// lr, iters, nSvm, histogramBins.
 template <class S, class V>
 auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealImagesSettings> {
   v("classA", s.classA);

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/vocab/fields.hpp"
-#include "attnsvm/solvers/margin.hpp"
-#include "attnsvm/model/model.hpp"
 #include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/fields.hpp"
 
 namespace attnsvm {
 
@@ -86,9 +86,9 @@ struct SeedOptions {
   std::string method;  // rates: a rateMethods() name
 };
 
-// The field list of SeedOptions (the visitor protocol of attnsvm/vocab/fields.hpp): iters, every, d, n,
-// T, rankTol, p, method. A writer writes the fields that are set (not the experiment's default:
-// -1, 0 or empty), so a written settings block names what was asked for.
+// The field list of SeedOptions (the visitor protocol of attnsvm/vocab/fields.hpp): iters, every,
+// d, n, T, rankTol, p, method. A writer writes the fields that are set (not the experiment's
+// default: -1, 0 or empty), so a written settings block names what was asked for.
 template <class S, class V>
 auto visitFields(S& s, V& v) -> detail::IfStruct<S, SeedOptions> {
   v("iters", s.iters, s.iters != -1);

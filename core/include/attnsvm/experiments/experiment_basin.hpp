@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "attnsvm/vocab/fields.hpp"
 #include "attnsvm/model/model.hpp"
+#include "attnsvm/vocab/fields.hpp"
 
 namespace attnsvm {
 
@@ -33,8 +33,8 @@ struct BasinMapRequest {
   std::uint64_t seed = 0;
 };
 
-// Its field list (the visitor protocol of attnsvm/vocab/fields.hpp): grid, rowStart, rowCount, iters,
-// seed.
+// Its field list (the visitor protocol of attnsvm/vocab/fields.hpp): grid, rowStart, rowCount,
+// iters, seed.
 template <class S, class V>
 auto visitFields(S& s, V& v) -> detail::IfStruct<S, BasinMapRequest> {
   v("grid", s.grid);

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/base/types.hpp"
+#include "attnsvm/solvers/margin.hpp"
 
 namespace attnsvm {
 

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/vocab/fields.hpp"
 #include "attnsvm/data/real_images.hpp"
 #include "attnsvm/train/real_train.hpp"
+#include "attnsvm/vocab/fields.hpp"
 
 namespace attnsvm {
 

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "attnsvm/data/dataset.hpp"
-#include "attnsvm/vocab/fields.hpp"
 #include "attnsvm/model/model.hpp"
 #include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/fields.hpp"
 
 namespace attnsvm {
 
@@ -37,8 +37,8 @@ struct ScenarioOptions {
   int variant = 0;             // joint (p, v): 0 -> third token (0.5, 1), 1 -> (0.5, 1.5)
 };
 
-// The field list of ScenarioOptions (the visitor protocol of attnsvm/vocab/fields.hpp): seed, n, T, d, C,
-// start, localCase, variant.
+// The field list of ScenarioOptions (the visitor protocol of attnsvm/vocab/fields.hpp): seed, n, T,
+// d, C, start, localCase, variant.
 template <class S, class V>
 auto visitFields(S& s, V& v) -> detail::IfStruct<S, ScenarioOptions> {
   v("seed", s.seed);

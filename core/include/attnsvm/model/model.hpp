@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/data/dataset.hpp"
 #include "attnsvm/base/types.hpp"
+#include "attnsvm/data/dataset.hpp"
 
 namespace attnsvm {
 

@@ -4,21 +4,21 @@
 // shuffle each epoch, one step per minibatch: stochastic MD), from zero or a small random start,
 // the head trained jointly, frozen, or alone (W fixed).
 //
-// Its kernel (core/src/train/real_kernel.cpp) computes the loss and the scaled log-domain gradient of
-// docs/NUMERICS.md with every reduction in an order written in the source (no Eigen reductions or
-// products) and the portable exp/log/log1p/pow (attnsvm/base/portable_math.hpp), so that a run gives
-// the same bits natively and in WebAssembly, oscillating p = 1.1 runs included (SPEC 6.4; tested
-// by tests/wasm/real-bits.test.mjs).
+// Its kernel (core/src/train/real_kernel.cpp) computes the loss and the scaled log-domain gradient
+// of docs/NUMERICS.md with every reduction in an order written in the source (no Eigen reductions
+// or products) and the portable exp/log/log1p/pow (attnsvm/base/portable_math.hpp), so that a run
+// gives the same bits natively and in WebAssembly, oscillating p = 1.1 runs included (SPEC 6.4;
+// tested by tests/wasm/real-bits.test.mjs).
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "attnsvm/data/dataset.hpp"
-#include "attnsvm/vocab/fields.hpp"
 #include "attnsvm/base/rng.hpp"
+#include "attnsvm/data/dataset.hpp"
 #include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/fields.hpp"
 
 namespace attnsvm {
 

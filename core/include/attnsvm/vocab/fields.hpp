@@ -37,10 +37,10 @@
 #include <utility>
 #include <vector>
 
-#include "attnsvm/solvers/margin.hpp"
-#include "attnsvm/vocab/names.hpp"
 #include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/names.hpp"
 
 namespace attnsvm {
 

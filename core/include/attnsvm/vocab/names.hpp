@@ -1,16 +1,16 @@
 // The product's vocabulary: one table per public enum with its wire names (the first is canonical,
 // what every writer prints; the others are accepted aliases). The CLI's options and JSON, the wasm
 // API and the docs all go through these functions, so a spelling exists in exactly one place
-// (core/src/vocab/names.cpp). Unknown names throw InputError naming the field and listing the accepted
-// ones.
+// (core/src/vocab/names.cpp). Unknown names throw InputError naming the field and listing the
+// accepted ones.
 #pragma once
 #include <string>
 #include <vector>
 
-#include "attnsvm/data/dataset.hpp"
-#include "attnsvm/solvers/margin.hpp"
-#include "attnsvm/model/model.hpp"
 #include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/data/dataset.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/train/train.hpp"
 
 namespace attnsvm {

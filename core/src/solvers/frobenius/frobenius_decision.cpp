@@ -15,10 +15,10 @@
 #include <string>
 
 #include "attnsvm/vocab/names.hpp"
+#include "base/svd.hpp"
 #include "cold.hpp"
 #include "solvers/frobenius/min_norm_point.hpp"
 #include "solvers/solvers_internal.hpp"
-#include "base/svd.hpp"
 
 namespace attnsvm {
 namespace detail {

@@ -21,9 +21,9 @@
 #include <cstdio>
 #endif
 
+#include "base/svd.hpp"
 #include "cold.hpp"
 #include "solvers/solvers_internal.hpp"
-#include "base/svd.hpp"
 
 namespace attnsvm {
 namespace detail {

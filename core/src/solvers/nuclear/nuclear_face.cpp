@@ -17,10 +17,10 @@
 #include <cmath>
 #include <vector>
 
+#include "base/svd.hpp"
 #include "cold.hpp"
 #include "solvers/nuclear/nuclear_sdp.hpp"
 #include "solvers/solvers_internal.hpp"
-#include "base/svd.hpp"
 
 namespace attnsvm {
 namespace detail {
