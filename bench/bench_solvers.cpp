@@ -5,8 +5,8 @@
 
 #include "../tests/core/real_svm_data.hpp"
 #include "../tests/core/svm_test_data.hpp"
-#include "attnsvm/margin.hpp"
-#include "attnsvm/scenarios.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/solvers/margin.hpp"
 
 using namespace attnsvm;
 

@@ -4,10 +4,10 @@
 // --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
-#include "attnsvm/real_images.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/train.hpp"
-#include "attnsvm/train_batched.hpp"
+#include "attnsvm/data/real_images.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/train/train.hpp"
 
 namespace attnsvm {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "attnsvm/errors.hpp"
+#include "attnsvm/base/errors.hpp"
 
 namespace attnsvm::cli {
 

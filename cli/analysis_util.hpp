@@ -4,14 +4,15 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/experiment.hpp"
-#include "attnsvm/margin.hpp"
-#include "attnsvm/model.hpp"
-#include "attnsvm/selection.hpp"
+#include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/solvers/margin.hpp"
 
 namespace attnsvm::cli {
 
-// svmDirection and verdictName moved to the core (attnsvm/experiment.hpp) for the wasm module.
+// svmDirection and verdictName moved to the core (attnsvm/experiments/experiment.hpp) for the wasm
+// module.
 using attnsvm::svmDirection;
 using attnsvm::verdictName;
 

@@ -2,7 +2,7 @@
 #include <exception>
 #include <iostream>
 
-#include "attnsvm/errors.hpp"
+#include "attnsvm/base/errors.hpp"
 #include "commands.hpp"
 
 namespace attnsvm::cli {

@@ -4,8 +4,8 @@
 #include <iostream>
 #include <memory>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/selection.hpp"
+#include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/base/errors.hpp"
 #include "commands.hpp"
 #include "json_io.hpp"
 

@@ -3,7 +3,7 @@
 #include <memory>
 #include <sstream>
 
-#include "attnsvm/errors.hpp"
+#include "attnsvm/base/errors.hpp"
 #include "commands.hpp"
 #include "experiments/experiments.hpp"
 #include "json_io.hpp"

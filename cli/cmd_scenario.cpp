@@ -3,8 +3,8 @@
 #include <iostream>
 #include <memory>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/scenarios.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
 #include "commands.hpp"
 #include "json_io.hpp"
 #include "options.hpp"

@@ -2,8 +2,8 @@
 #include <iostream>
 #include <memory>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/margin.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "commands.hpp"
 #include "json_io.hpp"
 #include "options.hpp"

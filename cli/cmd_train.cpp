@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "analysis_util.hpp"
-#include "attnsvm/errors.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/train.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/train/train.hpp"
 #include "commands.hpp"
 #include "json_io.hpp"
 #include "options.hpp"

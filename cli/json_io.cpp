@@ -13,14 +13,14 @@
 #include <type_traits>
 #include <utility>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/experiment.hpp"
-#include "attnsvm/experiment_basin.hpp"
-#include "attnsvm/fields.hpp"
-#include "attnsvm/names.hpp"
-#include "attnsvm/real_images.hpp"
-#include "attnsvm/real_ladder.hpp"
-#include "attnsvm/real_study.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/data/real_images.hpp"
+#include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/experiment_basin.hpp"
+#include "attnsvm/experiments/real_ladder.hpp"
+#include "attnsvm/experiments/real_study.hpp"
+#include "attnsvm/vocab/fields.hpp"
+#include "attnsvm/vocab/names.hpp"
 
 namespace attnsvm::cli {
 
@@ -190,7 +190,7 @@ Mat readMatrix(const json& j, const std::string& field, Index rows, Index cols) 
 
 namespace {
 
-// ---- reading through the core's field lists (attnsvm/fields.hpp)
+// ---- reading through the core's field lists (attnsvm/vocab/fields.hpp)
 
 void readValue(const json& j, const std::string& where, double& x) { x = readNumber(j, where); }
 void readValue(const json& j, const std::string& where, int& x) { x = readInt(j, where); }

@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/dataset.hpp"
-#include "attnsvm/margin.hpp"
-#include "attnsvm/names.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/selection.hpp"
-#include "attnsvm/train.hpp"
-#include "attnsvm/types.hpp"
+#include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/base/types.hpp"
+#include "attnsvm/data/dataset.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/names.hpp"
 
 namespace attnsvm::cli {
 
@@ -36,8 +36,8 @@ struct ProblemInput {
   std::vector<int> units;
 };
 
-// Input format: the dataset's fields (attnsvm/fields.hpp) {"X": n x T x d, "Z": n x d (omit for
-// self-attention, then "query": q, default 0), "alpha": n ints (optional), "Y": n, "v": d} and
+// Input format: the dataset's fields (attnsvm/vocab/fields.hpp) {"X": n x T x d, "Z": n x d (omit
+// for self-attention, then "query": q, default 0), "alpha": n ints (optional), "Y": n, "v": d} and
 // "attention": "cross"|"self"|"seq2seq"|"causal" (optional; default cross when Z is given, self
 // otherwise; seq2seq / causal take alpha as n x T). When alpha is omitted it is set to the optimal
 // tokens from Y and v. Besides these the file may hold the documented extras V (train --head
@@ -48,9 +48,9 @@ ProblemInput problemFromJson(const json& j);
 
 // The core's input structs (ModelSpec, TrainSettings, Params, InitSettings, SolverSettings,
 // SolveRequest, ScenarioOptions) written and read through their field lists
-// (attnsvm/fields.hpp), as the JS API does. Reading leaves absent fields at the struct's default;
-// a key that is not a field is an InputError naming it with `what` in front ("train.lr") and
-// listing the fields.
+// (attnsvm/vocab/fields.hpp), as the JS API does. Reading leaves absent fields at the struct's
+// default; a key that is not a field is an InputError naming it with `what` in front ("train.lr")
+// and listing the fields.
 template <class T>
 json fieldsToJson(const T& s);
 template <class T>
@@ -79,8 +79,9 @@ json datasetToJson(const Dataset& data, AttentionKind kind);
 const char* toString(AttentionKind kind);
 const char* toString(NormKind kind);
 
-// A solver result under the core's field list (attnsvm/fields.hpp: status, W, lambda, objective,
-// lowerBound, gap, maxViolation, support as [i, t] pairs with supportQuery and supportIndex, ...).
+// A solver result under the core's field list (attnsvm/vocab/fields.hpp: status, W, lambda,
+// objective, lowerBound, gap, maxViolation, support as [i, t] pairs with supportQuery and
+// supportIndex, ...).
 json solutionToJson(const MarginProblem& problem, const MarginSolution& sol);
 // The report's svm is the Frobenius SVM of `problem` (the selection's Att-SVM or prompt SVM).
 json selectionReportToJson(const SelectionReport& report, const MarginProblem& problem);

@@ -4,16 +4,16 @@
 #include <cmath>
 #include <string>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/margin.hpp"
-#include "attnsvm/model.hpp"
-#include "attnsvm/names.hpp"
-#include "attnsvm/train.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/names.hpp"
 
 namespace attnsvm::cli {
 
-// Enum options go through the core's one table of names (attnsvm/names.hpp): canonical names and
-// aliases are accepted, an unknown one lists the accepted ones.
+// Enum options go through the core's one table of names (attnsvm/vocab/names.hpp): canonical names
+// and aliases are accepted, an unknown one lists the accepted ones.
 inline NormKind parseNorm(const std::string& s) { return parseWireName<NormKind>(s, "--norm"); }
 
 inline void checkP(double p, const std::string& option = "--p") {

@@ -1,4 +1,4 @@
-# Table of the portable log (core/src/portable_math.cpp): 128 intervals of z in [0.6875, 1.375).
+# Table of the portable log (core/src/base/portable_math.cpp): 128 intervals of z in [0.6875, 1.375).
 from decimal import Decimal, getcontext
 import struct
 getcontext().prec = 60

@@ -22,7 +22,7 @@
 // training and 500 test images of class K: all that seed 0 (the first N/2 of each class) needs at
 // the page's sizes N_train, N_test <= 1000, about 300 KB. class-K-more.bin.gz holds the images
 // 500..999 of each split, the rest of the pool the seeded split draws from (kSplitPool = 1000 in
-// core/include/attnsvm/real_images.hpp: seed k > 0 takes N/2 of the first max(1000, N) of each
+// core/include/attnsvm/data/real_images.hpp: seed k > 0 takes N/2 of the first max(1000, N) of each
 // class), fetched only for a seed > 0; the test file has exactly 1000 images of each class.
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';

@@ -64,8 +64,10 @@ native_inputs=(core cli tests/core tests/cli CMakeLists.txt CMakePresets.json cm
 wasm_inputs=(core wasm tests/core CMakeLists.txt CMakePresets.json cmake)
 web_inputs=(core wasm cli web tests/wasm tests/browser tests/package CMakeLists.txt CMakePresets.json cmake
   package.json package-lock.json vite.config.js vite.element.config.js scripts/vite-static-shell.mjs)
+# (tests/docs/architecture.test.mjs checks the include direction of core, cli and wasm and every path
+# docs/ARCHITECTURE.md names: those folders are its inputs too.)
 docs_inputs=(README.md CHANGELOG.md docs tests/docs package.json .ci web/examples web/src/access web/src/lab/describe.js
-  web/src/real/describe.js)
+  web/src/real/describe.js core cli wasm web/src tests bench scripts)
 declare -A key=(
   [native-tests]=$(stage_key native-tests "${native_inputs[@]}")
   [cmake-consumer]=$(stage_key cmake-consumer "${native_inputs[@]}" tests/package)

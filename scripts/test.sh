@@ -13,7 +13,8 @@
 # (tests/browser/*-perf.test.mjs) run alone at the end. Every stage but the browser's runs at a lower
 # CPU priority (nice 10): when the browser wants a core it gets it (its tests wait for frames and
 # workers with timeouts), and the compiles and the CPU-bound tests take the rest.
-# First, alone (under a second): the README's and docs' links (tests/docs/).
+# First, alone (under a second): the README's and docs' links, and the architecture's rules (tests/docs/:
+# scripts/check-layout.mjs, the layers and include direction of docs/ARCHITECTURE.md).
 # Each runner prints its own summary; the script runs every stage it can and exits non-zero if any
 # stage failed. Logs of the two pipelines are printed whole, one after the other.
 # A test stage whose inputs are byte-identical to those of a run in which it passed is skipped and

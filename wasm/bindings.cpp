@@ -14,21 +14,21 @@
 #include <utility>
 #include <vector>
 
-#include "attnsvm/dataset.hpp"
-#include "attnsvm/errors.hpp"
-#include "attnsvm/fields.hpp"
-#include "attnsvm/margin.hpp"
-#include "attnsvm/model.hpp"
-#include "attnsvm/names.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/selection.hpp"
-#include "attnsvm/train.hpp"
+#include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/data/dataset.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/fields.hpp"
+#include "attnsvm/vocab/names.hpp"
 #include "cold.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
 #include "plumbing.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)
     using emscripten::val;
 using namespace attnsvm;
 
@@ -76,9 +76,9 @@ val scenarioNamesW() {
   return guarded([] { return wire::namesObject(scenarioNames()); });
 }
 
-// The core's vocabulary (attnsvm/names.hpp, attnsvm/fields.hpp): canonical names of every public
-// enum and the field lists of the public structs, so that the JS side (and the test that checks
-// attnsvm.d.ts against them) never keeps its own copy.
+// The core's vocabulary (attnsvm/vocab/names.hpp, attnsvm/vocab/fields.hpp): canonical names of
+// every public enum and the field lists of the public structs, so that the JS side (and the test
+// that checks attnsvm.d.ts against them) never keeps its own copy.
 val vocabularyW() {
   return guarded([] {
     const auto list = wire::strings;
@@ -93,7 +93,7 @@ val vocabularyW() {
     put(o, "problem", list(wireNames<SvmProblemKind>()));
     put(o, "status", list(wireNames<SolveStatus>()));
     put(o, "verdict", list(wireNames<Verdict>()));
-    // The field lists (attnsvm/fields.hpp), by the .d.ts interface they type.
+    // The field lists (attnsvm/vocab/fields.hpp), by the .d.ts interface they type.
     put(o, "fields", wire::fieldLists());
     // Keys a dataset file may hold beside the dataset's fields (the lab's Dataset JSON box).
     put(o, "datasetFileExtras",
@@ -167,8 +167,9 @@ val forwardW(const val& data, const val& spec, const val& params) {
   });
 }
 
-// A solve / analyze request: the core's SolveRequest (attnsvm/fields.hpp) and the entry point's
-// own fields (read by the caller with the same reader), then finish() rejects any other key.
+// A solve / analyze request: the core's SolveRequest (attnsvm/vocab/fields.hpp) and the entry
+// point's own fields (read by the caller with the same reader), then finish() rejects any other
+// key.
 SolveRequest readRequest(wire::Reader& r) {
   SolveRequest req;
   visitFields(req, r);

@@ -1,8 +1,8 @@
 // The experiment entry points, linked only into the attnsvm-experiments module (the lab's
 // experiment panel loads it in its worker pool): the per-seed experiments and the basin map would
 // otherwise add ~27 KB gzipped to the module every page and embed loads (docs/BENCHMARKS.md,
-// "WebAssembly"). Thin wrappers over the core (attnsvm/experiment.hpp), exactly as the native CLI
-// calls it.
+// "WebAssembly"). Thin wrappers over the core (attnsvm/experiments/experiment.hpp), exactly as the
+// native CLI calls it.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/experiment.hpp"
-#include "attnsvm/experiment_basin.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/train_batched.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/experiment_basin.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/experiments/train_batched.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
 #include "plumbing.hpp"

@@ -1,8 +1,9 @@
 // The real-images entry points (SPEC section 6), linked only into the attnsvm-experiments module:
 // the lab's "Real images" scenario and its embeds load that build on demand, so pages and embeds of
-// the other scenarios do not pay for them. Thin wrappers over the core (attnsvm/real_images.hpp):
-// the page hands over the pixels and labels of the two classes in file order, and the core does the
-// split (binarySubset), the tokens (patchDataset) and the training, as the native CLI does.
+// the other scenarios do not pay for them. Thin wrappers over the core
+// (attnsvm/data/real_images.hpp): the page hands over the pixels and labels of the two classes in
+// file order, and the core does the split (binarySubset), the tokens (patchDataset) and the
+// training, as the native CLI does.
 //
 // Wire: an image set is {rows, cols, pixels: Uint8Array (count*rows*cols), labels: Int32Array};
 // the run's request is {train, test, settings}, settings read through RealImagesSettings' field
@@ -20,14 +21,14 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/real_images.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/data/real_images.hpp"
 #include "cold.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
 #include "plumbing.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)
     using emscripten::val;
 using namespace attnsvm;
 

@@ -1,5 +1,5 @@
 // The real-images study (SPEC 6.1) and regime ladder (6.2) entry points, linked only into the
-// attnsvm-experiments module: thin wrappers over the core (attnsvm/real_study.hpp,
+// attnsvm-experiments module: thin wrappers over the core (attnsvm/experiments/real_study.hpp,
 // real_ladder.hpp), so that the page's worker pool runs what the native CLI runs, with the same
 // bits (the kernel and the portable functions) and the same plan, step choices and table (the
 // planner is the core's). Every entry point catches (guarded) and returns a status object.
@@ -20,15 +20,15 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/real_ladder.hpp"
-#include "attnsvm/real_study.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/real_ladder.hpp"
+#include "attnsvm/experiments/real_study.hpp"
 #include "cold.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
 #include "plumbing.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)
     using emscripten::val;
 using namespace attnsvm;
 

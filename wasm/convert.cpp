@@ -13,13 +13,13 @@
 #include <optional>
 #include <type_traits>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/fields.hpp"
-#include "attnsvm/names.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/vocab/fields.hpp"
+#include "attnsvm/vocab/names.hpp"
 #include "cold.hpp"
 #include "guarded.hpp"
 
-ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
+ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)
     namespace attnsvm::wire {
   using emscripten::typed_memory_view;
   using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -290,7 +290,8 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
     return readFields<Dataset>(o, what);
   }
 
-  // Enum names: the core's one table (attnsvm/names.hpp); unknown names list the accepted ones.
+  // Enum names: the core's one table (attnsvm/vocab/names.hpp); unknown names list the accepted
+  // ones.
   AttentionKind attentionKind(const std::string& s) {
     return parseWireName<AttentionKind>(s, "attention");
   }
@@ -326,10 +327,10 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/src/cold.hpp)
   }
 
   namespace {
-  // Writes the core's field lists (attnsvm/fields.hpp) as JS objects: names and shapes come from
-  // there; bulk arrays are typed (pairs flattened, ragged lists as {offsets, values}, a dataset's
-  // X as {n, T, d, data}; convert.js unpacks them).
-  // The per-type writers are not inlined: a visit in a field list is one call (the module's size).
+  // Writes the core's field lists (attnsvm/vocab/fields.hpp) as JS objects: names and shapes come
+  // from there; bulk arrays are typed (pairs flattened, ragged lists as {offsets, values}, a
+  // dataset's X as {n, T, d, data}; convert.js unpacks them). The per-type writers are not inlined:
+  // a visit in a field list is one call (the module's size).
   struct Writer {
     val& out;
     [[gnu::noinline]] void operator()(const char* name, double x, bool w = true) {

@@ -1,7 +1,7 @@
 // Conversions between the JS "wire" objects built by web/src/engine/convert.js and core types.
 // No maths here: only copying typed arrays in bulk and mapping names to enums. The core's input
-// structs are read and written through their field lists (attnsvm/fields.hpp), so no key name of
-// theirs is spelled here; a key of an input object that is not a field is an InputError listing
+// structs are read and written through their field lists (attnsvm/vocab/fields.hpp), so no key name
+// of theirs is spelled here; a key of an input object that is not a field is an InputError listing
 // the fields. Every malformed field raises attnsvm::InputError naming the field, which the entry
 // points turn into a status.
 //
@@ -19,19 +19,19 @@
 #include <type_traits>
 #include <vector>
 
-#include "attnsvm/dataset.hpp"
-#include "attnsvm/experiment.hpp"
-#include "attnsvm/experiment_basin.hpp"
-#include "attnsvm/fields.hpp"
-#include "attnsvm/margin.hpp"
-#include "attnsvm/model.hpp"
-#include "attnsvm/names.hpp"
-#include "attnsvm/real_images.hpp"
-#include "attnsvm/real_ladder.hpp"
-#include "attnsvm/real_study.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/selection.hpp"
-#include "attnsvm/train.hpp"
+#include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/data/dataset.hpp"
+#include "attnsvm/data/real_images.hpp"
+#include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/experiment_basin.hpp"
+#include "attnsvm/experiments/real_ladder.hpp"
+#include "attnsvm/experiments/real_study.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/fields.hpp"
+#include "attnsvm/vocab/names.hpp"
 
 namespace attnsvm::wire {
 
@@ -49,10 +49,10 @@ Mat matrix(const val& m, const std::string& what);
 Vec vector(const val& a);
 
 // Reads one JS object through field lists: each visit sets the field when the object has it (a
-// visitor of attnsvm/fields.hpp); finish() then rejects every key that no visit named, listing the
-// names. An entry point reads its request with one Reader: the core's lists, then its own extra
-// fields (`r("W", W)`), then finish(). The per-type readers are out of line (convert.cpp): a
-// visit is one call, so the field lists cost little code in the module.
+// visitor of attnsvm/vocab/fields.hpp); finish() then rejects every key that no visit named,
+// listing the names. An entry point reads its request with one Reader: the core's lists, then its
+// own extra fields (`r("W", W)`), then finish(). The per-type readers are out of line
+// (convert.cpp): a visit is one call, so the field lists cost little code in the module.
 class Reader {
  public:
   // path: the object's name in messages ("train", "dataset"; "" for a request's top level).
@@ -71,7 +71,7 @@ class Reader {
   void operator()(const char* name, std::vector<int>& x, bool = true);
   void operator()(const char* name, std::vector<double>& x, bool = true);
   void operator()(const char* name, const TokensRef<Mat, int>& x, bool = true);
-  // Enums by their wire names (attnsvm/names.hpp).
+  // Enums by their wire names (attnsvm/vocab/names.hpp).
   template <class E, class = std::enable_if_t<std::is_enum_v<E>>>
   void operator()(const char* name, E& x, bool = true) {
     int v = static_cast<int>(x);
@@ -142,8 +142,8 @@ val ragged(const std::vector<std::vector<int>>& lists);
 // An input struct written through its field list.
 template <class T>
 val writeFields(const T& s);
-// The field lists of the public structs (attnsvm/fields.hpp) as {dataset: [names], model, train,
-// params, init, solve, scenarioOptions, solution, report}: engine.vocabulary().fields.
+// The field lists of the public structs (attnsvm/vocab/fields.hpp) as {dataset: [names], model,
+// train, params, init, solve, scenarioOptions, solution, report}: engine.vocabulary().fields.
 val fieldLists();
 // The experiments' field lists (experiment.hpp, experiment_basin.hpp, real_images.hpp) as
 // {experimentSeeds: [names] (SeedsRequest), basinMap (BasinMapRequest), realImagesSettings,

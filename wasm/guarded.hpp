@@ -9,7 +9,7 @@
 #include <string>
 #include <type_traits>
 
-#include "attnsvm/errors.hpp"
+#include "attnsvm/base/errors.hpp"
 #include "cold.hpp"
 
 namespace attnsvm::wire {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/errors.hpp"
+#include "attnsvm/base/errors.hpp"
 #include "convert.hpp"
 
 namespace attnsvm::wire {

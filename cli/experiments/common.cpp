@@ -6,7 +6,7 @@
 #include <mutex>
 #include <thread>
 
-#include "attnsvm/errors.hpp"
+#include "attnsvm/base/errors.hpp"
 
 namespace attnsvm::cli {
 

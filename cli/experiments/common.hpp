@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/experiment.hpp"
-#include "attnsvm/model.hpp"
-#include "attnsvm/train.hpp"
+#include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/train/train.hpp"
 #include "experiments.hpp"
 #include "progress.hpp"
 
@@ -28,7 +28,8 @@ inline double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Training with snapshots lives in the core (attnsvm/experiment.hpp) so that wasm runs it too.
+// Training with snapshots lives in the core (attnsvm/experiments/experiment.hpp) so that wasm runs
+// it too.
 using attnsvm::defaultEvery;
 using attnsvm::logSchedule;
 using attnsvm::RunRecord;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/experiment_rank.hpp"
+#include "attnsvm/experiments/experiment_rank.hpp"
 
 namespace attnsvm::cli {
 

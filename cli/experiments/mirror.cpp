@@ -1,13 +1,13 @@
 // The mirror-descent paper's experiments as its authors ran them (SPEC 5.2): md-convergence (every
 // l_p training run against every l_q Att-SVM; seeds over threads) and joint-wv (joint l_p training
-// of W and v). The per-seed work is the core's (attnsvm/experiment_md.hpp, which the lab runs too);
-// here only the threads, the mean/std over seeds, the 3 x 3 table and the JSON/CSV.
+// of W and v). The per-seed work is the core's (attnsvm/experiments/experiment_md.hpp, which the
+// lab runs too); here only the threads, the mean/std over seeds, the 3 x 3 table and the JSON/CSV.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
-#include "attnsvm/experiment_md.hpp"
-#include "attnsvm/scenarios.hpp"
+#include "attnsvm/experiments/experiment_md.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
 #include "common.hpp"
 #include "json_io.hpp"
 

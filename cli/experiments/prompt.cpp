@@ -1,18 +1,19 @@
 // Experiments on the papers' small hand-made data: GD paths in 2-D, prompt global vs local
 // convergence, the basin map, the loss function, joint (p, v) training. The runs of the last three
-// are the core's (attnsvm/experiment_prompt.hpp, shared with the lab); here only JSON and CSV.
+// are the core's (attnsvm/experiments/experiment_prompt.hpp, shared with the lab); here only JSON
+// and CSV.
 #include <chrono>
 #include <cmath>
 #include <map>
 
 #include "analysis_util.hpp"
-#include "attnsvm/errors.hpp"
-#include "attnsvm/experiment.hpp"
-#include "attnsvm/experiment_basin.hpp"
-#include "attnsvm/experiment_prompt.hpp"
-#include "attnsvm/rng.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/selection.hpp"
+#include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/base/rng.hpp"
+#include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/experiment_basin.hpp"
+#include "attnsvm/experiments/experiment_prompt.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
 #include "common.hpp"
 #include "json_io.hpp"
 

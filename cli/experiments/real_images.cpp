@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/real_images.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/data/real_images.hpp"
 #include "common.hpp"
 #include "json_io.hpp"
 

@@ -1,5 +1,6 @@
 // experiment real-ladder (SPEC 6.2): the SVM theory's regime on real images. The plan, the runs
-// and the table are the core's (attnsvm/real_ladder.hpp); here the threads, progress, JSON/CSV.
+// and the table are the core's (attnsvm/experiments/real_ladder.hpp); here the threads, progress,
+// JSON/CSV.
 #include <time.h>
 
 #include <atomic>
@@ -7,8 +8,8 @@
 #include <mutex>
 #include <sstream>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/real_ladder.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/real_ladder.hpp"
 #include "common.hpp"
 #include "json_io.hpp"
 

@@ -1,6 +1,6 @@
 // experiment real-study (SPEC 6.1): the fair optimizer comparison on real images. The plan, the
-// runs and the table are the core's (attnsvm/real_study.hpp; the lab's workers run the same);
-// here only the threads, the progress and the JSON/CSV.
+// runs and the table are the core's (attnsvm/experiments/real_study.hpp; the lab's workers run the
+// same); here only the threads, the progress and the JSON/CSV.
 #include <time.h>
 
 #include <chrono>
@@ -10,8 +10,8 @@
 #include <sstream>
 #include <thread>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/real_study.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/real_study.hpp"
 #include "common.hpp"
 #include "json_io.hpp"
 
@@ -158,7 +158,7 @@ ExperimentResult realStudyExperiment(const ExperimentOptions& o) {
   s.update(fieldsToJson(settings));
   s["model"] =
       "cross attention, z_i = mean token, linear head v, logistic loss; W and v trained jointly "
-      "with one optimizer and step (attnsvm/real_train.hpp)";
+      "with one optimizer and step (attnsvm/train/real_train.hpp)";
   s["split"] =
       "seed k: train and validation from the first max(1000, nTrain) images of each class of the "
       "training file (Fisher-Yates with Rng(k); seed 0: file order), train the first nTrain/2, "

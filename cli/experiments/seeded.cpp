@@ -5,8 +5,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "attnsvm/experiment.hpp"
-#include "attnsvm/scenarios.hpp"
+#include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
 #include "common.hpp"
 #include "json_io.hpp"
 

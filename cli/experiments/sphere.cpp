@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "attnsvm/experiment_rank.hpp"
+#include "attnsvm/experiments/experiment_rank.hpp"
 #include "common.hpp"
 #include "json_io.hpp"
 

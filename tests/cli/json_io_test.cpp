@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/fields.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/vocab/fields.hpp"
 #include "json_io.hpp"
 
 using namespace attnsvm;
@@ -138,8 +138,8 @@ TEST(JsonIo, SeqToSeqDefaultsOneSelectionPerQuery) {
       std::string::npos);
 }
 
-// Input objects are read through the core's field lists (attnsvm/fields.hpp): a key that is not a
-// field is an error naming it and listing what is accepted.
+// Input objects are read through the core's field lists (attnsvm/vocab/fields.hpp): a key that is
+// not a field is an error naming it and listing what is accepted.
 TEST(JsonIo, UnknownKeysAreErrorsListingTheFields) {
   EXPECT_EQ(errorOf(R"({"X": [[[1,0],[0,1]]], "Z": [[1,0]], "Y": [1], "v": [1,0], "alhpa": [0]})"),
             "alhpa is not a field; expected one of X, Z, query, Y, v, alpha, attention, V, W, "

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "attnsvm/errors.hpp"
+#include "attnsvm/base/errors.hpp"
 #include "experiment_test_util.hpp"
 #include "experiments.hpp"
 

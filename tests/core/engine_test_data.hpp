@@ -2,9 +2,9 @@
 #pragma once
 #include <cmath>
 
-#include "attnsvm/dataset.hpp"
-#include "attnsvm/model.hpp"
-#include "attnsvm/rng.hpp"
+#include "attnsvm/base/rng.hpp"
+#include "attnsvm/data/dataset.hpp"
+#include "attnsvm/model/model.hpp"
 
 namespace attnsvm::testdata {
 

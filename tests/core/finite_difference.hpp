@@ -2,7 +2,7 @@
 // (test_gradient.cpp, test_real_images.cpp).
 #pragma once
 
-#include "attnsvm/model.hpp"
+#include "attnsvm/model/model.hpp"
 
 namespace attnsvm {
 

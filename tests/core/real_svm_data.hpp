@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/dataset.hpp"
-#include "attnsvm/model.hpp"
-#include "attnsvm/real_images.hpp"
+#include "attnsvm/data/dataset.hpp"
+#include "attnsvm/data/real_images.hpp"
+#include "attnsvm/model/model.hpp"
 #include "svm_test_data.hpp"
 
 namespace svmtest {

@@ -2,7 +2,7 @@
 #pragma once
 #include <algorithm>
 
-#include "attnsvm/types.hpp"
+#include "attnsvm/base/types.hpp"
 
 namespace attnsvm::test {
 

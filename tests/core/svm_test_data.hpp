@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "attnsvm/dataset.hpp"
+#include "attnsvm/data/dataset.hpp"
 
 namespace svmtest {
 

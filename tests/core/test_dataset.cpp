@@ -5,8 +5,8 @@
 #include <limits>
 #include <string>
 
-#include "attnsvm/dataset.hpp"
-#include "attnsvm/errors.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/data/dataset.hpp"
 #include "engine_test_data.hpp"
 
 namespace attnsvm {

@@ -1,15 +1,16 @@
-// Per-seed experiment work (attnsvm/experiment.hpp), shared by the CLI and the wasm module: shapes
-// of the result, determinism, the papers' qualitative claims at reduced size, and bad input.
+// Per-seed experiment work (attnsvm/experiments/experiment.hpp), shared by the CLI and the wasm
+// module: shapes of the result, determinism, the papers' qualitative claims at reduced size, and
+// bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <regex>
 #include <string>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/experiment.hpp"
-#include "attnsvm/experiment_basin.hpp"
-#include "attnsvm/experiment_rank.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/experiment_basin.hpp"
+#include "attnsvm/experiments/experiment_rank.hpp"
 
 namespace attnsvm {
 namespace {

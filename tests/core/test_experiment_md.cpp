@@ -5,10 +5,10 @@
 
 #include <cmath>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/experiment.hpp"
-#include "attnsvm/experiment_md.hpp"
-#include "attnsvm/scenarios.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/experiment_md.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
 
 namespace attnsvm {
 namespace {

@@ -1,7 +1,7 @@
-// The core's field lists (attnsvm/fields.hpp) and the solve request built on them: each list names
-// its fields once, as camelCase identifiers; a reader sets exactly the fields it is given (the rest
-// keep the struct's defaults); a writer skips what the list marks as absent for the value; the
-// request's defaults (attention from the dataset, the selection) are the core's.
+// The core's field lists (attnsvm/vocab/fields.hpp) and the solve request built on them: each list
+// names its fields once, as camelCase identifiers; a reader sets exactly the fields it is given
+// (the rest keep the struct's defaults); a writer skips what the list marks as absent for the
+// value; the request's defaults (attention from the dataset, the selection) are the core's.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -15,13 +15,13 @@
 #include <variant>
 #include <vector>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/experiment.hpp"
-#include "attnsvm/experiment_basin.hpp"
-#include "attnsvm/fields.hpp"
-#include "attnsvm/margin.hpp"
-#include "attnsvm/real_images.hpp"
-#include "attnsvm/scenarios.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/data/real_images.hpp"
+#include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/experiment_basin.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/vocab/fields.hpp"
 #include "engine_test_data.hpp"
 
 namespace attnsvm {

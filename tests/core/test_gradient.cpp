@@ -9,10 +9,10 @@
 #include <tuple>
 #include <vector>
 
-#include "attnsvm/model.hpp"
-#include "attnsvm/rng.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/train.hpp"
+#include "attnsvm/base/rng.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/train/train.hpp"
 #include "engine_test_data.hpp"
 #include "finite_difference.hpp"
 #include "relative_error.hpp"

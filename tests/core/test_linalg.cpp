@@ -1,4 +1,4 @@
-// The core's internal dense linear algebra (core/src/svd.hpp): minimum-norm least squares and
+// The core's internal dense linear algebra (core/src/base/svd.hpp): minimum-norm least squares and
 // range bases from the one-sided Jacobi SVD, against closed forms on rank-deficient matrices.
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "svd.hpp"
+#include "base/svd.hpp"
 
 using namespace attnsvm;
 using attnsvm::detail::MinNormSolver;

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/margin.hpp"
-#include "attnsvm/scenarios.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "svm_test_data.hpp"
 
 using namespace attnsvm;

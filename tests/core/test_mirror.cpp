@@ -7,10 +7,10 @@
 #include <cmath>
 #include <limits>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/rng.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/train.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/base/rng.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/train/train.hpp"
 #include "relative_error.hpp"
 
 namespace attnsvm {

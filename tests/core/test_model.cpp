@@ -5,9 +5,9 @@
 #include <cmath>
 #include <limits>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/model.hpp"
-#include "attnsvm/rng.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/base/rng.hpp"
+#include "attnsvm/model/model.hpp"
 #include "engine_test_data.hpp"
 
 namespace attnsvm {

@@ -14,8 +14,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "attnsvm/margin.hpp"
-#include "attnsvm/scenarios.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "svm_test_data.hpp"
 
 using namespace attnsvm;

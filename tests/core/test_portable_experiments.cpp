@@ -1,5 +1,5 @@
-// The portable exp/log/log1p/pow (attnsvm/portable_math.hpp) replaced glibc's in the Model, the
-// gradient, the mirror maps, the Trainer and the batched trainer: existing experiments' outputs
+// The portable exp/log/log1p/pow (attnsvm/base/portable_math.hpp) replaced glibc's in the Model,
+// the gradient, the mirror maps, the Trainer and the batched trainer: existing experiments' outputs
 // change only in their last bits. The values below are the outputs of main before the switch
 // (glibc's functions, commit dfb94f0, native release build); each value must agree to 1e-9
 // relative (the largest change measured is printed: a few 1e-13, from last-bit differences of exp
@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "attnsvm/experiment.hpp"
+#include "attnsvm/experiments/experiment.hpp"
 
 namespace attnsvm {
 namespace {

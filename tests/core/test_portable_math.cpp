@@ -1,9 +1,9 @@
-// The portable exp, log, log1p and pow (attnsvm/portable_math.hpp) against a long-double reference
-// (x87's 64-bit mantissa natively: its own error is below 2^-11 of a double ulp) over wide random
-// and edge inputs, with the bounds the header states; special values as C99; and, on every
-// platform, against the platform's libm in double (within the bound plus libm's own error). The
-// native run compares 200000 random arguments per function (about 1 s under ASan); the report test
-// (disabled) runs 10^7 and prints the largest errors for docs/NUMERICS.md:
+// The portable exp, log, log1p and pow (attnsvm/base/portable_math.hpp) against a long-double
+// reference (x87's 64-bit mantissa natively: its own error is below 2^-11 of a double ulp) over
+// wide random and edge inputs, with the bounds the header states; special values as C99; and, on
+// every platform, against the platform's libm in double (within the bound plus libm's own error).
+// The native run compares 200000 random arguments per function (about 1 s under ASan); the report
+// test (disabled) runs 10^7 and prints the largest errors for docs/NUMERICS.md:
 //   attnsvm_tests --gtest_also_run_disabled_tests --gtest_filter='PortableMath.DISABLED_Report'
 #include <gtest/gtest.h>
 
@@ -15,8 +15,8 @@
 #include <limits>
 #include <vector>
 
-#include "attnsvm/portable_math.hpp"
-#include "attnsvm/rng.hpp"
+#include "attnsvm/base/portable_math.hpp"
+#include "attnsvm/base/rng.hpp"
 
 namespace attnsvm {
 namespace {

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/names.hpp"
-#include "attnsvm/real_images.hpp"
-#include "attnsvm/rng.hpp"
-#include "attnsvm/train.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/base/rng.hpp"
+#include "attnsvm/data/real_images.hpp"
+#include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/names.hpp"
 #include "finite_difference.hpp"
 
 #ifndef __EMSCRIPTEN__

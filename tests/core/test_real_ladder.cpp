@@ -1,5 +1,5 @@
-// The regime ladder (attnsvm/real_ladder.hpp) on synthetic images (no files: natively and in
-// wasm): every SVM the ladder calls feasible is certified, checked here independently of the
+// The regime ladder (attnsvm/experiments/real_ladder.hpp) on synthetic images (no files: natively
+// and in wasm): every SVM the ladder calls feasible is certified, checked here independently of the
 // solver (the constraints <A_it, W> >= 1 from the data and the selection, and the duality gap from
 // the multipliers: sum(lambda) / ||sum lambda_it A_it||_F is a lower bound on the optimum); the
 // corr series against the SVM; the failing conditions; the plan and its table.
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/real_ladder.hpp"
-#include "attnsvm/rng.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/base/rng.hpp"
+#include "attnsvm/experiments/real_ladder.hpp"
 
 namespace attnsvm {
 namespace {

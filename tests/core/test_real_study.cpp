@@ -1,7 +1,8 @@
-// The real-images study (attnsvm/real_study.hpp): validation and test disjoint from training by
-// image index, the grid-extension rule and the step choice on validation accuracy (driven with
-// hand-made results), the paired differences and their t intervals, and a run advanced in chunks
-// against one run in one go (synthetic images: the suite runs natively and in wasm without files).
+// The real-images study (attnsvm/experiments/real_study.hpp): validation and test disjoint from
+// training by image index, the grid-extension rule and the step choice on validation accuracy
+// (driven with hand-made results), the paired differences and their t intervals, and a run advanced
+// in chunks against one run in one go (synthetic images: the suite runs natively and in wasm
+// without files).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,9 +10,9 @@
 #include <set>
 #include <vector>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/real_study.hpp"
-#include "attnsvm/rng.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/base/rng.hpp"
+#include "attnsvm/experiments/real_study.hpp"
 
 namespace attnsvm {
 namespace {

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/margin.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "real_svm_data.hpp"
 
 using namespace attnsvm;

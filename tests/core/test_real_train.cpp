@@ -1,8 +1,8 @@
-// The real-images kernel and trainer (attnsvm/real_train.hpp): its gradient against the Model's
-// (the reference implementation of docs/NUMERICS.md) and finite differences, the optimizer steps
-// against their definitions, minibatch epochs, frozen blocks, the seeded start, the measurements
-// (gamma-optimal share on a hand-made case), and a bit pattern that must be the same natively and
-// in wasm (this file runs in both: the wasm gtest).
+// The real-images kernel and trainer (attnsvm/train/real_train.hpp): its gradient against the
+// Model's (the reference implementation of docs/NUMERICS.md) and finite differences, the optimizer
+// steps against their definitions, minibatch epochs, frozen blocks, the seeded start, the
+// measurements (gamma-optimal share on a hand-made case), and a bit pattern that must be the same
+// natively and in wasm (this file runs in both: the wasm gtest).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,12 +11,12 @@
 #include <set>
 #include <vector>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/model.hpp"
-#include "attnsvm/portable_math.hpp"
-#include "attnsvm/real_images.hpp"
-#include "attnsvm/real_train.hpp"
-#include "attnsvm/rng.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/base/portable_math.hpp"
+#include "attnsvm/base/rng.hpp"
+#include "attnsvm/data/real_images.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/train/real_train.hpp"
 
 namespace attnsvm {
 namespace {

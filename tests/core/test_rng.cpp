@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "attnsvm/rng.hpp"
+#include "attnsvm/base/rng.hpp"
 
 namespace attnsvm {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/scenarios.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
 
 namespace attnsvm {
 namespace {

@@ -2,8 +2,8 @@
 // enumeration with its cap.
 #include <gtest/gtest.h>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/selection.hpp"
+#include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/base/errors.hpp"
 #include "svm_test_data.hpp"
 
 using namespace attnsvm;

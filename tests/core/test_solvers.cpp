@@ -4,8 +4,8 @@
 #include <Eigen/SVD>
 #include <cmath>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/margin.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/solvers/margin.hpp"
 #include "svm_test_data.hpp"
 
 using namespace attnsvm;
@@ -297,7 +297,7 @@ TEST(Nuclear, RankAtMostFrobeniusRank) {
   std::printf("nuclear rank < Frobenius rank on %d of %d instances\n", strictlyLower, compared);
 }
 
-#include "attnsvm/scenarios.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
 
 TEST(Frobenius, DegenerateLowDimensionNoCorruption) {
   // Regression (docs/RESULTS.md): d = 2, 3 with n = 15, T = 5 (m = 60 constraints in 4 or 9

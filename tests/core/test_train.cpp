@@ -6,10 +6,10 @@
 #include <limits>
 #include <string>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/rng.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/train.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/base/rng.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/train/train.hpp"
 #include "engine_test_data.hpp"
 
 namespace attnsvm {

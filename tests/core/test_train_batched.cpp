@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/errors.hpp"
-#include "attnsvm/experiment.hpp"
-#include "attnsvm/experiment_md.hpp"
-#include "attnsvm/names.hpp"
-#include "attnsvm/rng.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/train.hpp"
-#include "attnsvm/train_batched.hpp"
-#include "model_internal.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/base/rng.hpp"
+#include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/experiment_md.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/names.hpp"
+#include "model/model_internal.hpp"
 
 namespace attnsvm {
 namespace {

@@ -96,7 +96,7 @@ test('training traces agree with native for every algorithm', () => {
       for (const f of ['loss', 'normFro', 'normLp', 'selectedProbability', 'corr', 'divergence', 'softmax']) {
         assertClose(w[f], n[f], `${name} chunk ${j}: ${f}`, TOL);
       }
-      // The trace's nuclear norm comes from the eigenvalues of W^T W (core/src/train.cpp), whose
+      // The trace's nuclear norm comes from the eigenvalues of W^T W (core/src/train/train.cpp), whose
       // small singular values carry an absolute error of ~sqrt(eps)||W|| on any platform: at a
       // rank-deficient W (e.g. after one step from 0) the two builds differ at ~1e-9, not beyond.
       assertClose(w.normNuc, n.normNuc, `${name} chunk ${j}: normNuc`, 1e-7);

@@ -135,7 +135,7 @@ test('errors: the core\'s messages arrive unchanged (same as native)', () => {
 });
 
 test('errors: names the bindings map (unknown kinds) and misuse of a Run', () => {
-  // Unknown names come from the core's one table (attnsvm/names.hpp) and list the accepted ones.
+  // Unknown names come from the core's one table (attnsvm/vocab/names.hpp) and list the accepted ones.
   throwsError(() => engine.solve({ dataset: ds, norm: 'l7' }), /^norm = "l7" is unknown; expected one of fro, nuclear, lp$/);
   throwsError(() => engine.validate(ds, 'sideways'), /^attention = "sideways" is unknown; expected one of cross, self, seq2seq, causal$/);
   throwsError(() => engine.train({ dataset: ds, model: { ...linearW, param: 'X' }, init: { kind: 'zero' } }), /^model\.param = "X" is unknown; expected one of W, KQ, prompt$/);

@@ -74,7 +74,7 @@ test('solve: every norm agrees with the CLI', { skip }, () => {
     assertClose(w.lowerBound, c.lowerBound, `${name}: lower bound`, TOL);
     assertClose(w.maxViolation, c.maxViolation, `${name}: max violation`, TOL, 1);
     // One spelling: every field of the API's solution is in the CLI's, under the same name (the
-    // core's field list, attnsvm/fields.hpp); the CLI adds only norm, p and selection.
+    // core's field list, attnsvm/vocab/fields.hpp); the CLI adds only norm, p and selection.
     assert.deepEqual(Object.keys(w).sort(), Object.keys(c).filter((k) => !['norm', 'p', 'selection'].includes(k)).sort(), `${name}: field names`);
     assert.deepEqual(w.supportQuery, c.supportQuery, `${name}: supportQuery`);
     assert.deepEqual(w.supportIndex, c.supportIndex, `${name}: supportIndex`);

@@ -1,5 +1,5 @@
 // The hand-written types (web/src/engine/attnsvm.d.ts) against the core's one table of names
-// (attnsvm/names.hpp) and its field lists (attnsvm/fields.hpp), through engine.vocabulary(): each
+// (attnsvm/vocab/names.hpp) and its field lists (attnsvm/vocab/fields.hpp), through engine.vocabulary(): each
 // string-literal union of the .d.ts must list exactly the core's canonical names, in the same order,
 // and each interface of an input or result object exactly the fields of the core's list, so that the
 // types cannot drift from the engine. Also: every canonical name is accepted by the API, and aliases

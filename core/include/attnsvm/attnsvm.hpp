@@ -2,16 +2,16 @@
 // max-margin solvers with certificates, token-selection analysis, real-image data, the vocabulary
 // (wire names and field lists).
 // The papers' drivers (scenarios, experiments; attnsvm::experiments) have their own headers:
-// attnsvm/scenarios.hpp, attnsvm/experiment*.hpp.
+// attnsvm/experiments/scenarios.hpp, attnsvm/experiment*.hpp.
 #pragma once
-#include "attnsvm/dataset.hpp"
-#include "attnsvm/errors.hpp"
-#include "attnsvm/fields.hpp"
-#include "attnsvm/margin.hpp"
-#include "attnsvm/model.hpp"
-#include "attnsvm/names.hpp"
-#include "attnsvm/real_images.hpp"
-#include "attnsvm/rng.hpp"
-#include "attnsvm/selection.hpp"
-#include "attnsvm/train.hpp"
-#include "attnsvm/types.hpp"
+#include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/base/rng.hpp"
+#include "attnsvm/base/types.hpp"
+#include "attnsvm/data/dataset.hpp"
+#include "attnsvm/data/real_images.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/fields.hpp"
+#include "attnsvm/vocab/names.hpp"

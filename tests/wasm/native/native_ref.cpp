@@ -13,14 +13,14 @@
 #include <vector>
 
 #include "../../core/real_svm_data.hpp"
-#include "attnsvm/dataset.hpp"
-#include "attnsvm/errors.hpp"
-#include "attnsvm/margin.hpp"
-#include "attnsvm/model.hpp"
-#include "attnsvm/names.hpp"
-#include "attnsvm/scenarios.hpp"
-#include "attnsvm/selection.hpp"
-#include "attnsvm/train.hpp"
+#include "attnsvm/analysis/selection.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/data/dataset.hpp"
+#include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/model/model.hpp"
+#include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/names.hpp"
 
 using json = nlohmann::json;
 using namespace attnsvm;

@@ -127,7 +127,7 @@ export function toWireDataset(ds) {
 }
 
 // wire dataset -> DatasetJSON (nested arrays). The core decides which fields the wire carries (Z only
-// for cross attention, query only for self attention: attnsvm/fields.hpp).
+// for cross attention, query only for self attention: attnsvm/vocab/fields.hpp).
 export function fromWireDataset(w) {
   const { n, T, d, data } = w.X;
   const X = [];

@@ -1,0 +1,271 @@
+// The plan and the table of the regime ladder (attnsvm/experiments/real_ladder.hpp).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/real_ladder.hpp"
+
+namespace attnsvm {
+
+namespace {
+
+constexpr double kLadderPlanNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<std::string> ladderList(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const auto b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
+    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
+  }
+  return out;
+}
+
+struct LadderMethod {
+  std::string name;
+  Optimizer optimizer;
+  double p;
+};
+
+LadderMethod ladderMethod(const std::string& text) {
+  const auto colon = text.find(':');
+  const std::string opt = text.substr(0, colon);
+  if ((opt != "md" && opt != "nmd") || colon == std::string::npos)
+    throw InputError("methods: '" + text + "' is not md:p or nmd:p (e.g. nmd:2 for NGD)");
+  std::istringstream is(text.substr(colon + 1));
+  double p = 0;
+  if (!(is >> p) || !is.eof() || !(p > 1.0) || p > 1000.0)
+    throw InputError("methods: '" + text + "': p must be a number in (1, 1000]");
+  std::ostringstream name;
+  name << opt << ":" << p;
+  return {name.str(), opt == "md" ? Optimizer::MD : Optimizer::NMD, p};
+}
+
+void checkLadderSettings(const RealLadderSettings& s) {
+  auto bad = [](const std::string& m) { throw InputError(m); };
+  if (s.classA < 0 || s.classA > 9 || s.classB < 0 || s.classB > 9 || s.classA == s.classB)
+    bad("classA, classB: two different classes in 0..9");
+  if (s.sizes.empty()) bad("sizes is empty");
+  for (std::size_t k = 0; k < s.sizes.size(); ++k)
+    if (s.sizes[k] < 2 || s.sizes[k] % 2 || s.sizes[k] > 60000)
+      bad("sizes[" + std::to_string(k) + "] = " + std::to_string(s.sizes[k]) +
+          ": must be even and in 2..60000");
+  if (!(s.lr > 0.0) || !std::isfinite(s.lr)) bad("lr must be finite and > 0");
+  if (!(s.normEpsilon >= 0.0) || !std::isfinite(s.normEpsilon))
+    bad("normEpsilon must be finite and >= 0");
+  if (s.headSteps < 0) bad("headSteps must be >= 0");
+  if (s.minSteps < 1 || s.maxSteps < s.minSteps) bad("need 1 <= minSteps <= maxSteps");
+  if (!(s.work > 0.0)) bad("work must be > 0");
+  if (s.snapshotsPerDecade < 1 || s.snapshotsPerDecade > 100)
+    bad("snapshotsPerDecade must be in 1..100");
+  if (s.seeds < 1 || s.seeds > 1000) bad("seeds must be in 1..1000");
+  if (!(s.certifyTol > 0.0)) bad("certifyTol must be > 0");
+  if (!(s.corrTarget > 0.0 && s.corrTarget <= 1.0)) bad("corrTarget must be in (0, 1]");
+}
+
+}  // namespace
+
+struct RealLadder::Impl {
+  RealLadderSettings s;
+  std::vector<RealLadderRun> runs;
+  std::vector<RealLadderRunResult> results;
+  std::vector<char> handedOut, received;
+  int next = 0, submittedCount = 0;
+
+  explicit Impl(const RealLadderSettings& settings) : s(settings) {
+    checkLadderSettings(s);
+    std::vector<std::string> heads = ladderList(s.heads);
+    if (heads.empty()) throw InputError("heads is empty");
+    for (const std::string& h : heads)
+      if (h != "frozen" && h != "joint")
+        throw InputError("heads: '" + h + "': expected frozen or joint");
+    std::vector<LadderMethod> methods;
+    for (const std::string& m : ladderList(s.methods)) methods.push_back(ladderMethod(m));
+    if (methods.empty()) throw InputError("methods is empty");
+    std::vector<int> sizes = s.sizes;
+    std::sort(sizes.begin(), sizes.end(), std::greater<int>());  // the longest solves first
+    for (int n : sizes)
+      for (const std::string& h : heads)
+        for (const LadderMethod& m : methods)
+          for (int j = 0; j < s.seeds; ++j) {
+            RealLadderRun r;
+            r.id = static_cast<int>(runs.size());
+            r.classA = s.classA;
+            r.classB = s.classB;
+            r.n = n;
+            r.head = h;
+            r.method = m.name;
+            r.optimizer = m.optimizer;
+            r.p = m.p;
+            r.lr = s.lr;
+            r.normEpsilon = s.normEpsilon;
+            r.headSteps = s.headSteps;
+            const double byWork = s.work / n;
+            r.steps = static_cast<int>(
+                std::min<double>(s.maxSteps, std::max<double>(s.minSteps, byWork)));
+            r.snapshotsPerDecade = s.snapshotsPerDecade;
+            r.seed = s.seedBase + static_cast<std::uint64_t>(j);
+            r.certifyTol = s.certifyTol;
+            r.corrTarget = s.corrTarget;
+            runs.push_back(r);
+          }
+    results.resize(runs.size());
+    handedOut.assign(runs.size(), 0);
+    received.assign(runs.size(), 0);
+  }
+
+  std::vector<RealLadderRow> table() const {
+    if (submittedCount != static_cast<int>(runs.size()))
+      throw InputError("the ladder's table is not ready: runs are still to come");
+    std::vector<RealLadderRow> rows;
+    auto same = [](const RealLadderRun& a, const RealLadderRun& b) {
+      return a.head == b.head && a.method == b.method && a.n == b.n;
+    };
+    std::vector<char> used(runs.size(), 0);
+    // rows ordered by head, method, then n ascending
+    std::vector<int> order(runs.size());
+    for (std::size_t k = 0; k < runs.size(); ++k) order[k] = static_cast<int>(k);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      const RealLadderRun &x = runs[a], &y = runs[b];
+      if (x.head != y.head) return x.head > y.head;  // joint after frozen
+      if (x.method != y.method) return x.method > y.method;
+      return x.n < y.n;
+    });
+    for (int first : order) {
+      if (used[first]) continue;
+      RealLadderRow row;
+      row.head = runs[first].head;
+      row.method = runs[first].method;
+      row.n = runs[first].n;
+      row.steps = runs[first].steps;
+      std::vector<const RealLadderRunResult*> rs;
+      for (int k : order)
+        if (!used[k] && same(runs[k], runs[first])) {
+          used[k] = 1;
+          rs.push_back(&results[k]);
+        }
+      row.seeds = static_cast<int>(rs.size());
+      row.snapshotSteps = rs.front()->snapshotSteps;
+      const std::size_t K = row.snapshotSteps.size();
+      row.corrAlongK.assign(K, 0.0);
+      row.divergenceAlongK.assign(K, 0.0);
+      std::vector<int> counted(K, 0);
+      double corrSum = 0, corrSq = 0, corrFro = 0, div = 0;
+      int withCorr = 0, withFro = 0;
+      row.corrMin = kLadderPlanNaN;
+      for (const RealLadderRunResult* r : rs) {
+        row.feasible += r->feasible ? 1 : 0;
+        row.feasibleLp += r->feasibleLp ? 1 : 0;
+        row.infeasible += r->status == "infeasible" ? 1 : 0;
+        row.undecided += r->verdict == "undecided" ? 1 : 0;
+        row.limitReached += r->limitReached ? 1 : 0;
+        if (std::isfinite(r->corr)) {
+          corrSum += r->corr;
+          corrSq += r->corr * r->corr;
+          div += r->divergenceFinal;
+          row.corrMin = withCorr == 0 ? r->corr : std::min(row.corrMin, r->corr);
+          ++withCorr;
+          for (std::size_t k = 0; k < K && k < r->divergence.size(); ++k) {
+            const double c = r->corrLp.empty() ? r->corrFro[k] : r->corrLp[k];
+            row.corrAlongK[k] += c;
+            row.divergenceAlongK[k] += r->divergence[k];
+            ++counted[k];
+          }
+        }
+        if (!r->corrFro.empty() && std::isfinite(r->corrFro.back())) {
+          corrFro += r->corrFro.back();
+          ++withFro;
+        }
+        row.minSoftmax += r->minSoftmax / rs.size();
+        row.meanSoftmax += r->meanSoftmax / rs.size();
+        row.trainAccuracy += r->trainAccuracy / rs.size();
+        row.gammaOptimal += r->gammaOptimal / rs.size();
+        row.globallyOptimal += r->verdict == "globally_optimal";
+        row.locallyOptimal += r->verdict == "locally_optimal";
+        row.neither += r->verdict == "neither";
+        row.verdictInfeasible += r->verdict == "infeasible";
+        row.verdictUndecided += r->verdict == "undecided";
+        auto has = [&](const char* c) {
+          const std::string f = "," + r->failing + ",";
+          return f.find("," + std::string(c) + ",") != std::string::npos;
+        };
+        row.failInfeasible += has("infeasible");
+        row.failUndecided += has("undecided");
+        row.failNoPositiveToken += has("no-positive-token");
+        row.failHeadFaster += has("head-faster");
+        row.failSelectionMoving += has("selection-moving");
+        row.failNotSeparated += has("not-separated");
+        row.failSlow += has("slow");
+      }
+      for (std::size_t k = 0; k < K; ++k) {
+        row.corrAlongK[k] = counted[k] ? row.corrAlongK[k] / counted[k] : kLadderPlanNaN;
+        row.divergenceAlongK[k] =
+            counted[k] ? row.divergenceAlongK[k] / counted[k] : kLadderPlanNaN;
+      }
+      row.corrMean = withCorr ? corrSum / withCorr : kLadderPlanNaN;
+      row.corrStd =
+          withCorr > 1
+              ? std::sqrt(std::max(0.0, (corrSq - corrSum * corrSum / withCorr) / (withCorr - 1)))
+              : kLadderPlanNaN;
+      row.divergenceMean = withCorr ? div / withCorr : kLadderPlanNaN;
+      row.corrFroMean = withFro ? corrFro / withFro : kLadderPlanNaN;
+      rows.push_back(std::move(row));
+    }
+    return rows;
+  }
+};
+
+RealLadder::RealLadder(const RealLadderSettings& settings)
+    : impl_(std::make_shared<Impl>(settings)) {}
+const RealLadderSettings& RealLadder::settings() const { return impl_->s; }
+
+std::vector<RealLadderRun> RealLadder::take(int count) {
+  Impl& m = *impl_;
+  std::vector<RealLadderRun> out;
+  while (static_cast<int>(out.size()) < count && m.next < static_cast<int>(m.runs.size())) {
+    m.handedOut[m.next] = 1;
+    out.push_back(m.runs[m.next++]);
+  }
+  return out;
+}
+
+void RealLadder::submit(const RealLadderRunResult& r) {
+  Impl& m = *impl_;
+  if (r.id < 0 || r.id >= static_cast<int>(m.runs.size()) || !m.handedOut[r.id])
+    throw InputError("result for run " + std::to_string(r.id) + ": no such run was handed out");
+  if (m.received[r.id])
+    throw InputError("result for run " + std::to_string(r.id) + " submitted twice");
+  m.received[r.id] = 1;
+  m.results[r.id] = r;
+  ++m.submittedCount;
+}
+
+bool RealLadder::done() const {
+  return impl_->submittedCount == static_cast<int>(impl_->runs.size());
+}
+int RealLadder::submitted() const { return impl_->submittedCount; }
+int RealLadder::plannedRuns() const { return static_cast<int>(impl_->runs.size()); }
+std::vector<RealLadderRow> RealLadder::table() const { return impl_->table(); }
+const std::vector<RealLadderRun>& RealLadder::runs() const { return impl_->runs; }
+const std::vector<RealLadderRunResult>& RealLadder::results() const { return impl_->results; }
+
+std::vector<RealLadderSummary> RealLadder::summary() const {
+  std::vector<RealLadderSummary> out;
+  for (const RealLadderRow& r : table()) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const RealLadderSummary& s) {
+      return s.head == r.head && s.method == r.method;
+    });
+    if (it == out.end()) {
+      out.push_back({r.head, r.method, 0});
+      it = out.end() - 1;
+    }
+    if (r.limitReached == r.seeds && r.seeds > 0) it->largestN = std::max(it->largestN, r.n);
+  }
+  return out;
+}
+
+}  // namespace attnsvm

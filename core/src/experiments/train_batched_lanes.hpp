@@ -1,0 +1,334 @@
+// The batched trainer's lane kernels (private to core/src/experiments/train_batched.cpp, the only
+// file that includes it): exp, log, log1p, pow and sqrt as lane functions the compiler vectorizes,
+// the register-blocked dot products over a block of runs, and the phases of one softmax unit's
+// fused pass (scores and argmax, gather, softmax and contrasts, direction). Everything here is
+// inline and must be compiled inside the functions of train_batched.cpp that carry ATTNSVM_LANES
+// (GCC's target_clones compiles each at its own vector width), which is why it is a header and not
+// a file of its own. Anonymous namespace: one includer.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "attnsvm/base/portable_math.hpp"
+#include "attnsvm/experiments/train_batched.hpp"
+
+// x86-64 (GCC): the lane loops are compiled three times, for AVX-512 (one 8-run block per vector),
+// AVX2 (4 doubles per vector) and the portable baseline (SSE2, 2 per vector), and the loader picks
+// one for the CPU. All give the same bits: each run's arithmetic is the same sequence of
+// operations at any vector width, and with fp-contract off no multiply-add is fused.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+// GCC contracts a * b + c into a fused multiply-add in C++ whenever the target has FMA (the avx512f
+// clone does), which would make the bits depend on the CPU: no contraction in this file.
+#pragma GCC optimize("fp-contract=off")
+#define ATTNSVM_LANES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define ATTNSVM_SSE2_SQRT 1
+#include <emmintrin.h>
+#else
+#define ATTNSVM_LANES
+#endif
+// The lane kernels below are inlined into each clone (compiled at its vector width).
+#if defined(__GNUC__)
+#define ATTNSVM_INLINE inline __attribute__((always_inline))
+#else
+#define ATTNSVM_INLINE inline
+#endif
+
+namespace attnsvm {
+
+namespace {
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+// x <- e^x elementwise in a form the compiler vectorizes (std::exp is an opaque call per element):
+// Cody-Waite reduction x = n ln2 + r, |r| <= ln2/2, Taylor polynomial of degree 13 (truncation
+// below 1e-17 relative), 2^n assembled in the exponent bits. Within about 1 ulp of std::exp on
+// [-708, 709]; below -708 (a softmax weight under 1e-307 beside a weight of 1) it returns 0, above
+// 709 +inf; NaN stays NaN.
+ATTNSVM_INLINE double expLane(double v) {
+  constexpr double kShift = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to an integer
+  constexpr std::uint64_t kShiftBits = 0x4338000000000000ULL;
+  {
+    const double c = std::min(std::max(v, -708.0), 709.0);
+    const double t = c * 1.4426950408889634 + kShift;
+    const double n = t - kShift;
+    const double r = (c - n * 6.93147180369123816490e-01) - n * 1.90821492927058770002e-10;
+    double p = 1.0 / 6227020800.0;
+    p = p * r + 1.0 / 479001600.0;
+    p = p * r + 1.0 / 39916800.0;
+    p = p * r + 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    std::uint64_t bits;
+    std::memcpy(&bits, &t, sizeof bits);
+    bits = (bits - kShiftBits + 1023) << 52;
+    double scale;
+    std::memcpy(&scale, &bits, sizeof scale);
+    const double y = p * scale;
+    return v < -708.0 ? 0.0 : (v > 709.0 ? std::numeric_limits<double>::infinity() : y);
+  }
+}
+ATTNSVM_INLINE void expLanes(double* __restrict x, int count) {
+  for (int i = 0; i < count; ++i) x[i] = expLane(x[i]);
+}
+
+// x <- sqrt(x) elementwise. std::sqrt keeps errno semantics (a guarded library call per element),
+// which GCC does not vectorize even when the loop has nothing else in it, and it pulls the loop
+// around it into scalar code too; SSE2's sqrtpd (any x86-64) is the same correctly rounded IEEE
+// square root, two at a time.
+ATTNSVM_INLINE void sqrtLanes(double* __restrict x, int count) {
+  int i = 0;
+#ifdef ATTNSVM_SSE2_SQRT
+  for (; i + 1 < count; i += 2) _mm_storeu_pd(x + i, _mm_sqrt_pd(_mm_loadu_pd(x + i)));
+#endif
+  for (; i < count; ++i) x[i] = std::sqrt(x[i]);
+}
+
+// log u for positive normal u, inlined into vectorizable loops: u = m 2^e with m in [sqrt(1/2),
+// sqrt(2)), log m = 2 atanh(s), s = (m - 1)/(m + 1), |s| <= 0.172, series to s^21 (truncation below
+// 1e-17 relative); exponent and mantissa read from the bits. Within 2 ulp of std::log.
+ATTNSVM_INLINE double logNormal(double u) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &u, sizeof bits);
+  const std::uint64_t ebits =
+      (bits >> 52) | 0x4330000000000000ULL;  // the double 2^52 + biased exponent
+  double e;
+  std::memcpy(&e, &ebits, sizeof e);
+  e -= 4503599627370496.0 + 1023.0;
+  const std::uint64_t mbits =
+      (bits & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL;  // mantissa in [1, 2)
+  double m;
+  std::memcpy(&m, &mbits, sizeof m);
+  const bool big = m > 1.4142135623730951;
+  m = big ? 0.5 * m : m;
+  e = big ? e + 1.0 : e;
+  const double s = (m - 1.0) / (m + 1.0), z = s * s;
+  double p = 1.0 / 21.0;
+  p = p * z + 1.0 / 19.0;
+  p = p * z + 1.0 / 17.0;
+  p = p * z + 1.0 / 15.0;
+  p = p * z + 1.0 / 13.0;
+  p = p * z + 1.0 / 11.0;
+  p = p * z + 1.0 / 9.0;
+  p = p * z + 1.0 / 7.0;
+  p = p * z + 1.0 / 5.0;
+  p = p * z + 1.0 / 3.0;
+  return e * 6.93147180369123816490e-01 +
+         (2.0 * s + 2.0 * s * z * p + e * 1.90821492927058770002e-10);
+}
+
+// x <- log1p(x) for x >= 0, +inf and NaN (the softmax normalizer S, the logistic loss's e^{-|u|}):
+// log(1 + x) plus the rounding of 1 + x put back, (x - ((1 + x) - 1)) / (1 + x). Within 2 ulp of
+// std::log1p.
+ATTNSVM_INLINE double log1pLane(double v) {
+  const double u = 1.0 + v;
+  const double r = logNormal(u) + (v - (u - 1.0)) / u;
+  return (v != v || v == std::numeric_limits<double>::infinity()) ? v : r;
+}
+
+// x <- log(x) for x >= 0, +inf and NaN (the max-abs of a unit's direction): 0 -> -inf; subnormal
+// inputs scaled by 2^54 first.
+ATTNSVM_INLINE double logLane(double v) {
+  const bool tiny = v < std::numeric_limits<double>::min();
+  const double r =
+      tiny ? logNormal(v * 18014398509481984.0) - 54.0 * 0.69314718055994530942 : logNormal(v);
+  return (v != v || v == std::numeric_limits<double>::infinity()) ? v
+         : v == 0.0 ? -std::numeric_limits<double>::infinity()
+                    : r;
+}
+ATTNSVM_INLINE void logLanes(double* __restrict x, int count) {
+  for (int i = 0; i < count; ++i) x[i] = logLane(x[i]);
+}
+
+// x^e for x >= 0, +inf and NaN as e^{e log x} with the lane functions, for the moderate exponents
+// of the mirror maps and dual norms (1/3 to 3): within a few ulp of std::pow where |e log x| is
+// moderate (the error grows with it: |e log x| eps), 0 -> 0, +inf -> +inf; vectorizes.
+ATTNSVM_INLINE double powLane(double x, double e) { return expLane(e * logLane(x)); }
+
+// sign(x)|x|^e, elementwise (mirror.cpp's signedPower on a flat array; identity for e = 1). The
+// mirror maps of p = 3 (e = 2 and 1/2) without pow: |x|^2 and sqrt|x| are what pow rounds them to
+// (both correctly rounded); other exponents through powLane. These loops vectorize where pow is a
+// call per element.
+ATTNSVM_INLINE void signedPower(double* __restrict x, std::size_t size, double e) {
+  if (e == 1.0) return;
+  if (e == 2.0) {
+    for (std::size_t i = 0; i < size; ++i) x[i] = x[i] * std::abs(x[i]);
+  } else if (e == 0.5) {
+    for (std::size_t i = 0; i < size; ++i) x[i] = std::copysign(std::sqrt(std::abs(x[i])), x[i]);
+  } else {
+    for (std::size_t i = 0; i < size; ++i) x[i] = std::copysign(powLane(std::abs(x[i]), e), x[i]);
+  }
+}
+
+// out[k] = sum_{j < count} a[j sa + k] b[j sb + k] for every lane k < lanes (a multiple of L): the
+// sums of kLanes runs accumulate in registers, not in memory.
+template <int L>
+ATTNSVM_INLINE void laneDots(double* __restrict out, const double* __restrict a, std::ptrdiff_t sa,
+                             const double* __restrict b, std::ptrdiff_t sb, int count, int lanes) {
+  for (int kb = 0; kb < lanes; kb += L) {
+    double acc[L] = {};
+    for (int j = 0; j < count; ++j) {
+      const double* __restrict x = a + j * sa + kb;
+      const double* __restrict y = b + j * sb + kb;
+      for (int l = 0; l < L; ++l) acc[l] += x[l] * y[l];
+    }
+    for (int l = 0; l < L; ++l) out[kb + l] = acc[l];
+  }
+}
+
+// out[r so + l] = sum_{j < count} A[r ra + j sa + l] B[j sb + l] for rows r < rows and the L lanes
+// of one block: R rows at a time, so that R independent sums are in flight instead of one chain
+// of count dependent additions (each sum in increasing j, as laneDots).
+template <int L, int R>
+ATTNSVM_INLINE void laneDotsRows(double* __restrict out, std::ptrdiff_t so,
+                                 const double* __restrict A, std::ptrdiff_t ra, std::ptrdiff_t sa,
+                                 const double* __restrict B, std::ptrdiff_t sb, int count) {
+#if defined(__GNUC__)
+  // A vector of the block's L lanes (GCC / Clang vector extension, lowered to the target's width):
+  // the R sums stay in registers, which arrays of doubles do not.
+  typedef double Lanes __attribute__((vector_size(L * sizeof(double))));
+  Lanes acc[R] = {};
+  for (int j = 0; j < count; ++j) {
+    Lanes b;
+    std::memcpy(&b, B + j * sb, sizeof b);
+    for (int r = 0; r < R; ++r) {
+      Lanes a;
+      std::memcpy(&a, A + r * ra + j * sa, sizeof a);
+      acc[r] += a * b;
+    }
+  }
+  for (int r = 0; r < R; ++r) std::memcpy(out + r * so, &acc[r], sizeof acc[r]);
+#else
+  double acc[R][L] = {};
+  for (int j = 0; j < count; ++j) {
+    const double* __restrict b = B + j * sb;
+    for (int r = 0; r < R; ++r) {
+      const double* __restrict a = A + r * ra + j * sa;
+      for (int l = 0; l < L; ++l) acc[r][l] += a[l] * b[l];
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int l = 0; l < L; ++l) out[r * so + l] = acc[r][l];
+#endif
+}
+template <int L>
+ATTNSVM_INLINE void laneDotsMany(double* __restrict out, std::ptrdiff_t so,
+                                 const double* __restrict A, std::ptrdiff_t ra, std::ptrdiff_t sa,
+                                 const double* __restrict B, std::ptrdiff_t sb, int count,
+                                 int rows) {
+  int r = 0;
+  for (; r + 4 <= rows; r += 4)
+    laneDotsRows<L, 4>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);
+  for (; r < rows; ++r) laneDotsRows<L, 1>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);
+}
+
+// Per-lane state of one softmax unit for one block of L runs, shared by the unit pass's phases.
+}  // namespace
+
+namespace detail {
+struct UnitLanes {
+  static constexpr int L = 8;
+  double best[L], alphaD[L];  // first maximum of the scores and its token (as a double)
+  double hvA[L];              // v . x_alpha
+  double prob[L];             // softmax probability of alpha
+  double lambda[L];           // log of the softmax mass off alpha
+  double mean[L];             // softmax mean of the head contrasts v.x_t - v.x_alpha
+};
+}  // namespace detail
+
+namespace {
+using detail::UnitLanes;
+
+// Scores a[t L + l] = x_t . q (X(t, j)[l] at ((t d + j) K + l), q[j L + l]) and their first
+// maximum, in one sweep over the tokens.
+ATTNSVM_INLINE void scoresAndArgmax(const double* __restrict X, const double* __restrict q,
+                                    std::ptrdiff_t K, int d, int tau, double* __restrict a,
+                                    UnitLanes& s) {
+  constexpr int L = UnitLanes::L;
+  laneDotsMany<L>(a, L, X, d * K, K, q, L, d, tau);
+  for (int t = 0; t < tau; ++t)
+    for (int l = 0; l < L; ++l) {
+      const double at = a[t * L + l];
+      const bool more = t == 0 || at > s.best[l];
+      s.best[l] = more ? at : s.best[l];
+      s.alphaD[l] = more ? static_cast<double>(t) : s.alphaD[l];
+    }
+}
+
+// x_alpha (xa[j L + l]) and v . x_alpha of each lane's own selected token (a gather).
+ATTNSVM_INLINE void gatherSelected(const double* __restrict X, const double* __restrict hv,
+                                   std::ptrdiff_t K, int d, const int* __restrict alpha,
+                                   double* __restrict xa, UnitLanes& s) {
+  constexpr int L = UnitLanes::L;
+  std::ptrdiff_t row[L];  // offset of lane l's x_alpha (j = 0) in X
+  for (int l = 0; l < L; ++l) {
+    row[l] = alpha[l] * d * K + l;
+    s.hvA[l] = hv[alpha[l] * K + l];
+  }
+  for (int j = 0; j < d; ++j)
+    for (int l = 0; l < L; ++l) xa[j * L + l] = X[row[l] + j * K];
+}
+
+// Softmax off alpha: w_t = e^{b_t - beta} with b_t = a_t - a_alpha (-inf at alpha, so w_alpha = 0)
+// and beta = max over t != alpha; the normalizer S = e^beta sum w, prob = 1 / (1 + S), lambda =
+// beta - log1p(S); the softmax mean of the head contrasts (times e^{-lambda}).
+ATTNSVM_INLINE void softmaxAndContrasts(const double* __restrict a, const double* __restrict hv,
+                                        std::ptrdiff_t K, int tau, double* __restrict w,
+                                        UnitLanes& s) {
+  constexpr int L = UnitLanes::L;
+  double beta[L], wsum[L] = {}, mean[L] = {};
+  for (int l = 0; l < L; ++l) beta[l] = kNegInf;
+  for (int t = 0; t < tau; ++t)
+    for (int l = 0; l < L; ++l) {
+      const double b = s.alphaD[l] == static_cast<double>(t) ? kNegInf : a[t * L + l] - s.best[l];
+      w[t * L + l] = b;
+      beta[l] = std::max(beta[l], b);
+    }
+  for (int t = 0; t < tau; ++t)
+    for (int l = 0; l < L; ++l) {
+      const double wt = expLane(w[t * L + l] - beta[l]);
+      w[t * L + l] = wt;
+      wsum[l] += wt;
+      mean[l] += wt * (hv[t * K + l] - s.hvA[l]);
+    }
+  double expBeta[L], S[L];
+  for (int l = 0; l < L; ++l) expBeta[l] = expLane(beta[l]);
+  for (int l = 0; l < L; ++l) {
+    S[l] = expBeta[l] * wsum[l];
+    s.prob[l] = 1.0 / (1.0 + S[l]);
+    s.mean[l] = mean[l] * (expBeta[l] * s.prob[l]);
+  }
+  for (int l = 0; l < L; ++l) s.lambda[l] = beta[l] - log1pLane(S[l]);
+}
+
+// Direction of grad_q, g[j L + l] = sum_t c_t (x_t - x_alpha)_j with c_t = w_t (delta_t - mean),
+// in one sweep over the tokens (the sum over t in increasing order, as evaluateUnit's).
+ATTNSVM_INLINE void direction(const double* __restrict X, const double* __restrict xa,
+                              const double* __restrict hv, const double* __restrict w,
+                              std::ptrdiff_t K, int d, int tau, double* __restrict g,
+                              const UnitLanes& s) {
+  constexpr int L = UnitLanes::L;
+  for (int j = 0; j < d * L; ++j) g[j] = 0.0;
+  for (int t = 0; t < tau; ++t) {
+    double c[L];
+    for (int l = 0; l < L; ++l) c[l] = w[t * L + l] * ((hv[t * K + l] - s.hvA[l]) - s.mean[l]);
+    for (int j = 0; j < d; ++j) {
+      const double* __restrict x = X + (t * d + j) * K;
+      for (int l = 0; l < L; ++l) g[j * L + l] += c[l] * (x[l] - xa[j * L + l]);
+    }
+  }
+}
+
+}  // namespace
+
+}  // namespace attnsvm

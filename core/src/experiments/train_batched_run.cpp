@@ -1,0 +1,94 @@
+// runTrainingBatched: many runs of one shape with snapshots every `every` steps, the batched form
+// of runTraining's loop (experiment_util.cpp), returning the drivers' RunRecords.
+#include <string>
+#include <vector>
+
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/train_batched.hpp"
+
+namespace attnsvm {
+
+// ---- many runs with snapshots (runTraining's loop, experiment_util.cpp) ----
+
+std::vector<RunRecord> runTrainingBatched(const std::vector<const Dataset*>& data,
+                                          const ModelSpec& spec, const TrainSettings& settingsIn,
+                                          const std::vector<Params>& inits, int iters, int every) {
+  if (data.size() != inits.size())
+    throw InputError("runTrainingBatched: " + std::to_string(data.size()) + " data sets for " +
+                     std::to_string(inits.size()) + " starts");
+  std::vector<RunRecord> recs(data.size());
+  if (data.empty()) return recs;
+  TrainSettings settings = settingsIn;
+  settings.traceEvery = std::max(1, iters);
+  settings.traceSoftmax = false;
+  if (!batchedUnsupported(spec, settings).empty()) {
+    for (std::size_t r = 0; r < data.size(); ++r)
+      recs[r] = runTraining(*data[r], spec, settingsIn, inits[r], iters, every);
+    return recs;
+  }
+  std::vector<Model> models;
+  models.reserve(data.size());
+  for (const Dataset* d : data) models.emplace_back(*d, spec);
+  BatchedTrainer bt(std::move(models), settings, inits);
+  const int K = bt.runs();
+  const int units = bt.model(0).units();
+  Vec prob(units);
+  auto snap = [&](int r) {
+    RunRecord& rec = recs[r];
+    bt.selectedProbability(r, prob);
+    rec.iteration.push_back(bt.iteration(r));
+    rec.weights.push_back(bt.weights(r));
+    rec.meanProb.push_back(prob.mean());
+    rec.minProb.push_back(prob.minCoeff());
+  };
+  every = std::max(1, every);
+  const bool snapshots = every < iters;
+  std::vector<unsigned char> done(K, 0);
+  if (snapshots)
+    for (int r = 0; r < K; ++r) {
+      const std::size_t planned = static_cast<std::size_t>(iters / every) + 2;
+      recs[r].iteration.reserve(planned);
+      recs[r].weights.reserve(planned);
+      recs[r].meanProb.reserve(planned);
+      recs[r].minProb.reserve(planned);
+      snap(r);
+    }
+  // All runs advance in chunks of `every`; a run that stops inside a chunk leaves the loop there
+  // (runTraining's break) and gets its final snapshot below.
+  int reached = 0;
+  while (reached < iters) {
+    bool any = false;
+    for (int r = 0; r < K; ++r) any = any || (!done[r] && !bt.stopped(r));
+    if (!any) break;
+    const int want = std::min(iters, reached + every) - reached;
+    std::vector<int> before(K);
+    for (int r = 0; r < K; ++r) before[r] = bt.iteration(r);
+    bt.step(want);
+    reached += want;
+    for (int r = 0; r < K; ++r) {
+      if (done[r]) continue;
+      if (bt.stopped(r) && bt.iteration(r) - before[r] < want) {
+        done[r] = 1;
+        continue;
+      }
+      if (snapshots) snap(r);
+      if (bt.stopped(r)) done[r] = 1;
+    }
+  }
+  for (int r = 0; r < K; ++r) {
+    RunRecord& rec = recs[r];
+    if (!snapshots) snap(r);
+    if (rec.iteration.back() != bt.iteration(r)) snap(r);
+    const Params final = bt.params(r);
+    const Forward fw = bt.model(r).forward(final);
+    rec.finalSelection = fw.selected;
+    rec.finalProb = fw.selectedProbability;
+    rec.finalSoftmax = fw.softmax;
+    rec.finalLoss = fw.loss;
+    rec.finalParams = final;
+    rec.stopReason = bt.stopReason(r);
+  }
+  return recs;
+}
+
+}  // namespace attnsvm

@@ -1,0 +1,16 @@
+// In-place mirror maps for the training inner loop (no allocation). Not installed.
+#pragma once
+#include "attnsvm/base/types.hpp"
+
+namespace attnsvm {
+
+// x <- sign(x)|x|^{p-1}  (grad psi for psi = (1/p)||.||_p^p); identity for p = 2.
+void mirrorInPlace(Eigen::Ref<Mat> x, double p);
+// u <- sign(u)|u|^{1/(p-1)}  (inverse of the above); identity for p = 2.
+void inverseMirrorInPlace(Eigen::Ref<Mat> u, double p);
+// Entrywise l_p norm (p >= 1) without overflow or underflow of |x|^p.
+double lpNorm(const Eigen::Ref<const Mat>& x, double p);
+// Throws InputError unless p > 1 and finite.
+void requireMirrorExponent(double p, const char* what);
+
+}  // namespace attnsvm

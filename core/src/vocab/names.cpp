@@ -1,0 +1,161 @@
+// The one table of the public enums' wire names (see attnsvm/vocab/names.hpp): the first name of
+// each row is canonical, the others are accepted aliases. Also the field lists' error (notAField).
+#include "attnsvm/vocab/names.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/vocab/fields.hpp"
+
+namespace attnsvm {
+
+namespace {
+
+// A table is a constant array of rows (no initialization code, one copy of the lookups for every
+// enum: they work on the value as an int).
+struct Row {
+  int value;
+  const char* names[3];  // canonical first; unused entries are null
+};
+struct Table {
+  const Row* rows;
+  int size;
+};
+
+template <class E>
+Table table();
+
+#define ATTNSVM_TABLE(E, ...)                                        \
+  template <>                                                        \
+  Table table<E>() {                                                 \
+    static constexpr Row rows[] = {__VA_ARGS__};                     \
+    return {rows, static_cast<int>(sizeof(rows) / sizeof(rows[0]))}; \
+  }
+#define ATTNSVM_ROW(value, ...)              \
+  {                                          \
+    static_cast<int>(value), { __VA_ARGS__ } \
+  }
+
+ATTNSVM_TABLE(AttentionKind, ATTNSVM_ROW(AttentionKind::Cross, "cross"),
+              ATTNSVM_ROW(AttentionKind::Self, "self"),
+              ATTNSVM_ROW(AttentionKind::SeqToSeq, "seq2seq"),
+              ATTNSVM_ROW(AttentionKind::Causal, "causal"))
+ATTNSVM_TABLE(Parameterization, ATTNSVM_ROW(Parameterization::W, "W", "w"),
+              ATTNSVM_ROW(Parameterization::KQ, "KQ", "kq"),
+              ATTNSVM_ROW(Parameterization::Prompt, "prompt"))
+ATTNSVM_TABLE(HeadKind, ATTNSVM_ROW(HeadKind::Linear, "linear"),
+              ATTNSVM_ROW(HeadKind::ReluMLP, "relu"))
+ATTNSVM_TABLE(LossKind, ATTNSVM_ROW(LossKind::Logistic, "logistic"),
+              ATTNSVM_ROW(LossKind::Exponential, "exponential", "exp"),
+              ATTNSVM_ROW(LossKind::Correlation, "correlation", "linear", "-u"))
+ATTNSVM_TABLE(Optimizer, ATTNSVM_ROW(Optimizer::GD, "gd"), ATTNSVM_ROW(Optimizer::NGD, "ngd"),
+              ATTNSVM_ROW(Optimizer::MD, "md"), ATTNSVM_ROW(Optimizer::NMD, "nmd"),
+              ATTNSVM_ROW(Optimizer::NMDFro, "nmd-fro", "nmd_fro"),
+              ATTNSVM_ROW(Optimizer::Adam, "adam"))
+ATTNSVM_TABLE(InitKind, ATTNSVM_ROW(InitKind::Zero, "zero"),
+              ATTNSVM_ROW(InitKind::Random, "random"), ATTNSVM_ROW(InitKind::Given, "given"),
+              ATTNSVM_ROW(InitKind::Cone, "cone"))
+ATTNSVM_TABLE(NormKind, ATTNSVM_ROW(NormKind::Frobenius, "fro", "frobenius"),
+              ATTNSVM_ROW(NormKind::Nuclear, "nuclear", "nuc"), ATTNSVM_ROW(NormKind::Lp, "lp"))
+ATTNSVM_TABLE(SvmProblemKind, ATTNSVM_ROW(SvmProblemKind::Attention, "attention"),
+              ATTNSVM_ROW(SvmProblemKind::Prompt, "prompt"),
+              ATTNSVM_ROW(SvmProblemKind::RelaxedPrompt, "relaxed-prompt"),
+              ATTNSVM_ROW(SvmProblemKind::Head, "head"))
+ATTNSVM_TABLE(SolveStatus, ATTNSVM_ROW(SolveStatus::Optimal, "optimal"),
+              ATTNSVM_ROW(SolveStatus::Infeasible, "infeasible"),
+              ATTNSVM_ROW(SolveStatus::MaxIterations, "max_iterations"),
+              ATTNSVM_ROW(SolveStatus::Boundary, "boundary"))
+ATTNSVM_TABLE(Verdict, ATTNSVM_ROW(Verdict::GloballyOptimal, "globally_optimal"),
+              ATTNSVM_ROW(Verdict::LocallyOptimal, "locally_optimal"),
+              ATTNSVM_ROW(Verdict::Neither, "neither"),
+              ATTNSVM_ROW(Verdict::Infeasible, "infeasible"),
+              ATTNSVM_ROW(Verdict::Boundary, "boundary"),
+              ATTNSVM_ROW(Verdict::Undecided, "undecided"))
+#undef ATTNSVM_ROW
+#undef ATTNSVM_TABLE
+
+const char* nameOf(Table t, int value) {
+  for (int r = 0; r < t.size; ++r)
+    if (t.rows[r].value == value) return t.rows[r].names[0];
+  return t.rows[0].names[0];  // unreachable for valid enum values
+}
+
+int valueOf(Table t, const std::string& name, const std::string& what) {
+  std::string accepted;
+  for (int r = 0; r < t.size; ++r) {
+    for (const char* n : t.rows[r].names)
+      if (n && name == n) return t.rows[r].value;
+    accepted += (accepted.empty() ? "" : ", ") + std::string(t.rows[r].names[0]);
+  }
+  throw InputError(what + " = \"" + name + "\" is unknown; expected one of " + accepted);
+}
+
+std::vector<std::string> canonicalNames(Table t) {
+  std::vector<std::string> out;
+  for (int r = 0; r < t.size; ++r) out.emplace_back(t.rows[r].names[0]);
+  return out;
+}
+
+}  // namespace
+
+const char* wireName(AttentionKind v) {
+  return nameOf(table<AttentionKind>(), static_cast<int>(v));
+}
+const char* wireName(Parameterization v) {
+  return nameOf(table<Parameterization>(), static_cast<int>(v));
+}
+const char* wireName(HeadKind v) { return nameOf(table<HeadKind>(), static_cast<int>(v)); }
+const char* wireName(LossKind v) { return nameOf(table<LossKind>(), static_cast<int>(v)); }
+const char* wireName(Optimizer v) { return nameOf(table<Optimizer>(), static_cast<int>(v)); }
+const char* wireName(InitKind v) { return nameOf(table<InitKind>(), static_cast<int>(v)); }
+const char* wireName(NormKind v) { return nameOf(table<NormKind>(), static_cast<int>(v)); }
+const char* wireName(SvmProblemKind v) {
+  return nameOf(table<SvmProblemKind>(), static_cast<int>(v));
+}
+const char* wireName(SolveStatus v) { return nameOf(table<SolveStatus>(), static_cast<int>(v)); }
+const char* wireName(Verdict v) { return nameOf(table<Verdict>(), static_cast<int>(v)); }
+
+template <class E>
+E parseWireName(const std::string& name, const std::string& what) {
+  return static_cast<E>(valueOf(table<E>(), name, what));
+}
+
+template <class E>
+std::vector<std::string> wireNames() {
+  return canonicalNames(table<E>());
+}
+
+#define ATTNSVM_NAMES_INSTANTIATE(E)                                             \
+  template E parseWireName<E>(const std::string& name, const std::string& what); \
+  template std::vector<std::string> wireNames<E>();
+ATTNSVM_NAMES_INSTANTIATE(AttentionKind)
+ATTNSVM_NAMES_INSTANTIATE(Parameterization)
+ATTNSVM_NAMES_INSTANTIATE(HeadKind)
+ATTNSVM_NAMES_INSTANTIATE(LossKind)
+ATTNSVM_NAMES_INSTANTIATE(Optimizer)
+ATTNSVM_NAMES_INSTANTIATE(InitKind)
+ATTNSVM_NAMES_INSTANTIATE(NormKind)
+ATTNSVM_NAMES_INSTANTIATE(SvmProblemKind)
+ATTNSVM_NAMES_INSTANTIATE(SolveStatus)
+ATTNSVM_NAMES_INSTANTIATE(Verdict)
+#undef ATTNSVM_NAMES_INSTANTIATE
+
+void FieldNames::add(const char* name) { names.emplace_back(name); }
+
+void notAField(const std::string& path, const std::vector<std::string>& accepted) {
+  std::string list;
+  for (const std::string& name : accepted) list += (list.empty() ? "" : ", ") + name;
+  throw InputError(path + " is not a field; expected one of " + list);
+}
+
+// Declared in train.hpp.
+bool isMirrorOptimizer(Optimizer o) {
+  return o == Optimizer::MD || o == Optimizer::NMD || o == Optimizer::NMDFro;
+}
+bool isNormalizedOptimizer(Optimizer o) {
+  return o == Optimizer::NGD || o == Optimizer::NMD || o == Optimizer::NMDFro;
+}
+
+}  // namespace attnsvm
