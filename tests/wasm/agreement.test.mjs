@@ -153,16 +153,20 @@ test('every solver agrees with native', () => {
   cases.forEach(([name, req], k) => {
     const w = engine.solve(req);
     const n = nat[k];
+    // The nuclear SDP's interior point stops at a certified relative gap of 1e-8: its W is fixed to that
+    // accuracy, not to the last bit, and two builds' roundings end at different iterates inside it
+    // (1.4e-9 measured since issue 26 changed its search direction). Its bar is the certificate's 1e-8.
+    const tol = req.norm === 'nuclear' ? 1e-8 : TOL;
     assert.equal(w.status, n.status, `${name}: status`);
     assert.deepEqual(w.support, n.support, `${name}: support`);
     assert.equal(w.message, n.message, `${name}: message`);
-    assertClose(w.W, n.W, `${name}: W`, TOL);
-    assertClose(w.lambda, n.lambda, `${name}: lambda`, TOL);
-    assertClose(w.objective, n.objective, `${name}: objective`, TOL);
-    assertClose(w.lowerBound, n.lowerBound, `${name}: lowerBound`, TOL);
+    assertClose(w.W, n.W, `${name}: W`, tol);
+    assertClose(w.lambda, n.lambda, `${name}: lambda`, tol);
+    assertClose(w.objective, n.objective, `${name}: objective`, tol);
+    assertClose(w.lowerBound, n.lowerBound, `${name}: lowerBound`, tol);
     // Certificate residuals are zero up to rounding: compared relative to 1.
-    assertClose(w.gap, n.gap, `${name}: gap`, TOL, 1);
-    assertClose(w.maxViolation, n.maxViolation, `${name}: maxViolation`, TOL, 1);
+    assertClose(w.gap, n.gap, `${name}: gap`, tol, 1);
+    assertClose(w.maxViolation, n.maxViolation, `${name}: maxViolation`, tol, 1);
   });
 });
 
