@@ -15,22 +15,24 @@ export function createSession({ setMessage, syncControls, refreshReferences, res
   const decoded = decodeHash(location.hash);
   if (decoded.errors.length) setMessage('link', linkMessage(decoded.errors));
 
+  // Who replaces what (everyone reads): [session] this file, [restart] restart.js, [refs]
+  // references.js, [player] playback.js, [real] real-view.js, [drag] drag.js, [boot] app.js.
   const s = {
-    state: decoded.state,
-    client: null,             // the engine (engine-client.js) once it has started
-    gen: 0,                   // bumps on every restart; stale async results are dropped
-    run: { id: null, maxIterations: 0, done: false }, // (playing, inFlight: the player's)
-    cfg: null,                // { scenario, dataset, model, train, init, iterations }
-    baseDataset: null,        // the scenario's own data (projection basis, "scenario data" button)
-    projection: null,         // the token plane's axes (views.js computeProjection)
-    scores: null,             // { gamma, optimal, ties }
-    trace: new TraceStore(),
-    refs: {},                 // norm -> Solution (current reference selection)
-    refSelection: null,       // the selection the references were solved for
-    report: null,             // analysis of refSelection (verdict, support tokens)
-    headSvm: null,
-    generalizedRef: null,     // ReLU heads: the generalized SVM's prediction W_fin + R W_dir (as a reference)
-    dragData: null,           // the dataset with the token being dragged moved (drag.js)
+    state: decoded.state,     // [session] (setState, the hash, dropCustomData)
+    client: null,             // [boot] the engine (engine-client.js) once it has started
+    gen: 0,                   // [restart] bumps on every restart; stale async results are dropped
+    run: { id: null, maxIterations: 0, done: false }, // [restart, player] (playing, inFlight: the player's)
+    cfg: null,                // [restart, real] { scenario, dataset, model, train, init, iterations }
+    baseDataset: null,        // [restart] the scenario's own data (projection basis, "scenario data" button)
+    projection: null,         // [restart] the token plane's axes (views.js computeProjection)
+    scores: null,             // [restart] { gamma, optimal, ties }
+    trace: new TraceStore(),  // [session] (a new one a run); frames ingested by [restart, player]
+    refs: {},                 // [refs] norm -> Solution (current reference selection)
+    refSelection: null,       // [refs] the selection the references were solved for
+    report: null,             // [refs] analysis of refSelection (verdict, support tokens)
+    headSvm: null,            // [refs]
+    generalizedRef: null,     // [refs] ReLU heads: the generalized SVM's prediction W_fin + R W_dir (as a reference)
+    dragData: null,           // [drag] the dataset with the token being dragged moved
 
     writeHash() {
       const h = encodeHash(s.state);
