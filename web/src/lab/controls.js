@@ -1,6 +1,6 @@
 // What the lab's controls show for a state: pure functions from the state (and the run's
 // configuration, for the scenario's own values of fields the state leaves unset) to the values,
-// hints and labels that app.js writes into the control panel.
+// hints and labels that sync-controls.js writes into the control panel.
 export const CONTROL_IDS = ['seed', 'n', 'T', 'd', 'C', 'start', 'variant', 'attention', 'param', 'head', 'loss', 'optimizer', 'lr', 'p', 'iterations', 'headLr', 'svmP', 'selection'];
 
 // Scenarios whose data the engine draws from the seed (the others use the papers' hand-made tokens).

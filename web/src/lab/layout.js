@@ -1,5 +1,5 @@
 // DOM of the lab: header with the player, the control form, the caption and the panel frames.
-// Pure markup + small helpers; app.js wires behaviour. Every control has a <label>.
+// Pure markup + small helpers; the modules app.js composes wire behaviour. Every control has a <label>.
 // The markup is written into the built index.html (scripts/vite-static-shell.mjs), so the first
 // paint shows the lab's frame with every panel's space reserved; prepaint.js (inlined after it)
 // fills in what depends on the URL before that paint. buildLayout only writes it when it is absent
@@ -21,7 +21,7 @@ export const PANELS = [
 ];
 
 // The formula slots of the intro: fixed-height boxes that KaTeX fills once it and its fonts are
-// loaded (app.js), so that typesetting moves nothing (prepaint.js writes as many as the scenario has).
+// loaded (sync-controls.js), so that typesetting moves nothing (prepaint.js writes as many as the scenario has).
 export const formulaSlot = '<div class="formula" tabindex="0"></div>';
 // Where the built page runs prepaint.js: after the controls and the intro it fills in, before the
 // panels (a paint before it would show the default scenario's texts, not empty ones).

@@ -1,4 +1,4 @@
-// The play/step loop of a training run, shared by the lab (app.js) and the embedded figures
+// The play/step loop of a training run, shared by the lab (playback.js) and the embedded figures
 // (embed/figure.js). As in TensorFlow Playground's Player, scheduling is kept apart from stepping
 // and from drawing: the player owns only the loop (one requestAnimationFrame tick a frame, at most
 // one engine step in flight); the caller says whether the run can play or step, how to take a step

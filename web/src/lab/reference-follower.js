@@ -1,4 +1,4 @@
-// The reference SVMs of a run and the verdict on its selection, shared by the lab (app.js) and the
+// The reference SVMs of a run and the verdict on its selection, shared by the lab (references.js) and the
 // embedded figures (embed/figure.js): which selection to solve for, the solves themselves (in the
 // worker), and following the run's selection as it decides without piling up solves.
 import { unitsOf } from './views.js';

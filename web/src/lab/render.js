@@ -1,6 +1,6 @@
 // The lab's renderer: the view context (the run state, views.js) -> each panel's data -> the
 // panels' drawing and their subtitles. It decides what a frame redraws, not when frames happen
-// (app.js schedules them: lab/frame-queue.js, the staggered first drawing).
+// (render-loop.js schedules them: lab/frame-queue.js, the staggered first drawing).
 //
 // createLabRenderer({ $, panels, lossChart }) ->
 //   { plane(ctx, domainKey), firstDrawJobs(ctx, plane()), frame(ctx, { force, playing, show(id), plane() }) }
@@ -36,7 +36,7 @@ export function createLabRenderer({ $, panels, lossChart }) {
   // a curve chart's series change with the references (its key): set them before the data
   function series(id, v) { if (panels[id].__key !== v.key) { panels[id].__key = v.key; panels[id].setSeries(v.series); } }
 
-  // The first drawing of a run, one job a panel (app.js runs each in a task of its own).
+  // The first drawing of a run, one job a panel (render-loop.js runs each in a task of its own).
   function firstDrawJobs(ctx, drawPlane) {
     return [
       drawPlane,

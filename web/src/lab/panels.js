@@ -1,0 +1,57 @@
+// The lab's panels: the plots made in the layout's panel bodies, and each drawn panel's text
+// alternative and printed picture (access/figure-access.js; the readout is text already).
+import { PANELS } from './layout.js';
+import { NORM_SERIES } from './views.js';
+import { createLabRenderer } from './render.js';
+import { panelSvg } from './lab-export.js';
+import { describePanel } from './describe.js';
+import { createTokenPlane } from '../plots/tokenplane.js';
+import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
+import { createCurves } from '../plots/curves.js';
+import { createSpectrum } from '../plots/spectrum.js';
+import { createReadout } from '../plots/readout.js';
+import { registerFigure, onPrint } from '../access/figure-access.js';
+
+// createPanels($, { session, onDrag(i, t, xy, phase), renderAll(force) }) ->
+//   { panels, lossChart, renderer (render.js), describeFigures(now) }
+export function createPanels($, { session, onDrag, renderAll }) {
+  const panels = {
+    plane: createTokenPlane($('body-plane'), { onDrag }),
+    softmax: createTimeHeatmap($('body-softmax')),
+    current: createMatrices($('body-current')),
+    corr: createCurves($('body-corr'), { xlabel: 'iteration k', y: { label: '1 − corr · D_p (dotted)', log: true }, series: [], height: 220 }),
+    norms: createCurves($('body-norms'), { xlabel: 'iteration k', y: { label: 'norm' }, height: 170, series: NORM_SERIES }),
+    spectrum: createSpectrum($('body-spectrum')),
+    weights: createMatrices($('body-weights')),
+    readout: createReadout($('body-readout')),
+  };
+  const lossChart = createCurves($('body-norms'), {
+    xlabel: 'iteration k', y: { label: 'loss L(W(k))' }, height: 150,
+    series: [{ label: 'loss', color: 'fg' }],
+  });
+  const renderer = createLabRenderer({ $, panels, lossChart });
+
+  // Each drawn panel says what it shows now (its text alternative) and prints as a picture of it.
+  const figures = Object.fromEntries(PANELS.filter((p) => p.id !== 'readout').map((p) => [p.id, registerFigure($(`body-${p.id}`), {
+    title: p.title,
+    describe: () => (session.cfg ? describePanel(p.id, session.viewContext()) : 'Loading.'),
+    snapshot: () => (session.cfg ? panelSvg(p.id, panels, lossChart) : null),
+    interactive: p.id === 'plane',
+  })]));
+  const describeFigures = (now = false) => { for (const f of Object.values(figures)) f.update(now); };
+  // Printing: every panel drawn as of now, in the light theme (paper is white), then back.
+  let printTheme = null;
+  onPrint({
+    before() {
+      $('print-link').textContent = location.href;
+      printTheme = document.documentElement.dataset.theme;
+      if (printTheme !== 'light') document.documentElement.dataset.theme = 'light';
+      renderAll(true);
+    },
+    after() {
+      if (printTheme && printTheme !== 'light') { document.documentElement.dataset.theme = printTheme; renderAll(true); }
+      printTheme = null;
+    },
+  });
+  return { panels, lossChart, renderer, describeFigures };
+}

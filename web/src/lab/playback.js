@@ -1,0 +1,66 @@
+// The lab's player (player.js runs the loop; these are the lab's rules): when the run can step,
+// what a frame does, and the top bar's play, step, reset and speed controls with the play button's
+// state.
+import { createPlayer } from './player.js';
+import { currentSelection } from './reference-follower.js';
+import { runSummary } from './describe.js';
+import { setText, setDisabled } from './dom-write.js';
+import { announce } from '../access/figure-access.js';
+
+// createPlayback($, { session, setMessage, references (references.js), scheduleRender(),
+//   describeFigures(now), restart() }) -> { player, play(), stop(), advance(k), updatePlayerUI() }
+export function createPlayback($, { session: s, setMessage, references, scheduleRender, describeFigures, restart }) {
+  const player = createPlayer({
+    canStep: () => !!s.run.id && !s.run.done,
+    step: (k) => s.client.step(s.run.id, k),
+    onFrame,
+    onError: (e) => { setMessage('engine-run', `Training failed: ${e.message}`); stop(); },
+    onChange: () => updatePlayerUI(),
+    speed: () => s.state.speed,
+    generation: () => s.gen,
+  });
+  const play = () => { player.play(); };
+  const stop = () => player.stop();
+  const advance = (k) => player.advance(k);
+
+  // One engine frame: into the trace; the references follow the run's selection once it is decided;
+  // the generalized SVM is solved once the run pauses or ends; a redraw is queued.
+  function onFrame(frame) {
+    s.trace.ingest(frame);
+    if (frame.done) {
+      s.run.done = true;
+      if (frame.stopped && frame.stopReason) setMessage('engine-run', `The run stopped at k = ${s.trace.iterationNow()}: ${frame.stopReason}`);
+      stop();
+      announce($('btn-play'), runSummary(s.viewContext(), 'The run ended'));
+    }
+    const sel = currentSelection(s.cfg, s.trace, s.state.selection);
+    if (sel) references.follower.follow(sel);
+    if (!player.playing) references.refreshGeneralized();
+    scheduleRender();
+  }
+
+  // Called on every frame (dom-write.js: only what changed is written).
+  // The play button's visible label is its name (the icon is hidden from screen readers).
+  function updatePlayerUI() {
+    const b = $('btn-play');
+    const playing = player.playing;
+    setText(b.querySelector('.ico'), playing ? '❚❚' : (s.run.done ? '✓' : '▶'));
+    setText(b.querySelector('.lbl'), playing ? 'Pause' : (s.run.done ? 'Done' : 'Play'));
+    setDisabled(b, !s.run.id || (s.run.done && !playing));
+    setDisabled($('btn-step'), !s.run.id || s.run.done || playing);
+    setText($('iter-out'), `k = ${s.trace.iterationNow()} / ${s.cfg?.iterations ?? '—'}`);
+  }
+
+  $('btn-play').onclick = () => {
+    if (player.playing) {
+      stop(); references.refreshGeneralized();
+      describeFigures(true);
+      announce($('btn-play'), runSummary(s.viewContext(), 'Paused'));
+    } else play();
+  };
+  $('btn-step').onclick = () => advance(s.state.speed);
+  $('btn-reset').onclick = () => restart();
+  $('ctl-speed').onchange = (e) => s.setState({ speed: Number(e.target.value) });
+
+  return { player, play, stop, advance, updatePlayerUI };
+}

@@ -1,0 +1,30 @@
+// The "Real images" scenario's own view (web/src/real/lab-real.js) in the lab: its module loaded
+// when the view is first opened, shown in place of the token panels and hidden when left.
+//
+// createRealView($, { session, setMessage(key, text), markReady() }) -> { show(generation), hide(), view }
+export function createRealView($, { session: s, setMessage, markReady }) {
+  let realView = null;
+  async function show(my) {
+    document.documentElement.dataset.view = 'real-images';
+    s.cfg = null;
+    s.writeHash();
+    try {
+      const { mountRealImages } = await import('../real/lab-real.js');
+      if (my !== s.gen) return;
+      realView ??= mountRealImages({ layout: document.querySelector('.layout'), scenarioOptions: $('ctl-scenario').innerHTML, setState: s.setState });
+      realView.show(s.state);
+    } catch (e) {
+      setMessage('engine-run', `The real-images view could not load: ${e.message}`);
+    }
+    markReady();
+  }
+  function hide() {
+    delete document.documentElement.dataset.view;  // (set by prepaint.js for a page opened on the view)
+    if (realView) { realView.hide(); return; }
+    // opened on the view, left before its module came: the markup's attributes as prepaint.js set them
+    document.getElementById('real-images')?.setAttribute('hidden', '');
+    document.querySelector('.layout').hidden = false;
+    document.querySelector('.topbar .player').hidden = false;
+  }
+  return { show, hide, get view() { return realView; } };
+}

@@ -1,0 +1,85 @@
+// The lab's session: the state (state.js, kept in the URL hash) and what a change of it affects,
+// and the current run's objects (config, trace, references), which the lab's modules read and
+// replace through this one object.
+import { decodeHash, encodeHash, updateState } from './state.js';
+import { TraceStore } from './trace.js';
+import { lpP, effectiveRefs } from './config.js';
+
+const linkMessage = (errors) => (errors.length ? `The link has problems (defaults used instead):\n• ${errors.join('\n• ')}` : null);
+// What a change affects: the player speed (nothing), the reference SVMs (re-solve), or the run.
+const REF_FIELDS = new Set(['refs', 'svmP', 'selection']);
+
+// createSession({ setMessage(key, text), syncControls(), refreshReferences(), restart() }) -> the
+// session (the effects are called on changes only, so they may be bound after the session is made).
+export function createSession({ setMessage, syncControls, refreshReferences, restart }) {
+  const decoded = decodeHash(location.hash);
+  if (decoded.errors.length) setMessage('link', linkMessage(decoded.errors));
+
+  // Who replaces what (everyone reads): [session] this file, [restart] restart.js, [refs]
+  // references.js, [player] playback.js, [real] real-view.js, [drag] drag.js, [boot] app.js.
+  const s = {
+    state: decoded.state,     // [session] (setState, the hash, dropCustomData)
+    client: null,             // [boot] the engine (engine-client.js) once it has started
+    gen: 0,                   // [restart] bumps on every restart; stale async results are dropped
+    run: { id: null, maxIterations: 0, done: false }, // [restart, player] (playing, inFlight: the player's)
+    cfg: null,                // [restart, real] { scenario, dataset, model, train, init, iterations }
+    baseDataset: null,        // [restart] the scenario's own data (projection basis, "scenario data" button)
+    projection: null,         // [restart] the token plane's axes (views.js computeProjection)
+    scores: null,             // [restart] { gamma, optimal, ties }
+    trace: new TraceStore(),  // [session] (a new one a run); frames ingested by [restart, player]
+    refs: {},                 // [refs] norm -> Solution (current reference selection)
+    refSelection: null,       // [refs] the selection the references were solved for
+    report: null,             // [refs] analysis of refSelection (verdict, support tokens)
+    headSvm: null,            // [refs]
+    generalizedRef: null,     // [refs] ReLU heads: the generalized SVM's prediction W_fin + R W_dir (as a reference)
+    dragData: null,           // [drag] the dataset with the token being dragged moved
+
+    writeHash() {
+      const h = encodeHash(s.state);
+      if (h !== location.hash) history.replaceState(null, '', h);
+    },
+    setState(patch, { fromUser = true } = {}) {
+      const { state: next, errors } = updateState(s.state, patch);
+      if (errors.length) setMessage('input', `Not applied: ${errors.join('; ')}.`);
+      else if (fromUser) setMessage('input', null);
+      const changed = Object.keys(next).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(s.state[k]));
+      s.state = next;
+      s.writeHash();
+      if (!changed.length) return;
+      if (changed.every((k) => k === 'speed')) { syncControls(); return; }
+      if (changed.every((k) => k === 'speed' || REF_FIELDS.has(k))) { syncControls(); refreshReferences(); return; }
+      restart();
+    },
+    // The link's or the user's dataset is dropped (the scenario's data is shown instead).
+    dropCustomData(text) {
+      setMessage('data', text);
+      s.state = { ...s.state, data: null };
+      s.writeHash();
+    },
+    // The previous run's trace and references (restart.js ends its engine run and its messages).
+    clearRun() {
+      s.run.id = null; s.run.done = false;
+      s.trace = new TraceStore();
+      s.refs = {}; s.report = null; s.refSelection = null; s.headSvm = null; s.generalizedRef = null;
+    },
+
+    allRefs: () => (s.generalizedRef ? { ...s.refs, gen: s.generalizedRef } : s.refs),
+    effectiveRefs: () => effectiveRefs(s.state, s.cfg),
+    lpP: () => lpP(s.state, s.cfg),
+    // What the views (views.js, render.js, describe.js) draw from.
+    viewContext: () => ({
+      cfg: s.cfg, trace: s.trace, refs: s.allRefs(), refSelection: s.refSelection, report: s.report, scores: s.scores,
+      headSvm: s.headSvm, projection: s.projection, dataset: s.dragData ?? s.cfg.dataset, refList: s.effectiveRefs(),
+      lpP: s.lpP(), followSelection: s.state.selection === 'auto',
+    }),
+  };
+
+  addEventListener('hashchange', () => {
+    const d = decodeHash(location.hash);
+    setMessage('link', linkMessage(d.errors));
+    if (encodeHash(d.state) === encodeHash(s.state)) return;
+    s.state = d.state;
+    restart();
+  });
+  return s;
+}

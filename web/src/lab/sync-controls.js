@@ -1,0 +1,76 @@
+// The state written into the control panel (controls.js says what each control shows): the
+// fields' values, the options that apply to the scenario, and its caption and formulas.
+import { SCENARIO_INFO } from './scenarios.js';
+import { formulaSlot } from './layout.js';
+import { isMD } from './config.js';
+import { datasetText } from './lab-export.js';
+import { CONTROL_IDS, controlValues, jointChecked, optionShown, dataHint, dataNote, variantLabels } from './controls.js';
+import { idleThen } from './ready.js';
+
+// createControlSync($, { session, readiness (ready.js), updatePlayerUI() }) -> syncControls()
+export function createControlSync($, { session: s, readiness, updatePlayerUI }) {
+  function syncControls() {
+    const info = SCENARIO_INFO[s.state.scenario];
+    $('ctl-scenario').value = s.state.scenario;
+    $('ctl-speed').value = String(s.state.speed);
+    const eff = controlValues(s.state, s.cfg, s.lpP());
+    syncInputs(eff);
+    syncOptions(info, eff);
+    if (document.activeElement !== $('ctl-json') && s.cfg) $('ctl-json').value = datasetText(s.cfg.dataset);
+    syncCaption(info);
+    updatePlayerUI();
+  }
+
+  // The fields (except the one being edited), the check boxes and the reference norms.
+  function syncInputs(eff) {
+    for (const k of CONTROL_IDS) {
+      const el = $(`ctl-${k}`);
+      if (el && document.activeElement !== el && eff[k] !== undefined) el.value = String(eff[k]);
+    }
+    $('ctl-localCase').checked = !!s.state.localCase;
+    $('ctl-joint').checked = jointChecked(s.state, s.cfg);
+    const refList = s.effectiveRefs();
+    for (const r of ['fro', 'nuclear', 'lp']) $(`ref-${r}`).checked = refList.includes(r);
+  }
+
+  // The options that apply to this scenario, the data's hint and the variant's labels.
+  function syncOptions(info, eff) {
+    document.querySelectorAll('[data-opt]').forEach((el) => { el.hidden = !optionShown(info, s.state, el.dataset.opt); });
+    document.querySelector('[data-show="md"]').hidden = !isMD(eff.optimizer);
+    document.querySelector('[data-show="joint"]').hidden = !$('ctl-joint').checked;
+    $('ctl-generator').value = s.state.generator;
+    $('data-hint').textContent = dataHint(s.state);
+    const variantSel = $('ctl-variant');
+    [variantSel.options[0].text, variantSel.options[1].text] = variantLabels(s.state.scenario);
+  }
+
+  function syncCaption(info) {
+    $('sc-title').textContent = info.title;
+    $('sc-caption').textContent = info.caption;
+    const dn = dataNote(s.state);
+    $('sc-datanote').textContent = dn;
+    $('sc-datanote').hidden = !dn;
+    const fdiv = $('sc-formulas');
+    if (fdiv.dataset.for !== s.state.scenario) {
+      fdiv.dataset.for = s.state.scenario;
+      renderFormulas(fdiv, s.state.scenario);
+    }
+  }
+
+  // KaTeX (its code, CSS and fonts) loads after the first frame, in a chunk of its own; the formulas
+  // are typeset off screen and moved into the intro's fixed-height slots once their fonts have
+  // loaded, so typesetting moves nothing on the page (katex-render.js).
+  let katexRender = null;
+  function renderFormulas(div, scenario) {
+    const formulas = SCENARIO_INFO[scenario].formulas;
+    if (div.children.length !== formulas.length) div.innerHTML = formulaSlot.repeat(formulas.length);
+    div.hidden = !formulas.length;
+    const typeset = () => {
+      katexRender ??= import('./katex-render.js');
+      katexRender.then(({ typesetInto }) => typesetInto(div, formulas, () => div.dataset.for === scenario)).catch(() => {});
+    };
+    if (readiness.firstFrameAt === null) readiness.firstFrame.then(() => idleThen(typeset)); else typeset();
+  }
+
+  return syncControls;
+}
