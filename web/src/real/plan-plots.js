@@ -2,7 +2,7 @@
 // and export as they are). drawStudy: per method the test accuracy's mean with its 95% CI whisker and
 // the chosen step, and the paired difference to GD with its CI. drawLadder: 1 − corr(W(k), Att-SVM)
 // against k, both on log axes, one line per n, one facet per head; each line ends in its n's certified
-// feasibility (disc: feasible, cross: infeasible, half disc: boundary, ?: undecided).
+// feasibility (disc: feasible, cross: infeasible, half disc: mixed (seeds differ), ?: undecided).
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { interpolateViridis } from 'd3-scale-chromatic';
 import { svgAppender } from '../plots/svg.js';
@@ -82,13 +82,13 @@ export function drawStudy(svg, rows, { width = 600 } = {}) {
   return height;
 }
 
-const FEAS_LABEL = { feasible: 'SVM feasible (certified)', infeasible: 'SVM infeasible', boundary: 'boundary (seeds differ)', undecided: 'undecided' };
+const FEAS_LABEL = { feasible: 'SVM feasible (certified)', infeasible: 'SVM infeasible', mixed: 'mixed (seeds differ)', undecided: 'undecided' };
 
 function feasMark(add, x, y, kind, color, c) {
   if (kind === 'feasible') add('circle', { cx: x, cy: y, r: 5, fill: color, stroke: c.bg, 'stroke-width': 1 });
   else if (kind === 'infeasible') {
     add('path', { d: `M${x - 5},${y - 5}L${x + 5},${y + 5}M${x - 5},${y + 5}L${x + 5},${y - 5}`, stroke: color, 'stroke-width': 2.5 });
-  } else if (kind === 'boundary') {
+  } else if (kind === 'mixed') {
     add('circle', { cx: x, cy: y, r: 5, fill: c.bg, stroke: color, 'stroke-width': 1.5 });
     add('path', { d: `M${x},${y - 5}A5,5 0 0 0 ${x},${y + 5}Z`, fill: color });
   } else add('text', { x, y: y + 4, fill: color, 'text-anchor': 'middle', 'font-weight': 700, 'font-size': 13 }, '?');
@@ -104,7 +104,7 @@ export function drawLadder(svg, rows, { width = 600, target = 0.99 } = {}) {
   const ns = [...new Set(rows.map((r) => r.n))].sort((a, b) => a - b);
   // the legend's items (n colours, then the feasibility marks) flow and wrap at the width
   const items = [{ text: 'n =', w: 26 }, ...ns.map((n) => ({ n, w: 24 + 7 * String(n).length })),
-    ...['feasible', 'boundary', 'infeasible', 'undecided'].map((kind) => ({ kind, w: 22 + 6.2 * FEAS_LABEL[kind].length, br: kind === 'feasible' }))];
+    ...['feasible', 'mixed', 'infeasible', 'undecided'].map((kind) => ({ kind, w: 22 + 6.2 * FEAS_LABEL[kind].length, br: kind === 'feasible' }))];
   let lx = 6, line = 0;
   for (const it of items) {
     if (it.br || lx + it.w > width - 4) { if (lx > 6) line++; lx = 6; }

@@ -127,10 +127,11 @@ export const FAILING = {
 };
 
 // feasible (every seed's SVM certified), infeasible (none, every seed certified infeasible), undecided
-// (none certified and some undecided), boundary (some seeds feasible, some not: n at the edge).
+// (none certified and some undecided), mixed (some seeds feasible, some not: n at the edge; not the
+// solver's status boundary, which the ladder counts as undecided).
 export function feasibility(row) {
   if (row.feasible === row.seeds) return 'feasible';
-  if (row.feasible > 0) return 'boundary';
+  if (row.feasible > 0) return 'mixed';
   if (row.undecided > 0) return 'undecided';
   return 'infeasible';
 }
