@@ -1,6 +1,7 @@
 // JSON in and out for the command-line tool: datasets, matrices, solutions. Every parse error is
 // an InputError that names the field and the index ("X[2] has 4 tokens, expected 5",
-// "alpha[3] = 9 is out of range 0..7", "Y[1] is NaN").
+// "alpha[3] = 9 is out of range 0..7", "Y[1] is NaN"). Defined in json_io.cpp (documents, numbers,
+// files) and json_fields.cpp (everything read or written through the core's field lists).
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

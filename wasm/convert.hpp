@@ -52,7 +52,7 @@ Vec vector(const val& a);
 // visitor of attnsvm/vocab/fields.hpp); finish() then rejects every key that no visit named,
 // listing the names. An entry point reads its request with one Reader: the core's lists, then its
 // own extra fields (`r("W", W)`), then finish(). The per-type readers are out of line
-// (convert.cpp): a visit is one call, so the field lists cost little code in the module.
+// (convert_read.cpp): a visit is one call, so the field lists cost little code in the module.
 class Reader {
  public:
   // path: the object's name in messages ("train", "dataset"; "" for a request's top level).

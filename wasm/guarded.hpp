@@ -29,7 +29,7 @@ struct CaughtError {
 CaughtError caughtError();
 
 // Runs body(context) (which returns the result object) and converts any exception into a failure
-// object. Out of line (convert.cpp): one copy of the catch clause for all the entry points.
+// object. Out of line (guarded.cpp): one copy of the catch clause for all the entry points.
 val guardedCall(val (*body)(void*), void* context);
 
 // The function-pointer thunk through which an out-of-line guard runs a lambda f: call(&f) is f().
