@@ -188,8 +188,9 @@ val experimentVocabularyW() {
 }
 
 // Reads `value` as the named input struct (dataset, model, train, params, init) through its field
-// list and writes it back: the tests' write -> read -> write round trip of wasm/convert.cpp's
-// reader and writer. In this module, not in the one pages load (its size bound).
+// list and writes it back: the tests' write -> read -> write round trip of wasm/convert_read.cpp's
+// and convert_write.cpp's reader and writer. In this module, not in the one pages load (its size
+// bound).
 val fieldsRoundTripW(const std::string& name, const val& value) {
   return guarded([&] { return wire::roundTripFields(name, value); });
 }

@@ -1,4 +1,4 @@
-// Input objects reach the core through its field lists (attnsvm/vocab/fields.hpp, wasm/convert.cpp): a key
+// Input objects reach the core through its field lists (attnsvm/vocab/fields.hpp, wasm/convert_read.cpp): a key
 // that is not a field is an error naming it and listing the fields, in every object the API takes;
 // the input structs round-trip through the wasm reader and writer unchanged (fieldsRoundTrip of the
 // attnsvm-experiments module: dataset, model, train, params, init; the solver settings, solve request and

@@ -1,10 +1,10 @@
 // The wire field lists of the public structs: for each struct one function that calls a visitor
 // once per field, in order, with the field's wire name (camelCase, the convention of the CLI's
-// JSON and the JS API alike; docs/NAMES.md). The CLI's JSON reader and writer (cli/json_io.cpp)
-// and the wasm conversions (wasm/convert.cpp) are visitors over these lists, so a field is named
-// and shaped in one place, and a key of an input object that no list names is an error listing the
-// fields (notAField below). `engine.vocabulary()` returns the lists (fieldNames), and a test checks
-// the .d.ts interfaces against them.
+// JSON and the JS API alike; docs/NAMES.md). The CLI's JSON reader and writer (cli/json_fields.cpp)
+// and the wasm conversions (wasm/convert_read.cpp, convert_write.cpp) are visitors over these
+// lists, so a field is named and shaped in one place, and a key of an input object that no list
+// names is an error listing the fields (notAField below). `engine.vocabulary()` returns the lists
+// (fieldNames), and a test checks the .d.ts interfaces against them.
 //
 // Input structs (Dataset, ModelSpec, TrainSettings, Params, InitSettings, SolverSettings,
 // SolveRequest; and ScenarioOptions, whose list is in scenarios.hpp with the experiments) are read
