@@ -1,16 +1,17 @@
 // The portable logarithm and power (attnsvm/base/portable_math.hpp; docs/NUMERICS.md "Portable
-// functions"): one double-double logarithm serves log, log1p and pow.
+// functions"): one table serves log, log1p and pow.
 //
 // log x: x = 2^k z with z in [0.6875, 1.375) read from the bits (the exponent of x is shifted by
 // one when its mantissa is >= 1.375), z in one of 128 intervals (the top 7 bits of the shifted
 // mantissa: width 2^-8 below 1, 2^-7 above), c_i ~ 1/center of the interval from the table (exactly
 // 1 for the two intervals beside z = 1, so that log x near 1 is computed from z - 1 exactly). Then
 //   log x = k ln2 + log(1/c_i) + log1p(r),  r = z c_i - 1 (exact as a double-double: Dekker's
-//   product, |r| < 2^-7),
-//   log1p(r) = r - r^2/2 + r^3 (1/3 - r/4 + ... + r^8/11)   (truncation below 2^-80 relative),
-// summed in double-double with error-free transformations (relative error below 2^-66 everywhere:
-// the largest is the rounding of the r^3 tail for x near 1). log and log1p round that once; pow
-// multiplies it by y in double-double and takes expCore of the result.
+//   product, |r| < 2^-7).
+// pow (detail::logDD) sums log1p(r) = r - r^2/2 + r^3 (1/3 - r/4 + ... + r^8/11) in double-double
+// (relative error below 2^-66), multiplies it by y in double-double and takes expCore of the
+// result. log and log1p (logParts below), which round to one double, keep only k ln2_hi +
+// log(1/c)_hi + r_hi exact and sum the rest in one double (about 3x faster: the single-run Trainer
+// is latency-bound by them).
 //
 // Every operation is an IEEE-754 addition, multiplication or division of doubles or an integer
 // operation on their bits, in an order fixed by the source (the core is compiled with
@@ -25,19 +26,60 @@ namespace attnsvm::pmath {
 namespace {
 
 using detail::DD;
-using detail::fastTwoSum;
-using detail::logDD;
+using detail::fromBits;
+using detail::toBits;
 using detail::twoProd;
+using detail::twoSum;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// log x = hi + lo (|lo| < 2^-7 |hi| or so, not rounded into hi) for finite x > 0: the scalar
+// logarithm of log and log1p, cheaper than logDD (pow's) for a result rounded to one double. The
+// same reduction and table as logDD: x = 2^k z, r = z c - 1 = rh + rl exact (Dekker's product,
+// rh = fl(z c) - 1 exact by Sterbenz), then
+//   log x = k ln2 + log(1/c) + rh + (rl - rl rh) + P(rh) + O(rl rh^2),
+//   P(r) = -r^2/2 + r^3/3 - ... + r^9/9 (truncation below 2^-63 |r|, |r| < 2^-7),
+// with k ln2_hi + log(1/c)_hi + rh summed exactly (TwoSum) and the small terms in one double: the
+// polynomial (Estrin's scheme: a short dependency chain, the function is latency-bound in the
+// training loops) has relative rounding error ~2^-52 on a term below 2^-7 of the result, so the
+// sum is off by well under 2^-6 ulp before its one rounding.
+inline DD logParts(double x) {
+  constexpr std::uint64_t kMantissa = 0x000fffffffffffffULL;
+  std::uint64_t ix = toBits(x);
+  std::uint64_t subnormal = 0;
+  if (ix < 0x0010000000000000ULL) {  // subnormal: scaled by 2^54
+    ix = toBits(x * 0x1p54);
+    subnormal = 54;
+  }
+  const std::uint64_t m = ix & kMantissa;
+  const std::uint64_t high = m >= 0x0006000000000000ULL ? 1 : 0;  // mantissa >= 1.375
+  const std::uint64_t i = ((m - 0x0006000000000000ULL) & kMantissa) >> 45;
+  const double z = fromBits(m | (0x3ff0000000000000ULL - (high << 52)));
+  const double kd = static_cast<double>(static_cast<std::int64_t>((ix >> 52) + high) - 1023 -
+                                        static_cast<std::int64_t>(subnormal));
+  const double invc = detail::kLogInvC[i];
+  const DD p = twoProd(z, invc);
+  const double r = p.hi - 1.0;  // exact (Sterbenz: p.hi is within 2^-7 of 1)
+  const double rl = p.lo;
+  const double r2 = r * r;
+  const double r4 = r2 * r2;
+  const double q = ((-0.5 + r * (1.0 / 3.0)) + r2 * (-0.25 + r * 0.2)) +
+                   r4 * ((-1.0 / 6.0 + r * (1.0 / 7.0)) + r2 * (-0.125 + r * (1.0 / 9.0)));
+  const DD a = twoSum(kd * detail::kLn2Hi, detail::kLogCHi[i]);  // kd * kLn2Hi is exact
+  const DD b = twoSum(a.hi, r);
+  const double lo =
+      ((a.lo + b.lo) + ((kd * detail::kLn2Lo + detail::kLogCLo[i]) + (rl - rl * r))) + r2 * q;
+  return {b.hi, lo};
+}
 
 }  // namespace
 
 double log(double x) {
   if (!(x > 0.0)) return x == 0.0 ? -kInf : kNaN;  // x < 0 or NaN
   if (x == kInf) return x;
-  return logDD(x).hi;  // hi = lo + hi rounded: fastTwoSum's sum
+  const DD l = logParts(x);
+  return l.hi + l.lo;
 }
 
 double log1p(double x) {
@@ -54,7 +96,7 @@ double log1p(double x) {
   // The rounding error c of 1 + x (exact: Sterbenz; beyond 2^53 too, where 1 + x may round up to
   // x + 2), then log1p(x) = log u + c / u to first order (c / u < 2^-53).
   const double c = u >= 2.0 ? 1.0 - (u - x) : x - (u - 1.0);
-  const DD l = logDD(u);
+  const DD l = logParts(u);
   return l.hi + (l.lo + c / u);
 }
 

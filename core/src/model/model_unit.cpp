@@ -123,11 +123,16 @@ UnitOutcome evaluateUnit(const Eigen::Ref<const Mat>& X, const Eigen::Ref<const 
   const bool needH = wantQ && tau > 1;
   out.f = applyHead(head, s.r, s, needH);
   const double u = y * out.f;
-  out.lossTerm = lossValue(loss, u);
   double logDeriv;
-  if (loss == LossKind::Logistic && u >= 0.0) {
-    logDeriv = -(u + out.lossTerm);  // softplus(u) = u + softplus(-u); no cancellation for u >= 0
+  if (loss == LossKind::Logistic) {
+    // l(u) = softplus(-u) and log|l'(u)| = -softplus(u) share log1p(e^{-|u|}): computed once (the
+    // same bits as the two softplus calls). softplus(u) = u + softplus(-u): no cancellation for
+    // u >= 0.
+    const double l = pmath::log1p(pmath::exp(-std::abs(u)));
+    out.lossTerm = std::max(-u, 0.0) + l;
+    logDeriv = u >= 0.0 ? -(u + out.lossTerm) : -(std::max(u, 0.0) + l);
   } else {
+    out.lossTerm = lossValue(loss, u);
     logDeriv = logAbsLossDerivative(loss, u);
   }
   if (std::abs(y) != 1.0) logDeriv += pmath::log(std::abs(y));

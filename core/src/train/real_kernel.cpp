@@ -247,10 +247,12 @@ UnitOutcome unit(const RealData& data, int i, const double* W, const double* v, 
   }
   out.f = dotFixed(v, r, d);
   const double u = y * out.f;
-  out.loss = softplus(-u);
-
-  // log|l'(u)| = -softplus(u) = -(u + softplus(-u)) for u >= 0 (no cancellation).
-  const double logDeriv = u >= 0.0 ? -(u + out.loss) : -softplus(u);
+  // l(u) = softplus(-u) and log|l'(u)| = -softplus(u) share log1p(e^{-|u|}), computed once (the
+  // same bits as two softplus calls); -softplus(u) = -(u + softplus(-u)) for u >= 0 (no
+  // cancellation).
+  const double l1p = pmath::log1p(pmath::exp(-std::abs(u)));
+  out.loss = std::max(-u, 0.0) + l1p;
+  const double logDeriv = u >= 0.0 ? -(u + out.loss) : -(std::max(u, 0.0) + l1p);
   out.sign = y > 0 ? -1.0 : 1.0;
   double norm = 0.0;
   for (int j = 0; j < d; ++j) norm = std::max(norm, std::abs(ghat[j]));
