@@ -46,8 +46,13 @@ test('no eval or new Function in the generated JavaScript (strict CSP)', () => {
 // field lists (issue 17; 184156 B with vocabulary().datasetFileExtras, 164 B under the bound);
 // 204 KB since issue 26 (real-image solvers: the minimum-norm-point interior point, its exact finish
 // on the support, the W-space l_p interior point and the grouped Kronecker operators; +22.8 KB
-// gzipped, 206941 B = 202.1 KB measured; not yet put on a diet, see docs/BENCHMARKS.md).
-const SIZE_BOUND = 204 * 1024;
+// gzipped, 206941 B = 202.1 KB measured; not yet put on a diet, see docs/BENCHMARKS.md);
+// 216 KB since issue 23 joined it (the portable exp / log / pow that give training the same bits
+// natively and in wasm, with their tables, and the real-images kernel the page's run uses:
+// 217200 B = 212.1 KB measured with both, +10.3 KB over issue 26 alone). Accepted by the lead: the
+// certified real-image solvers and bit-identical training are the round's product; the 150 KB target
+// stays unmet and the breakdown (scripts/wasm-size-breakdown.sh) says where a diet would start.
+const SIZE_BOUND = 216 * 1024;
 test('module + wrapper gzipped size (reported; bound against regressions)', async (t) => {
   const { wasm, glue, wrapper, wrapperSource, single, total } = await bundleSizes();
   t.diagnostic(`gzipped: wasm ${wasm} B, glue ${glue} B, wrapper ${wrapper} B as shipped (${wrapperSource} B ` +
