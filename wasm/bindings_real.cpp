@@ -37,26 +37,6 @@ namespace {
 using wire::guarded;
 using wire::put;
 
-ImageSet imageSet(const val& o, const std::string& what) {
-  if (!wire::has(o, "pixels") || !wire::has(o, "labels"))
-    throw InputError(what + " needs pixels and labels");
-  ImageSet s;
-  s.rows = wire::integer(o, "rows", 0);
-  s.cols = wire::integer(o, "cols", 0);
-  if (s.rows < 1 || s.cols < 1 || s.rows > 1024 || s.cols > 1024)
-    throw InputError(what + ": rows x cols = " + std::to_string(s.rows) + " x " +
-                     std::to_string(s.cols) + " is out of range 1..1024");
-  s.pixels = emscripten::convertJSArrayToNumberVector<std::uint8_t>(o["pixels"]);
-  s.labels = wire::ints(o["labels"]);
-  const std::size_t expect = static_cast<std::size_t>(s.labels.size()) * s.rows * s.cols;
-  if (s.pixels.size() != expect)
-    throw InputError(what + ": " + std::to_string(s.pixels.size()) + " pixel bytes for " +
-                     std::to_string(s.labels.size()) + " labels of " + std::to_string(s.rows) +
-                     " x " + std::to_string(s.cols) + " images (expected " +
-                     std::to_string(expect) + ")");
-  return s;
-}
-
 // The request's settings (read by `in`, the request's reader), checked.
 RealImagesSettings realSettings(wire::Reader& in) {
   RealImagesSettings s;
@@ -103,8 +83,8 @@ class RealRunHandle {
       in.accept("test");
       const RealImagesSettings s = realSettings(in);
       in.finish();
-      const ImageSet trainAll = imageSet(req["train"], "train");
-      const ImageSet testAll = imageSet(req["test"], "test");
+      const ImageSet trainAll = wire::imageSet(req["train"], "train");
+      const ImageSet testAll = wire::imageSet(req["test"], "test");
       ImageSet train = binarySubset(trainAll, s.classA, s.classB, s.nTrain, s.seed);
       ImageSet test = binarySubset(testAll, s.classA, s.classB, s.nTest, s.seed);
       run_ = std::make_unique<RealImagesRun>(patchDataset(train, s.classA, s.classB, s.patch),

@@ -37,24 +37,6 @@ namespace {
 using wire::guarded;
 using wire::put;
 
-ImageSet studyImages(const val& o, const std::string& what) {
-  if (!wire::has(o, "pixels") || !wire::has(o, "labels"))
-    throw InputError(what + " needs rows, cols, pixels and labels");
-  ImageSet s;
-  s.rows = wire::integer(o, "rows", 0);
-  s.cols = wire::integer(o, "cols", 0);
-  if (s.rows < 1 || s.cols < 1 || s.rows > 1024 || s.cols > 1024)
-    throw InputError(what + ": rows x cols = " + std::to_string(s.rows) + " x " +
-                     std::to_string(s.cols) + " is out of range 1..1024");
-  s.pixels = emscripten::convertJSArrayToNumberVector<std::uint8_t>(o["pixels"]);
-  s.labels = wire::ints(o["labels"]);
-  if (s.pixels.size() != s.labels.size() * static_cast<std::size_t>(s.rows) * s.cols)
-    throw InputError(what + ": " + std::to_string(s.pixels.size()) + " pixel bytes for " +
-                     std::to_string(s.labels.size()) + " labels of " + std::to_string(s.rows) +
-                     " x " + std::to_string(s.cols) + " images");
-  return s;
-}
-
 template <class T>
 val listOf(const std::vector<T>& items) {
   val a = val::array();
@@ -135,8 +117,8 @@ class RealStudyRunHandle {
       RealStudyRun run;
       in.object("run", [&](wire::Reader& sub) { visitFields(run, sub); });
       in.finish();
-      images_ = std::make_unique<RealStudyImages>(
-          RealStudyImages{studyImages(req["train"], "train"), studyImages(req["test"], "test")});
+      images_ = std::make_unique<RealStudyImages>(RealStudyImages{
+          wire::imageSet(req["train"], "train"), wire::imageSet(req["test"], "test")});
       runner_ = std::make_unique<RealStudyRunner>(*images_, run);
       return state();
     });
@@ -230,7 +212,7 @@ class RealLadderRunHandle {
       RealLadderRun run;
       in.object("run", [&](wire::Reader& sub) { visitFields(run, sub); });
       in.finish();
-      runner_ = std::make_unique<RealLadderRunner>(studyImages(req["train"], "train"), run);
+      runner_ = std::make_unique<RealLadderRunner>(wire::imageSet(req["train"], "train"), run);
       steps_ = run.steps;
       return state();
     });

@@ -1,7 +1,8 @@
-// Plumbing shared by the binding files (bindings.cpp, bindings_experiments.cpp, bindings_real.cpp),
-// so that each of them holds only its own entry points: the seed check, string lists and byte
-// arrays on the wire, and the run handles' common shape (a run owned by JS, created empty because
-// a constructor cannot report errors, then init(); JS must call delete()).
+// Plumbing shared by the binding files (bindings.cpp, bindings_experiments.cpp, bindings_real.cpp,
+// bindings_real_study.cpp), so that each of them holds only its own entry points: the seed check,
+// string lists, byte arrays and image sets on the wire, and the run handles' common shape (a run
+// owned by JS, created empty because a constructor cannot report errors, then init(); JS must call
+// delete()).
 #pragma once
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "attnsvm/base/errors.hpp"
+#include "attnsvm/data/real_images.hpp"
 #include "convert.hpp"
 
 namespace attnsvm::wire {
@@ -43,6 +45,27 @@ inline val namesObject(const std::vector<std::string>& list) {
 // A fresh Uint8Array copy of `bytes` (never a view on the heap, which a later allocation moves).
 inline val u8(const std::vector<std::uint8_t>& bytes) {
   return val(emscripten::typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
+}
+
+// A set of images from JS, {rows, cols, pixels: Uint8Array, labels}, its sizes checked (`what`
+// names it in the messages): the real-images runs, the study's and the ladder's runs.
+inline ImageSet imageSet(const val& o, const std::string& what) {
+  if (!has(o, "pixels") || !has(o, "labels")) throw InputError(what + " needs pixels and labels");
+  ImageSet s;
+  s.rows = integer(o, "rows", 0);
+  s.cols = integer(o, "cols", 0);
+  if (s.rows < 1 || s.cols < 1 || s.rows > 1024 || s.cols > 1024)
+    throw InputError(what + ": rows x cols = " + std::to_string(s.rows) + " x " +
+                     std::to_string(s.cols) + " is out of range 1..1024");
+  s.pixels = emscripten::convertJSArrayToNumberVector<std::uint8_t>(o["pixels"]);
+  s.labels = ints(o["labels"]);
+  const std::size_t expect = static_cast<std::size_t>(s.labels.size()) * s.rows * s.cols;
+  if (s.pixels.size() != expect)
+    throw InputError(what + ": " + std::to_string(s.pixels.size()) + " pixel bytes for " +
+                     std::to_string(s.labels.size()) + " labels of " + std::to_string(s.rows) +
+                     " x " + std::to_string(s.cols) + " images (expected " +
+                     std::to_string(expect) + ")");
+  return s;
 }
 
 // The object a run handle holds once init() succeeded; InputError "<what> is not initialized"
