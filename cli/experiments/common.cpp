@@ -1,12 +1,15 @@
 // Internals shared by the experiments (see common.hpp) and the experiment registry.
 #include "common.hpp"
 
+#include <time.h>
+
 #include <atomic>
 #include <cmath>
 #include <mutex>
 #include <thread>
 
 #include "attnsvm/base/errors.hpp"
+#include "json_io.hpp"
 
 namespace attnsvm::cli {
 
@@ -90,6 +93,16 @@ void checkRange(int value, int lo, int hi, const std::string& option) {
 }
 
 int pick(int value, int fallback) { return value == -1 ? fallback : value; }
+
+double threadCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+json settingsOption(const std::string& option) {
+  return option[0] == '@' ? readJsonFile(option.substr(1)) : parseJsonText(option, "--settings");
+}
 
 json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds, int iters,
                   int threads) {

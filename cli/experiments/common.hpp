@@ -27,6 +27,10 @@ int resolveThreads(int threads);
 inline double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+// CPU time of the calling thread: the machine is shared, so wall time says little about a run.
+double threadCpuSeconds();
+// The JSON of a --settings option: a JSON object, or @file to read one.
+json settingsOption(const std::string& option);
 
 // Training with snapshots lives in the core (attnsvm/experiments/experiment.hpp) so that wasm runs
 // it too.

@@ -2,8 +2,6 @@
 // (and Adam) on the pooled-query attention model with its head, mean +- std over seeds. The runs
 // are the core's RealImagesRun (the lab trains the same in its workers); here only the threads,
 // the aggregation and the JSON/CSV.
-#include <time.h>
-
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -19,13 +17,6 @@
 namespace attnsvm::cli {
 
 namespace {
-
-// CPU time of the calling thread: the machine is shared, so wall time says little about a run.
-double threadCpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 // One compared method: an optimizer and its p (Adam: no p).
 struct Method {

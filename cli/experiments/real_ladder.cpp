@@ -1,8 +1,6 @@
 // experiment real-ladder (SPEC 6.2): the SVM theory's regime on real images. The plan, the runs
 // and the table are the core's (attnsvm/experiments/real_ladder.hpp); here the threads, progress,
 // JSON/CSV.
-#include <time.h>
-
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -17,18 +15,10 @@ namespace attnsvm::cli {
 
 namespace {
 
-double ladderThreadCpu() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
 RealLadderSettings ladderSettings(const ExperimentOptions& o) {
   RealLadderSettings s;
   if (!o.settings.empty()) {
-    const json j = o.settings[0] == '@' ? readJsonFile(o.settings.substr(1))
-                                        : parseJsonText(o.settings, "--settings");
-    s = fieldsFromJson<RealLadderSettings>(j, "settings");
+    s = fieldsFromJson<RealLadderSettings>(settingsOption(o.settings), "settings");
   }
   if (!o.classes.empty()) {
     if (o.classes.size() != 2)
@@ -82,11 +72,11 @@ ExperimentResult realLadderExperiment(const ExperimentOptions& o) {
   Progress progress("real-ladder", static_cast<long>(runs.size()), o.progress);
   parallelFor(static_cast<int>(runs.size()), threads, progress, [&](int k) {
     RealLadderRunner runner(images, runs[k]);
-    const double a = ladderThreadCpu();
+    const double a = threadCpuSeconds();
     runner.advance(runs[k].steps);
-    const double b = ladderThreadCpu();
+    const double b = threadCpuSeconds();
     runner.analyze();
-    timing[k] = {b - a, ladderThreadCpu() - b};
+    timing[k] = {b - a, threadCpuSeconds() - b};
     results[k] = runner.result();
   });
   progress.finish();

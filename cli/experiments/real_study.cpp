@@ -1,8 +1,6 @@
 // experiment real-study (SPEC 6.1): the fair optimizer comparison on real images. The plan, the
 // runs and the table are the core's (attnsvm/experiments/real_study.hpp; the lab's workers run the
 // same); here only the threads, the progress and the JSON/CSV.
-#include <time.h>
-
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -19,19 +17,11 @@ namespace attnsvm::cli {
 
 namespace {
 
-double studyThreadCpu() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
 // The settings: the defaults, then --settings (a JSON object, or @file), then the common options.
 RealStudySettings studySettings(const ExperimentOptions& o) {
   RealStudySettings s;
   if (!o.settings.empty()) {
-    const json j = o.settings[0] == '@' ? readJsonFile(o.settings.substr(1))
-                                        : parseJsonText(o.settings, "--settings");
-    s = fieldsFromJson<RealStudySettings>(j, "settings");
+    s = fieldsFromJson<RealStudySettings>(settingsOption(o.settings), "settings");
   }
   if (!o.classes.empty()) {
     if (o.classes.size() != 2)
@@ -78,7 +68,7 @@ void runStudy(RealStudy& study, const RealStudyImages& images, int threads, bool
         }
       }
       RealStudyRunResult result;
-      const double t0 = studyThreadCpu();
+      const double t0 = threadCpuSeconds();
       try {
         result = runRealStudyRun(images, run);
       } catch (...) {
@@ -87,7 +77,7 @@ void runStudy(RealStudy& study, const RealStudyImages& images, int threads, bool
         changed.notify_all();
         return;
       }
-      const double seconds = studyThreadCpu() - t0;
+      const double seconds = threadCpuSeconds() - t0;
       {
         std::lock_guard<std::mutex> lock(mutex);
         if (static_cast<int>(timing.size()) <= run.id) timing.resize(run.id + 1);
