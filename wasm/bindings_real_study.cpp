@@ -44,14 +44,34 @@ val listOf(const std::vector<T>& items) {
   return a;
 }
 
-// ---- the study
+// ---- the planners: one handle for both (they differ only in their types, their name in messages,
+// the study's count of runs in flight and the ladder's summary table)
 
-class RealStudyPlannerHandle {
+struct StudyPlan {
+  using Planner = RealStudy;
+  using Settings = RealStudySettings;
+  using RunResult = RealStudyRunResult;
+  static constexpr const char* name = "real-images study";
+  static void addStatus(const RealStudy& s, val& o) { put(o, "inFlight", val(s.inFlight())); }
+  static void addTable(const RealStudy&, val&) {}
+};
+
+struct LadderPlan {
+  using Planner = RealLadder;
+  using Settings = RealLadderSettings;
+  using RunResult = RealLadderRunResult;
+  static constexpr const char* name = "real-images ladder";
+  static void addStatus(const RealLadder&, val&) {}
+  static void addTable(const RealLadder& l, val& o) { put(o, "summary", listOf(l.summary())); }
+};
+
+template <class Plan>
+class PlannerHandle {
  public:
   val init(const val& settings) {
     return guarded([&] {
-      study_ =
-          std::make_unique<RealStudy>(wire::readFields<RealStudySettings>(settings, "settings"));
+      planner_ = std::make_unique<typename Plan::Planner>(
+          wire::readFields<typename Plan::Settings>(settings, "settings"));
       return status();
     });
   }
@@ -59,13 +79,13 @@ class RealStudyPlannerHandle {
     return guarded([&] {
       if (count < 0) throw InputError("take(count): count must be >= 0");
       val o = status();
-      put(o, "runs", listOf(study().take(count)));
+      put(o, "runs", listOf(planner().take(count)));
       return o;
     });
   }
   val submit(const val& result) {
     return guarded([&] {
-      study().submit(wire::readFields<RealStudyRunResult>(result, "result"));
+      planner().submit(wire::readFields<typename Plan::RunResult>(result, "result"));
       return status();
     });
   }
@@ -75,35 +95,41 @@ class RealStudyPlannerHandle {
   val table() {
     return guarded([&] {
       val o = val::object();
-      put(o, "settings", wire::writeFields(study().settings()));
-      put(o, "rows", listOf(study().table()));
+      put(o, "settings", wire::writeFields(planner().settings()));
+      put(o, "rows", listOf(planner().table()));
+      Plan::addTable(planner(), o);
       return o;
     });
   }
   // Every run handed out and every result received (in run order; a result of a run not yet
-  // submitted has id -1), for a record of the whole study.
+  // submitted has id -1), for a record of the whole plan.
   val record() {
     return guarded([&] {
       val o = val::object();
-      put(o, "runs", listOf(study().runs()));
-      put(o, "results", listOf(study().results()));
+      put(o, "runs", listOf(planner().runs()));
+      put(o, "results", listOf(planner().results()));
       return o;
     });
   }
 
  private:
-  RealStudy& study() const { return wire::live(study_, "real-images study"); }
+  typename Plan::Planner& planner() const { return wire::live(planner_, Plan::name); }
   val status() const {
-    const RealStudy& s = study();
+    const auto& p = planner();
     val o = val::object();
-    put(o, "planned", val(s.plannedRuns()));
-    put(o, "submitted", val(s.submitted()));
-    put(o, "inFlight", val(s.inFlight()));
-    put(o, "done", val(s.done()));
+    put(o, "planned", val(p.plannedRuns()));
+    put(o, "submitted", val(p.submitted()));
+    Plan::addStatus(p, o);
+    put(o, "done", val(p.done()));
     return o;
   }
-  std::unique_ptr<RealStudy> study_;
+  std::unique_ptr<typename Plan::Planner> planner_;
 };
+
+using RealStudyPlannerHandle = PlannerHandle<StudyPlan>;
+using RealLadderPlannerHandle = PlannerHandle<LadderPlan>;
+
+// ---- the runs
 
 class RealStudyRunHandle {
  public:
@@ -149,57 +175,6 @@ class RealStudyRunHandle {
   }
   std::unique_ptr<RealStudyImages> images_;
   std::unique_ptr<RealStudyRunner> runner_;
-};
-
-// ---- the ladder
-
-class RealLadderPlannerHandle {
- public:
-  val init(const val& settings) {
-    return guarded([&] {
-      ladder_ =
-          std::make_unique<RealLadder>(wire::readFields<RealLadderSettings>(settings, "settings"));
-      return status();
-    });
-  }
-  val take(int count) {
-    return guarded([&] {
-      if (count < 0) throw InputError("take(count): count must be >= 0");
-      val o = status();
-      put(o, "runs", listOf(ladder().take(count)));
-      return o;
-    });
-  }
-  val submit(const val& result) {
-    return guarded([&] {
-      ladder().submit(wire::readFields<RealLadderRunResult>(result, "result"));
-      return status();
-    });
-  }
-  val progress() {
-    return guarded([&] { return status(); });
-  }
-  val table() {
-    return guarded([&] {
-      val o = val::object();
-      put(o, "settings", wire::writeFields(ladder().settings()));
-      put(o, "rows", listOf(ladder().table()));
-      put(o, "summary", listOf(ladder().summary()));
-      return o;
-    });
-  }
-
- private:
-  RealLadder& ladder() const { return wire::live(ladder_, "real-images ladder"); }
-  val status() const {
-    const RealLadder& l = ladder();
-    val o = val::object();
-    put(o, "planned", val(l.plannedRuns()));
-    put(o, "submitted", val(l.submitted()));
-    put(o, "done", val(l.done()));
-    return o;
-  }
-  std::unique_ptr<RealLadder> ladder_;
 };
 
 class RealLadderRunHandle {
@@ -275,7 +250,8 @@ EMSCRIPTEN_BINDINGS(attnsvm_real_study) {
       .function("take", &RealLadderPlannerHandle::take)
       .function("submit", &RealLadderPlannerHandle::submit)
       .function("progress", &RealLadderPlannerHandle::progress)
-      .function("table", &RealLadderPlannerHandle::table);
+      .function("table", &RealLadderPlannerHandle::table)
+      .function("record", &RealLadderPlannerHandle::record);
   class_<RealLadderRunHandle>("RealLadderRunHandle")
       .constructor<>()
       .function("init", &RealLadderRunHandle::init)

@@ -115,5 +115,10 @@ test('a reduced ladder gives the CLI\'s runs and table in wasm', { skip, timeout
       assertClose(Array.from(row.corrAlongK), c.corrAlongK.map((x) => x ?? NaN), `row ${i}: corr along k`, 1e-7);
     }
     assert.deepEqual(plain(table.summary), plain(cliResult.summary));
+    // the record: every run the CLI planned, each with its result
+    const { runs, results } = planner.record();
+    assert.equal(runs.length, cliResult.runCount ?? cliResult.runs.length);
+    assert.equal(results.length, runs.length);
+    assert.ok(results.every((r, i) => r.id === runs[i].id), 'every run has its result');
   } finally { planner.dispose(); }
 });

@@ -512,6 +512,7 @@ export class RealLadderPlanner {
   progress(): RealPlanProgress;
   readonly done: boolean;
   table(): { settings: RealLadderSettings; rows: RealLadderRow[]; summary: RealLadderSummary[] };
+  record(): { runs: RealLadderRunSpec[]; results: RealLadderRunResult[] };
   dispose(): void;
 }
 export class RealLadderRun {

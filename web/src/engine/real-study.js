@@ -70,16 +70,21 @@ class Handle {
   }
 }
 
-// The study's planner: settings are RealStudySettings (attnsvm.d.ts); every key optional.
-export class RealStudyPlanner extends Handle {
-  constructor(M, settings = {}) { super(M, 'RealStudyPlanner', (h) => h.init(settings)); }
+// A planner (the study's or the ladder's: the core decides the runs, their steps and the table).
+class Planner extends Handle {
   // Up to `count` runs ready to start (each once); [] while the runs in flight decide what follows.
   take(count) { const r = unwrap(this.live().take(count)); this.state = r; return r.runs; }
   submit(result) { this.state = unwrap(this.live().submit(result)); return this.state; }
   progress() { return (this.state = unwrap(this.live().progress())); }
   get done() { return this.progress().done; }
-  table() { const r = unwrap(this.live().table()); return { settings: r.settings, rows: r.rows }; }
+  // Every run handed out and every result received (in run order), for a record of the whole plan.
   record() { const r = unwrap(this.live().record()); return { runs: r.runs, results: r.results }; }
+}
+
+// The study's planner: settings are RealStudySettings (attnsvm.d.ts); every key optional.
+export class RealStudyPlanner extends Planner {
+  constructor(M, settings = {}) { super(M, 'RealStudyPlanner', (h) => h.init(settings)); }
+  table() { const r = unwrap(this.live().table()); return { settings: r.settings, rows: r.rows }; }
 }
 
 // One study run in a worker: images {train, test}; advance(epochs) in chunks; result() at the end.
@@ -91,12 +96,9 @@ export class RealStudyRun extends Handle {
   result() { return unwrap(this.live().result()).result; }
 }
 
-export class RealLadderPlanner extends Handle {
+// The ladder's planner: settings are RealLadderSettings; its table adds the summary per head and method.
+export class RealLadderPlanner extends Planner {
   constructor(M, settings = {}) { super(M, 'RealLadderPlanner', (h) => h.init(settings)); }
-  take(count) { const r = unwrap(this.live().take(count)); this.state = r; return r.runs; }
-  submit(result) { this.state = unwrap(this.live().submit(result)); return this.state; }
-  progress() { return (this.state = unwrap(this.live().progress())); }
-  get done() { return this.progress().done; }
   table() { const r = unwrap(this.live().table()); return { settings: r.settings, rows: r.rows, summary: r.summary }; }
 }
 
