@@ -12,6 +12,13 @@ export class AttnsvmError extends Error {
   }
 }
 
+// A binding's status object -> itself, or the AttnsvmError it carries (every entry point of the
+// bindings returns {ok, error, kind, ...} instead of throwing across the wasm boundary).
+export function unwrap(status) {
+  if (!status.ok) throw new AttnsvmError(status.error, status.kind);
+  return status;
+}
+
 const fail = (message) => { throw new AttnsvmError(message, 'input'); };
 const isArrayLike = (a) => Array.isArray(a) || ArrayBuffer.isView(a);
 
@@ -222,5 +229,16 @@ export function fromWireReport(r) {
     violators: fromPairs(r.violators),
     explanation: r.explanation,
     svm: fromWireSolution(r.svm),
+  };
+}
+
+// An image set {rows, cols, pixels, labels} (an IDX file's images in file order) -> its wire form,
+// the pixels a Uint8Array and the labels an Int32Array; `what` names it in the message.
+export function toWireImageSet(s, what) {
+  if (!s || typeof s !== 'object') fail(`${what} must be an image set {rows, cols, pixels, labels}`);
+  return {
+    rows: s.rows, cols: s.cols,
+    pixels: s.pixels instanceof Uint8Array ? s.pixels : Uint8Array.from(s.pixels ?? []),
+    labels: s.labels instanceof Int32Array ? s.labels : Int32Array.from(s.labels ?? []),
   };
 }

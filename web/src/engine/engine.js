@@ -6,15 +6,10 @@
 import {
   AttnsvmError, toWireDataset, fromWireDataset, toWireModel, fromWireModel, toWireParams,
   fromWireParams, toWireInit, fromWireInit, toWireMatrix, fromWireMatrix, fromWireSolution, fromWireReport,
-  fromRagged, toI32, toF64,
+  fromRagged, toI32, toF64, unwrap,
 } from './convert.js';
 
 export { AttnsvmError } from './convert.js';
-
-function unwrap(status) {
-  if (!status.ok) throw new AttnsvmError(status.error, status.kind);
-  return status;
-}
 
 const defaultAttention = (ds) => (ds && ds.Z != null ? 'cross' : 'self');  // the core's defaultAttention
 

@@ -7,19 +7,7 @@
 // nTrain, nTest, seed, patch, optimizer 'nmd' | 'md' | 'adam', p, lr, iters, nSvm, histogramBins),
 // read through the core's field list: a key of settings that is not a field throws, listing the
 // fields. Other keys of the request are not passed on (asset.js's loadPair adds perClass).
-import { AttnsvmError, fromWireMatrix } from './convert.js';
-
-function unwrap(status) {
-  if (!status.ok) throw new AttnsvmError(status.error, status.kind);
-  return status;
-}
-
-const imageSet = (s, what) => {
-  if (!s || typeof s !== 'object') throw new AttnsvmError(`realImages: ${what} must be an image set {rows, cols, pixels, labels}`, 'input');
-  const pixels = s.pixels instanceof Uint8Array ? s.pixels : Uint8Array.from(s.pixels ?? []);
-  const labels = s.labels instanceof Int32Array ? s.labels : Int32Array.from(s.labels ?? []);
-  return { rows: s.rows, cols: s.cols, pixels, labels };
-};
+import { AttnsvmError, fromWireMatrix, toWireImageSet, unwrap } from './convert.js';
 
 const rowList = (rows) => Int32Array.from(rows ?? []);
 
@@ -34,7 +22,7 @@ export class RealImagesRun {
     const handle = new M.RealImagesRun();
     let r;
     try {
-      r = unwrap(handle.init({ train: imageSet(request.train, 'train'), test: imageSet(request.test, 'test'), settings: request.settings ?? {} }));
+      r = unwrap(handle.init({ train: toWireImageSet(request.train, 'realImages: train'), test: toWireImageSet(request.test, 'realImages: test'), settings: request.settings ?? {} }));
     } catch (e) {
       handle.delete();
       throw e;

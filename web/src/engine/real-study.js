@@ -22,27 +22,13 @@
 // condition counts; summary = per (head, method) the largest n whose runs reach corr >= corrTarget.
 // A reduced study for a page: e.g. {tasks: '7v9', nTrain: 200, nValidation: 100, nTest: 500,
 // seeds: 5, design: 'main-only'} (any RealStudySettings key; the CLI takes the same JSON).
-import { AttnsvmError } from './convert.js';
-
-function unwrap(status) {
-  if (!status.ok) throw new AttnsvmError(status.error, status.kind);
-  return status;
-}
+import { AttnsvmError, toWireImageSet, unwrap } from './convert.js';
 
 function needs(M, name) {
   if (typeof M[name] !== 'function') {
     throw new AttnsvmError(`${name} is only in the attnsvm-experiments build of the module: create the engine with {moduleName: 'attnsvm-experiments'}`, 'input');
   }
 }
-
-const imageSet = (s, what) => {
-  if (!s || typeof s !== 'object') throw new AttnsvmError(`${what} must be an image set {rows, cols, pixels, labels}`, 'input');
-  return {
-    rows: s.rows, cols: s.cols,
-    pixels: s.pixels instanceof Uint8Array ? s.pixels : Uint8Array.from(s.pixels ?? []),
-    labels: s.labels instanceof Int32Array ? s.labels : Int32Array.from(s.labels ?? []),
-  };
-};
 
 // A handle owned by JS: created through init(), disposed by dispose().
 class Handle {
@@ -90,7 +76,7 @@ export class RealStudyPlanner extends Planner {
 // One study run in a worker: images {train, test}; advance(epochs) in chunks; result() at the end.
 export class RealStudyRun extends Handle {
   constructor(M, images, run) {
-    super(M, 'RealStudyRunHandle', (h) => h.init({ train: imageSet(images.train, 'train'), test: imageSet(images.test, 'test'), run }));
+    super(M, 'RealStudyRunHandle', (h) => h.init({ train: toWireImageSet(images.train, 'train'), test: toWireImageSet(images.test, 'test'), run }));
   }
   advance(epochs) { return (this.state = unwrap(this.live().advance(epochs))); }
   result() { return unwrap(this.live().result()).result; }
@@ -105,7 +91,7 @@ export class RealLadderPlanner extends Planner {
 // One ladder run: advance(steps) in chunks, then analyze() (the SVM solves, one chunk), result().
 export class RealLadderRun extends Handle {
   constructor(M, train, run) {
-    super(M, 'RealLadderRunHandle', (h) => h.init({ train: imageSet(train, 'train'), run }));
+    super(M, 'RealLadderRunHandle', (h) => h.init({ train: toWireImageSet(train, 'train'), run }));
   }
   advance(steps) { return (this.state = unwrap(this.live().advance(steps))); }
   analyze() { return (this.state = unwrap(this.live().analyze())); }
