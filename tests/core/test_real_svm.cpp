@@ -49,13 +49,14 @@ const std::vector<NormCase>& norms() {
 struct RealTally {
   int optimal = 0, infeasible = 0, boundary = 0;
   double worstGap = 0.0, worstViolation = 0.0, worstFarkas = 0.0, seconds = 0.0, slowest = 0.0;
-  std::string slowestWhat;
+  std::string slowestWhat, worstGapWhat;
   ~RealTally() {
     std::printf(
-        "real-image SVMs: %d optimal, %d infeasible, %d boundary solves; worst gap %.2e, worst "
+        "real-image SVMs: %d optimal, %d infeasible, %d boundary solves; worst gap %.2e (%s), "
+        "worst "
         "violation %.2e, worst Farkas residual %.2e; %.2f s in all, slowest %.3f s (%s)\n",
-        optimal, infeasible, boundary, worstGap, worstViolation, worstFarkas, seconds, slowest,
-        slowestWhat.c_str());
+        optimal, infeasible, boundary, worstGap, worstGapWhat.c_str(), worstViolation, worstFarkas,
+        seconds, slowest, slowestWhat.c_str());
   }
 };
 
@@ -101,7 +102,10 @@ SolveStatus checkInstance(const svmtest::RealSvmSpec& spec, RealTally& tally) {
       EXPECT_GE(check.gap, -1e-12);  // a lower bound above the objective would be a bug
       EXPECT_LE(check.maxViolation, 1e-9);
       ++tally.optimal;
-      tally.worstGap = std::max(tally.worstGap, check.gap);
+      if (check.gap > tally.worstGap) {
+        tally.worstGap = check.gap;
+        tally.worstGapWhat = what;
+      }
       tally.worstViolation = std::max(tally.worstViolation, check.maxViolation);
     } else if (sol.status == SolveStatus::Infeasible) {
       EXPECT_EQ(sol.farkas.size(), pb.b.size());
@@ -170,4 +174,27 @@ TEST(RealSvm, Family) {
       }
   EXPECT_GT(tally.optimal, 0);
   EXPECT_GT(tally.infeasible, 0);
+}
+
+// The l_p W-space interior point near p = 1 (issue 26, docs/SOLVERS.md "l_p on large problems"):
+// on this instance p = 1.1 ended max_iterations at a certified gap of 2.5e-8 (the stationarity
+// W = g*(M) was lost to rounding as mu -> 0); one solve, about 1 s, in the default suite. The full
+// family (ATTNSVM_STRESS=1) also runs seed 13 and 6 vs 0, n = 100, which stalled the same way.
+TEST(RealSvm, LpNearOneCertified) {
+  if (!svmtest::haveFashionData()) GTEST_SKIP() << "Fashion-MNIST is not installed";
+  const Dataset data = svmtest::realSvmDataset(spec(7, 9, 60, 0, 300, 14));
+  const MarginProblem pb = attentionSvmProblem(data, AttentionKind::Cross, data.alpha);
+  SolverSettings st;
+  st.norm = NormKind::Lp;
+  st.p = 1.1;
+  const MarginSolution sol = solveMargin(pb, st);
+  SCOPED_TRACE(sol.message);
+  ASSERT_EQ(sol.status, SolveStatus::Optimal);
+  MarginSolution check;
+  check.W = sol.W;
+  check.lambda = sol.lambda;
+  certify(pb, st, check);
+  EXPECT_LE(check.gap, 1e-8);
+  EXPECT_GE(check.gap, -1e-12);
+  EXPECT_LE(check.maxViolation, 1e-9);
 }
