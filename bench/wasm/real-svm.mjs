@@ -3,14 +3,17 @@
 // selection and the selection of a trained W (100 iterations of normalized GD), every norm, solved by
 // the wasm module through the JS API (node 20) and by the native core (tests/wasm/native/native_ref.cpp,
 // -O3) alternately. Process CPU time per solve, medians over ROUNDS (env, default 3) rounds.
-// Run: node bench/wasm/real-svm.mjs   (N=1000 by default; N=500 for a quicker look)
+// Run: node bench/wasm/real-svm.mjs   (N=1000 by default; N=500 for a quicker look; NORMS=fro,nuclear
+// for a subset of the norms fro, nuclear, lp1.1, lp1.5, lp3)
 import { loadEngine, native, runNative } from '../../tests/wasm/helpers.mjs';
 import { median, cpuMs } from './cpu-time.mjs';
 
 const engine = await loadEngine();
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const N = Number(process.env.N ?? 1000);
-const norms = [['fro'], ['nuclear'], ['lp', 1.1], ['lp', 1.5], ['lp', 3]];
+const only = process.env.NORMS?.split(',');
+const norms = [['fro'], ['nuclear'], ['lp', 1.1], ['lp', 1.5], ['lp', 3]].filter(
+  ([norm, p]) => !only || only.includes(norm + (p ?? '')));
 console.log(`| instance | norm | status | native ms | wasm ms | wasm / native |`);
 console.log(`|---|---|---|---:|---:|---:|`);
 for (const trained of [0, 100]) {

@@ -3,10 +3,100 @@
 // rows of a few dozen entries, where a library call per group costs more than its arithmetic.
 #include "solvers/grouped_constraints.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <map>
 
 namespace attnsvm {
 namespace detail {
+namespace {
+
+// The kernel of gram(): Gs (C2 x R2) = P^T Q over the groups, hand-blocked because Eigen 3.4 has
+// no WebAssembly SIMD GEMM (without SSE2 it multiplies scalars there): a kRowBlock x kColBlock tile
+// of Gs in two-lane vectors (GCC and clang vector extensions: SSE2 natively, SIMD128 in wasm; two
+// doubles as a struct elsewhere), from P and Q packed panel by panel so that every step of the
+// depth loop reads two contiguous rows.
+#if defined(__GNUC__)
+using Lanes = double __attribute__((vector_size(16)));
+inline Lanes splat(double x) { return Lanes{x, x}; }
+inline double lane(const Lanes& v, int i) { return v[i]; }
+#else
+struct Lanes {
+  double v[2];
+  Lanes& operator+=(const Lanes& o) {
+    v[0] += o.v[0];
+    v[1] += o.v[1];
+    return *this;
+  }
+  Lanes operator*(const Lanes& o) const { return Lanes{{v[0] * o.v[0], v[1] * o.v[1]}}; }
+};
+inline Lanes splat(double x) { return Lanes{{x, x}}; }
+inline double lane(const Lanes& v, int i) { return v.v[i]; }
+#endif
+inline Lanes load(const double* p) {
+  Lanes v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store(double* p, const Lanes& v) { std::memcpy(p, &v, sizeof v); }
+
+// Fully unrolled (the wasm build compiles with -fno-unroll-loops, which leaves only forced ones).
+#if defined(__clang__)
+#define ATTNSVM_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define ATTNSVM_UNROLL _Pragma("GCC unroll 8")
+#else
+#define ATTNSVM_UNROLL
+#endif
+
+// A tile is square (the S_g of gram() are built from tiles too); 4 x 4 (eight two-lane
+// accumulators) was the fastest natively and in wasm, against 4 x 6, 6 x 4, 8 x 4 and 2 x 8.
+constexpr Index kRowBlock = 4;  // rows of a tile (entries of P, broadcast)
+constexpr Index kColLanes = 2;  // two-lane vectors per tile row (entries of Q)
+constexpr Index kColBlock = 2 * kColLanes;
+constexpr Index kTile = kRowBlock;
+static_assert(kColBlock == kRowBlock, "square tiles");
+constexpr Index kDepth = 256;  // groups per pass over the tiles
+
+Index panels(Index n, Index block) { return (n + block - 1) / block; }
+// Entry (group g, column k) of a matrix packed in panels of `block` columns, each panel G rows of
+// `block` contiguous entries.
+std::size_t packed(Index k, Index g, Index G, Index block) {
+  return static_cast<std::size_t>(((k / block) * G + g) * block + k % block);
+}
+
+// out (kRowBlock x kColBlock, leading dimension ld) += sum_{k < depth} p_k q_k^T, where p_k =
+// p[k sp .. k sp + kRowBlock) and q_k = q[k sq .. k sq + kColBlock).
+void gemmTile(const double* p, Index sp, const double* q, Index sq, Index depth, double* out,
+              Index ld) {
+  Lanes acc[kRowBlock][kColLanes];
+  ATTNSVM_UNROLL for (Index i = 0; i < kRowBlock; ++i)
+      ATTNSVM_UNROLL for (Index v = 0; v < kColLanes; ++v) acc[i][v] = splat(0.0);
+  for (Index k = 0; k < depth; ++k, p += sp, q += sq) {
+    Lanes qv[kColLanes];
+    ATTNSVM_UNROLL for (Index v = 0; v < kColLanes; ++v) qv[v] = load(q + 2 * v);
+    ATTNSVM_UNROLL for (Index i = 0; i < kRowBlock; ++i) {
+      const Lanes pv = splat(p[i]);
+      ATTNSVM_UNROLL for (Index v = 0; v < kColLanes; ++v) acc[i][v] += pv * qv[v];
+    }
+  }
+  ATTNSVM_UNROLL for (Index i = 0; i < kRowBlock; ++i)
+      ATTNSVM_UNROLL for (Index v = 0; v < kColLanes; ++v) {
+    double* o = out + i * ld + 2 * v;
+    Lanes sum = load(o);
+    sum += acc[i][v];
+    store(o, sum);
+  }
+}
+
+// sum_r u[r] t[r] over rp (even) entries.
+double dot(const double* u, const double* t, Index rp) {
+  Lanes acc = splat(0.0);
+  for (Index r = 0; r < rp; r += 2) acc += load(u + r) * load(t + r);
+  return lane(acc, 0) + lane(acc, 1);
+}
+
+}  // namespace
 
 GroupedConstraints::GroupedConstraints(const MarginProblem& pb, const std::vector<Index>& rows,
                                        const Vec& scale)
@@ -39,7 +129,8 @@ GroupedConstraints::GroupedConstraints(const MarginProblem& pb, const std::vecto
     start_[static_cast<std::size_t>(g + 1)] += start_[static_cast<std::size_t>(g)];
   pos_.assign(static_cast<std::size_t>(m_), 0);
   std::vector<Index> fill(start_.begin(), start_.end() - 1);
-  U_.resize(m_, R_);
+  Rp_ = panels(R_, kTile) * kTile;
+  U_.setZero(m_, Rp_);
   Wg_.resize(G, C_);
   norms_.resize(m_);
   for (Index k = 0; k < m_; ++k) {
@@ -47,50 +138,55 @@ GroupedConstraints::GroupedConstraints(const MarginProblem& pb, const std::vecto
     const Index row = fill[static_cast<std::size_t>(g)]++;
     const Index j = list[static_cast<std::size_t>(k)];
     pos_[static_cast<std::size_t>(row)] = k;
-    U_.row(row) = (scale.size() ? scale(k) : 1.0) * pb.U.row(j);
+    U_.row(row).head(R_) = (scale.size() ? scale(k) : 1.0) * pb.U.row(j);
     Wg_.row(g) = pb.Wq.row(j);
     norms_(k) = U_.row(row).norm() * pb.Wq.row(j).norm();
   }
   // P: products w_g[c] w_g[c'] for c <= c' (column index of the pair: its position in the upper
-  // triangle, column by column).
+  // triangle, column by column), packed for the kernel (zero in the padding).
   const Index C2 = static_cast<Index>(C_) * (C_ + 1) / 2;
-  P_.resize(G, C2);
+  Pp_.assign(static_cast<std::size_t>(panels(C2, kRowBlock) * kRowBlock * G), 0.0);
   for (Index g = 0; g < G; ++g) {
     Index k = 0;
     for (int c2 = 0; c2 < C_; ++c2)
-      for (int c1 = 0; c1 <= c2; ++c1) P_(g, k++) = Wg_(g, c1) * Wg_(g, c2);
+      for (int c1 = 0; c1 <= c2; ++c1, ++k)
+        Pp_[packed(k, g, G, kRowBlock)] = Wg_(g, c1) * Wg_(g, c2);
   }
 }
 
 void GroupedConstraints::values(const ConstMatRef& W, Vec& c) const {
   c.resize(m_);
-  const Mat T = W * Wg_.transpose();  // rows x G: W w_g
-  for (Index g = 0; g + 1 < static_cast<Index>(start_.size()); ++g) {
-    const double* t = T.col(g).data();
-    for (Index row = start_[static_cast<std::size_t>(g)];
-         row < start_[static_cast<std::size_t>(g + 1)]; ++row) {
-      const double* u = U_.row(row).data();
-      double acc = 0.0;
-      for (int r = 0; r < R_; ++r) acc += u[r] * t[r];
-      c(pos_[static_cast<std::size_t>(row)]) = acc;
+  std::vector<double> t(static_cast<std::size_t>(Rp_), 0.0);  // W w_g (zero in the padding)
+  for (Index g = 0; g < groups(); ++g) {
+    for (int r = 0; r < R_; ++r) t[static_cast<std::size_t>(r)] = 0.0;
+    for (int col = 0; col < C_; ++col) {
+      const double w = Wg_(g, col);
+      const double* Wc = W.col(col).data();
+      for (int r = 0; r < R_; ++r) t[static_cast<std::size_t>(r)] += w * Wc[r];
     }
+    for (Index row = start_[static_cast<std::size_t>(g)];
+         row < start_[static_cast<std::size_t>(g + 1)]; ++row)
+      c(pos_[static_cast<std::size_t>(row)]) = dot(U_.row(row).data(), t.data(), Rp_);
   }
 }
 
 void GroupedConstraints::adjoint(const Vec& y, Mat& M) const {
-  const Index G = groups();
-  Mat Y(R_, G);  // column g: sum_{k in g} y_k u_k
-  for (Index g = 0; g < G; ++g) {
-    double* acc = Y.col(g).data();
-    for (int r = 0; r < R_; ++r) acc[r] = 0.0;
+  M.setZero(R_, C_);
+  std::vector<double> acc(static_cast<std::size_t>(Rp_));  // sum_{k in g} y_k u_k
+  for (Index g = 0; g < groups(); ++g) {
+    for (Index r = 0; r < Rp_; ++r) acc[static_cast<std::size_t>(r)] = 0.0;
     for (Index row = start_[static_cast<std::size_t>(g)];
          row < start_[static_cast<std::size_t>(g + 1)]; ++row) {
       const double* u = U_.row(row).data();
       const double yk = y(pos_[static_cast<std::size_t>(row)]);
-      for (int r = 0; r < R_; ++r) acc[r] += yk * u[r];
+      for (Index r = 0; r < Rp_; ++r) acc[static_cast<std::size_t>(r)] += yk * u[r];
+    }
+    for (int col = 0; col < C_; ++col) {
+      const double w = Wg_(g, col);
+      double* Mc = M.col(col).data();
+      for (int r = 0; r < R_; ++r) Mc[r] += w * acc[static_cast<std::size_t>(r)];
     }
   }
-  M.noalias() = Y * Wg_;
 }
 
 void GroupedConstraints::groupSums(const Vec& x, Vec& out) const {
@@ -100,24 +196,44 @@ void GroupedConstraints::groupSums(const Vec& x, Vec& out) const {
 
 void GroupedConstraints::gram(const Vec& d, Mat& H, const std::vector<char>* include) {
   const Index G = groups(), R2 = static_cast<Index>(R_) * (R_ + 1) / 2;
-  Qt_.resize(R2, G);
-  // Column g of Qt: the upper triangle of S_g = sum_k d_k u_k u_k^T, column by column (r1 <= r2).
+  const Index C2 = static_cast<Index>(C_) * (C_ + 1) / 2;
+  const Index rowPanels = panels(C2, kRowBlock), colPanels = panels(R2, kColBlock);
+  const std::size_t qSize = static_cast<std::size_t>(colPanels * kColBlock * G);
+  if (Qp_.size() != qSize) Qp_.assign(qSize, 0.0);  // the padding stays zero
+  // Q, packed: the upper triangle of S_g = V_g^T U_g (V_g = diag(d) U_g: the group's rows of U
+  // scaled by d), column by column (r1 <= r2), from the tiles of S_g on and above the diagonal.
+  const Index blocks = Rp_ / kTile;
+  sg_.resize(static_cast<std::size_t>(Rp_ * Rp_));
   for (Index g = 0; g < G; ++g) {
-    double* q = Qt_.col(g).data();
-    for (Index k = 0; k < R2; ++k) q[k] = 0.0;
-    if (include && !(*include)[static_cast<std::size_t>(g)]) continue;
-    for (Index row = start_[static_cast<std::size_t>(g)];
-         row < start_[static_cast<std::size_t>(g + 1)]; ++row) {
-      const double* u = U_.row(row).data();
-      const double dk = d(pos_[static_cast<std::size_t>(row)]);
-      Index k = 0;
-      for (int r2 = 0; r2 < R_; ++r2) {
-        const double f = dk * u[r2];
-        for (int r1 = 0; r1 <= r2; ++r1, ++k) q[k] += f * u[r1];
-      }
+    const Index first = start_[static_cast<std::size_t>(g)];
+    const Index size = start_[static_cast<std::size_t>(g + 1)] - first;
+    std::fill(sg_.begin(), sg_.end(), 0.0);
+    if (!include || (*include)[static_cast<std::size_t>(g)]) {
+      vg_.resize(size, Rp_);
+      for (Index i = 0; i < size; ++i)
+        vg_.row(i) = d(pos_[static_cast<std::size_t>(first + i)]) * U_.row(first + i);
+      for (Index a = 0; a < blocks; ++a)
+        for (Index b = a; b < blocks; ++b)
+          gemmTile(vg_.data() + a * kTile, Rp_, U_.row(first).data() + b * kTile, Rp_, size,
+                   &sg_[static_cast<std::size_t>(a * kTile * Rp_ + b * kTile)], Rp_);
     }
+    Index k = 0;
+    for (int r2 = 0; r2 < R_; ++r2)
+      for (int r1 = 0; r1 <= r2; ++r1, ++k)
+        Qp_[packed(k, g, G, kColBlock)] = sg_[static_cast<std::size_t>(r1 * Rp_ + r2)];
   }
-  Gs_.noalias() = P_.transpose() * Qt_.transpose();  // C2 x R2
+  // Gs = P^T Q (C2 x R2, row-major with leading dimension colPanels kColBlock), by blocks of
+  // kDepth groups so that a panel of P and the panels of Q it meets stay in cache.
+  const Index ld = colPanels * kColBlock;
+  Gs_.assign(static_cast<std::size_t>(rowPanels * kRowBlock * ld), 0.0);
+  for (Index g0 = 0; g0 < G; g0 += kDepth) {
+    const Index depth = std::min(kDepth, G - g0);
+    for (Index a = 0; a < rowPanels; ++a)
+      for (Index b = 0; b < colPanels; ++b)
+        gemmTile(&Pp_[packed(a * kRowBlock, g0, G, kRowBlock)], kRowBlock,
+                 &Qp_[packed(b * kColBlock, g0, G, kColBlock)], kColBlock, depth,
+                 &Gs_[static_cast<std::size_t>(a * kRowBlock * ld + b * kColBlock)], ld);
+  }
   const Index n = static_cast<Index>(R_) * C_;
   H.resize(n, n);
   auto pair = [](int a, int b) {  // position of (min, max) in the upper triangle, column-major
@@ -126,11 +242,10 @@ void GroupedConstraints::gram(const Vec& d, Mat& H, const std::vector<char>* inc
   };
   for (int c2 = 0; c2 < C_; ++c2)
     for (int c1 = 0; c1 < C_; ++c1) {
-      const Index pc = pair(c1, c2);
+      const double* gs = &Gs_[static_cast<std::size_t>(pair(c1, c2) * ld)];
       for (int r2 = 0; r2 < R_; ++r2)
         for (int r1 = 0; r1 < R_; ++r1)
-          H(r1 + static_cast<Index>(R_) * c1, r2 + static_cast<Index>(R_) * c2) =
-              Gs_(pc, pair(r1, r2));
+          H(r1 + static_cast<Index>(R_) * c1, r2 + static_cast<Index>(R_) * c2) = gs[pair(r1, r2)];
     }
 }
 

@@ -50,15 +50,19 @@ class GroupedConstraints {
  private:
   using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   int R_ = 0, C_ = 0;
+  Index Rp_ = 0;  // rows padded for the kernels (a multiple of 4; zero entries)
   Index m_ = 0;
   std::vector<Index> start_;  // group g holds stored rows start_[g] .. start_[g+1]-1
   std::vector<Index> pos_;    // stored row -> position k in the constructor's list
   std::vector<Index> group_;  // position k -> group
-  RowMat U_;                  // m x rows, stored group by group: the scaled u
+  RowMat U_;                  // m x Rp, stored group by group: the scaled u
   Mat Wg_;                    // G x cols: the distinct w
   Vec norms_;                 // by position
-  Mat P_, Qt_, Gs_;           // gram(): G x C2, R2 x G, C2 x R2
-  Vec buf_;                   // by stored row
+  // gram(): P (G x C2) and Q (G x R2) packed for its kernel, Gs = P^T Q (C2 x R2, padded), and
+  // one S_g (Rp x Rp) and the group's rows scaled by d.
+  std::vector<double> Pp_, Qp_, Gs_, sg_;
+  RowMat vg_;
+  Vec buf_;  // by stored row
 };
 
 }  // namespace detail
