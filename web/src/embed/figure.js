@@ -176,7 +176,8 @@ async function load(f) {
     if (my !== f.gen || f.destroyed) return;
     f.cfg = await usableConfig(f, base);
     f.baseDataset = base.dataset;
-    f.proj = computeProjection(f.cfg, f.baseDataset);
+    // the token plane's view (principal directions: 10-35 ms for d = 10); no plane, no projection
+    f.proj = f.shell.has('plane') ? computeProjection(f.cfg, f.baseDataset) : null;
     try { f.scores = await f.client.scores(f.cfg.dataset); } catch { f.scores = null; }
     if (!await startRun(f, my)) return;
     await refreshReferences(f);

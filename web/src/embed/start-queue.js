@@ -6,8 +6,9 @@
 //     whose figure then starts when it is shown);
 //   - in idle time: the others start BACKGROUND_AFTER_MS after the page's load, when the browser is
 //     idle, one after the other, without playing, so that a printed page holds every figure's state
-//     (beforeprint is synchronous: a figure that has not started then has nothing to print). Not at
-//     once after the load: the reader's first seconds (reading, scrolling) come first;
+//     (beforeprint is synchronous: a figure that has not started then has nothing to print; it prints
+//     its address, figure.css). Not at once after the load: the reader's first seconds (the text,
+//     the figures in view, scrolling) come first, and a start's drawing has tasks of 20-100 ms;
 //   - one at a time: starts are serialized by a Web Lock (START_LOCK), which the element figures and
 //     the same-origin iframe figures of a page share (without Web Locks: a queue in this document);
 //   - yieldToPage() between the parts of a start (each panel's first drawing), so that no task of a
@@ -16,7 +17,7 @@ export const NEAR_MARGIN = '50% 0px';
 const START_LOCK = 'attnsvm-figure-start';
 // a start that hangs (a dead engine) must not hold the others back
 const MAX_HOLD_MS = 15000;
-const BACKGROUND_AFTER_MS = 3000;
+const BACKGROUND_AFTER_MS = 8000;
 
 export function yieldToPage() {
   if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
