@@ -88,6 +88,39 @@ test('the lecture notes print every figure as a picture of its current state, wi
   await context.close();
 });
 
+// The figures start near the view or in the background a few seconds after the load (one at a time:
+// web/src/embed/start-queue.js), and the notes load their lazy iframes then: a student who prints at
+// once gets each figure's address, one who prints a few seconds later every figure, without scrolling.
+test('the lecture notes printed without scrolling: at once the figures\' addresses, seconds later every figure', { timeout: 150000 }, async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}examples/lecture-notes.html`, { viewport: { width: 1000, height: 800 } });
+  const early = resolve(outDir, 'lecture-notes-at-once.pdf');
+  assert.equal(await page.evaluate(() => document.querySelector('attnsvm-figure').ready), false, 'the element has not started at load');
+  await page.pdf({ path: early, ...A4 });
+  assert.match(pdfText(early).replace(/\s+/g, ' '), /This live figure had not started when the page was printed/);
+  assert.equal(await page.evaluate(() => document.querySelector('attnsvm-figure').shadowRoot.querySelectorAll('.fig-print').length), 0);
+
+  // no scrolling: every figure (the lazy iframes too) starts in the background and is printed
+  await page.waitForFunction(PAGES.notes.ready, null, { timeout: 90000, polling: 200 });
+  assert.equal(await page.evaluate(() => scrollY), 0, 'not scrolled');
+  const element = await page.evaluate(() => { const e = document.querySelector('attnsvm-figure'); return { k: e.iteration, started: e.started, panels: e.info().panels }; });
+  assert.equal(element.started, false, 'started in the background, not playing');
+  const pdf = resolve(outDir, 'lecture-notes-unscrolled.pdf');
+  await page.pdf({ path: pdf, ...A4 });
+  const alts = figureAlts(await import('node:fs').then((fs) => fs.readFileSync(pdf)));
+  assert.equal(alts.length, element.panels.length, `one picture per panel of the element: ${JSON.stringify(alts)}`);
+  for (const alt of alts) assert.match(alt, /(iterations 0 to 0|k = 0 of 2000)/, alt);
+  const frames = page.frames().filter((f) => /embed\.html#/.test(f.url()));
+  assert.equal(frames.length, 2);
+  for (const f of frames) {
+    const [made, panels] = await f.evaluate(() => [globalThis.__attnsvmPrint, window.__embed.info().panels.length]);
+    assert.equal(made?.pictures, panels, `${f.url()}: a picture per panel`);
+  }
+  assert.doesNotMatch(pdfText(pdf), /had not started/);
+  toPng(pdf, 'lecture-notes-unscrolled');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('an iframe embed alone and the lab print their panels as pictures, in the light theme', { timeout: 120000 }, async () => {
   // the embed page in the dark theme: printed light (paper), its two panels as /Figure
   const { page, context, problems } = await openPage(browser, `${site.url}embed.html#s=paths2d&panels=plane,corr&theme=dark&autoplay=0`, { viewport: { width: 720, height: 700 } });

@@ -23,8 +23,10 @@
 // with the defaults, warns once in the console (each attribute, its value and what it accepts) and
 // shows a small notice the reader can dismiss.
 //
-// Like the iframe embed it starts when scrolled into view, pauses when out of view, and never
-// autoplays for readers who prefer reduced motion. Properties for scripts and tests: ready, playing,
+// Like the iframe embed it builds its frame (its size reserved) at once and starts (the engine's
+// run, the first drawing) when it comes near the view, or in the background once the page is idle,
+// one figure at a time (start-queue.js); it plays when scrolled into view, pauses when out of view,
+// and never autoplays for readers who prefer reduced motion. Properties for scripts and tests: ready, playing,
 // done, started, iteration, maxIterations, correlations, info(); methods play(), pause(), reset().
 // It fires 'attnsvm:status' events ({detail: info}) on start, pause and completion.
 import './figure.css';
@@ -37,6 +39,7 @@ import { createFigure } from './figure.js';
 import { parseEmbedHash, labHash, problemsWarning } from './params.js';
 import { closestName } from '../lab/state.js';
 import { noticeText } from './notice.js';
+import { createStarter } from './start-queue.js';
 
 // Replaced at build time by the bundle's CSS (vite.element.config.js).
 const CSS = '__ATTNSVM_FIGURE_CSS__';
@@ -74,6 +77,8 @@ const io = new IntersectionObserver((entries) => {
   for (const e of entries) e.target.__attnsvmSetVisible?.(visibleOf(e));
 }, { threshold: [0, 0.1, 0.25, 0.5, 1] });
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+// the element figures of a page start near the view or when idle, one at a time (start-queue.js)
+const starter = createStarter((el) => el.__attnsvmBegin?.());
 
 class AttnsvmFigure extends HTMLElement {
   static get observedAttributes() { return ['scenario', 'panels', 'seed', 'state', 'caption', 'autoplay', 'speed', 'lab']; }
@@ -84,6 +89,7 @@ class AttnsvmFigure extends HTMLElement {
     this._pending = false;
     this._visible = false;
     this.__attnsvmSetVisible = (v) => { this._visible = v; this._figure?.setVisible(v); };
+    this.__attnsvmBegin = () => this._figure?.start?.();
   }
 
   connectedCallback() {
@@ -99,6 +105,7 @@ class AttnsvmFigure extends HTMLElement {
 
   disconnectedCallback() {
     io.unobserve(this);
+    starter.unwatch(this);
     this._figure?.destroy();
     this._figure = null;
   }
@@ -145,7 +152,7 @@ class AttnsvmFigure extends HTMLElement {
     const lab = this.getAttribute('lab');
     const labUrl = new URL(`${lab ?? 'index.html'}${labHash(s.state)}`, lab ? document.baseURI : BASE).href;
     this._figure = createFigure(this._root, {
-      client: s.state.scenario === 'real-images' ? null : engine(), // real images: workers of its own
+      client: s.state.scenario === 'real-images' ? null : engine, // real images: workers of its own
       state: s.state,
       panels: s.panels,
       caption: s.caption,
@@ -156,8 +163,10 @@ class AttnsvmFigure extends HTMLElement {
       realEngine: () => createRealEngine({ worker: new EngineWorker(), baseUrl: new URL('wasm/', BASE).href }),
       realBase: BASE,
       onUpdate: (fig) => this.dispatchEvent(new CustomEvent('attnsvm:status', { detail: fig.info() })),
+      deferStart: true,
     });
     if (this._visible) this._figure.setVisible(true);
+    starter.watch(this);
   }
 
   // A problem's parameter as the author wrote it: an attribute, or a key of the `state` attribute.

@@ -13,6 +13,11 @@
 //       if (f.contentWindow === e.source) f.style.height = `${e.data.height}px`;
 //   });
 //
+// The figure's frame (its size reserved) is built at once; its start (the engine's worker, the run,
+// the first drawing) waits until the frame comes near the host page's view, or until the page is
+// idle (start-queue.js: one figure at a time across the same-origin frames of a page), so a page
+// of many figures does not start them all at load.
+//
 // Test hook: window.__embed (ready, playing, done, started, iteration, maxIterations, correlations,
 // selection, verdict, error, resizeMessages, problems).
 //
@@ -25,6 +30,7 @@ import { createFigure } from './figure.js';
 import { parseEmbedHash, labHash, problemsWarning } from './params.js';
 import { noticeText } from './notice.js';
 import { onPrint } from '../access/figure-access.js';
+import { createStarter } from './start-queue.js';
 
 const root = document.getElementById('figure');
 const inFrame = window.parent !== window;
@@ -76,10 +82,9 @@ function start() {
   settings = parseEmbedHash(location.hash);
   applyTheme(settings.theme);
   const real = settings.state.scenario === 'real-images';  // its own workers (realEngine below)
-  if (!real) client ??= createEngineClient();
   if (settings.problems.length) console.warn(problemsWarning(settings.problems, { who: `attnsvm figure ${location.href}` }));
   figure = createFigure(root, {
-    client: real ? null : client,
+    client: real ? null : () => (client ??= createEngineClient()),
     state: settings.state,
     panels: settings.panels,
     caption: settings.caption,
@@ -91,10 +96,13 @@ function start() {
     // real images: workers of their own with the experiments module (made only for that scenario)
     realEngine: () => import('../real/real-engine.js')
       .then(({ createRealEngine }) => createRealEngine({ worker: new Worker(new URL('../real/real-worker.js', import.meta.url)) })),
+    deferStart: true,
   });
   io.disconnect();
   io.observe(root);
+  starter.watch(root);
 }
+const starter = createStarter(() => figure?.start?.());
 
 // Visible = a quarter of the figure, or 200 px of it (half the frame if the frame is smaller: a host
 // that never sets the iframe's height), inside the top-level viewport (an IntersectionObserver in an

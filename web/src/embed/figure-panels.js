@@ -2,8 +2,9 @@
 // bodies, drawn from the lab's view functions (lab/views.js: run state -> each panel's data), with
 // the figure's own short notes (the lab's subtitles are written for a full page).
 //
-// createFigurePanels(bodies: {id: {body, note}}) -> { draw(ctx, { force, playing, domainKey }),
-//   resize(), destroy() }
+// createFigurePanels(bodies: {id: {body, note}}) -> { ids, draw(ctx, { force, playing, domainKey }),
+//   drawOne(id, ctx, { domainKey }), resize(), destroy() }
+//   drawOne: one panel now (the figure's first drawing, a panel per task: figure.js)
 //   ctx: the lab's view context (lab/views.js); domainKey: the token plane's zoom key.
 // Each drawn panel registers its text alternative (lab/describe.js, as in the lab) and its print
 // picture (its SVG export) with access/figure-access.js.
@@ -126,7 +127,8 @@ export function createFigurePanels(bodies) {
   for (const id of Object.keys(CREATE)) if (bodies[id]) panels[id] = CREATE[id](bodies[id].body);
   const lossChart = bodies.norms ? createCurves(bodies.norms.body, { xlabel: 'iteration k', y: { label: 'loss' }, height: 130, series: [{ label: 'loss', color: 'fg' }] }) : null;
   let lastSlow = 0, lastCurves = 0, lastCanvas = 0, last = null;
-  const figures = Object.keys(panels).filter((id) => id !== 'readout').map((id) => registerFigure(bodies[id].body, {
+  const registered = {};
+  const figures = Object.keys(panels).filter((id) => id !== 'readout').map((id) => registered[id] = registerFigure(bodies[id].body, {
     title: PANEL_TITLES[id],
     describe: () => (last ? describePanel(id, last) : 'Loading.'),
     snapshot: () => (!last ? null : id === 'norms' ? stacked(panels.norms.svg(), lossChart.svg()) : panels[id].svg()),
@@ -151,9 +153,14 @@ export function createFigurePanels(bodies) {
     }
     for (const f of figures) f.update(force || !playing);
   }
+  function drawOne(id, ctx, { domainKey }) {
+    last = ctx;
+    DRAW[id](panels[id], bodies[id], ctx, { domainKey, lossChart });
+    registered[id]?.update(true);
+  }
   function resize() {
     for (const p of Object.values(panels)) p.resize?.();
     lossChart?.resize();
   }
-  return { draw, resize, destroy: () => figures.forEach((f) => f.destroy()) };
+  return { ids: Object.keys(panels), draw, drawOne, resize, destroy: () => figures.forEach((f) => f.destroy()) };
 }

@@ -5,13 +5,17 @@
 // (element.js); neither knows about the other.
 //
 // createFigure(root, options) -> figure
-//   options: { client: Promise<engine client (lab/engine-client.js shape)>, state (lab state),
+//   options: { client: Promise<engine client (lab/engine-client.js shape)>, or a function that
+//              returns one (called at the start: no worker before a figure starts), state (lab state),
 //              panels: string[], caption: string|null ('scenario': the scenario's own), labUrl,
 //              autoplay: bool, speed: iterations per frame (default state.speed), notice: text shown
 //              above the panels in a box the reader can dismiss (the author's mistakes in the
 //              settings), page: the figure is the whole page (the iframe: headings), dark: bool,
+//              deferStart: build only the frame now (its sizes reserved) and wait for start(),
 //              onUpdate(fig) }
-//   figure:  { play(), pause(), reset(), setVisible(bool), destroy(), info() } ; info() is the test
+//   figure:  { start(), play(), pause(), reset(), setVisible(bool), destroy(), info() } ; start()
+//            begins the run (once; returns a Promise resolved when the first drawing is done, as
+//            a series of short tasks: start-queue.js); info() is the test
 //            hook: { ready, playing, done, started, iteration, maxIterations, correlations,
 //            selection, verdict, error }
 //
@@ -42,6 +46,7 @@ import { runSummary } from '../lab/describe.js';
 import { createFigurePanels } from './figure-panels.js';
 import { legendItems, drawLegend } from './legend.js';
 import { createLazyRealFigure } from '../real/figure-lazy.js';
+import { yieldToPage } from './start-queue.js';
 
 // The figure's parts (the shell's DOM, the renderer, the player) and its run state, in one object
 // that the phases below (load, references, frames, reset, drawing) share.
@@ -53,12 +58,12 @@ function figureContext(root, options) {
     caption: options.caption === 'scenario' ? info.caption : options.caption, legendLabel: 'Legend', page: !!options.page,
   });
   return {
-    root, options, state, shell, view: createFigurePanels(shell.bodies), api: null, player: null, follower: null, schedule: null,
+    root, options, state, shell, view: null, api: null, player: null, follower: null, schedule: null,
     speed: Math.max(1, options.speed ?? state.speed ?? 5),
     client: null, cfg: null, baseDataset: null, proj: null, scores: null, trace: new TraceStore(),
     refs: {}, refSelection: null, report: null, headSvm: null,
     run: { id: null, done: false }, gen: 0, refGen: 0, solving: 0,
-    ready: false, started: false, error: null,
+    ready: false, started: false, error: null, begun: null,
     visible: false, userPaused: false, destroyed: false, autoplay: options.autoplay !== false,
   };
 }
@@ -86,22 +91,38 @@ export function createFigure(root, options) {
   };
   f.shell.bReset.onclick = () => { reset(f); };
   const ro = new ResizeObserver(() => {
-    f.view.resize();
+    f.view?.resize();
     if (f.cfg) f.schedule();
   });
   for (const { body } of Object.values(f.shell.bodies)) ro.observe(body);
   // printed: the whole current state, also when offscreen (render skips hidden figures) or paced
   f.unprint = onPrint({ before: () => { if (!f.destroyed) render(f, true); }, after: () => { if (!f.destroyed) render(f, true); } });
   f.api = figureApi(f, ro);
+  root.classList.add('af-waiting');  // (until the first drawing: what print shows then, figure.css)
   updatePlayer(f);
   if (options.notice) f.shell.showNotice(options.notice);
-  load(f).then(() => buildLegend(f));
+  if (!options.deferStart) f.api.start();
   return f.api;
+}
+
+// The run's start: the panels, then load (engine: scenario, run, references, the first drawing).
+function begin(f) {
+  f.begun ??= (async () => {
+    await yieldToPage();
+    if (f.destroyed) return;
+    const t0 = performance.now();
+    f.view = createFigurePanels(f.shell.bodies);
+    performance.measure('attnsvm panels built', { start: t0 });
+    await load(f);
+    buildLegend(f);
+  })();
+  return f.begun;
 }
 
 function figureApi(f, ro) {
   const api = {
     root: f.root,
+    start: () => begin(f),
     play: () => { f.userPaused = false; play(f); },
     pause: () => { f.userPaused = true; pause(f); },
     reset: () => reset(f),
@@ -109,7 +130,7 @@ function figureApi(f, ro) {
     setVisible(v) {
       f.visible = v;
       if (v) {
-        render(f, true);
+        if (f.stale) render(f, true);  // frames came while it was hidden
         if (f.ready && f.autoplay && !f.userPaused && !f.run.done) play(f);
       } else if (f.player.playing) {
         f.player.stop();
@@ -121,7 +142,7 @@ function figureApi(f, ro) {
       f.unprint();
       f.player.stop();
       ro.disconnect();
-      f.view.destroy();
+      f.view?.destroy();
       if (f.run.id !== null && f.client) f.client.cancel(f.run.id);
     },
     info: () => figureInfo(f),
@@ -133,6 +154,7 @@ function figureInfo(f) {
   const { trace, cfg } = f;
   return {
     ready: f.ready, playing: f.player.playing, done: f.run.done, started: f.started, error: f.error, visible: f.visible,
+    begun: !!f.begun,
     busy: f.player.inFlight || f.solving > 0,
     iteration: trace.iterationNow(), maxIterations: cfg?.iterations ?? null,
     correlations: trace.correlations(), selection: f.refSelection && [...f.refSelection],
@@ -148,18 +170,23 @@ const lpP = (f) => configLpP(f.state, f.cfg);
 async function load(f) {
   const my = ++f.gen;
   try {
-    f.client = f.client ?? await f.options.client;
+    const client = f.options.client;
+    f.client = f.client ?? await (typeof client === 'function' ? client() : client);
     const base = await scenarioBase(f);
     if (my !== f.gen || f.destroyed) return;
     f.cfg = await usableConfig(f, base);
     f.baseDataset = base.dataset;
-    f.proj = computeProjection(f.cfg, f.baseDataset);
+    // the token plane's view (principal directions: 10-35 ms for d = 10); no plane, no projection
+    f.proj = f.shell.has('plane') ? computeProjection(f.cfg, f.baseDataset) : null;
     try { f.scores = await f.client.scores(f.cfg.dataset); } catch { f.scores = null; }
     if (!await startRun(f, my)) return;
     await refreshReferences(f);
     if (my !== f.gen || f.destroyed) return;
+    await firstDraw(f);
+    if (my !== f.gen || f.destroyed) return;
     f.ready = true;
-    render(f, true);
+    f.root.classList.remove('af-waiting');
+    updatePlayer(f);
     if (f.visible && f.autoplay && !f.userPaused) play(f);
     f.options.onUpdate?.(f.api);
   } catch (e) {
@@ -290,9 +317,22 @@ function viewContext(f) {
 }
 function render(f, force = false) {
   updatePlayer(f);
-  if (!f.cfg) return;
-  if (!f.visible && !force) return;
+  if (!f.cfg || !f.view) return;
+  if (!f.visible && !force) { f.stale = true; return; }
+  f.stale = false;
   f.view.draw(viewContext(f), { force, playing: f.player.playing, domainKey: f.state.scenario });
+}
+
+// The first drawing, a panel per task (each a few ms: a figure's whole first drawing was one task
+// of 30-120 ms, which Lighthouse's 4x CPU makes blocking time).
+async function firstDraw(f) {
+  for (const id of f.view.ids) {
+    const t0 = performance.now();
+    f.view.drawOne(id, viewContext(f), { domainKey: f.state.scenario });
+    performance.measure(`attnsvm first drawing: ${id}`, { start: t0 });  // (user timing: seen in traces)
+    await yieldToPage();
+    if (f.destroyed) return;
+  }
 }
 
 function buildLegend(f) {

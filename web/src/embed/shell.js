@@ -90,7 +90,9 @@ export function createFigureShell(root, { title, panels, panelTitles, caption, l
   msg.hidden = true;
   const grid = el('div', `af-panels af-n${Math.min(panels.length, 3)}`);
   const legend = el('div', 'af-legend');
-  if (legendLabel) legend.setAttribute('aria-label', legendLabel);
+  // a labelled group: a generic <div> may not carry aria-label (axe: aria-prohibited-attr, a violation
+  // while the legend is still empty, i.e. before the figure has started)
+  if (legendLabel) { legend.setAttribute('role', 'group'); legend.setAttribute('aria-label', legendLabel); }
   const cap = el('p', 'af-caption');
   cap.textContent = caption ?? '';
   cap.hidden = !caption;
