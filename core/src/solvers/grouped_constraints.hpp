@@ -62,7 +62,6 @@ class GroupedConstraints {
   // one S_g (Rp x Rp) and the group's rows scaled by d.
   std::vector<double> Pp_, Qp_, Gs_, sg_;
   RowMat vg_;
-  Vec buf_;  // by stored row
 };
 
 }  // namespace detail

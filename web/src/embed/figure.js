@@ -63,7 +63,7 @@ function figureContext(root, options) {
     client: null, cfg: null, baseDataset: null, proj: null, scores: null, trace: new TraceStore(),
     refs: {}, refSelection: null, report: null, headSvm: null,
     run: { id: null, done: false }, gen: 0, refGen: 0, solving: 0,
-    ready: false, started: false, error: null, begun: null,
+    ready: false, started: false, error: null, begun: null, stale: false,
     visible: false, userPaused: false, destroyed: false, autoplay: options.autoplay !== false,
   };
 }
