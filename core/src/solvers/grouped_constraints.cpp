@@ -4,8 +4,9 @@
 #include "solvers/grouped_constraints.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <map>
+
+#include "solvers/lanes.hpp"
 
 namespace attnsvm {
 namespace detail {
@@ -13,42 +14,8 @@ namespace {
 
 // The kernel of gram(): Gs (C2 x R2) = P^T Q over the groups, hand-blocked because Eigen 3.4 has
 // no WebAssembly SIMD GEMM (without SSE2 it multiplies scalars there): a kRowBlock x kColBlock tile
-// of Gs in two-lane vectors (GCC and clang vector extensions: SSE2 natively, SIMD128 in wasm; two
-// doubles as a struct elsewhere), from P and Q packed panel by panel so that every step of the
-// depth loop reads two contiguous rows.
-#if defined(__GNUC__)
-using Lanes = double __attribute__((vector_size(16)));
-inline Lanes splat(double x) { return Lanes{x, x}; }
-inline double lane(const Lanes& v, int i) { return v[i]; }
-#else
-struct Lanes {
-  double v[2];
-  Lanes& operator+=(const Lanes& o) {
-    v[0] += o.v[0];
-    v[1] += o.v[1];
-    return *this;
-  }
-  Lanes operator*(const Lanes& o) const { return Lanes{{v[0] * o.v[0], v[1] * o.v[1]}}; }
-};
-inline Lanes splat(double x) { return Lanes{{x, x}}; }
-inline double lane(const Lanes& v, int i) { return v.v[i]; }
-#endif
-inline Lanes load(const double* p) {
-  Lanes v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-inline void store(double* p, const Lanes& v) { std::memcpy(p, &v, sizeof v); }
-
-// Fully unrolled (the wasm build compiles with -fno-unroll-loops, which leaves only forced ones).
-#if defined(__clang__)
-#define ATTNSVM_UNROLL _Pragma("clang loop unroll(full)")
-#elif defined(__GNUC__)
-#define ATTNSVM_UNROLL _Pragma("GCC unroll 8")
-#else
-#define ATTNSVM_UNROLL
-#endif
-
+// of Gs in two-lane vectors (lanes.hpp), from P and Q packed panel by panel so that every step of
+// the depth loop reads two contiguous rows.
 // A tile is square (the S_g of gram() are built from tiles too); 4 x 4 (eight two-lane
 // accumulators) was the fastest natively and in wasm, against 4 x 6, 6 x 4, 8 x 4 and 2 x 8.
 constexpr Index kRowBlock = 4;  // rows of a tile (entries of P, broadcast)
@@ -154,15 +121,21 @@ GroupedConstraints::GroupedConstraints(const MarginProblem& pb, const std::vecto
   }
 }
 
+// values() and adjoint() run several times per interior-point iteration (the residuals, every
+// Newton direction): in two-lane vectors over the padded rows (Rp_ entries, a multiple of 4), W
+// and the per-group sums held padded so that no loop has a scalar tail.
 void GroupedConstraints::values(const ConstMatRef& W, Vec& c) const {
   c.resize(m_);
-  std::vector<double> t(static_cast<std::size_t>(Rp_), 0.0);  // W w_g (zero in the padding)
+  // Wp (Rp x cols, column-major, zero in the padding) and t = W w_g.
+  std::vector<double> Wp(static_cast<std::size_t>(Rp_ * C_), 0.0), t(static_cast<std::size_t>(Rp_));
+  for (int col = 0; col < C_; ++col)
+    for (int r = 0; r < R_; ++r) Wp[static_cast<std::size_t>(col * Rp_ + r)] = W(r, col);
   for (Index g = 0; g < groups(); ++g) {
-    for (int r = 0; r < R_; ++r) t[static_cast<std::size_t>(r)] = 0.0;
-    for (int col = 0; col < C_; ++col) {
-      const double w = Wg_(g, col);
-      const double* Wc = W.col(col).data();
-      for (int r = 0; r < R_; ++r) t[static_cast<std::size_t>(r)] += w * Wc[r];
+    for (Index r = 0; r < Rp_; r += 2) {
+      Lanes acc = splat(0.0);
+      for (int col = 0; col < C_; ++col)
+        acc += splat(Wg_(g, col)) * load(&Wp[static_cast<std::size_t>(col * Rp_ + r)]);
+      store(&t[static_cast<std::size_t>(r)], acc);
     }
     for (Index row = start_[static_cast<std::size_t>(g)];
          row < start_[static_cast<std::size_t>(g + 1)]; ++row)
@@ -171,22 +144,41 @@ void GroupedConstraints::values(const ConstMatRef& W, Vec& c) const {
 }
 
 void GroupedConstraints::adjoint(const Vec& y, Mat& M) const {
-  M.setZero(R_, C_);
-  std::vector<double> acc(static_cast<std::size_t>(Rp_));  // sum_{k in g} y_k u_k
+  // Mp (Rp x cols, padded) accumulates the rank-one terms acc_g w_g^T, acc_g = sum_{k in g} y_k u_k
+  // (four entries of acc_g at a time, in two registers, over the group's rows).
+  std::vector<double> Mp(static_cast<std::size_t>(Rp_ * C_), 0.0), yg,
+      acc(static_cast<std::size_t>(Rp_));
   for (Index g = 0; g < groups(); ++g) {
-    for (Index r = 0; r < Rp_; ++r) acc[static_cast<std::size_t>(r)] = 0.0;
-    for (Index row = start_[static_cast<std::size_t>(g)];
-         row < start_[static_cast<std::size_t>(g + 1)]; ++row) {
-      const double* u = U_.row(row).data();
-      const double yk = y(pos_[static_cast<std::size_t>(row)]);
-      for (Index r = 0; r < Rp_; ++r) acc[static_cast<std::size_t>(r)] += yk * u[r];
+    const Index first = start_[static_cast<std::size_t>(g)];
+    const Index size = start_[static_cast<std::size_t>(g + 1)] - first;
+    yg.resize(static_cast<std::size_t>(size));
+    for (Index i = 0; i < size; ++i)
+      yg[static_cast<std::size_t>(i)] = y(pos_[static_cast<std::size_t>(first + i)]);
+    const double* u0 = U_.row(first).data();
+    for (Index r = 0; r < Rp_; r += 4) {
+      Lanes a0 = splat(0.0), a1 = splat(0.0);
+      const double* u = u0 + r;
+      for (Index i = 0; i < size; ++i, u += Rp_) {
+        const Lanes yk = splat(yg[static_cast<std::size_t>(i)]);
+        a0 += yk * load(u);
+        a1 += yk * load(u + 2);
+      }
+      store(&acc[static_cast<std::size_t>(r)], a0);
+      store(&acc[static_cast<std::size_t>(r + 2)], a1);
     }
     for (int col = 0; col < C_; ++col) {
-      const double w = Wg_(g, col);
-      double* Mc = M.col(col).data();
-      for (int r = 0; r < R_; ++r) Mc[r] += w * acc[static_cast<std::size_t>(r)];
+      const Lanes w = splat(Wg_(g, col));
+      double* Mc = &Mp[static_cast<std::size_t>(col * Rp_)];
+      for (Index r = 0; r < Rp_; r += 2) {
+        Lanes v = load(Mc + r);
+        v += w * load(&acc[static_cast<std::size_t>(r)]);
+        store(Mc + r, v);
+      }
     }
   }
+  M.resize(R_, C_);
+  for (int col = 0; col < C_; ++col)
+    for (int r = 0; r < R_; ++r) M(r, col) = Mp[static_cast<std::size_t>(col * Rp_ + r)];
 }
 
 void GroupedConstraints::groupSums(const Vec& x, Vec& out) const {

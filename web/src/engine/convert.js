@@ -67,14 +67,23 @@ export function toWireMatrix(m, what) {
 // {rows, cols, data} -> number[][]
 export function fromWireMatrix(w) {
   const out = new Array(w.rows);
-  for (let r = 0; r < w.rows; r++) out[r] = Array.from(w.data.subarray(r * w.cols, (r + 1) * w.cols));
+  for (let r = 0; r < w.rows; r++) out[r] = toArray(w.data.subarray(r * w.cols, (r + 1) * w.cols));
+  return out;
+}
+
+// Typed array -> number[]. Array.from(typedArray) goes through the iterator protocol (~8x slower than
+// this loop in node 20 at 48,000 entries: 12-19 ms against 1.6-2 ms, the Farkas certificate and the
+// multipliers of an n = 1000 real-image solve).
+export function toArray(a) {
+  const out = new Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = a[i];
   return out;
 }
 
 // CSR {offsets, values} -> number[][]
 export function fromRagged(w) {
   const out = [];
-  for (let i = 0; i + 1 < w.offsets.length; i++) out.push(Array.from(w.values.subarray(w.offsets[i], w.offsets[i + 1])));
+  for (let i = 0; i + 1 < w.offsets.length; i++) out.push(toArray(w.values.subarray(w.offsets[i], w.offsets[i + 1])));
   return out;
 }
 
@@ -140,15 +149,15 @@ export function fromWireDataset(w) {
   const X = [];
   for (let i = 0; i < n; i++) {
     const seq = [];
-    for (let t = 0; t < T; t++) seq.push(Array.from(data.subarray((i * T + t) * d, (i * T + t + 1) * d)));
+    for (let t = 0; t < T; t++) seq.push(toArray(data.subarray((i * T + t) * d, (i * T + t + 1) * d)));
     X.push(seq);
   }
   const ds = { X };
   if (w.Z) ds.Z = fromWireMatrix(w.Z);
   if (w.query !== undefined) ds.query = w.query;
-  ds.Y = Array.from(w.Y);
-  ds.v = Array.from(w.v);
-  if (w.alpha) ds.alpha = Array.from(w.alpha);
+  ds.Y = toArray(w.Y);
+  ds.v = toArray(w.v);
+  if (w.alpha) ds.alpha = toArray(w.alpha);
   return ds;
 }
 
@@ -178,7 +187,7 @@ export function toWireParams(p, what = 'params') {
 export function fromWireParams(p) {
   const out = {};
   for (const k of ['W', 'K', 'Q']) if (p[k]) out[k] = fromWireMatrix(p[k]);
-  for (const k of ['p', 'v']) if (p[k]) out[k] = Array.from(p[k]);
+  for (const k of ['p', 'v']) if (p[k]) out[k] = toArray(p[k]);
   return out;
 }
 
@@ -201,27 +210,27 @@ export function fromWireSolution(s) {
   return {
     status: s.status,
     W: fromWireMatrix(s.W),
-    lambda: Array.from(s.lambda),
+    lambda: toArray(s.lambda),
     objective: s.objective,
     lowerBound: s.lowerBound,
     gap: s.gap,
     maxViolation: s.maxViolation,
     support: fromPairs(s.support),
-    supportQuery: Array.from(s.supportQuery),
-    supportIndex: Array.from(s.supportIndex),
+    supportQuery: toArray(s.supportQuery),
+    supportIndex: toArray(s.supportIndex),
     iterations: s.iterations,
     seconds: s.seconds,
     message: s.message,
     constraints: s.constraints,
-    ...(s.farkas ? { farkas: Array.from(s.farkas) } : {}),
+    ...(s.farkas ? { farkas: toArray(s.farkas) } : {}),
     ...(s.marginLower !== undefined ? { marginLower: s.marginLower, marginUpper: s.marginUpper } : {}),
   };
 }
 
 export function fromWireReport(r) {
   return {
-    selection: Array.from(r.selection),
-    optimal: Array.from(r.optimal),
+    selection: toArray(r.selection),
+    optimal: toArray(r.optimal),
     ties: fromRagged(r.ties),
     feasible: r.feasible,
     verdict: r.verdict,

@@ -26,7 +26,6 @@
 // dependent the constraints are (real images: background patches equal up to their position).
 #include "solvers/frobenius/min_norm_point.hpp"
 
-#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -35,12 +34,15 @@
 #endif
 
 #include "cold.hpp"
+#include "solvers/dense_cholesky.hpp"
 #include "solvers/grouped_constraints.hpp"
 #include "solvers/solvers_internal.hpp"
 
 namespace attnsvm {
 namespace detail {
-ATTNSVM_COLD_BEGIN
+// Not cold (core/hints/cold.hpp): the interior point's own loops over the m constraints (step
+// lengths, residuals, the vector updates) are a tenth of the real-image solve, and at minsize they
+// neither vectorize nor inline Eigen's expressions.
 namespace {
 
 constexpr double kNoBound = std::numeric_limits<double>::infinity();
@@ -91,7 +93,7 @@ class MinNormPointIpm {
   Mat g_;               // Abar D 1
   double delta_ = 0.0;  // 1^T D 1
   Mat H_;
-  Eigen::LLT<Mat> llt_;
+  DenseCholesky llt_;  // two-lane vectors in wasm too (Eigen's LLT runs in scalars there)
   Mat dW_, tmpM_, sW_;
   Vec dmu_, ds_, dv_, tmp_, rhs_, smu_, ss_;
   double dtau_ = 0.0, stau_ = 0.0;
@@ -120,11 +122,11 @@ void MinNormPointIpm::factor() {
   const Eigen::Map<const Vec> g(g_.data(), n);
   H_.diagonal().array() += 1.0;
   H_.noalias() -= (g / delta_) * g.transpose();
-  llt_.compute(H_);
+  bool factored = llt_.compute(H_);
   double ridge = 1e-14 * H_.diagonal().maxCoeff();
-  while (llt_.info() != Eigen::Success && ridge < 1e300) {
+  while (!factored && ridge < 1e300) {
     H_.diagonal().array() += ridge;
-    llt_.compute(H_);
+    factored = llt_.compute(H_);
     ridge *= 100.0;
   }
 }
@@ -149,10 +151,13 @@ void MinNormPointIpm::direction(const Vec& rd) {
 }
 
 double MinNormPointIpm::stepToBoundary() const {
+  // Branch-free (a select per entry): the loop vectorizes, and it runs after every direction.
   double a = 1.0;
+  const double *mu = mu_.data(), *dmu = dmu_.data(), *s = s_.data(), *ds = ds_.data();
   for (Index j = 0; j < m_; ++j) {
-    if (dmu_(j) < 0.0) a = std::min(a, -mu_(j) / dmu_(j));
-    if (ds_(j) < 0.0) a = std::min(a, -s_(j) / ds_(j));
+    const double am = dmu[j] < 0.0 ? -mu[j] / dmu[j] : 1.0;
+    const double as = ds[j] < 0.0 ? -s[j] / ds[j] : 1.0;
+    a = std::min(a, std::min(am, as));
   }
   return a;
 }
@@ -295,6 +300,7 @@ void MinNormPointIpm::finish(int it) {
 
 }  // namespace
 
+ATTNSVM_COLD_BEGIN
 bool minNormPointApplies(const MarginProblem& pb) {
   if (pb.b.size() == 0) return false;
   for (Index j = 0; j < pb.b.size(); ++j) {
