@@ -89,6 +89,15 @@ TEST(GroupedConstraints, OperatorsMatchTheDenseConstraintMatrix) {
       if (include[static_cast<std::size_t>(gc.groupOf(k))]) dIncluded(k) = d(k);
     gc.gram(d, H, &include);
     EXPECT_LT(relative(H, A.transpose() * dIncluded.asDiagonal() * A), 1e-13);
+    // With sum_k d_k A_k from the same pass (the interior point's g), over the same groups.
+    Mat dSum;
+    gc.gram(d, H, nullptr, &dSum);
+    EXPECT_LT(relative(H, Href), 1e-13);
+    const Vec Atd = A.transpose() * d;
+    EXPECT_LT(relative(dSum, Eigen::Map<const Mat>(Atd.data(), s.rows, s.cols)), 1e-13);
+    gc.gram(d, H, &include, &dSum);
+    const Vec AtdIncluded = A.transpose() * dIncluded;
+    EXPECT_LT(relative(dSum, Eigen::Map<const Mat>(AtdIncluded.data(), s.rows, s.cols)), 1e-13);
 
     for (Index k = 0; k < mk; ++k) EXPECT_NEAR(gc.norms()(k), A.row(k).norm(), 1e-13);
   }

@@ -63,6 +63,26 @@ double dot(const double* u, const double* t, Index rp) {
   return lane(acc, 0) + lane(acc, 1);
 }
 
+// Mp (rp x cols, column-major) += acc w^T, w = row g of Wg (rp even).
+void addOuter(double* Mp, Index rp, const double* acc, const Mat& Wg, Index g) {
+  for (Index col = 0; col < Wg.cols(); ++col) {
+    const Lanes w = splat(Wg(g, col));
+    double* Mc = Mp + col * rp;
+    for (Index r = 0; r < rp; r += 2) {
+      Lanes v = load(Mc + r);
+      v += w * load(acc + r);
+      store(Mc + r, v);
+    }
+  }
+}
+
+// M (rows x cols) = the first rows of Mp (rp x cols, column-major).
+void unpad(const std::vector<double>& Mp, Index rp, int rows, int cols, Mat& M) {
+  M.resize(rows, cols);
+  for (int col = 0; col < cols; ++col)
+    for (int r = 0; r < rows; ++r) M(r, col) = Mp[static_cast<std::size_t>(col * rp + r)];
+}
+
 }  // namespace
 
 GroupedConstraints::GroupedConstraints(const MarginProblem& pb, const std::vector<Index>& rows,
@@ -166,19 +186,9 @@ void GroupedConstraints::adjoint(const Vec& y, Mat& M) const {
       store(&acc[static_cast<std::size_t>(r)], a0);
       store(&acc[static_cast<std::size_t>(r + 2)], a1);
     }
-    for (int col = 0; col < C_; ++col) {
-      const Lanes w = splat(Wg_(g, col));
-      double* Mc = &Mp[static_cast<std::size_t>(col * Rp_)];
-      for (Index r = 0; r < Rp_; r += 2) {
-        Lanes v = load(Mc + r);
-        v += w * load(&acc[static_cast<std::size_t>(r)]);
-        store(Mc + r, v);
-      }
-    }
+    addOuter(Mp.data(), Rp_, acc.data(), Wg_, g);
   }
-  M.resize(R_, C_);
-  for (int col = 0; col < C_; ++col)
-    for (int r = 0; r < R_; ++r) M(r, col) = Mp[static_cast<std::size_t>(col * Rp_ + r)];
+  unpad(Mp, Rp_, R_, C_, M);
 }
 
 void GroupedConstraints::groupSums(const Vec& x, Vec& out) const {
@@ -186,7 +196,7 @@ void GroupedConstraints::groupSums(const Vec& x, Vec& out) const {
   for (Index k = 0; k < m_; ++k) out(group_[static_cast<std::size_t>(k)]) += x(k);
 }
 
-void GroupedConstraints::gram(const Vec& d, Mat& H, const std::vector<char>* include) {
+void GroupedConstraints::gram(const Vec& d, Mat& H, const std::vector<char>* include, Mat* dSum) {
   const Index G = groups(), R2 = static_cast<Index>(R_) * (R_ + 1) / 2;
   const Index C2 = static_cast<Index>(C_) * (C_ + 1) / 2;
   const Index rowPanels = panels(C2, kRowBlock), colPanels = panels(R2, kColBlock);
@@ -196,6 +206,11 @@ void GroupedConstraints::gram(const Vec& d, Mat& H, const std::vector<char>* inc
   // scaled by d), column by column (r1 <= r2), from the tiles of S_g on and above the diagonal.
   const Index blocks = Rp_ / kTile;
   sg_.resize(static_cast<std::size_t>(Rp_ * Rp_));
+  std::vector<double> sumP, acc;  // dSum padded (Rp x cols) and one group's sum_k d_k u_k
+  if (dSum) {
+    sumP.assign(static_cast<std::size_t>(Rp_ * C_), 0.0);
+    acc.resize(static_cast<std::size_t>(Rp_));
+  }
   for (Index g = 0; g < G; ++g) {
     const Index first = start_[static_cast<std::size_t>(g)];
     const Index size = start_[static_cast<std::size_t>(g + 1)] - first;
@@ -204,6 +219,14 @@ void GroupedConstraints::gram(const Vec& d, Mat& H, const std::vector<char>* inc
       vg_.resize(size, Rp_);
       for (Index i = 0; i < size; ++i)
         vg_.row(i) = d(pos_[static_cast<std::size_t>(first + i)]) * U_.row(first + i);
+      if (dSum) {
+        for (Index r = 0; r < Rp_; r += 2) {
+          Lanes s = splat(0.0);
+          for (Index i = 0; i < size; ++i) s += load(vg_.row(i).data() + r);
+          store(&acc[static_cast<std::size_t>(r)], s);
+        }
+        addOuter(sumP.data(), Rp_, acc.data(), Wg_, g);
+      }
       for (Index a = 0; a < blocks; ++a)
         for (Index b = a; b < blocks; ++b)
           gemmTile(vg_.data() + a * kTile, Rp_, U_.row(first).data() + b * kTile, Rp_, size,
@@ -226,6 +249,7 @@ void GroupedConstraints::gram(const Vec& d, Mat& H, const std::vector<char>* inc
                  &Qp_[packed(b * kColBlock, g0, G, kColBlock)], kColBlock, depth,
                  &Gs_[static_cast<std::size_t>(a * kRowBlock * ld + b * kColBlock)], ld);
   }
+  if (dSum) unpad(sumP, Rp_, R_, C_, *dSum);
   const Index n = static_cast<Index>(R_) * C_;
   H.resize(n, n);
   auto pair = [](int a, int b) {  // position of (min, max) in the upper triangle, column-major

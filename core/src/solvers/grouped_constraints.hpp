@@ -42,8 +42,9 @@ class GroupedConstraints {
   void values(const ConstMatRef& W, Vec& c) const;  // c_k = <A_k, W>
   void adjoint(const Vec& y, Mat& M) const;         // M = sum_k y_k A_k
   // H = sum_k d_k vec(A_k) vec(A_k)^T (rows cols square, both triangles), over the groups with
-  // include[g] != 0 (all when include is null).
-  void gram(const Vec& d, Mat& H, const std::vector<char>* include = nullptr);
+  // include[g] != 0 (all when include is null); and, when dSum is given, dSum = sum_k d_k A_k over
+  // the same groups (adjoint(d) for all groups) from the same pass over the rows.
+  void gram(const Vec& d, Mat& H, const std::vector<char>* include = nullptr, Mat* dSum = nullptr);
   // Per group: sum_{k in g} x_k.
   void groupSums(const Vec& x, Vec& out) const;
 

@@ -71,8 +71,8 @@ class MinNormPointIpm {
   void residuals();
   void factor();
   // Newton direction for the complementarity residual rd (mu s - target [+ second order]).
-  void direction(const Vec& rd);
-  double stepToBoundary() const;  // the largest step (<= 1) keeping mu, s >= 0
+  // Returns the largest step (<= 1) along it that keeps mu, s >= 0.
+  double direction(const Vec& rd);
   // Bounds of the current iterate; true when they settle the problem (result_ filled).
   bool bracket(int it);
   void finish(int it);
@@ -95,7 +95,7 @@ class MinNormPointIpm {
   Mat H_;
   DenseCholesky llt_;  // two-lane vectors in wasm too (Eigen's LLT runs in scalars there)
   Mat dW_, tmpM_, sW_;
-  Vec dmu_, ds_, dv_, tmp_, rhs_, smu_, ss_;
+  Vec dmu_, ds_, dv_, tmp_, rhs_, smu_, ss_, rdc_;
   double dtau_ = 0.0, stau_ = 0.0;
   // Best bounds on ||c*|| (scaled), and on the feasibility margin (normalized constraints).
   double bestL_ = 0.0, bestU_ = kNoBound, bestGap_ = kNoBound;
@@ -115,8 +115,7 @@ void MinNormPointIpm::residuals() {
 
 void MinNormPointIpm::factor() {
   D_ = mu_.cwiseQuotient(s_);
-  gc_.gram(D_, H_);
-  gc_.adjoint(D_, g_);
+  gc_.gram(D_, H_, nullptr, &g_);  // and g = adjoint(D) from the same pass over the rows
   delta_ = D_.sum();
   const Index n = H_.rows();
   const Eigen::Map<const Vec> g(g_.data(), n);
@@ -133,11 +132,17 @@ void MinNormPointIpm::factor() {
 
 // Rows: dW - Abar dmu = -ra;  Abar^T dW - dtau - ds = -rb;  1^T dmu = -rc;  s dmu + mu ds = -rd.
 // Eliminating ds and dmu: (I + H) dW - dtau g = -ra - Abar(D rb + rd / s) and dtau = (g.dW + e) /
-// delta with e = D.rb + sum(rd / s) - rc.
-void MinNormPointIpm::direction(const Vec& rd) {
-  tmp_ = rd.cwiseQuotient(s_);
-  const double e = D_.dot(rb_) + tmp_.sum() - rc_;
-  tmp_ += D_.cwiseProduct(rb_);
+// delta with e = D.rb + sum(rd / s) - rc. The loops over the m constraints are written out, each
+// one pass (they run once per direction, 3-5 directions per iteration: as Eigen expressions in wasm
+// they were a sixth of the solve, several scalar passes each).
+double MinNormPointIpm::direction(const Vec& rd) {
+  tmp_.resize(m_);
+  double e = -rc_;
+  for (Index j = 0; j < m_; ++j) {
+    const double drb = D_(j) * rb_(j), t = rd(j) / s_(j);
+    e += drb + t;
+    tmp_(j) = t + drb;
+  }
   gc_.adjoint(tmp_, tmpM_);
   const Index n = H_.rows();
   rhs_.resize(n);
@@ -146,17 +151,17 @@ void MinNormPointIpm::direction(const Vec& rd) {
   dW_ = Eigen::Map<const Mat>(rhs_.data(), W_.rows(), W_.cols());
   dtau_ = (g_.cwiseProduct(dW_).sum() + e) / delta_;
   gc_.values(dW_, dv_);
-  ds_ = dv_.array() - dtau_ + rb_.array();
-  dmu_ = -(rd + mu_.cwiseProduct(ds_)).cwiseQuotient(s_);
-}
-
-double MinNormPointIpm::stepToBoundary() const {
-  // Branch-free (a select per entry): the loop vectorizes, and it runs after every direction.
+  ds_.resize(m_);
+  dmu_.resize(m_);
+  // ds, dmu and the step to the boundary (branch-free: a select per entry).
   double a = 1.0;
-  const double *mu = mu_.data(), *dmu = dmu_.data(), *s = s_.data(), *ds = ds_.data();
   for (Index j = 0; j < m_; ++j) {
-    const double am = dmu[j] < 0.0 ? -mu[j] / dmu[j] : 1.0;
-    const double as = ds[j] < 0.0 ? -s[j] / ds[j] : 1.0;
+    const double ds = dv_(j) - dtau_ + rb_(j);
+    const double dmu = -(rd(j) + mu_(j) * ds) / s_(j);
+    ds_(j) = ds;
+    dmu_(j) = dmu;
+    const double am = dmu < 0.0 ? -mu_(j) / dmu : 1.0;
+    const double as = ds < 0.0 ? -s_(j) / ds : 1.0;
     a = std::min(a, std::min(am, as));
   }
   return a;
@@ -234,29 +239,27 @@ MinNormPointResult MinNormPointIpm::run() {
     factor();
     // Predictor (affine scaling), then Mehrotra's corrector aimed at sigma mu.
     Vec rd = mu_.cwiseProduct(s_);
-    direction(rd);
-    const double aAff = stepToBoundary();
+    const double aAff = direction(rd);
     const double muAff = (mu_ + aAff * dmu_).dot(s_ + aAff * ds_) / static_cast<double>(m_);
     const double sigma = std::pow(std::max(muAff, 0.0) / mu, 3.0);
     rd.array() += dmu_.array() * ds_.array() - sigma * mu;
-    direction(rd);
-    double a = stepToBoundary();
+    double a = direction(rd);
     // Gondzio's centrality correctors: aim the products mu_j s_j of a longer step into
     // [0.1, 10] sigma mu; keep a correction while it lengthens the step by 1% (same factors).
     for (int k = 0; k < kCentralityCorrectors && a < 1.0; ++k) {
       const double aT = std::min(1.0, 1.5 * a + 0.1);
       const double lo = 0.1 * sigma * mu, hi = 10.0 * sigma * mu;
-      Vec r(m_);
+      rdc_.resize(m_);  // rd - r, r the correction of the products
       for (Index j = 0; j < m_; ++j) {
         const double v = (mu_(j) + aT * dmu_(j)) * (s_(j) + aT * ds_(j));
-        r(j) = v < lo ? lo - v : (v > hi ? std::max(hi - v, -hi) : 0.0);
+        rdc_(j) = rd(j) - (v < lo ? lo - v : (v > hi ? std::max(hi - v, -hi) : 0.0));
       }
-      sW_ = dW_;
-      smu_ = dmu_;
-      ss_ = ds_;
+      // The current direction is kept aside by swapping buffers (no copies of m-vectors).
+      dW_.swap(sW_);
+      dmu_.swap(smu_);
+      ds_.swap(ss_);
       stau_ = dtau_;
-      direction(rd - r);
-      const double a2 = stepToBoundary();
+      const double a2 = direction(rdc_);
       if (!(a2 >= 1.01 * a)) {
         dW_.swap(sW_);
         dmu_.swap(smu_);
@@ -264,7 +267,7 @@ MinNormPointResult MinNormPointIpm::run() {
         dtau_ = stau_;
         break;
       }
-      rd -= r;
+      rd.swap(rdc_);
       a = a2;
     }
     a = std::min(1.0, 0.99 * a);
