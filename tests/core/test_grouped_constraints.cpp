@@ -76,6 +76,12 @@ TEST(GroupedConstraints, OperatorsMatchTheDenseConstraintMatrix) {
     const Vec Aty = A.transpose() * y;
     EXPECT_LT(relative(M, Eigen::Map<const Mat>(Aty.data(), s.rows, s.cols)), 1e-13);
 
+    Vec c2;
+    Mat M2;
+    gc.valuesAndAdjoint(W, c2, y, M2);
+    EXPECT_LT(relative(c2, A * Eigen::Map<const Vec>(W.data(), W.size())), 1e-13);
+    EXPECT_LT(relative(M2, Eigen::Map<const Mat>(Aty.data(), s.rows, s.cols)), 1e-13);
+
     const Vec d = Vec::Random(mk).array() + 1.5;
     Mat H;
     gc.gram(d, H);

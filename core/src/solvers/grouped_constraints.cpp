@@ -191,6 +191,39 @@ void GroupedConstraints::adjoint(const Vec& y, Mat& M) const {
   unpad(Mp, Rp_, R_, C_, M);
 }
 
+void GroupedConstraints::valuesAndAdjoint(const ConstMatRef& W, Vec& c, const Vec& y,
+                                          Mat& M) const {
+  c.resize(m_);
+  std::vector<double> Wp(static_cast<std::size_t>(Rp_ * C_), 0.0), t(static_cast<std::size_t>(Rp_));
+  std::vector<double> Mp(static_cast<std::size_t>(Rp_ * C_), 0.0),
+      acc(static_cast<std::size_t>(Rp_));
+  for (int col = 0; col < C_; ++col)
+    for (int r = 0; r < R_; ++r) Wp[static_cast<std::size_t>(col * Rp_ + r)] = W(r, col);
+  for (Index g = 0; g < groups(); ++g) {
+    for (Index r = 0; r < Rp_; r += 2) {
+      Lanes s = splat(0.0);
+      for (int col = 0; col < C_; ++col)
+        s += splat(Wg_(g, col)) * load(&Wp[static_cast<std::size_t>(col * Rp_ + r)]);
+      store(&t[static_cast<std::size_t>(r)], s);
+      store(&acc[static_cast<std::size_t>(r)], splat(0.0));
+    }
+    for (Index row = start_[static_cast<std::size_t>(g)];
+         row < start_[static_cast<std::size_t>(g + 1)]; ++row) {
+      const double* u = U_.row(row).data();
+      const Index k = pos_[static_cast<std::size_t>(row)];
+      c(k) = dot(u, t.data(), Rp_);
+      const Lanes yk = splat(y(k));
+      for (Index r = 0; r < Rp_; r += 2) {
+        Lanes v = load(&acc[static_cast<std::size_t>(r)]);
+        v += yk * load(u + r);
+        store(&acc[static_cast<std::size_t>(r)], v);
+      }
+    }
+    addOuter(Mp.data(), Rp_, acc.data(), Wg_, g);
+  }
+  unpad(Mp, Rp_, R_, C_, M);
+}
+
 void GroupedConstraints::groupSums(const Vec& x, Vec& out) const {
   out.setZero(groups());
   for (Index k = 0; k < m_; ++k) out(group_[static_cast<std::size_t>(k)]) += x(k);

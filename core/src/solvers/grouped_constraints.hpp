@@ -41,6 +41,8 @@ class GroupedConstraints {
 
   void values(const ConstMatRef& W, Vec& c) const;  // c_k = <A_k, W>
   void adjoint(const Vec& y, Mat& M) const;         // M = sum_k y_k A_k
+  // Both in one pass over the rows (the interior point's residuals need both at each iterate).
+  void valuesAndAdjoint(const ConstMatRef& W, Vec& c, const Vec& y, Mat& M) const;
   // H = sum_k d_k vec(A_k) vec(A_k)^T (rows cols square, both triangles), over the groups with
   // include[g] != 0 (all when include is null); and, when dSum is given, dSum = sum_k d_k A_k over
   // the same groups (adjoint(d) for all groups) from the same pass over the rows.

@@ -106,8 +106,7 @@ class MinNormPointIpm {
 };
 
 void MinNormPointIpm::residuals() {
-  gc_.values(W_, v_);
-  gc_.adjoint(mu_, C_);
+  gc_.valuesAndAdjoint(W_, v_, mu_, C_);
   ra_ = W_ - C_;
   rb_ = v_.array() - tau_ - s_.array();
   rc_ = mu_.sum() - 1.0;
