@@ -76,6 +76,24 @@ void addOuter(double* Mp, Index rp, const double* acc, const Mat& Wg, Index g) {
   }
 }
 
+// Wp (rp x cols, column-major, zero in the padding) = W.
+std::vector<double> padded(const ConstMatRef& W, Index rp) {
+  std::vector<double> Wp(static_cast<std::size_t>(rp * W.cols()), 0.0);
+  for (Index col = 0; col < W.cols(); ++col)
+    for (Index r = 0; r < W.rows(); ++r) Wp[static_cast<std::size_t>(col * rp + r)] = W(r, col);
+  return Wp;
+}
+
+// t (rp) = W w, w = row g of Wg, from W padded (Wp).
+void timesW(const std::vector<double>& Wp, Index rp, const Mat& Wg, Index g, double* t) {
+  for (Index r = 0; r < rp; r += 2) {
+    Lanes s = splat(0.0);
+    for (Index col = 0; col < Wg.cols(); ++col)
+      s += splat(Wg(g, col)) * load(&Wp[static_cast<std::size_t>(col * rp + r)]);
+    store(t + r, s);
+  }
+}
+
 // M (rows x cols) = the first rows of Mp (rp x cols, column-major).
 void unpad(const std::vector<double>& Mp, Index rp, int rows, int cols, Mat& M) {
   M.resize(rows, cols);
@@ -146,17 +164,10 @@ GroupedConstraints::GroupedConstraints(const MarginProblem& pb, const std::vecto
 // and the per-group sums held padded so that no loop has a scalar tail.
 void GroupedConstraints::values(const ConstMatRef& W, Vec& c) const {
   c.resize(m_);
-  // Wp (Rp x cols, column-major, zero in the padding) and t = W w_g.
-  std::vector<double> Wp(static_cast<std::size_t>(Rp_ * C_), 0.0), t(static_cast<std::size_t>(Rp_));
-  for (int col = 0; col < C_; ++col)
-    for (int r = 0; r < R_; ++r) Wp[static_cast<std::size_t>(col * Rp_ + r)] = W(r, col);
+  const std::vector<double> Wp = padded(W, Rp_);
+  std::vector<double> t(static_cast<std::size_t>(Rp_));  // W w_g
   for (Index g = 0; g < groups(); ++g) {
-    for (Index r = 0; r < Rp_; r += 2) {
-      Lanes acc = splat(0.0);
-      for (int col = 0; col < C_; ++col)
-        acc += splat(Wg_(g, col)) * load(&Wp[static_cast<std::size_t>(col * Rp_ + r)]);
-      store(&t[static_cast<std::size_t>(r)], acc);
-    }
+    timesW(Wp, Rp_, Wg_, g, t.data());
     for (Index row = start_[static_cast<std::size_t>(g)];
          row < start_[static_cast<std::size_t>(g + 1)]; ++row)
       c(pos_[static_cast<std::size_t>(row)]) = dot(U_.row(row).data(), t.data(), Rp_);
@@ -194,19 +205,12 @@ void GroupedConstraints::adjoint(const Vec& y, Mat& M) const {
 void GroupedConstraints::valuesAndAdjoint(const ConstMatRef& W, Vec& c, const Vec& y,
                                           Mat& M) const {
   c.resize(m_);
-  std::vector<double> Wp(static_cast<std::size_t>(Rp_ * C_), 0.0), t(static_cast<std::size_t>(Rp_));
-  std::vector<double> Mp(static_cast<std::size_t>(Rp_ * C_), 0.0),
-      acc(static_cast<std::size_t>(Rp_));
-  for (int col = 0; col < C_; ++col)
-    for (int r = 0; r < R_; ++r) Wp[static_cast<std::size_t>(col * Rp_ + r)] = W(r, col);
+  const std::vector<double> Wp = padded(W, Rp_);
+  std::vector<double> t(static_cast<std::size_t>(Rp_)), acc(static_cast<std::size_t>(Rp_));
+  std::vector<double> Mp(static_cast<std::size_t>(Rp_ * C_), 0.0);
   for (Index g = 0; g < groups(); ++g) {
-    for (Index r = 0; r < Rp_; r += 2) {
-      Lanes s = splat(0.0);
-      for (int col = 0; col < C_; ++col)
-        s += splat(Wg_(g, col)) * load(&Wp[static_cast<std::size_t>(col * Rp_ + r)]);
-      store(&t[static_cast<std::size_t>(r)], s);
-      store(&acc[static_cast<std::size_t>(r)], splat(0.0));
-    }
+    timesW(Wp, Rp_, Wg_, g, t.data());
+    std::fill(acc.begin(), acc.end(), 0.0);
     for (Index row = start_[static_cast<std::size_t>(g)];
          row < start_[static_cast<std::size_t>(g + 1)]; ++row) {
       const double* u = U_.row(row).data();
