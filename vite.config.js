@@ -5,6 +5,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { realImagesAsset } from './scripts/make-real-images-asset.mjs';
 import { staticShell, inlineCss } from './scripts/vite-static-shell.mjs';
+import katex from 'katex';
+import { SCENARIO_INFO } from './web/src/lab/scenarios.js';
 
 const root = resolve(import.meta.dirname, 'web');
 
@@ -32,11 +34,29 @@ export function pureD3Schemes() {
   };
 }
 
+// The lab's formulas typeset by KaTeX at build time (as Distill's pages do): the module
+// 'virtual:lab-formulas' maps each scenario formula's TeX to KaTeX's HTML (+ MathML), so the page
+// loads KaTeX's CSS and fonts but not its code (260 KB), and no formula is typeset on the main thread.
+export function labFormulas() {
+  const id = 'virtual:lab-formulas';
+  return {
+    name: 'attnsvm-lab-formulas',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    load(resolved) {
+      if (resolved !== `\0${id}`) return null;
+      const tex = [...new Set(Object.values(SCENARIO_INFO).flatMap((s) => s.formulas))];
+      const html = Object.fromEntries(tex.map((f) => [f, katex.renderToString(f, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' })]));
+      return `export default ${JSON.stringify(html)};`;
+    },
+  };
+}
+
 export default defineConfig({
   root,
   // realImagesAsset: the Fashion-MNIST subset of the "Real images" scenario (dist/data/fashion-mnist/);
-  // staticShell, inlineCss: the lab's markup in index.html and the pages' CSS inline (first paint)
-  plugins: [pureD3Schemes(), realImagesAsset(), staticShell(), inlineCss()],
+  // staticShell, inlineCss: the lab's markup in index.html and the pages' CSS inline (first paint);
+  // labFormulas: the formulas typeset at build time
+  plugins: [pureD3Schemes(), realImagesAsset(), staticShell(), inlineCss(), labFormulas()],
   base: './',
   publicDir: 'public',
   build: {
