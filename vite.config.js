@@ -5,6 +5,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { realImagesAsset } from './scripts/make-real-images-asset.mjs';
 import { staticShell, inlineCss } from './scripts/vite-static-shell.mjs';
+import katex from 'katex';
+import { SCENARIO_INFO } from './web/src/lab/scenarios.js';
+import { startEarlyWorker } from './web/src/lab/early-worker.js';
 
 const root = resolve(import.meta.dirname, 'web');
 
@@ -32,11 +35,49 @@ export function pureD3Schemes() {
   };
 }
 
+// The lab's formulas typeset by KaTeX at build time (as Distill's pages do): the module
+// 'virtual:lab-formulas' maps each scenario formula's TeX to KaTeX's HTML (+ MathML), so the page
+// loads KaTeX's CSS and fonts but not its code (260 KB), and no formula is typeset on the main thread.
+export function labFormulas() {
+  const id = 'virtual:lab-formulas';
+  return {
+    name: 'attnsvm-lab-formulas',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    load(resolved) {
+      if (resolved !== `\0${id}`) return null;
+      const tex = [...new Set(Object.values(SCENARIO_INFO).flatMap((s) => s.formulas))];
+      const html = Object.fromEntries(tex.map((f) => [f, katex.renderToString(f, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' })]));
+      return `export default ${JSON.stringify(html)};`;
+    },
+  };
+}
+
+// The lab's engine worker started from the built index.html's <head> (web/src/lab/early-worker.js):
+// its wasm download and compile no longer wait for the lab's modules to download and evaluate.
+// The worker's file name is known only once the bundle is written, hence a post hook.
+const EARLY_WORKER_MARK = '<!--attnsvm:early-worker-->';
+export function earlyWorker() {
+  return {
+    name: 'attnsvm-early-worker',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle || !html.includes(EARLY_WORKER_MARK)) return html;
+        const files = Object.keys(bundle).filter((f) => /^assets\/worker-[\w-]{8}\.js$/.test(f));
+        if (files.length !== 1) throw new Error(`earlyWorker: expected one lab worker in the bundle, found ${files.join(', ') || 'none'}`);
+        return html.replace(EARLY_WORKER_MARK, () => `<script>(${startEarlyWorker.toString()})(${JSON.stringify(`./${files[0]}`)});</script>`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root,
   // realImagesAsset: the Fashion-MNIST subset of the "Real images" scenario (dist/data/fashion-mnist/);
-  // staticShell, inlineCss: the lab's markup in index.html and the pages' CSS inline (first paint)
-  plugins: [pureD3Schemes(), realImagesAsset(), staticShell(), inlineCss()],
+  // staticShell, inlineCss: the lab's markup in index.html and the pages' CSS inline (first paint);
+  // labFormulas: the formulas typeset at build time; earlyWorker: the engine's worker started by the HTML
+  plugins: [pureD3Schemes(), realImagesAsset(), staticShell(), inlineCss(), labFormulas(), earlyWorker()],
   base: './',
   publicDir: 'public',
   build: {

@@ -40,13 +40,44 @@ export async function loadFactory(baseUrl, moduleName = 'attnsvm') {
 export async function createEngine(options = {}) {
   const baseUrl = options.baseUrl ??
     (typeof document !== 'undefined' ? new URL('./wasm/', document.baseURI).href : undefined);
+  // In a page or worker that loads the glue script from baseUrl, the wasm's download and compile
+  // start now, alongside the glue's (a worker's importScripts blocks it until the glue is there),
+  // instead of after it.
+  const compiled = earlyCompile(options, baseUrl);
   const factory = options.factory ?? await loadFactory(baseUrl, options.moduleName);
   const moduleArgs = {};
   if (options.wasmBinary) moduleArgs.wasmBinary = options.wasmBinary;
   if (options.locateFile) moduleArgs.locateFile = options.locateFile;
   else if (baseUrl) moduleArgs.locateFile = (p) => new URL(p, baseUrl).href;
-  const M = await factory(moduleArgs);
+  let failed;
+  const failure = new Promise((_, reject) => { failed = reject; });
+  if (compiled) {
+    // Emscripten's hook: instantiate the module compiled above (its imports are known only now)
+    moduleArgs.instantiateWasm = (imports, receive) => {
+      compiled.then((m) => WebAssembly.instantiate(m, imports).then((instance) => receive(instance, m)))
+        .catch((e) => failed(new Error(`attnsvm: the WebAssembly module could not start: ${e?.message ?? e}`)));
+      return {};
+    };
+  }
+  const M = await Promise.race([factory(moduleArgs), failure]);
   return wrapModule(M);
+}
+
+// The wasm compiled from baseUrl while the glue script loads: only where the glue will be fetched
+// from baseUrl too (not with a factory, a binary, a custom locateFile or a glue already loaded,
+// e.g. the single-file embed build), and where streaming compilation exists. A failure here (a
+// server that does not send application/wasm) falls back to the glue's own loading.
+function earlyCompile(options, baseUrl) {
+  if (options.factory || options.wasmBinary || options.locateFile || !baseUrl) return null;
+  if (typeof globalThis.createAttnsvmModule === 'function') return null;
+  if (typeof WebAssembly?.compileStreaming !== 'function' || typeof fetch !== 'function') return null;
+  if (typeof importScripts !== 'function' && typeof document === 'undefined') return null;
+  const url = new URL(`${options.moduleName ?? 'attnsvm'}.wasm`, baseUrl).href;
+  return WebAssembly.compileStreaming(fetch(url, { credentials: 'same-origin' }))
+    .catch(() => fetch(url, { credentials: 'same-origin' }).then((r) => {
+      if (!r.ok) throw new Error(`cannot load ${url} (HTTP ${r.status})`);
+      return r.arrayBuffer();
+    }).then((bytes) => WebAssembly.compile(bytes)));
 }
 
 // Warns about, then frees, Runs that were garbage-collected without dispose(). A safety net only:

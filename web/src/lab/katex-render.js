@@ -1,23 +1,21 @@
-// KaTeX for the lab's formulas, in a chunk of its own (with its CSS): loaded after the first frame.
-// typesetInto(div, formulas, current): typesets off screen, waits for the fonts the formulas use,
+// The lab's formulas, typeset by KaTeX at build time (vite.config.js's labFormulas: TeX -> HTML), in
+// a chunk of its own with KaTeX's CSS: loaded after the first frame.
+// typesetInto(div, formulas, current): puts the formulas off screen, waits for the fonts they use,
 // then moves each into its fixed-height slot (div's children, layout.js's formulaSlot), so that
-// neither the typesetting nor a font swap moves the page. current() false: a newer scenario won.
-import katex from 'katex';
+// neither the formulas nor a font swap move the page. current() false: a newer scenario won.
+import FORMULAS from 'virtual:lab-formulas';
 import 'katex/dist/katex.min.css';
 
 export async function typesetInto(div, formulas, current) {
   const stage = document.createElement('div');
   stage.setAttribute('aria-hidden', 'true');
   Object.assign(stage.style, { position: 'absolute', left: '-10000px', top: '0', visibility: 'hidden', width: '2000px' });
-  // one formula a task (typesetting is synchronous: keep each task short)
-  const rendered = [];
-  for (const f of formulas) {
+  const rendered = formulas.map((f) => {
     const el = document.createElement('div');
-    katex.render(f, el, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
-    rendered.push(el);
-    await new Promise((r) => setTimeout(r, 0));
-    if (!current()) return;
-  }
+    if (Object.hasOwn(FORMULAS, f)) el.innerHTML = FORMULAS[f];
+    else el.textContent = f;  // (every scenario formula is typeset at build time)
+    return el;
+  });
   stage.append(...rendered);
   document.body.append(stage);
   try {

@@ -15,20 +15,40 @@ import { registerFigure, onPrint } from '../access/figure-access.js';
 // createPanels($, { session, onDrag(i, t, xy, phase), renderAll(force) }) ->
 //   { panels, lossChart, renderer (render.js), describeFigures(now) }
 export function createPanels($, { session, onDrag, renderAll }) {
-  const panels = {
-    plane: createTokenPlane($('body-plane'), { onDrag }),
-    softmax: createTimeHeatmap($('body-softmax')),
-    current: createMatrices($('body-current')),
-    corr: createCurves($('body-corr'), { xlabel: 'iteration k', y: { label: '1 − corr · D_p (dotted)', log: true }, series: [], height: 220 }),
-    norms: createCurves($('body-norms'), { xlabel: 'iteration k', y: { label: 'norm' }, height: 170, series: NORM_SERIES }),
-    spectrum: createSpectrum($('body-spectrum')),
-    weights: createMatrices($('body-weights')),
-    readout: createReadout($('body-readout')),
+  // Each plot is made when first drawn (or exported, printed): a panel below the fold costs nothing
+  // at the lab's start (render-loop.js draws the panels in view and the others as they come near).
+  // The norms panel holds two charts, the norms' and the loss's, made together in that order.
+  const makers = {
+    plane: () => createTokenPlane($('body-plane'), { onDrag }),
+    softmax: () => createTimeHeatmap($('body-softmax')),
+    current: () => createMatrices($('body-current')),
+    corr: () => createCurves($('body-corr'), { xlabel: 'iteration k', y: { label: '1 − corr · D_p (dotted)', log: true }, series: [], height: 220 }),
+    norms: () => {
+      const norms = createCurves($('body-norms'), { xlabel: 'iteration k', y: { label: 'norm' }, height: 170, series: NORM_SERIES });
+      loss = createCurves($('body-norms'), {
+        xlabel: 'iteration k', y: { label: 'loss L(W(k))' }, height: 150,
+        series: [{ label: 'loss', color: 'fg' }],
+      });
+      return norms;
+    },
+    spectrum: () => createSpectrum($('body-spectrum')),
+    weights: () => createMatrices($('body-weights')),
+    readout: () => createReadout($('body-readout')),
   };
-  const lossChart = createCurves($('body-norms'), {
-    xlabel: 'iteration k', y: { label: 'loss L(W(k))' }, height: 150,
-    series: [{ label: 'loss', color: 'fg' }],
-  });
+  const made = {};
+  let loss = null;
+  const panels = {};
+  for (const id of Object.keys(makers)) {
+    Object.defineProperty(panels, id, { enumerable: true, get: () => (made[id] ??= makers[id]()) });
+  }
+  // made(id): whether panel id's plot exists (a resize before its first drawing has nothing to do)
+  Object.defineProperty(panels, 'made', { value: (id) => id in made });
+  const lossOf = () => { if (!loss) void panels.norms; return loss; };
+  const lossChart = {
+    update: (data) => lossOf().update(data),
+    resize: (w) => loss?.resize(w),
+    svg: () => lossOf().svg(),
+  };
   const renderer = createLabRenderer({ $, panels, lossChart });
 
   // Each drawn panel says what it shows now (its text alternative) and prints as a picture of it.

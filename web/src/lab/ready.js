@@ -3,8 +3,10 @@
 // tests wait for.
 //
 // createReadiness() (at the lab's start) -> { firstFrame: Promise, firstFrameAt (ms or null), ready,
-//   frameDrawn() (the first run's first frame is on screen), markReady() (the page is usable: also
-//   a page that never draws a token panel, e.g. real images, or whose run failed) }
+//   frameDrawn() (the first run's first frame is on screen: every panel in view, or within
+//   render-loop.js's observer margin, drawn; the others are drawn as they come near),
+//   markReady() (the page is usable: also a page that never draws a token panel, e.g. real
+//   images, or whose run failed) }
 export function createReadiness() {
   const t0 = performance.now();
   let firstFrameAt = null, ready = false, firstFrameDone;

@@ -20,9 +20,11 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
   let staggered = false;
   // The first drawing of a run is spread over several tasks (one per panel), so that no main-thread
   // task is long; later frames redraw incrementally.
+  // Only the panels in view (or within the observer's margin) are drawn: the others are drawn, and
+  // their plots made, when they come near (the observer below schedules a frame).
   function renderStaggered(done) {
     const ctx = s.viewContext();
-    const jobs = renderer.firstDrawJobs(ctx, () => renderPlane(ctx));
+    const jobs = renderer.firstDrawJobs(ctx, () => renderPlane(ctx), (id) => visible.has(id));
     const my = s.gen;
     staggered = true;
     const next = () => {
@@ -85,7 +87,7 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
       if (id === undefined) { resizeTimer = null; return; }
       resizeQueue.delete(id);
       const w = widths.get(id);
-      panels[id]?.resize?.(w);
+      if (panels.made(id)) panels[id].resize?.(w);
       if (id === 'norms') lossChart.resize(w);
       resizeTimer = setTimeout(step, 0);
     };

@@ -36,28 +36,32 @@ export function createLabRenderer({ $, panels, lossChart }) {
   // a curve chart's series change with the references (its key): set them before the data
   function series(id, v) { if (panels[id].__key !== v.key) { panels[id].__key = v.key; panels[id].setSeries(v.series); } }
 
-  // The first drawing of a run, one job a panel (render-loop.js runs each in a task of its own).
-  function firstDrawJobs(ctx, drawPlane) {
-    return [
-      drawPlane,
-      () => softmax(ctx),
-      () => current(ctx),
-      () => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); sub('corr', cv.subtitle); },
-      () => { const v = normsView(ctx); panels.norms.__key = v.key; panels.norms.setSeries(v.series); panels.norms.update(v.norms); sub('norms', v.subtitle); },
-      () => lossChart.update(normsView(ctx).loss),
-      () => spectrum(ctx),
-      () => weights(ctx),
-      () => panels.readout.update(readoutView(ctx).data),
-    ];
+  // The first drawing of a run, one job a panel in view (show(id); render-loop.js runs each in a
+  // task of its own). The readout is text: always written.
+  function firstDrawJobs(ctx, drawPlane, show) {
+    const jobs = {
+      plane: [drawPlane],
+      softmax: [() => softmax(ctx)],
+      current: [() => current(ctx)],
+      corr: [() => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); sub('corr', cv.subtitle); }],
+      norms: [
+        () => { const v = normsView(ctx); panels.norms.__key = v.key; panels.norms.setSeries(v.series); panels.norms.update(v.norms); sub('norms', v.subtitle); },
+        () => lossChart.update(normsView(ctx).loss),
+      ],
+      spectrum: [() => spectrum(ctx)],
+      weights: [() => weights(ctx)],
+      readout: [() => panels.readout.update(readoutView(ctx).data)],
+    };
+    return Object.entries(jobs).flatMap(([id, list]) => (id === 'readout' || show(id) ? list : []));
   }
 
   // While playing, the convergence chart and the norm/loss charts take turns (each ~30 Hz), so
   // that no frame redraws all three uPlot charts.
   function curves(ctx, turn, show) {
-    if (turn !== 'norms') {
+    if (turn !== 'norms' && show('corr')) {
       const cv = corrView(ctx);
       series('corr', cv);
-      if (show('corr')) panels.corr.update(cv.data);
+      panels.corr.update(cv.data);
     }
     if (turn !== 'corr' && show('norms')) {
       const v = normsView(ctx);

@@ -120,7 +120,8 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
   }
 
   // The first drawing (tokens, softmax, curves) does not wait for the SVM solves in the worker;
-  // arrows, margins and the readout follow when they arrive.
+  // arrows, margins and the readout follow when they arrive: the panels in view are drawn again
+  // (render-loop.js; the others are drawn when they come near).
   async function firstDraw(my, wasPlaying) {
     const solved = references.refresh();
     await new Promise((resolve) => loop.renderStaggered(resolve));
@@ -128,7 +129,7 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
     readiness.frameDrawn();
     await solved;
     if (my !== s.gen) return;
-    loop.renderAll(true);
+    loop.renderAll();
     describeFigures(true);
     readiness.markReady();
     if (wasPlaying) playback.play();

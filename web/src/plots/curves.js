@@ -43,12 +43,18 @@ export function createCurves(container, options) {
     // y axes as wide as their longest tick label (a fixed width let "20,000" run into the axis
     // label); 7 px per character of the 12 px font, plus the label and tick gaps
     const ySize = (u, values) => Math.max(44, 26 + 7 * Math.max(0, ...(values ?? []).map((v) => String(v ?? '').length)));
-    const axis = (label, side, scale) => ({
-      label, side, ...(scale ? { scale } : {}), stroke: c.fg, labelSize: 16, size: side === 2 ? 36 : ySize,
-      grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1 },
-      font: c.font, labelFont: c.font,
-      ...(scale && (scale === 'y2' ? options.y2 : options.y)?.log ? { values: (u, vals) => vals.map((v) => (v == null ? '' : fmtLog(v))) } : {}),
-    });
+    const axis = (label, side, scale) => {
+      const log = !!(scale && (scale === 'y2' ? options.y2 : options.y)?.log);
+      return {
+        label, side, ...(scale ? { scale } : {}), stroke: c.fg, labelSize: 16, size: side === 2 ? 36 : ySize,
+        // a log axis: uPlot puts a split at 1..9 x 10^e; grid lines at every one read as hatching
+        // on a small chart, so the minor ones get a short tick only (logGrid)
+        grid: { stroke: c.grid, width: 1, ...(log ? { filter: logGrid } : {}) },
+        ticks: { stroke: c.grid, width: 1, ...(log ? { filter: logTicks } : {}) },
+        font: c.font, labelFont: c.font,
+        ...(log ? { values: (u, vals) => vals.map((v) => (v == null ? '' : fmtLog(v))) } : {}),
+      };
+    };
     // x from 0 to the run's length when known (curves grow left to right on a fixed axis)
     const scales = { x: { time: false, range: (u, min, max) => [0, Math.max(data.xmax ?? max ?? 1, 1)] }, y: { distr: options.y.log ? 3 : 1 } };
     if (options.y2) scales.y2 = { distr: options.y2.log ? 3 : 1 };
@@ -107,6 +113,28 @@ export function createCurves(container, options) {
 
 // color 'fg': the theme's text colour, resolved at each build (a theme switch rebuilds the chart)
 const colorOf = (s, c) => (s.color === 'fg' ? c.fg : s.color);
+
+// Which of a log axis's splits get a grid line: the decades; the 2 and 5 too while a decade is
+// tall enough (>= 60 px) for them not to crowd. logTicks: a tick at every split while a decade has
+// room for them (>= 30 px), else at the decades only.
+const isDecade = (v) => v != null && v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-6;
+function decadePx(u, splits) {
+  const vals = splits.filter((v) => v != null && v > 0);
+  if (vals.length < 2) return Infinity;
+  const decades = Math.log10(Math.max(...vals) / Math.min(...vals));
+  return decades > 0 ? u.bbox.height / devicePixelRatio / decades : Infinity;
+}
+function logGrid(u, splits) {
+  const px = decadePx(u, splits);
+  return splits.map((v) => {
+    if (v == null || isDecade(v)) return v;
+    const m = Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
+    return px >= 60 && (m === 2 || m === 5) ? v : null;
+  });
+}
+function logTicks(u, splits) {
+  return decadePx(u, splits) >= 30 ? splits : splits.map((v) => (isDecade(v) ? v : null));
+}
 
 function fmtLog(v) {
   const e = Math.round(Math.log10(v));

@@ -77,7 +77,14 @@ export function drawLineChart(svgEl, spec) {
     g.selectAll('path,line').attr('stroke', c.muted);
     g.selectAll('text').attr('fill', c.fg);
   }
-  gy.selectAll('.tick line').clone().attr('x2', width - m.left - m.right).attr('stroke', c.grid);
+  // grid lines: on a log axis at the decades only (2 and 5 too when a decade is >= 60 px tall), and
+  // its minor ticks only when a decade has >= 30 px: d3 puts a tick at 1..9 x 10^e, and a grid line
+  // at each read as hatching on a small chart
+  const decadePx = spec.ylog ? Math.abs(y(yd[0]) - y(yd[1])) / Math.max(1e-9, Math.abs(Math.log10(yd[1] / yd[0]))) : Infinity;
+  const mantissa = (v) => Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
+  const gridAt = (v) => !spec.ylog || mantissa(v) === 1 || (decadePx >= 60 && (mantissa(v) === 2 || mantissa(v) === 5));
+  if (spec.ylog && decadePx < 30) gy.selectAll('.tick').filter((v) => mantissa(v) !== 1).select('line').remove();
+  gy.selectAll('.tick').filter(gridAt).select('line').clone().attr('x2', width - m.left - m.right).attr('stroke', c.grid);
   svg.append('text').attr('x', (m.left + width - m.right) / 2).attr('y', height - 4)
     .attr('text-anchor', 'middle').attr('fill', c.fg).text(spec.xlabel ?? '');
   svg.append('text').attr('transform', `translate(12,${(m.top + height - m.bottom) / 2}) rotate(-90)`)
