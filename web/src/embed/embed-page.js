@@ -28,7 +28,7 @@
 // its value and what it accepts) and shows a small notice the reader can dismiss.
 import './figure.css';
 import { createEngineClient } from '../lab/engine-client.js';
-import { createLazyFigure, preloadFigureCode } from './figure-lazy.js';  // (figure.js: loaded at the start)
+import { createLazyFigure } from './figure-lazy.js';  // (figure.js itself is loaded at the figure's start)
 import { parseEmbedHash, labHash, problemsWarning } from './params.js';
 import { noticeText } from './notice.js';
 import { onPrint } from '../access/figure-access.js';
@@ -132,5 +132,3 @@ window.__embed = {
 };
 
 start();
-// the figure is the page (not in an iframe): in view, it starts at once, so its code is loaded now
-if (!inFrame && settings.state.scenario !== 'real-images') preloadFigureCode().catch(() => {});

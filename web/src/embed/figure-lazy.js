@@ -8,18 +8,12 @@
 // the background after the page's load. A page of figures (the lecture notes: an iframe 1.7 screens
 // down is loaded at once, inside the browser's lazy-loading distance) no longer evaluates that code
 // for figures that have not started: in the notes' load it was the iframe's largest task (module
-// evaluation of ~20 ms CPU). A figure in view starts at once as before; its engine (the worker and the
-// wasm) is started at the same time as the code's download.
+// evaluation of ~20 ms CPU). A figure in view starts at once as before (the code then comes from
+// the browser's module map: vite preloads the chunk with its imports).
 import { SCENARIO_INFO } from '../lab/scenarios.js';
 import { PANEL_TITLES } from './params.js';
 import { createFigureShell, setPlayButton } from './shell.js';
 import { createLazyRealFigure } from '../real/figure-lazy.js';
-
-// The figure's code, loaded once per document. preloadFigureCode(): at once, without waiting for a
-// start (embed-page.js: when the figure is the whole page, it is in view and starts at once; its code
-// then downloads with the page's, not after the page's first module has run).
-let code = null;
-export const preloadFigureCode = () => (code ??= import('./figure.js'));
 
 export function createLazyFigure(root, options) {
   if (options.state.scenario === 'real-images') return createLazyRealFigure(root, options);
@@ -37,15 +31,10 @@ export function createLazyFigure(root, options) {
 
   let fig = null, loading = null, visible = false, autoplay = options.autoplay !== false, destroyed = false, failed = null;
   function start() {
-    if (loading) return loading;
-    // the engine (its worker, the wasm's download and compile) starts with the code's download, not
-    // after it: the figure's first drawing waits for the engine, which takes longer
-    const client = typeof options.client === 'function' ? options.client() : options.client;
-    client?.catch?.(() => {});  // (its failure is reported by the figure's load)
-    loading = preloadFigureCode().then(({ createFigure }) => {
+    loading ??= import('./figure.js').then(({ createFigure }) => {
       if (destroyed) return;
       // (the notice is shown already: the reader may have dismissed it)
-      fig = createFigure(root, { ...options, client, autoplay, notice: null, shell, deferStart: true });
+      fig = createFigure(root, { ...options, autoplay, notice: null, shell, deferStart: true });
       if (visible) fig.setVisible(true);
       return fig.start();
     }).catch((e) => {
