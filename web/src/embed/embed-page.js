@@ -16,9 +16,7 @@
 // The figure's frame (its size reserved) is built at once; its start (the engine's worker, the run,
 // the first drawing) waits until the frame comes near the host page's view, or until the page is
 // idle (start-queue.js: one figure at a time across the same-origin frames of a page), so a page
-// of many figures does not start them all at load. Its code (figure.js: the lab's views, the plots,
-// d3, the player) is loaded at that start (figure-lazy.js): a figure that has not started has
-// evaluated only its frame's modules.
+// of many figures does not start them all at load.
 //
 // Test hook: window.__embed (ready, playing, done, started, iteration, maxIterations, correlations,
 // selection, verdict, error, resizeMessages, problems).
@@ -28,7 +26,7 @@
 // its value and what it accepts) and shows a small notice the reader can dismiss.
 import './figure.css';
 import { createEngineClient } from '../lab/engine-client.js';
-import { createLazyFigure } from './figure-lazy.js';  // (figure.js itself is loaded at the figure's start)
+import { createFigure } from './figure.js';
 import { parseEmbedHash, labHash, problemsWarning } from './params.js';
 import { noticeText } from './notice.js';
 import { onPrint } from '../access/figure-access.js';
@@ -85,7 +83,7 @@ function start() {
   applyTheme(settings.theme);
   const real = settings.state.scenario === 'real-images';  // its own workers (realEngine below)
   if (settings.problems.length) console.warn(problemsWarning(settings.problems, { who: `attnsvm figure ${location.href}` }));
-  figure = createLazyFigure(root, {
+  figure = createFigure(root, {
     client: real ? null : () => (client ??= createEngineClient()),
     state: settings.state,
     panels: settings.panels,

@@ -12,8 +12,7 @@
 //              above the panels in a box the reader can dismiss (the author's mistakes in the
 //              settings), page: the figure is the whole page (the iframe: headings), dark: bool,
 //              deferStart: build only the frame now (its sizes reserved) and wait for start(),
-//              shell: the frame, built already (figure-lazy.js: the iframe embed builds it before
-//              this module is loaded), onUpdate(fig) }
+//              onUpdate(fig) }
 //   figure:  { start(), play(), pause(), reset(), setVisible(bool), destroy(), info() } ; start()
 //            begins the run (once; returns a Promise resolved when the first drawing is done, as
 //            a series of short tasks: start-queue.js); info() is the test
@@ -54,7 +53,7 @@ import { yieldToPage } from './start-queue.js';
 function figureContext(root, options) {
   const state = options.state;
   const info = SCENARIO_INFO[state.scenario];
-  const shell = options.shell ?? createFigureShell(root, {
+  const shell = createFigureShell(root, {
     title: info.title, panels: options.panels, panelTitles: PANEL_TITLES, labUrl: options.labUrl, iterText: 'k = 0',
     caption: options.caption === 'scenario' ? info.caption : options.caption, legendLabel: 'Legend', page: !!options.page,
   });
