@@ -90,19 +90,7 @@ export function createFigure(root, options) {
     } else { f.userPaused = false; play(f); }
   };
   f.shell.bReset.onclick = () => { reset(f); };
-  // A panel body's size changed: redraw at the new size. Not on an observer's first notification of a
-  // body (its size at the start, which the first drawing measures): with the frame built before this
-  // module is loaded (figure-lazy.js) that notification comes after the panels are made, and redrew the
-  // empty curves (40-80 ms of cold d3 code) before the first drawing.
-  const sizes = new WeakMap();
-  const ro = new ResizeObserver((entries) => {
-    let changed = false;
-    for (const e of entries) {
-      const size = `${e.contentRect.width}x${e.contentRect.height}`;
-      if (sizes.has(e.target) && sizes.get(e.target) !== size) changed = true;
-      sizes.set(e.target, size);
-    }
-    if (!changed) return;
+  const ro = new ResizeObserver(() => {
     f.view?.resize();
     if (f.cfg) f.schedule();
   });
