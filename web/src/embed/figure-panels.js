@@ -35,7 +35,12 @@ const CREATE = {
   plane: (body) => createTokenPlane(body, {}),
   softmax: (body) => createTimeHeatmap(body),
   current: (body) => createMatrices(body),
-  corr: (body) => createCurves(body, { xlabel: 'iteration k', y: { label: '1 − corr', log: true }, series: [], height: 200 }),
+  // (its options object is kept: DRAW.corr sets its series before the update, one drawing instead of
+  // setSeries' and update's two; curves-svg.js reads options.series at every drawing)
+  corr: (body) => {
+    const options = { xlabel: 'iteration k', y: { label: '1 − corr', log: true }, series: [], height: 200 };
+    return Object.assign(createCurves(body, options), { options });
+  },
   norms: (body) => createCurves(body, {
     xlabel: 'iteration k', y: { label: 'norm of W(k)' }, height: 160,
     series: [
@@ -82,7 +87,7 @@ const DRAW = {
   },
   corr(p, b, ctx) {
     const v = corrView(ctx);
-    if (p.__key !== v.key) { p.__key = v.key; p.setSeries(v.series); }
+    if (p.__key !== v.key) { p.__key = v.key; p.options.series = v.series; }
     p.update(v.data);
     setText(b.note, corrNote(ctx));
   },
@@ -135,23 +140,45 @@ export function createFigurePanels(bodies) {
     // (the figure's one link, "Open in the lab", is printed in its header: figure.css)
   }));
 
+  function drawGroup(ids, ctx, opts) {
+    for (const id of ids) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
+  }
+  // While playing, the curves and the slow panels are drawn in an animation frame of their own, not in
+  // one that drew the canvases: a frame that drew the token plane and the curves was the longest task
+  // of a playing figure (20-30 ms on this machine, which Lighthouse's 4x CPU counts as blocking time);
+  // the same drawings one frame apart are not. Their rates stay (~30, ~10 and ~4 Hz).
+  let deferred = null; // { curves, slow } waiting for the next animation frame
+  function drawDeferred() {
+    const d = deferred;
+    deferred = null;
+    if (!d || !last) return;
+    const opts = { domainKey: d.domainKey, lossChart };
+    if (d.curves) drawGroup(CURVES, last, opts);
+    if (d.slow) drawGroup(SLOW, last, opts);
+  }
   function draw(ctx, { force, playing, domainKey }) {
     last = ctx;
     const now = performance.now();
     const opts = { domainKey, lossChart };
-    if (force || !playing || now - lastCanvas > CANVAS_MS) {
+    const all = force || !playing;
+    let drewCanvases = false;
+    if (all || now - lastCanvas > CANVAS_MS) {
       lastCanvas = now;
-      for (const id of CANVASES) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
+      for (const id of CANVASES) if (panels[id]) { DRAW[id](panels[id], bodies[id], ctx, opts); drewCanvases = true; }
     }
-    if (force || !playing || now - lastCurves > CURVES_MS) {
-      lastCurves = now;
-      for (const id of CURVES) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
+    const curves = all || now - lastCurves > CURVES_MS;
+    const slow = all || now - lastSlow > SLOW_MS;
+    if (curves) lastCurves = now;
+    if (slow) lastSlow = now;
+    if (all || !drewCanvases) {
+      if (curves) drawGroup(CURVES, ctx, opts);
+      if (slow) drawGroup(SLOW, ctx, opts);
+      if (all && deferred) deferred = { curves: false, slow: false, domainKey };
+    } else if (curves || slow) {
+      if (!deferred) requestAnimationFrame(drawDeferred);
+      deferred = { curves: curves || !!deferred?.curves, slow: slow || !!deferred?.slow, domainKey };
     }
-    if (force || !playing || now - lastSlow > SLOW_MS) {
-      lastSlow = now;
-      for (const id of SLOW) if (panels[id]) DRAW[id](panels[id], bodies[id], ctx, opts);
-    }
-    for (const f of figures) f.update(force || !playing);
+    for (const f of figures) f.update(all);
   }
   function drawOne(id, ctx, { domainKey }) {
     last = ctx;
@@ -162,5 +189,5 @@ export function createFigurePanels(bodies) {
     for (const p of Object.values(panels)) p.resize?.();
     lossChart?.resize();
   }
-  return { ids: Object.keys(panels), draw, drawOne, resize, destroy: () => figures.forEach((f) => f.destroy()) };
+  return { ids: Object.keys(panels), draw, drawOne, resize, destroy: () => { last = null; figures.forEach((f) => f.destroy()); } };
 }

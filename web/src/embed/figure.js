@@ -318,6 +318,10 @@ function viewContext(f) {
 function render(f, force = false) {
   updatePlayer(f);
   if (!f.cfg || !f.view) return;
+  // Until the first drawing is done (firstDraw: a panel per task) there is nothing to redraw: a
+  // redraw queued by the references (refreshReferences) drew every panel in one task of 50-120 ms,
+  // and then the first drawing drew them again. No frame comes before it (the player starts after).
+  if (!f.ready && !force) return;
   if (!f.visible && !force) { f.stale = true; return; }
   f.stale = false;
   f.view.draw(viewContext(f), { force, playing: f.player.playing, domainKey: f.state.scenario });
