@@ -76,6 +76,22 @@ void addOuter(double* Mp, Index rp, const double* acc, const Mat& Wg, Index g) {
   }
 }
 
+// acc (rp) = sum_{i < size} y[i] u_i, u_i the rows u0 + i rp (rp a multiple of 4): four entries of
+// acc at a time, in two registers, over the rows.
+void combineRows(const double* u0, Index rp, const double* y, Index size, double* acc) {
+  for (Index r = 0; r < rp; r += 4) {
+    Lanes a0 = splat(0.0), a1 = splat(0.0);
+    const double* u = u0 + r;
+    for (Index i = 0; i < size; ++i, u += rp) {
+      const Lanes yi = splat(y[i]);
+      a0 += yi * load(u);
+      a1 += yi * load(u + 2);
+    }
+    store(acc + r, a0);
+    store(acc + r + 2, a1);
+  }
+}
+
 // Wp (rp x cols, column-major, zero in the padding) = W.
 std::vector<double> padded(const ConstMatRef& W, Index rp) {
   std::vector<double> Wp(static_cast<std::size_t>(rp * W.cols()), 0.0);
@@ -175,8 +191,8 @@ void GroupedConstraints::values(const ConstMatRef& W, Vec& c) const {
 }
 
 void GroupedConstraints::adjoint(const Vec& y, Mat& M) const {
-  // Mp (Rp x cols, padded) accumulates the rank-one terms acc_g w_g^T, acc_g = sum_{k in g} y_k u_k
-  // (four entries of acc_g at a time, in two registers, over the group's rows).
+  // Mp (Rp x cols, padded) accumulates the rank-one terms acc_g w_g^T, acc_g = sum_{k in g} y_k
+  // u_k.
   std::vector<double> Mp(static_cast<std::size_t>(Rp_ * C_), 0.0), yg,
       acc(static_cast<std::size_t>(Rp_));
   for (Index g = 0; g < groups(); ++g) {
@@ -185,18 +201,7 @@ void GroupedConstraints::adjoint(const Vec& y, Mat& M) const {
     yg.resize(static_cast<std::size_t>(size));
     for (Index i = 0; i < size; ++i)
       yg[static_cast<std::size_t>(i)] = y(pos_[static_cast<std::size_t>(first + i)]);
-    const double* u0 = U_.row(first).data();
-    for (Index r = 0; r < Rp_; r += 4) {
-      Lanes a0 = splat(0.0), a1 = splat(0.0);
-      const double* u = u0 + r;
-      for (Index i = 0; i < size; ++i, u += Rp_) {
-        const Lanes yk = splat(yg[static_cast<std::size_t>(i)]);
-        a0 += yk * load(u);
-        a1 += yk * load(u + 2);
-      }
-      store(&acc[static_cast<std::size_t>(r)], a0);
-      store(&acc[static_cast<std::size_t>(r + 2)], a1);
-    }
+    combineRows(U_.row(first).data(), Rp_, yg.data(), size, acc.data());
     addOuter(Mp.data(), Rp_, acc.data(), Wg_, g);
   }
   unpad(Mp, Rp_, R_, C_, M);
@@ -244,6 +249,7 @@ void GroupedConstraints::gram(const Vec& d, Mat& H, const std::vector<char>* inc
   const Index blocks = Rp_ / kTile;
   sg_.resize(static_cast<std::size_t>(Rp_ * Rp_));
   std::vector<double> sumP, acc;  // dSum padded (Rp x cols) and one group's sum_k d_k u_k
+  std::vector<double> dg;         // the group's d_k
   if (dSum) {
     sumP.assign(static_cast<std::size_t>(Rp_ * C_), 0.0);
     acc.resize(static_cast<std::size_t>(Rp_));
@@ -254,14 +260,13 @@ void GroupedConstraints::gram(const Vec& d, Mat& H, const std::vector<char>* inc
     std::fill(sg_.begin(), sg_.end(), 0.0);
     if (!include || (*include)[static_cast<std::size_t>(g)]) {
       vg_.resize(size, Rp_);
-      for (Index i = 0; i < size; ++i)
-        vg_.row(i) = d(pos_[static_cast<std::size_t>(first + i)]) * U_.row(first + i);
-      if (dSum) {
-        for (Index r = 0; r < Rp_; r += 2) {
-          Lanes s = splat(0.0);
-          for (Index i = 0; i < size; ++i) s += load(vg_.row(i).data() + r);
-          store(&acc[static_cast<std::size_t>(r)], s);
-        }
+      dg.resize(static_cast<std::size_t>(size));
+      for (Index i = 0; i < size; ++i) {
+        dg[static_cast<std::size_t>(i)] = d(pos_[static_cast<std::size_t>(first + i)]);
+        vg_.row(i) = dg[static_cast<std::size_t>(i)] * U_.row(first + i);
+      }
+      if (dSum) {  // adjoint(d)'s term of this group
+        combineRows(U_.row(first).data(), Rp_, dg.data(), size, acc.data());
         addOuter(sumP.data(), Rp_, acc.data(), Wg_, g);
       }
       for (Index a = 0; a < blocks; ++a)
