@@ -35,12 +35,7 @@ const CREATE = {
   plane: (body) => createTokenPlane(body, {}),
   softmax: (body) => createTimeHeatmap(body),
   current: (body) => createMatrices(body),
-  // (its options object is kept: DRAW.corr sets its series before the update, one drawing instead of
-  // setSeries' and update's two; curves-svg.js reads options.series at every drawing)
-  corr: (body) => {
-    const options = { xlabel: 'iteration k', y: { label: '1 − corr', log: true }, series: [], height: 200 };
-    return Object.assign(createCurves(body, options), { options });
-  },
+  corr: (body) => createCurves(body, { xlabel: 'iteration k', y: { label: '1 − corr', log: true }, series: [], height: 200 }),
   norms: (body) => createCurves(body, {
     xlabel: 'iteration k', y: { label: 'norm of W(k)' }, height: 160,
     series: [
@@ -87,8 +82,8 @@ const DRAW = {
   },
   corr(p, b, ctx) {
     const v = corrView(ctx);
-    if (p.__key !== v.key) { p.__key = v.key; p.options.series = v.series; }
-    p.update(v.data);
+    // new series with their data in one drawing
+    if (p.__key !== v.key) { p.__key = v.key; p.setSeries(v.series, v.data); } else p.update(v.data);
     setText(b.note, corrNote(ctx));
   },
   norms(p, b, ctx, { lossChart }) {

@@ -2,7 +2,8 @@
 // interface as curves.js (uPlot) without uPlot's ~22 KB gzipped, which an embed's budget (300 KB
 // for HTML, JS, wasm and CSS; docs/BENCHMARKS.md, "Embeds") cannot carry next to the engine.
 // An embed shows one or two small curve panels redrawn a few times a second, where SVG is cheap.
-// createCurves(container, options) -> { root, update(data), setSeries(series), resize(w), rebuild(), svg(), destroy() }
+// createCurves(container, options) -> { root, update(data), setSeries(series[, data]), resize(w), rebuild(), svg(), destroy() }
+//   setSeries(series, data): new series with their data, in one drawing (not setSeries and update's two)
 //   options and data as in curves.js (y2 is not drawn: the embeds do not use a second axis).
 import { themeColors } from './theme.js';
 import { drawLineChart, decimatedIndices } from './linechart.js';
@@ -41,7 +42,11 @@ export function createCurves(container, options) {
   return {
     root,
     update(next) { data = next; draw(); },
-    setSeries(series) { options.series = series; draw(); },
+    setSeries(series, next) {
+      options.series = series;
+      if (next) data = next;
+      draw();
+    },
     resize(w) {
       knownWidth = w ?? (root.clientWidth || container.clientWidth);
       draw();
