@@ -49,12 +49,10 @@ export function drawLineChart(svgEl, spec) {
       legend.push({ s, x: lx, row });
       lx += w;
     }
+    probe?.remove();
   }
   const legendRows = legend.length ? legend.at(-1).row + 1 : 0;
   const m = { top: 16 + legendRows * 16, right: 22, bottom: 36, left: 54 };
-  const svg = select(svgEl).attr('width', width).attr('height', height)
-    .attr('viewBox', `0 0 ${width} ${height}`);
-  svg.selectAll('*').remove();
   const pts = [];
   for (const s of spec.series) {
     const xs = s.x ?? spec.x;
@@ -69,40 +67,93 @@ export function drawLineChart(svgEl, spec) {
   const x = scaleLinear().domain(xd).range([m.left, width - m.right]);
   const y = (spec.ylog ? scaleLog() : scaleLinear()).domain(yd).range([height - m.bottom, m.top]);
   if (!spec.ylog && !spec.ydomain) y.nice();
-  const gx = svg.append('g').attr('transform', `translate(0,${height - m.bottom})`)
-    .call(axisBottom(x).ticks(spec.xticks ?? Math.max(2, Math.floor(width / 80))));
-  const gy = svg.append('g').attr('transform', `translate(${m.left},0)`)
-    .call(spec.ylog ? axisLeft(y).ticks(4, '~e') : axisLeft(y).ticks(5));
-  for (const g of [gx, gy]) {
-    g.selectAll('path,line').attr('stroke', c.muted);
-    g.selectAll('text').attr('fill', c.fg);
+  // A redraw of the same chart (same size, labels, legend and series styles: a streaming curve
+  // while playing) keeps its elements: each axis is redrawn only when its scale changed, the
+  // lines and points get their new data in place. Anything else builds the chart anew.
+  const frameKey = JSON.stringify([width, height, c.dark, spec.xlabel, spec.ylabel, !!spec.ylog, spec.xticks,
+    legend.map(({ s, x: lx, row }) => [s.label, s.color, s.dash, s.width, s.radius, !!s.points, !!s.hollow, s.line !== false, lx, row])]);
+  let st = charts.get(svgEl);
+  if (!st || st.frameKey !== frameKey || st.svgChildren !== svgEl.childElementCount) {
+    st = buildFrame(svgEl, spec, { c, width, height, m, legend, frameKey });
+    charts.set(svgEl, st);
   }
-  // grid lines: on a log axis at the decades only (2 and 5 too when a decade is >= 60 px tall), and
-  // its minor ticks only when a decade has >= 30 px: d3 puts a tick at 1..9 x 10^e, and a grid line
-  // at each read as hatching on a small chart
-  const decadePx = spec.ylog ? Math.abs(y(yd[0]) - y(yd[1])) / Math.max(1e-9, Math.abs(Math.log10(yd[1] / yd[0]))) : Infinity;
-  const mantissa = (v) => Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
-  const gridAt = (v) => !spec.ylog || mantissa(v) === 1 || (decadePx >= 60 && (mantissa(v) === 2 || mantissa(v) === 5));
-  if (spec.ylog && decadePx < 30) gy.selectAll('.tick').filter((v) => mantissa(v) !== 1).select('line').remove();
-  gy.selectAll('.tick').filter(gridAt).select('line').clone().attr('x2', width - m.left - m.right).attr('stroke', c.grid);
+  const xKey = JSON.stringify([x.domain(), x.range(), spec.xticks ?? Math.max(2, Math.floor(width / 80))]);
+  if (xKey !== st.xKey) {
+    st.xKey = xKey;
+    st.gx = axisGroup(st.gx).call(axisBottom(x).ticks(spec.xticks ?? Math.max(2, Math.floor(width / 80))));
+    styleAxis(st.gx, c);
+  }
+  const yKey = JSON.stringify([y.domain(), y.range()]);
+  if (yKey !== st.yKey) {
+    st.yKey = yKey;
+    const gy = st.gy = axisGroup(st.gy).call(spec.ylog ? axisLeft(y).ticks(4, '~e') : axisLeft(y).ticks(5));
+    styleAxis(gy, c);
+    // grid lines: on a log axis at the decades only (2 and 5 too when a decade is >= 60 px tall), and
+    // its minor ticks only when a decade has >= 30 px: d3 puts a tick at 1..9 x 10^e, and a grid line
+    // at each read as hatching on a small chart
+    const decadePx = spec.ylog ? Math.abs(y(yd[0]) - y(yd[1])) / Math.max(1e-9, Math.abs(Math.log10(yd[1] / yd[0]))) : Infinity;
+    const mantissa = (v) => Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
+    const gridAt = (v) => !spec.ylog || mantissa(v) === 1 || (decadePx >= 60 && (mantissa(v) === 2 || mantissa(v) === 5));
+    if (spec.ylog && decadePx < 30) gy.selectAll('.tick').filter((v) => mantissa(v) !== 1).select('line').remove();
+    gy.selectAll('.tick').filter(gridAt).select('line').clone().attr('x2', width - m.left - m.right).attr('stroke', c.grid);
+  }
+  spec.series.forEach((s, k) => {
+    const xs = s.x ?? spec.x;
+    const data = s.values.map((v, i) => [xs[i], v]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b) && (!spec.ylog || b > 0));
+    const { path, dots } = st.series[k];
+    if (path) setIf(path, 'd', line().x((d) => x(d[0])).y((d) => y(d[1]))(data));
+    if (dots) {
+      select(dots).selectAll('circle').data(data).join((enter) => enter.append('circle')
+        .attr('r', s.radius ?? 3.5).attr('fill', s.hollow ? c.bg : s.color).attr('stroke', s.color).attr('stroke-width', 1.5))
+        .each(function (d) { setIf(this, 'cx', x(d[0])); setIf(this, 'cy', y(d[1])); });
+    }
+  });
+  return { x, y };
+}
+
+const charts = new WeakMap(); // svg element -> its drawn frame (buildFrame) and axis keys
+
+// Sets an attribute only when its value differs (a write of the same value still invalidates the
+// SVG's style and layout).
+function setIf(node, name, value) {
+  const v = value === null || value === undefined ? null : String(value);
+  if (node.getAttribute(name) === v) return;
+  if (v === null) node.removeAttribute(name); else node.setAttribute(name, v);
+}
+
+function styleAxis(g, c) {
+  g.selectAll('path,line').attr('stroke', c.muted);
+  g.selectAll('text').attr('fill', c.fg);
+}
+
+// A fresh, empty axis group in the place of the old one (d3-axis then draws it as on a new chart).
+function axisGroup(old) {
+  if (!old.node().hasChildNodes()) return old;
+  const g = document.createElementNS(SVG_NS, 'g');
+  g.setAttribute('transform', old.attr('transform'));
+  old.node().replaceWith(g);
+  return select(g);
+}
+
+// The chart's elements in drawing order: the axes' groups (filled by the caller), the axis labels,
+// the plot's lines and points (their data set by the caller) and the legend.
+function buildFrame(svgEl, spec, { c, width, height, m, legend, frameKey }) {
+  const svg = select(svgEl).attr('width', width).attr('height', height)
+    .attr('viewBox', `0 0 ${width} ${height}`);
+  svg.selectAll('*').remove();
+  const gx = svg.append('g').attr('transform', `translate(0,${height - m.bottom})`);
+  const gy = svg.append('g').attr('transform', `translate(${m.left},0)`);
   svg.append('text').attr('x', (m.left + width - m.right) / 2).attr('y', height - 4)
     .attr('text-anchor', 'middle').attr('fill', c.fg).text(spec.xlabel ?? '');
   svg.append('text').attr('transform', `translate(12,${(m.top + height - m.bottom) / 2}) rotate(-90)`)
     .attr('text-anchor', 'middle').attr('fill', c.fg).text(spec.ylabel ?? '');
   const plot = svg.append('g');
-  spec.series.forEach((s) => {
-    const xs = s.x ?? spec.x;
-    const data = s.values.map((v, i) => [xs[i], v]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b) && (!spec.ylog || b > 0));
-    if (s.line !== false) {
-      plot.append('path').attr('d', line().x((d) => x(d[0])).y((d) => y(d[1]))(data))
-        .attr('fill', 'none').attr('stroke', s.color).attr('stroke-width', s.width ?? 1.8)
-        .attr('stroke-dasharray', s.dash ?? null);
-    }
-    if (s.points) {
-      plot.append('g').selectAll('circle').data(data).join('circle')
-        .attr('cx', (d) => x(d[0])).attr('cy', (d) => y(d[1])).attr('r', s.radius ?? 3.5)
-        .attr('fill', s.hollow ? c.bg : s.color).attr('stroke', s.color).attr('stroke-width', 1.5);
-    }
+  const series = spec.series.map((s) => {
+    const path = s.line !== false ? plot.append('path')
+      .attr('fill', 'none').attr('stroke', s.color).attr('stroke-width', s.width ?? 1.8)
+      .attr('stroke-dasharray', s.dash ?? null).node() : null;
+    const dots = s.points ? plot.append('g').node() : null;
+    return { path, dots };
   });
   // legend
   const lg = svg.append('g').attr('class', 'legend');
@@ -114,7 +165,7 @@ export function drawLineChart(svgEl, spec) {
     if (s.points) g.append('circle').attr('cx', 11).attr('cy', 0).attr('r', 3).attr('fill', s.hollow ? c.bg : s.color).attr('stroke', s.color);
     g.append('text').attr('x', 27).attr('y', 4).attr('fill', c.fg).text(s.label);
   });
-  return { x, y };
+  return { frameKey, gx, gy, series, xKey: null, yKey: null, svgChildren: svgEl.childElementCount };
 }
 
 function extent(values, fallback) {
