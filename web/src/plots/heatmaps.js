@@ -39,12 +39,26 @@ function colorbar(svg, { x0, y0, h, scale, domain, c, label }) {
     g.append('rect').attr('x', x0).attr('y', y0 + h - (k + 1) * (h / steps)).attr('width', 10).attr('height', h / steps + 0.5)
       .attr('fill', scale(t0 + 0.5 / steps));
   }
-  const s = scaleLinear().domain(domain).range([y0 + h, y0]);
-  // one tick per ~28 px (six labels in a 58 px bar overlapped each other and the title)
-  const ax = g.append('g').attr('transform', `translate(${x0 + 10},0)`).call(axisRight(s).ticks(Math.max(2, Math.min(5, Math.floor(h / 28)))));
-  styleAxis(ax, c);
+  const ax = g.append('g').attr('transform', `translate(${x0 + 10},0)`);
+  colorbarAxis(ax, { y0, h, domain, c });
   if (label) g.append('text').attr('x', x0).attr('y', y0 - 4).attr('fill', c.fg).attr('font-size', 10).text(label);
   return g;
+}
+
+// The colour bar's axis, drawn into an empty group (a new domain: a new group in the old one's place,
+// drawn as on a new bar; the bar's 40 colour steps do not depend on the domain).
+function colorbarAxis(ax, { y0, h, domain, c }) {
+  if (ax.node().hasChildNodes()) {
+    const g = document.createElementNS(SVG_NS, 'g');
+    g.setAttribute('transform', ax.attr('transform'));
+    ax.node().replaceWith(g);
+    ax = select(g);
+  }
+  const s = scaleLinear().domain(domain).range([y0 + h, y0]);
+  // one tick per ~28 px (six labels in a 58 px bar overlapped each other and the title)
+  ax.call(axisRight(s).ticks(Math.max(2, Math.min(5, Math.floor(h / 28)))));
+  styleAxis(ax, c);
+  return ax;
 }
 
 // data: { iterations: number[] (frames), T, units, unitSeq: number[] (sequence of each unit),
@@ -267,7 +281,7 @@ export function createMatrices(container) {
   const svgEl = document.createElementNS(SVG_NS, 'svg');
   container.append(svgEl);
   let data = null;
-  let layoutKey = null, colorKey = null;
+  let layoutKey = null, colorKey = null, colorBarKey = null;
   let knownWidth = null;
 
   function render() {
@@ -279,7 +293,7 @@ export function createMatrices(container) {
     const key = [L.width, L.k, L.rows, L.cols, c.dark, !!data.showValues, data.scheme, (data.rowNames ?? []).join('|'), (data.colNames ?? []).join('|'), L.cell, L.perRow, L.itemW].join(';');
     if (key !== layoutKey) {
       layoutKey = key;
-      colorKey = null;
+      colorKey = null; colorBarKey = null;
       buildMatrices(svg, data, L, c);
     }
     const [lo, hi] = matricesDomain(data);
@@ -288,12 +302,19 @@ export function createMatrices(container) {
     const fill = (v) => (Number.isFinite(v) ? scale(Math.max(0, Math.min(1, toT(v)))) : c.grid);
     const groups = svg.selectAll('g.item').nodes();
     data.items.forEach((it, idx) => updateMatrix(select(groups[idx]), it, { cell: L.cell, showValues: data.showValues, fill, toT, c }));
+    // the bar is drawn once per layout, scheme and label; its axis again when the domain changes
+    const bar = { x0: L.width - L.barW + 2, y0: L.top + 4, h: Math.max(50, Math.min(140, L.height - L.top - 24)), scale, domain: [lo, hi], c, label: data.colorLabel ?? '' };
+    const barKey = `${data.scheme};${bar.label}`;
     const ck = `${lo};${hi}`;
-    if (ck !== colorKey) {
+    if (barKey !== colorBarKey) {
+      colorBarKey = barKey;
       colorKey = ck;
       const cb = svg.select('g.cbar');
       cb.selectAll('*').remove();
-      colorbar(cb, { x0: L.width - L.barW + 2, y0: L.top + 4, h: Math.max(50, Math.min(140, L.height - L.top - 24)), scale, domain: [lo, hi], c, label: data.colorLabel ?? '' });
+      colorbar(cb, bar);
+    } else if (ck !== colorKey) {
+      colorKey = ck;
+      colorbarAxis(svg.select('g.cbar g.colorbar > g'), bar);
     }
   }
 

@@ -38,7 +38,8 @@ export function createTokenPlane(container, { onDrag } = {}) {
   wrap.className = 'token-plane-wrap';
   wrap.style.position = 'relative';
   wrap.append(pathCanvas, svgEl);
-  container.append(wrap);
+  // the plane goes into the container at its first drawing, after the container's width is read
+  // (read with the plane's new elements in it, that width cost a style and layout pass of its own)
   let canvasKey = null;
   let plotBox = null;   // { left, top, pw, ph } of the last render
   const svg = select(svgEl);
@@ -67,6 +68,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
     if (!data) return;
     const c = themeColors();
     knownWidth ??= container.clientWidth;   // cached: reading layout every frame forces a reflow
+    if (!wrap.parentNode) container.append(wrap);
     const width = Math.max(240, knownWidth || 400);
     const height = Math.max(240, Math.min(width, 600));
     const legendItems = legendFor(data);
