@@ -181,7 +181,12 @@ async function runOnce(v, count = false) {
         redraw.push(performance.now() - t0); redrawJs.push(js);
       }
       const [w1, r1] = counts();
-      out[name] = { first, firstJs: js0, redraw, redrawJs, firstWrites: firstCounts[0], firstReads: firstCounts[1], redrawWrites: (w1 - firstCounts[0]) / Math.max(1, redraw.length), redrawReads: r1 - firstCounts[1] };
+      // the final drawing, canonical (elements with their attributes sorted, text, canvases' pixels):
+      // the same data must give the same picture, whatever the version and its redraw path
+      const canon = (n) => (n.nodeType === 3 ? n.data : n.nodeType !== 1 ? '' : n.tagName === 'CANVAS' ? `<canvas ${n.width}x${n.height} ${n.width && n.height ? n.toDataURL() : ''}>`
+        : `<${n.tagName} ${[...n.attributes].map((a) => `${a.name}=${a.value}`).sort().join(' ')} style=${n.style.cssText}>${[...n.childNodes].map(canon).join('')}</>`);
+      const picture = canon(el);
+      out[name] = { first, firstJs: js0, redraw, redrawJs, firstWrites: firstCounts[0], firstReads: firstCounts[1], redrawWrites: (w1 - firstCounts[0]) / Math.max(1, redraw.length), redrawReads: r1 - firstCounts[1], picture };
       await task();
     }
     return out;
@@ -234,6 +239,9 @@ for (const name of Object.keys(results.A[0])) {
   counts.push(`${name.padEnd(10)} | ${k('A', 'firstWrites')} ${k('B', 'firstWrites')} | ${k('A', 'firstReads')} ${k('B', 'firstReads')} | ${k('A', 'redrawWrites')} ${k('B', 'redrawWrites')} | ${k('A', 'redrawReads')} ${k('B', 'redrawReads')}`);
   console.log(`${name.padEnd(10)} ${String(n).padStart(3)} | ${f(med(g('A', 'first')))} ${f(med(g('B', 'first')))} | ${f(med(g('A', 'firstJs')))} ${f(med(g('B', 'firstJs')))} | ${f(med(g('A', 'redraw')))} ${f(p90(g('A', 'redraw')))} ${f(med(g('B', 'redraw')))} ${f(p90(g('B', 'redraw')))} | ${f(med(g('A', 'redrawJs')))} ${f(med(g('B', 'redrawJs')))}`);
 }
+console.log('\nfinal drawing after the replay, A vs B (canonical DOM and canvas pixels):',
+  Object.keys(counted.A).map((n) => `${n} ${counted.A[n].picture === counted.B[n]?.picture ? 'same' : 'DIFFERENT'}`).join(', '));
+if (process.env.DUMP) for (const v of ['A', 'B']) writeFileSync(`/tmp/plot-cost-${v}-${process.env.DUMP}.txt`, counted[v][process.env.DUMP].picture.replaceAll('<', '\n<'));
 console.log('\nDOM work inside the plot code (counted run): writes = attribute/text writes and nodes added/moved/removed; reads = layout reads');
 console.log('panel      | 1st writes A  B | 1st reads A B | writes/redraw A  B | reads in all redraws A  B');
 for (const l of counts) console.log(l);
