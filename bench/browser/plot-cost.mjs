@@ -32,7 +32,11 @@ const rec = await (async () => {
   await page.waitForFunction(() => window.__lab?.ready && !window.__lab.busy, null, { timeout: 60000 });
   const out = await page.evaluate(async (nFrames) => {
     const ids = ['plane', 'softmax', 'current', 'corr', 'norms', 'spectrum', 'weights', 'readout'];
-    const enc = (v) => JSON.parse(JSON.stringify(v, (k, x) => (ArrayBuffer.isView(x) ? { __ta: x.constructor.name, v: Array.from(x) } : x)));
+    // a data's `source` (the softmax heatmap's run: it redraws the raster when it changes) is kept
+    // by identity, as a number
+    const sources = new Map();
+    const enc = (v) => JSON.parse(JSON.stringify(v, (k, x) => (k === 'source' && x && typeof x === 'object'
+      ? { __src: sources.get(x) ?? sources.set(x, sources.size).get(x) } : ArrayBuffer.isView(x) ? { __ta: x.constructor.name, v: Array.from(x) } : x)));
     const log = Object.fromEntries(ids.map((id) => [id, []]));
     const widths = {};
     for (const id of ids) {
@@ -134,7 +138,9 @@ async function runOnce(v, count = false) {
   const cdp = process.env.PROFILE === v ? await context.newCDPSession(page) : null;
   if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 100 }); await cdp.send('Profiler.start'); }
   const res = await page.evaluate(async ({ log, widths, only }) => {
-    const dec = (v) => JSON.parse(JSON.stringify(v), (k, x) => (x && x.__ta ? new globalThis[x.__ta](x.v) : x));
+    const srcs = new Map();
+    const dec = (v) => JSON.parse(JSON.stringify(v), (k, x) => (x && x.__ta ? new globalThis[x.__ta](x.v)
+      : x && x.__src !== undefined ? (srcs.get(x.__src) ?? srcs.set(x.__src, { run: x.__src }).get(x.__src)) : x));
     const task = () => new Promise((r) => setTimeout(r, 0));
     // uPlot commits a drawing in a microtask: run the ones queued before timing the layout
     const flush = () => new Promise((r) => queueMicrotask(r));

@@ -197,7 +197,13 @@ export function createTokenPlane(container, { onDrag } = {}) {
     return g;
   }
 
+  // The axes and their labels are redrawn only when they change (a static redraw for new arrows or
+  // margin lines keeps the view: d3-axis rewrote each tick's attributes with the same values).
+  let axesKey = null;
   function renderAxes(c, { width, height, m, pw, ph }) {
+    const key = JSON.stringify([width, height, m, x.domain(), y.domain(), c.dark, data.xlabel, data.ylabel]);
+    if (key === axesKey) return;
+    axesKey = key;
     const gx = layer('x-axis').attr('transform', `translate(0,${height - m.bottom})`).call(axisBottom(x).ticks(Math.max(3, Math.floor(pw / 70))));
     const gy = layer('y-axis').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(Math.max(3, Math.floor(ph / 60))));
     for (const g of [gx, gy]) { g.selectAll('path,line').attr('stroke', c.muted); g.selectAll('text').attr('fill', c.fg); }
