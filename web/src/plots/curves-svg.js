@@ -23,17 +23,19 @@ export function createCurves(container, options) {
 
   function spec(maxPoints) {
     const idx = decimatedIndices(data.x.length, maxPoints);
+    // picked from the streamed arrays as they are (not copied first: a copy of a 20000-point history
+    // on each redraw, to keep 400 of its points)
     const pick = (arr) => idx.map((i) => arr[i]);
     const c = themeColors();
     knownWidth ??= root.clientWidth || container.clientWidth;
     const main = options.series.map((s, k) => ({ s, k })).filter(({ s }) => s.scale !== 'y2');
     return {
       width: Math.max(200, knownWidth || 400), height: options.height ?? 220,
-      x: pick(Array.from(data.x)), xdomain: [0, Math.max(data.xmax ?? data.x.at(-1) ?? 1, 1)],
+      x: pick(data.x), xdomain: [0, Math.max(data.xmax ?? data.x.at(-1) ?? 1, 1)],
       xlabel: options.xlabel, ylabel: options.y.label, ylog: options.y.log,
       series: main.map(({ s, k }) => ({
         label: s.label, color: s.color === 'fg' ? c.fg : s.color, dash: s.dash?.join(' '),
-        values: pick(Array.from(data.ys[k] ?? [])),
+        values: pick(data.ys[k] ?? []),
       })),
     };
   }
