@@ -35,8 +35,10 @@ const rec = await (async () => {
     // a data's `source` (the softmax heatmap's run: it redraws the raster when it changes) is kept
     // by identity, as a number
     const sources = new Map();
-    const enc = (v) => JSON.parse(JSON.stringify(v, (k, x) => (k === 'source' && x && typeof x === 'object'
-      ? { __src: sources.get(x) ?? sources.set(x, sources.size).get(x) } : ArrayBuffer.isView(x) ? { __ta: x.constructor.name, v: Array.from(x) } : x)));
+    // (read before JSON.stringify: the run's store has a toJSON, a new object each time)
+    const srcId = (x) => sources.get(x) ?? sources.set(x, sources.size).get(x);
+    const enc = (v) => JSON.parse(JSON.stringify(v?.source && typeof v.source === 'object' ? { ...v, source: { __src: srcId(v.source) } } : v,
+      (k, x) => (ArrayBuffer.isView(x) ? { __ta: x.constructor.name, v: Array.from(x) } : x)));
     const log = Object.fromEntries(ids.map((id) => [id, []]));
     const widths = {};
     for (const id of ids) {
@@ -45,7 +47,7 @@ const rec = await (async () => {
       widths[id] = document.getElementById(`body-${id}`).clientWidth;
       for (const m of ['update', 'setSeries']) {
         const f = p[m];
-        if (f) p[m] = (...a) => { log[id].push([m, enc(a)]); return f.apply(p, a); };
+        if (f) p[m] = (...a) => { log[id].push([m, a.map(enc)]); return f.apply(p, a); };
       }
     }
     window.__lab.redraw();
@@ -61,7 +63,7 @@ const rec = await (async () => {
   await context.close();
   return out;
 })();
-if (process.env.DEBUG) console.log(JSON.stringify(rec.log[process.env.DEBUG].map(([m, a]) => [m, a[0]?.x?.v?.length ?? a[0]?.x?.length, JSON.stringify(a).length])));
+if (process.env.DEBUG) console.log(JSON.stringify(rec.log[process.env.DEBUG].map(([m, a]) => [m, a[0]?.x?.v?.length ?? a[0]?.x?.length ?? a[0]?.iterations?.v?.length ?? a[0]?.iterations?.length, a[0]?.xmax, JSON.stringify(a[0]?.source)])));
 console.log('recorded calls:', Object.entries(rec.log).map(([k, v]) => `${k} ${v.length}`).join(', '), '| widths', JSON.stringify(rec.widths));
 
 // ---- 2. bundle a page per version ----
@@ -174,7 +176,7 @@ async function runOnce(v, count = false) {
       const firstCounts = counts();
       void document.body.offsetHeight;
       const first = performance.now() - t0;
-      const redraw = [], redrawJs = [];
+      const redraw = [], redrawJs = [], perRedraw = [];
       for (const [m, a] of calls.slice(firstUpd + 1)) {
         await task();
         dom.on = true;
@@ -185,6 +187,7 @@ async function runOnce(v, count = false) {
         dom.on = false;
         void document.body.offsetHeight;
         redraw.push(performance.now() - t0); redrawJs.push(js);
+        perRedraw.push(counts()[0]);
       }
       const [w1, r1] = counts();
       // the final drawing, canonical (elements with their attributes sorted, text, canvases' pixels):
@@ -192,7 +195,7 @@ async function runOnce(v, count = false) {
       const canon = (n) => (n.nodeType === 3 ? n.data : n.nodeType !== 1 ? '' : n.tagName === 'CANVAS' ? `<canvas ${n.width}x${n.height} ${n.width && n.height ? n.toDataURL() : ''}>`
         : `<${n.tagName} ${[...n.attributes].map((a) => `${a.name}=${a.value}`).sort().join(' ')} style=${n.style.cssText}>${[...n.childNodes].map(canon).join('')}</>`);
       const picture = canon(el);
-      out[name] = { first, firstJs: js0, redraw, redrawJs, firstWrites: firstCounts[0], firstReads: firstCounts[1], redrawWrites: (w1 - firstCounts[0]) / Math.max(1, redraw.length), redrawReads: r1 - firstCounts[1], picture };
+      out[name] = { first, firstJs: js0, redraw, redrawJs, firstWrites: firstCounts[0], firstReads: firstCounts[1], redrawWrites: (w1 - firstCounts[0]) / Math.max(1, redraw.length), redrawReads: r1 - firstCounts[1], picture, perRedraw };
       await task();
     }
     return out;
@@ -247,6 +250,7 @@ for (const name of Object.keys(results.A[0])) {
 }
 console.log('\nfinal drawing after the replay, A vs B (canonical DOM and canvas pixels):',
   Object.keys(counted.A).map((n) => `${n} ${counted.A[n].picture === counted.B[n]?.picture ? 'same' : 'DIFFERENT'}`).join(', '));
+if (process.env.DUMP) console.log('cumulative writes per redraw', process.env.DUMP, JSON.stringify(counted.B[process.env.DUMP].perRedraw));
 if (process.env.DUMP) for (const v of ['A', 'B']) writeFileSync(`/tmp/plot-cost-${v}-${process.env.DUMP}.txt`, counted[v][process.env.DUMP].picture.replaceAll('<', '\n<'));
 console.log('\nDOM work inside the plot code (counted run): writes = attribute/text writes and nodes added/moved/removed; reads = layout reads');
 console.log('panel      | 1st writes A  B | 1st reads A B | writes/redraw A  B | reads in all redraws A  B');
