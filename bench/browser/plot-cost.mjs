@@ -12,7 +12,9 @@
 // Prints per panel the median first drawing and the median / p90 redraw (ms), and the redraws'
 // forced layouts inside the plot code (layout reads after writes; 0 is the goal).
 //   node bench/browser/plot-cost.mjs [--runs 5] [--rev 9700eda] [--dist dist] [--frames 60]
-// curves-svg (the embeds' SVG curves) is replayed with the lab's corr and norms data.
+// curves-svg (the embeds' SVG curves) is replayed with the lab's corr and norms data. The final drawings of
+// A and B are compared (canonical DOM, canvas pixels). Env: SWITCH_THEME=1 switches to the dark theme half-way
+// through each replay; ONLY=plane,corr-svg; PROFILE=A|B (with INCL=fn,...) prints a CPU profile; DUMP=panel.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
@@ -139,7 +141,7 @@ async function runOnce(v, count = false) {
   await page.waitForFunction(() => window.makers);
   const cdp = process.env.PROFILE === v ? await context.newCDPSession(page) : null;
   if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 100 }); await cdp.send('Profiler.start'); }
-  const res = await page.evaluate(async ({ log, widths, only }) => {
+  const res = await page.evaluate(async ({ log, widths, only, switchTheme }) => {
     const srcs = new Map();
     const dec = (v) => JSON.parse(JSON.stringify(v), (k, x) => (x && x.__ta ? new globalThis[x.__ta](x.v)
       : x && x.__src !== undefined ? (srcs.get(x.__src) ?? srcs.set(x.__src, { run: x.__src }).get(x.__src)) : x));
@@ -177,8 +179,11 @@ async function runOnce(v, count = false) {
       void document.body.offsetHeight;
       const first = performance.now() - t0;
       const redraw = [], redrawJs = [], perRedraw = [];
-      for (const [m, a] of calls.slice(firstUpd + 1)) {
+      const rest = calls.slice(firstUpd + 1);
+      for (const [k, [m, a]] of rest.entries()) {
         await task();
+        // SWITCH_THEME=1: the theme switched half-way (the plots' cached frames must follow it)
+        if (switchTheme && k === Math.floor(rest.length / 2)) document.documentElement.dataset.theme = 'dark';
         dom.on = true;
         t0 = performance.now();
         p[m](...a);
@@ -195,11 +200,12 @@ async function runOnce(v, count = false) {
       const canon = (n) => (n.nodeType === 3 ? n.data : n.nodeType !== 1 ? '' : n.tagName === 'CANVAS' ? `<canvas ${n.width}x${n.height} ${n.width && n.height ? n.toDataURL() : ''}>`
         : `<${n.tagName} ${[...n.attributes].map((a) => `${a.name}=${a.value}`).sort().join(' ')} style=${n.style.cssText}>${[...n.childNodes].map(canon).join('')}</>`);
       const picture = canon(el);
+      document.documentElement.dataset.theme = 'light';
       out[name] = { first, firstJs: js0, redraw, redrawJs, firstWrites: firstCounts[0], firstReads: firstCounts[1], redrawWrites: (w1 - firstCounts[0]) / Math.max(1, redraw.length), redrawReads: r1 - firstCounts[1], picture, perRedraw };
       await task();
     }
     return out;
-  }, { ...rec, only: process.env.ONLY?.split(',') ?? null });
+  }, { ...rec, only: process.env.ONLY?.split(',') ?? null, switchTheme: !!process.env.SWITCH_THEME });
   if (cdp) {
     const { profile } = await cdp.send('Profiler.stop');
     const self = new Map(); const byId = new Map(profile.nodes.map((n) => [n.id, n]));
