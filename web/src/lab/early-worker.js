@@ -3,7 +3,10 @@
 // the lab's modules download and evaluate; engine-early.js adopts it. Without it (the dev server, a
 // failure here) engine-early.js makes the worker itself, as before, only later.
 // Inlined as its source text: self-contained (no imports, no outer names).
+// Not on a page opened on a scenario with a view of its own (html[data-view], set by the head's
+// prepaint script before this one): that view does not use this engine (engine-early.js).
 export function startEarlyWorker(src) {
+  if (document.documentElement.dataset.view) return;
   try {
     const w = new Worker(src);
     // the same init request worker-engine.js sends (the worker keeps the first and answers both)

@@ -2,8 +2,31 @@
 // order, so the worker is created (and fetches and compiles the wasm) while the rest of the lab's
 // code is still being evaluated, instead of after it. In the built page the worker was already
 // started by the HTML (early-worker.js): then it is adopted here.
+// A page opened on a scenario with a view of its own (real images: html[data-view], prepaint.js)
+// does not use this engine (the view runs workers of its own): its worker starts on the first call
+// that needs it (a token scenario opened) or on start() (real-view.js: the reader reaches for the
+// scenario select). Until then version() answers the footer's "loading…" (the view writes the
+// version of the engine it runs) and scenarioNames() the lab's engine scenarios (scenarios.js).
 import { createEngineClient } from './engine-client.js';
+import { SCENARIO_INFO } from './scenarios.js';
 
 const early = typeof window !== 'undefined' ? window.__attnsvmEarlyWorker : undefined;
-export const earlyEngine = createEngineClient(early ? { worker: early } : undefined);
+const ownView = !early && typeof document !== 'undefined' && !!document.documentElement.dataset.view;
+export const earlyEngine = ownView ? Promise.resolve(lazyClient()) : createEngineClient(early ? { worker: early } : undefined);
 earlyEngine.catch(() => {}); // reported where it is awaited (app.js's boot)
+
+function lazyClient() {
+  let client = null;
+  const start = () => (client ??= createEngineClient());
+  const names = Object.keys(SCENARIO_INFO).filter((id) => !SCENARIO_INFO[id].own);
+  return new Proxy({}, {
+    get(_, method) {
+      if (method === 'then') return undefined;  // (not a thenable: the promise above resolves to it)
+      if (method === 'start') return () => { start().catch(() => {}); };
+      if (method === 'version' && !client) return async () => 'loading…';
+      if (method === 'scenarioNames' && !client) return async () => names;
+      if (method === 'terminate' && !client) return () => {};
+      return (...args) => start().then((c) => c[method](...args));
+    },
+  });
+}

@@ -9,9 +9,19 @@ export function createRealView($, { session: s, setMessage, markReady }) {
     s.cfg = null;
     s.writeHash();
     try {
+      // (a task of its own: a page opened on this view gets here in the task that evaluated the lab)
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (my !== s.gen) return;
       const { mountRealImages } = await import('../real/lab-real.js');
       if (my !== s.gen) return;
-      realView ??= mountRealImages({ layout: document.querySelector('.layout'), scenarioOptions: $('ctl-scenario').innerHTML, setState: s.setState });
+      if (!realView) {
+        realView = mountRealImages({ layout: document.querySelector('.layout'), scenarioOptions: $('ctl-scenario').innerHTML, setState: s.setState });
+        // A page opened on this view starts no lab engine (engine-early.js): the footer names the
+        // engine this view runs, and the lab's starts when the reader reaches for another scenario.
+        realView.engineVersion().then((v) => { if ($('engine-version').textContent === 'loading…') $('engine-version').textContent = v; }, () => {});
+        const warm = () => s.client?.start?.();
+        for (const ev of ['pointerdown', 'focus', 'keydown']) document.getElementById('real-scenario')?.addEventListener(ev, warm, { once: true });
+      }
       realView.show(s.state);
     } catch (e) {
       setMessage('engine-run', `The real-images view could not load: ${e.message}`);

@@ -59,7 +59,21 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     // the link says that this figure runs as the page opens
     onRun: () => { const run = current?.realRun ?? []; if (!run.includes(kind)) setState({ realRun: [...run, kind] }); },
   });
-  const plans = { study: createPlanPanel($('real-body-study'), planOptions('study')), ladder: createPlanPanel($('real-body-ladder'), planOptions('ladder')) };
+  // The study and the ladder are at the foot of the view: each panel is made when it comes near the
+  // screen, when the page is idle after the first drawing, or when asked for (planOf), whichever
+  // comes first (made at the view's start they cost 20-30 ms of one long task).
+  const plans = {};
+  function planOf(kind) {
+    if (!plans[kind]) {
+      const panel = plans[kind] = createPlanPanel($(`real-body-${kind}`), planOptions(kind));
+      if (current) syncPlan(kind, panel, current);
+    }
+    return plans[kind];
+  }
+  function syncPlan(kind, panel, s) {
+    panel.refresh();
+    if ((s.realRun ?? []).includes(kind) && !panel.running && !panel.info().table && !panel.info().error) panel.start();
+  }
   const messages = root.querySelector('.real-messages');
   function message(text) {
     lastError = text;
@@ -73,23 +87,34 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
 
   const gallery = createGallery($('real-body-gallery'), { onSelect: (j) => select(j) });
   gallery.reserve({ n: 24, cols: 28, maxTile: 4, perRow: 8 });  // the session's 24 Fashion-MNIST images
-  const curves = {
-    accuracy: createCurves($('real-body-accuracy'), { xlabel: 'iteration k', y: { label: 'accuracy' }, series: [], height: 200 }),
-    loss: createCurves($('real-body-loss'), { xlabel: 'iteration k', y: { label: 'loss', log: true }, series: [], height: 200 }),
-    sharpness: createCurves($('real-body-sharpness'), { xlabel: 'iteration k', y: { label: 'mean max softmax' }, series: [], height: 170 }),
-    sparsity: createCurves($('real-body-sparsity'), { xlabel: 'iteration k', y: { label: 'share of |W_jk| < 1% max' }, series: [], height: 170 }),
-  };
   const CURVE_KEYS = {
     accuracy: [['testAccuracy', 'trainAccuracy'], ['test', 'train']],
     loss: [['testLoss', 'trainLoss'], ['test', 'train']],
     sharpness: [['testMaxSoftmax'], ['test']],
     sparsity: [['sparsity'], ['W']],
   };
-  const hist = createHistograms($('real-body-hist'));
-  const weights = createMatrices($('real-body-weights'));
+  // Each plot is made when first drawn (or exported, printed): a panel below the fold costs nothing
+  // at the view's start (the pacer draws the panels in view, and the others as they come near).
+  const CURVE_OPTIONS = {
+    accuracy: { y: { label: 'accuracy' }, height: 200 },
+    loss: { y: { label: 'loss', log: true }, height: 200 },
+    sharpness: { y: { label: 'mean max softmax' }, height: 170 },
+    sparsity: { y: { label: 'share of |W_jk| < 1% max' }, height: 170 },
+  };
+  const made = {};
+  const makers = {
+    ...Object.fromEntries(Object.entries(CURVE_OPTIONS).map(([c, o]) => [c, () => {
+      const chart = createCurves($(`real-body-${c}`), { xlabel: 'iteration k', series: [], ...o });
+      if (session) chart.setSeries(curveSeries(session, CURVE_KEYS[c][1]));
+      return chart;
+    }])),
+    hist: () => createHistograms($('real-body-hist')),
+    weights: () => createMatrices($('real-body-weights')),
+  };
+  const plot = (id) => (made[id] ??= makers[id]());
   // each plot's text alternative and print picture (access/figure-access.js; describe.js)
-  const snapshots = { gallery: () => gallery.canvas, hist: () => hist.svg(), weights: () => weights.svg(),
-    ...Object.fromEntries(Object.keys(curves).map((c) => [c, () => curves[c].svg()])) };
+  const snapshots = { gallery: () => gallery.canvas, hist: () => plot('hist').svg(), weights: () => plot('weights').svg(),
+    ...Object.fromEntries(Object.keys(CURVE_KEYS).map((c) => [c, () => plot(c).svg()])) };
   const figures = Object.entries(snapshots).map(([id, snap]) => registerFigure($(`real-body-${id}`), {
     title: $(`real-panel-${id}`).querySelector('h3').textContent,
     describe: () => (session?.info().loaded ? realFigureText(id, session) : 'Loading the images.'),
@@ -151,9 +176,9 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     const settings = realSettings(s);
     current = s;
     syncControls(s, settings);
-    for (const [kind, panel] of Object.entries(plans)) {
-      panel.refresh();
-      if ((s.realRun ?? []).includes(kind) && !panel.running && !panel.info().table && !panel.info().error) panel.start();
+    for (const kind of ['study', 'ladder']) {
+      if (plans[kind]) syncPlan(kind, plans[kind], s);
+      else if ((s.realRun ?? []).includes(kind)) planOf(kind);  // (it runs as the page opens: made now)
     }
     const k = JSON.stringify([settings, !!s.compare]);
     if (k === key && session) return;
@@ -168,7 +193,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     const focusSel = $('real-focus');
     focusSel.replaceChildren(...my.runs.map((r, i) => new Option(r.label, String(i))));
     focus = 0;
-    for (const c of Object.keys(curves)) curves[c].setSeries(curveSeries(my, CURVE_KEYS[c][1]));
+    for (const c of Object.keys(CURVE_KEYS)) made[c]?.setSeries(curveSeries(my, CURVE_KEYS[c][1]));
     $('real-iter').textContent = 'loading the images…';
     my.load().then(() => { if (my === session && my.info().loaded && autoplay) my.play(); });
   }
@@ -192,7 +217,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
       $('real-iter').textContent = info.error ? 'no data' : $('real-iter').textContent;
     }
     if (what === 'analysis' || what === 'loaded') { fetchWeights(); if (selected !== null) select(selected); }
-    schedule(what === 'loaded');
+    // (the first pass of a session is not forced: the panels in view draw one per frame)
+    schedule(false);
   }
   // One drawing pass per animation frame, however many runs reported (coalesced).
   function schedule(force) {
@@ -226,18 +252,32 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   const focused = () => session.runs[focus] ?? session.runs[0];
   // The panels, paced (pacer.js): while playing each animation frame draws at most one of them.
   let lastCounter = 0;
-  const pacer = createPacer({
+  // Only the panels in view (or within the observer's margin) are drawn, one per animation frame; the
+  // others when they come near (the observer schedules a pass).
+  const inView = new Set();
+  const jobs = {
     gallery: { every: 250, key: () => [session, focused().softmax, focused().output, selected, focus], run: drawGallery },
     ...Object.fromEntries(Object.entries(CURVE_KEYS).map(([c, [keys]]) => [c, {
       every: 400, key: () => [session, ...session.runs.map((r) => r.series.iteration.length)],
-      run: () => curves[c].update(curveData(session, keys)),
+      run: () => plot(c).update(curveData(session, keys)),
     }])),
     hist: { every: 500, key: () => [session, ...session.runs.map((r) => r.histogram)],
-      run: () => hist.update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) }) },
+      run: () => plot('hist').update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) }) },
     summary: { every: 500, key: () => [session, ...session.runs.flatMap((r) => [r.last, r.analysis])], run: drawSummary },
     weights: { every: 500, key: () => [session, ...session.runs.map((r) => r.W)],
-      run: () => weights.update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: '', maxCell: 12 }) },
-  });
+      run: () => plot('weights').update({ items: weightItems(session), scheme: 'div', domain: [-1, 1], colorLabel: '', maxCell: 12 }) },
+  };
+  for (const [id, job] of Object.entries(jobs)) job.show = () => inView.has(id);
+  const pacer = createPacer(jobs);
+  const io = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      const id = e.target.id.replace(/^real-panel-/, '');
+      if (e.isIntersecting) inView.add(id); else inView.delete(id);
+      if (e.isIntersecting && (id === 'study' || id === 'ladder')) planOf(id);
+    }
+    if (!root.hidden) schedule(false);
+  }, { rootMargin: '200px' });
+  root.querySelectorAll('.panel').forEach((p) => io.observe(p));
   function drawAllInner(force) {
     if (!session) return;
     const st = session.status();
@@ -323,7 +363,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
 
   async function exportPanel(id) {
     drawAll(true); // every panel as of now (the pacer may not have reached this one yet)
-    const svgEl = plans[id] ? plans[id].svg() : id === 'hist' ? hist.svg() : id === 'weights' ? weights.svg() : curves[id].svg();
+    const svgEl = id === 'study' || id === 'ladder' ? planOf(id).svg() : plot(id).svg();
     const text = svgString(svgEl, { title: `attnsvm — real images — ${id}` });
     const { width, height } = svgSize(svgEl);
     return svgToPng(text, width, height, 2);
@@ -331,26 +371,32 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
 
   const ro = new ResizeObserver(() => {
     gallery.resize($('real-body-gallery').clientWidth);
-    for (const c of Object.values(curves)) c.resize();
-    hist.resize($('real-body-hist').clientWidth);
-    weights.resize($('real-body-weights').clientWidth);
+    for (const c of Object.keys(CURVE_KEYS)) made[c]?.resize();
+    made.hist?.resize($('real-body-hist').clientWidth);
+    made.weights?.resize($('real-body-weights').clientWidth);
   });
   root.querySelectorAll('.body').forEach((b) => ro.observe(b));
   // printed: every panel as of now, in the theme the lab set for paper (its hook runs first; the
   // pacer would draw one panel a frame), and again after in the reader's theme
   onPrint({
-    before: () => { if (!root.hidden && session) drawAll(true); },
+    before: () => {
+      if (root.hidden) return;
+      planOf('study'); planOf('ladder');
+      if (session) drawAll(true);
+    },
     after: () => { if (!root.hidden && session) schedule(true); },
   });
 
   return {
     show, hide,
+    // the engine's version (of the experiments build this view's workers run)
+    engineVersion: () => makeEngine(0).then((e) => e.call('version')),
     get visible() { return !root.hidden; },
     drawStats: () => ({ ...drawStats, panels: { ...pacer.stats } }),
     info: () => (session ? { ...session.info(), gallery: session.gallery.length, selected, detail: detail && { index: detail.index, label: detail.label, output: detail.output }, message: lastError } : null),
     session: () => session,
-    plan: (kind) => plans[kind].info(),
-    planPanel: (kind) => plans[kind],
+    plan: (kind) => planOf(kind).info(),
+    planPanel: (kind) => planOf(kind),
     play: () => session?.play(),
     pause: () => session?.pause(),
     select: (j) => select(j),

@@ -8,7 +8,10 @@
 // run that ends while the others train must not redraw everything at once); forced (the first
 // pass of a session), every panel in one frame.
 //
-// createPacer({ name: { every, key: () => array, run: () => void } }) -> { frame({ playing, force })
+// A job may also say whether its panel is in view (show: () => bool): a panel out of view is not
+// drawn (nor counted as waiting) until it comes into view, except by a forced pass (an export, print).
+//
+// createPacer({ name: { every, key: () => array, run: () => void, show? } }) -> { frame({ playing, force })
 //   -> { ran: whether a panel drew, waiting: whether a changed panel still waits (draw again on the
 //   next animation frame) }, stats: { name: longest run (ms) } }
 export function createPacer(jobs) {
@@ -33,12 +36,13 @@ export function createPacer(jobs) {
         for (const k of names) run(k, keys[k], now);
         return { ran: true, waiting: false };
       }
+      const shown = names.filter((k) => jobs[k].show?.() ?? true);
       let pick = null;
-      for (const k of names) {
+      for (const k of shown) {
         if ((!playing || now - last[k] >= jobs[k].every) && changed(k, keys[k]) && (pick === null || last[k] < last[pick])) pick = k;
       }
       if (pick !== null) run(pick, keys[pick], now);
-      return { ran: pick !== null, waiting: names.some((k) => k !== pick && changed(k, keys[k])) };
+      return { ran: pick !== null, waiting: shown.some((k) => k !== pick && changed(k, keys[k])) };
     },
   };
 }

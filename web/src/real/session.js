@@ -84,7 +84,12 @@ export function createRealSession(options) {
   async function startRun(run, my) {
     run.engine ??= await options.makeEngine(runs.indexOf(run));
     if (my !== gen || destroyed) return;
-    const { runId, info } = await run.engine.realStart({ train: data.train, test: data.test, settings: run.settings }, { maxIterations: run.settings.iters });
+    // the images go to the worker as copies of their own, transferred (see real-engine.js): the
+    // session keeps its set for the other runs and for a reset
+    const own = (set) => ({ ...set, pixels: set.pixels.slice(), labels: set.labels.slice() });
+    const train = own(data.train), test = own(data.test);
+    const { runId, info } = await run.engine.realStart({ train, test, settings: run.settings }, { maxIterations: run.settings.iters,
+      transfer: [train.pixels.buffer, train.labels.buffer, test.pixels.buffer, test.labels.buffer] });
     if (my !== gen || destroyed) { run.engine.cancel(runId).catch(() => {}); return; }
     run.id = runId;
     run.info = info;
