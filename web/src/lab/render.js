@@ -36,11 +36,11 @@ export function createLabRenderer({ $, panels, lossChart }) {
   // a curve chart's series change with the references (its key): set them before the data
   function series(id, v) { if (panels[id].__key !== v.key) { panels[id].__key = v.key; panels[id].setSeries(v.series); } }
 
-  // The first drawing of a run, one job a panel in view (show(id); render-loop.js runs each in a
+  // The first drawing of a run, one job a panel in view (the token plane: two, its plot made then drawn) (show(id); render-loop.js runs each in a
   // task of its own). The readout is text: always written.
   function firstDrawJobs(ctx, drawPlane, show) {
     const jobs = {
-      plane: [drawPlane],
+      plane: [() => void panels.plane, drawPlane],  // the plot made, then drawn: two tasks
       softmax: [() => softmax(ctx)],
       current: [() => current(ctx)],
       corr: [() => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); sub('corr', cv.subtitle); }],
