@@ -113,5 +113,7 @@ syncControls();
 boot();
 // The full experiments (web/src/experiments) at the foot of the page: their code loads once the first
 // frame is drawn and the page is idle.
+// The curve charts' code too, if no curve panel came near before (printing draws every panel at once).
+readiness.firstFrame.then(() => idleThen(() => panels.load('corr')));
 readiness.firstFrame.then(() => idleThen(() => import('../experiments/panel.js')
   .then(({ mountExperimentPanel }) => mountExperimentPanel(document.getElementById('experiment-panel')))));
