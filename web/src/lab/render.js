@@ -49,7 +49,7 @@ export function createLabRenderer({ $, panels, lossChart }) {
       corr: [() => panels.load('corr').then(() => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); sub('corr', cv.subtitle); })],
       norms: [
         () => panels.load('norms').then(() => { const v = normsView(ctx); panels.norms.__key = v.key; panels.norms.setSeries(v.series); panels.norms.update(v.norms); sub('norms', v.subtitle); }),
-        () => lossChart.update(normsView(ctx).loss),
+        () => { if (panels.ready('norms')) lossChart.update(normsView(ctx).loss); },  // (its code failed to load: no chart)
       ],
       spectrum: [() => spectrum(ctx)],
       weights: [() => weights(ctx)],
