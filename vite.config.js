@@ -35,6 +35,33 @@ export function pureD3Schemes() {
   };
 }
 
+// uPlot makes two Intl objects when its module is evaluated (a NumberFormat for the locale, a
+// DateTimeFormat for the time zone): the page's first Intl use, which loads ICU's locale data, cost
+// 25-35 ms of the lab's module-evaluation task on this machine (issue 24), although a page without a
+// curve in view never formats a number with them. Made when first used instead: the same objects,
+// the same formatting, made when a chart first draws its axes or legend.
+const UPLOT_LAZY_INTL = [
+  ["const numFormatter = new Intl.NumberFormat(domEnv ? nav.language : 'en-US');\nconst fmtNum = val => numFormatter.format(val);",
+    "let numFormatter = null;\nconst fmtNum = val => (numFormatter ??= new Intl.NumberFormat(domEnv ? nav.language : 'en-US')).format(val);"],
+  ['const localTz = new Intl.DateTimeFormat().resolvedOptions().timeZone;',
+    'let localTz_ = null;\nconst localTz = () => (localTz_ ??= new Intl.DateTimeFormat().resolvedOptions().timeZone);'],
+  ['else if (tz == localTz)', 'else if (tz == localTz())'],
+];
+export function lazyUplotIntl() {
+  return {
+    name: 'attnsvm-lazy-uplot-intl',
+    transform(code, id) {
+      if (!/[\\/]uplot[\\/]dist[\\/]uPlot\.esm\.js$/.test(id)) return null;
+      let out = code;
+      for (const [from, to] of UPLOT_LAZY_INTL) {
+        if (!out.includes(from)) { this.warn(`lazyUplotIntl: uPlot no longer has "${from.split('\n')[0]}" (left as is)`); return null; }
+        out = out.replace(from, () => to);
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
 // The lab's formulas typeset by KaTeX at build time (as Distill's pages do): the module
 // 'virtual:lab-formulas' maps each scenario formula's TeX to KaTeX's HTML (+ MathML), so the page
 // loads KaTeX's CSS and fonts but not its code (260 KB), and no formula is typeset on the main thread.
@@ -76,8 +103,9 @@ export default defineConfig({
   root,
   // realImagesAsset: the Fashion-MNIST subset of the "Real images" scenario (dist/data/fashion-mnist/);
   // staticShell, inlineCss: the lab's markup in index.html and the pages' CSS inline (first paint);
-  // labFormulas: the formulas typeset at build time; earlyWorker: the engine's worker started by the HTML
-  plugins: [pureD3Schemes(), realImagesAsset(), staticShell(), inlineCss(), labFormulas(), earlyWorker()],
+  // labFormulas: the formulas typeset at build time; earlyWorker: the engine's worker started by the HTML;
+  // lazyUplotIntl: uPlot's Intl formatters made when first used
+  plugins: [pureD3Schemes(), lazyUplotIntl(), realImagesAsset(), staticShell(), inlineCss(), labFormulas(), earlyWorker()],
   base: './',
   publicDir: 'public',
   build: {

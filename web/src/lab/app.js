@@ -83,21 +83,24 @@ installTestHook({
   session, readiness, messages, panels, loop, playback, references, restarter, realView, engineScenarios: ENGINE_SCENARIOS,
 });
 
+// The engine's version and scenario list are asked for alongside the first run's requests, not before
+// them: the worker answers in order, and the first frame does not wait for two more round trips.
 async function boot() {
   try {
     session.client = await earlyEngine;
-    $('engine-version').textContent = await session.client.version();
-    const names = await session.client.scenarioNames();
-    window.__lab.engineScenarios = names;
-    const missing = ENGINE_SCENARIOS.filter((s) => !names.includes(s));
-    if (missing.length) setMessage('engine', `The engine lacks the scenarios ${missing.join(', ')}.`);
   } catch (e) {
     fatal(`The WebAssembly engine could not start: ${e.message}`);
     return;
   }
+  const about = Promise.all([session.client.version(), session.client.scenarioNames()]).then(([version, names]) => {
+    $('engine-version').textContent = version;
+    window.__lab.engineScenarios = names;
+    const missing = ENGINE_SCENARIOS.filter((s) => !names.includes(s));
+    if (missing.length) setMessage('engine', `The engine lacks the scenarios ${missing.join(', ')}.`);
+  }, (e) => fatal(`The WebAssembly engine could not start: ${e.message}`));
   const query = new URLSearchParams(location.search);
   const autoplay = query.get('autoplay') !== '0' && !matchMedia('(prefers-reduced-motion: reduce)').matches;
-  await restarter.restart({ autoplay });
+  await Promise.all([about, restarter.restart({ autoplay })]);
 }
 
 function fatal(text) {
@@ -110,5 +113,7 @@ syncControls();
 boot();
 // The full experiments (web/src/experiments) at the foot of the page: their code loads once the first
 // frame is drawn and the page is idle.
+// The curve charts' code too, if no curve panel came near before (printing draws every panel at once).
+readiness.firstFrame.then(() => idleThen(() => panels.load('corr')));
 readiness.firstFrame.then(() => idleThen(() => import('../experiments/panel.js')
   .then(({ mountExperimentPanel }) => mountExperimentPanel(document.getElementById('experiment-panel')))));

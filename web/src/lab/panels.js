@@ -7,14 +7,25 @@ import { panelSvg } from './lab-export.js';
 import { describePanel } from './describe.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
 import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
-import { createCurves } from '../plots/curves.js';
 import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
 import { registerFigure, onPrint } from '../access/figure-access.js';
 
+// The curve charts (uPlot: 50 KB of code, the largest part of the lab's) are a chunk of their own,
+// loaded when a curve panel is first drawn (render.js), exported, or once the page is idle after the
+// first frame (app.js, so that printing finds them): a phone's first frame has no curve in view.
+const CURVE_PANELS = new Set(['corr', 'norms']);
+
 // createPanels($, { session, onDrag(i, t, xy, phase), renderAll(force) }) ->
 //   { panels, lossChart, renderer (render.js), describeFigures(now) }
+// panels.ready(id): whether panel id's plot can be made now; panels.load(id) -> Promise: once it can
+// (the lab then draws again).
 export function createPanels($, { session, onDrag, renderAll }) {
+  let createCurves = null, curvesLoad = null;
+  const loadCurves = () => (curvesLoad ??= import('../plots/curves.js').then((m) => {
+    createCurves = m.createCurves;
+    renderAll(false);
+  }));
   // Each plot is made when first drawn (or exported, printed): a panel below the fold costs nothing
   // at the lab's start (render-loop.js draws the panels in view and the others as they come near).
   // The norms panel holds two charts, the norms' and the loss's, made together in that order.
@@ -43,6 +54,9 @@ export function createPanels($, { session, onDrag, renderAll }) {
   }
   // made(id): whether panel id's plot exists (a resize before its first drawing has nothing to do)
   Object.defineProperty(panels, 'made', { value: (id) => id in made });
+  const ready = (id) => !CURVE_PANELS.has(id) || createCurves !== null;
+  Object.defineProperty(panels, 'ready', { value: ready });
+  Object.defineProperty(panels, 'load', { value: (id) => (ready(id) ? Promise.resolve() : loadCurves()) });
   const lossOf = () => { if (!loss) void panels.norms; return loss; };
   const lossChart = {
     update: (data) => lossOf().update(data),
@@ -55,7 +69,7 @@ export function createPanels($, { session, onDrag, renderAll }) {
   const figures = Object.fromEntries(PANELS.filter((p) => p.id !== 'readout').map((p) => [p.id, registerFigure($(`body-${p.id}`), {
     title: p.title,
     describe: () => (session.cfg ? describePanel(p.id, session.viewContext()) : 'Loading.'),
-    snapshot: () => (session.cfg ? panelSvg(p.id, panels, lossChart) : null),
+    snapshot: () => (session.cfg && ready(p.id) ? panelSvg(p.id, panels, lossChart) : null),
     interactive: p.id === 'plane',
   })]));
   const describeFigures = (now = false) => { for (const f of Object.values(figures)) f.update(now); };

@@ -33,8 +33,8 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
       if (my !== s.gen) { staggered = false; done?.(); return; }
       const job = jobs.shift();
       if (!job) { staggered = false; updatePlayerUI(); done?.(); return; }
-      job();
-      setTimeout(next, 0);
+      const wait = job();  // (a promise: the job's code is loading, panels.js)
+      if (wait) wait.then(() => setTimeout(next, 0), () => setTimeout(next, 0)); else setTimeout(next, 0);
     };
     next();
   }
@@ -51,6 +51,7 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
 
   // A panel's picture: everything drawn as of now first.
   async function exportPanel(id, fmt) {
+    await panels.load(id);
     renderAll(true);
     return panelImage(id, fmt, panels, lossChart);
   }
@@ -60,7 +61,7 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
   const io = new IntersectionObserver((entries) => {
     for (const e of entries) {
       const id = e.target.id.replace(/^panel-/, '');
-      if (e.isIntersecting) visible.add(id); else visible.delete(id);
+      if (e.isIntersecting) { visible.add(id); panels.load(id); } else visible.delete(id);  // (a curve chart's code: panels.js)
     }
     scheduleRender();
   }, { rootMargin: '200px' });

@@ -35,18 +35,21 @@ export function createLabRenderer({ $, panels, lossChart }) {
   const weights = (ctx) => { const v = weightsView(ctx); panels.weights.update(v.data); sub('weights', v.subtitle); };
   // a curve chart's series change with the references (its key): set them before the data
   function series(id, v) { if (panels[id].__key !== v.key) { panels[id].__key = v.key; panels[id].setSeries(v.series); } }
+  // whether panel id's plot can be drawn now; if not, its code is asked for (panels.js draws again once in)
+  const loaded = (id) => panels.ready(id) || (panels.load(id), false);
 
-  // The first drawing of a run, one job a panel in view (show(id); render-loop.js runs each in a
+  // The first drawing of a run, one job a panel in view (the token plane: two, its plot made then drawn) (show(id); render-loop.js runs each in a
   // task of its own). The readout is text: always written.
   function firstDrawJobs(ctx, drawPlane, show) {
     const jobs = {
-      plane: [drawPlane],
+      plane: [() => void panels.plane, drawPlane],  // the plot made, then drawn: two tasks
       softmax: [() => softmax(ctx)],
       current: [() => current(ctx)],
-      corr: [() => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); sub('corr', cv.subtitle); }],
+      // (a curve panel waits for its chart's code, panels.js: the job's promise)
+      corr: [() => panels.load('corr').then(() => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); sub('corr', cv.subtitle); })],
       norms: [
-        () => { const v = normsView(ctx); panels.norms.__key = v.key; panels.norms.setSeries(v.series); panels.norms.update(v.norms); sub('norms', v.subtitle); },
-        () => lossChart.update(normsView(ctx).loss),
+        () => panels.load('norms').then(() => { const v = normsView(ctx); panels.norms.__key = v.key; panels.norms.setSeries(v.series); panels.norms.update(v.norms); sub('norms', v.subtitle); }),
+        () => { if (panels.ready('norms')) lossChart.update(normsView(ctx).loss); },  // (its code failed to load: no chart)
       ],
       spectrum: [() => spectrum(ctx)],
       weights: [() => weights(ctx)],
@@ -58,12 +61,12 @@ export function createLabRenderer({ $, panels, lossChart }) {
   // While playing, the convergence chart and the norm/loss charts take turns (each ~30 Hz), so
   // that no frame redraws all three uPlot charts.
   function curves(ctx, turn, show) {
-    if (turn !== 'norms' && show('corr')) {
+    if (turn !== 'norms' && show('corr') && loaded('corr')) {
       const cv = corrView(ctx);
       series('corr', cv);
       panels.corr.update(cv.data);
     }
-    if (turn !== 'corr' && show('norms')) {
+    if (turn !== 'corr' && show('norms') && loaded('norms')) {
       const v = normsView(ctx);
       series('norms', v);
       panels.norms.update(v.norms);

@@ -35,11 +35,13 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
     s.baseDataset = base.dataset;
     s.projection = computeProjection(s.cfg, s.baseDataset);
     syncControls();
-    try {
-      s.scores = await s.client.scores(s.cfg.dataset);
-    } catch (e) { s.scores = null; }
-    if (my !== s.gen) return;
-    if (!await startTraining(my)) return;
+    // the optimal tokens' scores and the run's start are asked for together (neither needs the other;
+    // the worker answers in order, so the scores are in before the run's first frame or its failure)
+    s.scores = null;
+    const scores = s.client.scores(s.cfg.dataset).then((sc) => sc, () => null).then((sc) => { if (my === s.gen) s.scores = sc; });
+    const started = await startTraining(my);
+    await scores;
+    if (my !== s.gen || !started) return;
     await firstDraw(my, wasPlaying);
   }
 
