@@ -7,9 +7,12 @@
 // with INCL=ms the inclusive time by function inside each task longer than that.
 // Function names are readable with an unminified build:
 //   npx vite build --minify false --outDir /tmp/prof && node bench/browser/startup-profile.mjs /tmp/prof '' 2
-//   node bench/browser/startup-profile.mjs DIST [HASH] [SECONDS]   (env: VW, VH, TOP=40, INCL)
+//   node bench/browser/startup-profile.mjs DIST [HASH] [SECONDS]   (env: VW, VH, TOP=40, INCL, PAGEPATH)
+// PAGEPATH: another page of the site than index.html, e.g. PAGEPATH=examples/lecture-notes.html (its
+// same-origin iframes run on the same main thread, so their tasks are in the list too).
 import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
 const dist = process.argv[2]; const hash = process.argv[3] || ''; const secs = Number(process.argv[4] || 2);
+const pagePath = process.env.PAGEPATH || '';
 const vw = Number(process.env.VW || 412), vh = Number(process.env.VH || 823);
 const site = await serveSite(dist ? { dist } : {});
 const browser = await launchBrowser();
@@ -19,7 +22,7 @@ const events = [];
 cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
 const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
 await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8.execute', 'v8'] }, transferMode: 'ReportEvents' });
-await page.goto(`${site.url}${hash ? '#' + hash : ''}`);
+await page.goto(`${site.url}${pagePath}${hash ? '#' + hash : ''}`);
 await page.waitForTimeout(secs * 1000 + 500);
 await cdp.send('Tracing.end'); await complete;
 const parse = events.find((e) => e.name === 'ParseHTML' && String(e.args?.beginData?.url ?? '').startsWith(site.url));

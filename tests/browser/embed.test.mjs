@@ -90,7 +90,8 @@ before(async () => {
 <script src="${figures.url}attnsvm-figure.js"></script></body></html>`;
   pages = await serve({                        // origin A: the course site
     rewrite: (html) => html.replaceAll('src="../embed.html', `src="${figures.url}embed.html`)
-      .replaceAll('src="../attnsvm-figure.js"', `src="${figures.url}attnsvm-figure.js"`),
+      .replaceAll('src="../attnsvm-figure.js"', `src="${figures.url}attnsvm-figure.js"`)
+      .replaceAll("'../attnsvm-figure.js'", `'${figures.url}attnsvm-figure.js'`), // the notes' loader
     pages: { '/plain.html': plainPage },
   });
 });
