@@ -29,7 +29,10 @@
 // with its link, and the live drawing is hidden (print.css); afterprint removes them. Chromium fires
 // beforeprint in every frame when a page prints (window.print(), page.pdf()), and an <img> of a data
 // URL inserted there is printed, so the picture is the state at that moment.
-import './print.css';
+// print.css (the classes used here) is @imported by each page's own sheet (styles/lab.css,
+// embed/figure.css), not imported here: imported by this shared module it became the shared chunk's
+// CSS, which vite's preload helper re-added as a <link> (a download and a whole-page restyle) each
+// time a lazily loaded chunk came in, although the page had it inline.
 import { svgString } from '../plots/export.js';
 
 const UPDATE_MS = 1500;
