@@ -20,6 +20,7 @@ const OK = '#009E73', BAD = '#D55E00', GAMMA_BAD = '#CC79A7';
 // (s_it - 1/T) / (max_t s_it - 1/T): none at W = 0. The tiles are then scaled up from the strip
 // without smoothing. One putImageData and one upload per drawing: an ImageData, a
 // putImageData and a drawImage from a small canvas per image cost 15-30 ms for the 24 images.
+let tileAlpha = new Float64Array(49);
 function paintTile(out, stride, x0, { pixels, rows, cols, patch, index, softmax, offset = 0 }) {
   const g = Math.floor(rows / patch);
   const T = g * g;
@@ -28,11 +29,14 @@ function paintTile(out, stride, x0, { pixels, rows, cols, patch, index, softmax,
   const span = mx - 1 / T;
   const over = softmax && span > 1e-9;
   const base = index * rows * cols;
+  // the overlay's opacity per patch (T values, not one per pixel)
+  const alpha = tileAlpha.length >= T ? tileAlpha : (tileAlpha = new Float64Array(T));
+  for (let t = 0; t < T; t++) alpha[t] = over ? 0.7 * Math.max(0, (softmax[offset + t] - 1 / T) / span) : 0;
   for (let r = 0; r < rows; r++) {
     const tr = Math.min(g - 1, Math.floor(r / patch)) * g;
     for (let c = 0; c < cols; c++) {
       const v = 255 - pixels[base + r * cols + c]; // dark garment on a light ground
-      const a = over ? 0.7 * Math.max(0, (softmax[offset + tr + Math.min(g - 1, Math.floor(c / patch))] - 1 / T) / span) : 0;
+      const a = alpha[tr + Math.min(g - 1, Math.floor(c / patch))];
       const o = 4 * (r * stride + x0 + c);
       out[o] = (1 - a) * v + a * ATTN[0];
       out[o + 1] = (1 - a) * v + a * ATTN[1];
