@@ -57,6 +57,7 @@ const { panels, lossChart, renderer, describeFigures } = createPanels($, {
   session,
   onDrag: (i, t, xy, phase) => drag.onDrag(i, t, xy, phase),
   renderAll: (force) => loop.renderAll(force),
+  curvesLoaded: () => loop.renderCurves(),
 });
 const references = createReferences({ session, setMessage, scheduleRender: () => loop.scheduleRender() });
 const playback = createPlayback($, {
