@@ -57,6 +57,7 @@ const { panels, lossChart, renderer, describeFigures } = createPanels($, {
   session,
   onDrag: (i, t, xy, phase) => drag.onDrag(i, t, xy, phase),
   renderAll: (force) => loop.renderAll(force),
+  curvesLoaded: () => loop.renderCurves(),
 });
 const references = createReferences({ session, setMessage, scheduleRender: () => loop.scheduleRender() });
 const playback = createPlayback($, {
@@ -99,7 +100,11 @@ async function boot() {
     if (missing.length) setMessage('engine', `The engine lacks the scenarios ${missing.join(', ')}.`);
   }, (e) => fatal(`The WebAssembly engine could not start: ${e.message}`));
   const query = new URLSearchParams(location.search);
-  const autoplay = query.get('autoplay') !== '0' && !matchMedia('(prefers-reduced-motion: reduce)').matches;
+  // (the reduced-motion preference as prepaint.js read it before the first paint; asked here only
+  // if it did not run)
+  const motion = document.documentElement.dataset.motion;
+  const reduced = motion ? motion === 'reduce' : matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const autoplay = query.get('autoplay') !== '0' && !reduced;
   await Promise.all([about, restarter.restart({ autoplay })]);
 }
 

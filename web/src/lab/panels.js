@@ -16,15 +16,15 @@ import { registerFigure, onPrint } from '../access/figure-access.js';
 // first frame (app.js, so that printing finds them): a phone's first frame has no curve in view.
 const CURVE_PANELS = new Set(['corr', 'norms']);
 
-// createPanels($, { session, onDrag(i, t, xy, phase), renderAll(force) }) ->
+// createPanels($, { session, onDrag(i, t, xy, phase), renderAll(force), curvesLoaded() }) ->
 //   { panels, lossChart, renderer (render.js), describeFigures(now) }
 // panels.ready(id): whether panel id's plot can be made now; panels.load(id) -> Promise: once it can
 // (the lab then draws again).
-export function createPanels($, { session, onDrag, renderAll }) {
+export function createPanels($, { session, onDrag, renderAll, curvesLoaded }) {
   let createCurves = null, curvesLoad = null;
   const loadCurves = () => (curvesLoad ??= import('../plots/curves.js').then((m) => {
     createCurves = m.createCurves;
-    renderAll(false);
+    curvesLoaded();
   }));
   // Each plot is made when first drawn (or exported, printed): a panel below the fold costs nothing
   // at the lab's start (render-loop.js draws the panels in view and the others as they come near).

@@ -7,7 +7,7 @@ import { createFrameQueue } from './frame-queue.js';
 
 // createRenderLoop({ session, panels, lossChart, renderer, isPlaying(), updatePlayerUI(),
 //   describeFigures(now) }) -> { scheduleRender(), renderAll(force), renderPlane(ctx?),
-//   renderStaggered(done), exportPanel(id, fmt) -> Promise, renders, resizes }
+//   renderStaggered(done), renderCurves(), exportPanel(id, fmt) -> Promise, renders, resizes }
 export function createRenderLoop({ session: s, panels, lossChart, renderer, isPlaying, updatePlayerUI, describeFigures }) {
   const scheduleRender = createFrameQueue(() => renderAll());
 
@@ -47,6 +47,22 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
     renderer.frame(ctx, { force, playing: isPlaying(), show: (id) => force || visible.has(id), plane: () => renderPlane(ctx) });
     updatePlayerUI();
     describeFigures(force);
+  }
+
+  // The curve charts' code came in (panels.js): the curve panels in view drawn, each in a task of its
+  // own (not with the module's evaluation, nor in a full frame: the other panels are drawn already,
+  // and the playing frames keep drawing them). A run's first drawing draws them itself.
+  function renderCurves() {
+    if (!s.cfg || staggered) return;
+    const ids = ['corr', 'norms'].filter((id) => visible.has(id));
+    const my = s.gen;
+    const step = () => {
+      if (my !== s.gen || staggered) return;
+      const id = ids.shift();
+      if (visible.has(id)) { renderer.curve(s.viewContext(), id); describeFigures(false); }
+      if (ids.length) setTimeout(step, 0);
+    };
+    if (ids.length) setTimeout(step, 0);
   }
 
   // A panel's picture: everything drawn as of now first.
@@ -97,7 +113,7 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
   document.querySelectorAll('.panel .body').forEach((b) => ro.observe(b));
 
   return {
-    scheduleRender, renderAll, renderPlane, renderStaggered, exportPanel,
+    scheduleRender, renderAll, renderPlane, renderStaggered, renderCurves, exportPanel,
     get renders() { return renders; },
     get resizes() { return resizes; },
   };

@@ -3,7 +3,8 @@
 // (render-loop.js schedules them: lab/frame-queue.js, the staggered first drawing).
 //
 // createLabRenderer({ $, panels, lossChart }) ->
-//   { plane(ctx, domainKey), firstDrawJobs(ctx, plane()), frame(ctx, { force, playing, show(id), plane() }) }
+//   { plane(ctx, domainKey), firstDrawJobs(ctx, plane()), frame(ctx, { force, playing, show(id), plane() }),
+//     curve(ctx, id) }
 import { planeView, softmaxView, currentSoftmaxView, corrView, normsView, spectrumView, weightsView, readoutView } from './views.js';
 import { themeColors } from '../plots/theme.js';
 import { setText } from './dom-write.js';
@@ -97,5 +98,21 @@ export function createLabRenderer({ $, panels, lossChart }) {
     }
   }
 
-  return { plane, firstDrawJobs, frame };
+  // One curve panel (corr, or norms with the loss) drawn in full: its chart's code just came in.
+  function curve(ctx, id) {
+    if (id === 'corr') {
+      const cv = corrView(ctx);
+      series('corr', cv);
+      panels.corr.update(cv.data);
+      sub('corr', cv.subtitle);
+    } else {
+      const v = normsView(ctx);
+      series('norms', v);
+      panels.norms.update(v.norms);
+      lossChart.update(v.loss);
+      sub('norms', v.subtitle);
+    }
+  }
+
+  return { plane, firstDrawJobs, frame, curve };
 }

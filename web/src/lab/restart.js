@@ -21,7 +21,7 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
     dropRun();
     if (s.state.scenario === 'real-images') { await realView.show(my); return; }
     realView.hide();
-    syncControls();
+    syncControls({ ifChanged: true });
     s.writeHash();
     const base = await scenarioBase(my);
     if (!base) return;

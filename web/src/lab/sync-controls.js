@@ -7,9 +7,14 @@ import { datasetText } from './lab-export.js';
 import { CONTROL_IDS, controlValues, jointChecked, optionShown, dataHint, dataNote, variantLabels } from './controls.js';
 import { idleThen } from './ready.js';
 
-// createControlSync($, { session, readiness (ready.js), updatePlayerUI() }) -> syncControls()
+// createControlSync($, { session, readiness (ready.js), updatePlayerUI() }) -> syncControls({ ifChanged })
+// (ifChanged: nothing is written if the state and the configuration are those written last, e.g.
+// the first run's start, whose state the page's module wrote a moment before)
 export function createControlSync($, { session: s, readiness, updatePlayerUI }) {
-  function syncControls() {
+  let written = null;
+  function syncControls({ ifChanged = false } = {}) {
+    if (ifChanged && written && written.state === s.state && written.cfg === s.cfg) { updatePlayerUI(); return; }
+    written = { state: s.state, cfg: s.cfg };
     const info = SCENARIO_INFO[s.state.scenario];
     $('ctl-scenario').value = s.state.scenario;
     $('ctl-speed').value = String(s.state.speed);
