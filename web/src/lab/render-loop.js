@@ -11,9 +11,10 @@ import { createFrameQueue } from './frame-queue.js';
 export function createRenderLoop({ session: s, panels, lossChart, renderer, isPlaying, updatePlayerUI, describeFigures }) {
   const scheduleRender = createFrameQueue(() => renderAll());
 
-  function renderPlane(ctx = s.viewContext()) {
-    if (!s.cfg || !s.projection) return;
-    renderer.plane(ctx, `${s.state.scenario}|${s.gen}`);
+  // steps: returns the plot's drawing steps to run (renderer.plane), else draws it whole
+  function renderPlane(ctx = s.viewContext(), { steps = false } = {}) {
+    if (!s.cfg || !s.projection) return [];
+    return renderer.plane(ctx, `${s.state.scenario}|${s.gen}`, { steps });
   }
 
   let renders = 0;
@@ -24,7 +25,7 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
   // their plots made, when they come near (the observer below schedules a frame).
   function renderStaggered(done) {
     const ctx = s.viewContext();
-    const jobs = renderer.firstDrawJobs(ctx, () => renderPlane(ctx), (id) => visible.has(id));
+    const jobs = renderer.firstDrawJobs(ctx, () => renderPlane(ctx, { steps: true }), (id) => visible.has(id));
     const my = s.gen;
     staggered = true;
     const next = () => {

@@ -24,11 +24,14 @@ export function createLabRenderer({ $, panels, lossChart }) {
     setText(el, text ?? '');
     if (el.hidden !== !text) el.hidden = !text;
   }
-  function plane(ctx, domainKey) {
+  // steps: the plot drawn by panels.plane.updateInSteps (returns its steps, each for a task of its own)
+  function plane(ctx, domainKey, { steps = false } = {}) {
     const v = planeView(ctx);
-    panels.plane.update({ ...v.data, draggable: true, domainKey });
+    const next = { ...v.data, draggable: true, domainKey };
+    const rest = steps ? panels.plane.updateInSteps(next) : panels.plane.update(next);
     sub('plane', `${v.subtitle} Drag a token (or focus it, then arrow keys) to move it.`);
     panelMessage('plane', v.message);
+    return rest ?? [];
   }
   const softmax = (ctx) => { const v = softmaxView(ctx); panels.softmax.update(v.data); sub('softmax', v.subtitle); };
   const current = (ctx) => { const v = currentSoftmaxView(ctx); if (v) { panels.current.update(v.data); sub('current', v.subtitle); } };
@@ -39,11 +42,14 @@ export function createLabRenderer({ $, panels, lossChart }) {
   // whether panel id's plot can be drawn now; if not, its code is asked for (panels.js draws again once in)
   const loaded = (id) => panels.ready(id) || (panels.load(id), false);
 
-  // The first drawing of a run, one job a panel in view (the token plane: two, its plot made then drawn) (show(id); render-loop.js runs each in a
+  // The first drawing of a run, one job a panel in view (the token plane: four, its plot made then drawn in steps) (show(id); render-loop.js runs each in a
   // task of its own). The readout is text: always written.
-  function firstDrawJobs(ctx, drawPlane, show) {
+  function firstDrawJobs(ctx, drawPlaneSteps, show) {
+    let planeSteps = [];
+    const nextPlaneStep = () => void planeSteps.shift()?.();
     const jobs = {
-      plane: [() => void panels.plane, drawPlane],  // the plot made, then drawn: two tasks
+      // the plot made, then drawn in its three steps (tokenplane.js's updateInSteps): four tasks
+      plane: [() => void panels.plane, () => { planeSteps = drawPlaneSteps(); nextPlaneStep(); }, nextPlaneStep, nextPlaneStep],
       softmax: [() => softmax(ctx)],
       current: [() => current(ctx)],
       // (a curve panel waits for its chart's code, panels.js: the job's promise)

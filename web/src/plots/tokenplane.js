@@ -64,8 +64,9 @@ export function createTokenPlane(container, { onDrag } = {}) {
     return [x0 - pad, x1 + pad, y0 - pad, y1 + pad];
   }
 
-  function render() {
-    if (!data) return;
+  // The geometry of a drawing of `data` (sets the scales x, y): shared by render() and the stepped
+  // first drawing (updateInSteps).
+  function layout() {
     const c = themeColors();
     knownWidth ??= container.clientWidth;   // cached: reading layout every frame forces a reflow
     if (!wrap.parentNode) container.append(wrap);
@@ -96,14 +97,59 @@ export function createTokenPlane(container, { onDrag } = {}) {
     // paths of W(k) z_i are redrawn on their canvas on every update.
     const staticKey = JSON.stringify([width, height, x0, x1, y0, y1, c.dark, data.tokens, data.selected, data.optimal,
       data.support, data.lines, data.arrows, data.draggable, data.xlabel, data.ylabel, data.queries, legendItems.map((it) => it.label)]);
+    return { c, staticKey, legendRows, geom: { width, height, m, pw, ph, x0, x1, y0, y1 } };
+  }
+
+  function render() {
+    if (!data) return;
+    stepGen++;  // a whole drawing supersedes a stepped one in progress
+    const { c, staticKey, legendRows, geom } = layout();
     if (staticKey !== lastStaticKey) {
       lastStaticKey = staticKey;
-      svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
-      renderStatic(c, { width, height, m, pw, ph, x0, x1, y0, y1 });
-      renderLegend(c, legendRows, m);
+      sizeSvg(geom);
+      renderStatic(c, geom);
+      renderLegend(c, legendRows, geom.m);
     }
+    finish(c, geom);
+  }
+
+  function sizeSvg({ width, height }) { svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`); }
+  function finish(c, { m, pw, ph }) {
+    wrap.style.visibility = '';
     plotBox = { left: m.left, top: m.top, pw, ph };
     drawPaths(c);
+  }
+
+  // The same drawing as update(next) in three steps, for a caller that runs each in a task of its
+  // own: a plane's first drawing runs cold code (d3's axes, the tokens' SVG, the canvas's first
+  // context: 50-90 ms in one task at a phone's start). The plane stays hidden until the last step;
+  // an update(), resize() or refit() in between draws it whole and the remaining steps do nothing.
+  let stepGen = 0;
+  function updateInSteps(next) {
+    data = next;
+    const my = ++stepGen;
+    let L = null;
+    const step = (f) => () => { if (my === stepGen) f(); };
+    const changed = () => L.staticKey !== lastStaticKey;
+    return [
+      step(() => {
+        L = layout();
+        if (!changed()) return;
+        if (lastStaticKey === null) wrap.style.visibility = 'hidden';
+        sizeSvg(L.geom); renderDefs(L.geom); renderAxes(L.c, L.geom);
+      }),
+      step(() => {
+        if (!changed()) return;
+        const grp = plotLayers();
+        renderLines(grp, L.c, L.geom);
+        renderArrows(grp);
+        renderLabels(grp, L.c, renderTokens(grp, L.c, L.geom));
+      }),
+      step(() => {
+        if (changed()) { lastStaticKey = L.staticKey; renderLegend(L.c, L.legendRows, L.geom.m); }
+        finish(L.c, L.geom);
+      }),
+    ];
   }
 
   // The paths of W(k) z_i (and a dot at their tip) on the canvas, clipped to the plot area.
@@ -163,6 +209,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
   }
 
   // The SVG layers of the plane, in drawing order (what does not change between frames).
+  // (updateInSteps runs the same calls, in the same order, split over its steps)
   function renderStatic(c, geom) {
     renderDefs(geom);
     renderAxes(c, geom);
@@ -349,6 +396,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
   return {
     svgEl,
     update(next) { data = next; render(); },
+    updateInSteps,
     resize(w) { knownWidth = w ?? container.clientWidth; render(); },
     refit() { domain = null; render(); },
     svg() {
