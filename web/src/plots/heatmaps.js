@@ -8,27 +8,12 @@ import { select } from 'd3-selection';
 import { scaleLinear, scaleBand } from 'd3-scale';
 import { axisBottom, axisLeft, axisRight } from 'd3-axis';
 import { themeColors, seqColor, seqScale, divScale } from './theme.js';
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
+import { SVG_NS, setIf, styleAxis, emptyGroupInPlace } from './svg.js';
 
 // '#rrggbb' or 'rgb(r, g, b)' -> [r, g, b]
 export function parseColor(col) {
   if (col.startsWith('#')) return [1, 3, 5].map((k) => parseInt(col.slice(k, k + 2), 16));
   return col.match(/\d+/g).slice(0, 3).map(Number);
-}
-
-// Sets an attribute (or the text, name 'text') only when its value differs: a write of the same
-// value still invalidates style and layout.
-function setIf(node, name, value) {
-  if (name === 'text') { if (node.textContent !== value) node.textContent = value; return; }
-  const v = value === null || value === undefined ? null : String(value);
-  if (node.getAttribute(name) === v) return;
-  if (v === null) node.removeAttribute(name); else node.setAttribute(name, v);
-}
-
-function styleAxis(g, c) {
-  g.selectAll('path,line').attr('stroke', c.muted);
-  g.selectAll('text').attr('fill', c.fg);
 }
 
 function colorbar(svg, { x0, y0, h, scale, domain, c, label }) {
@@ -48,12 +33,7 @@ function colorbar(svg, { x0, y0, h, scale, domain, c, label }) {
 // The colour bar's axis, drawn into an empty group (a new domain: a new group in the old one's place,
 // drawn as on a new bar; the bar's 40 colour steps do not depend on the domain).
 function colorbarAxis(ax, { y0, h, domain, c }) {
-  if (ax.node().hasChildNodes()) {
-    const g = document.createElementNS(SVG_NS, 'g');
-    g.setAttribute('transform', ax.attr('transform'));
-    ax.node().replaceWith(g);
-    ax = select(g);
-  }
+  ax = select(emptyGroupInPlace(ax.node()));
   const s = scaleLinear().domain(domain).range([y0 + h, y0]);
   // one tick per ~28 px (six labels in a 58 px bar overlapped each other and the title)
   ax.call(axisRight(s).ticks(Math.max(2, Math.min(5, Math.floor(h / 28)))));

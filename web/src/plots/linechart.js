@@ -5,8 +5,7 @@ import { scaleLinear, scaleLog } from 'd3-scale';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { line } from 'd3-shape';
 import { themeColors } from './theme.js';
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
+import { SVG_NS, setIf, styleAxis, emptyGroupInPlace } from './svg.js';
 
 // Indices of at most ~maxPoints of n streamed points: every stride-th, the last always (a long run's
 // history adds no pixels to a chart a few hundred pixels wide, but costs time on every redraw).
@@ -77,16 +76,17 @@ export function drawLineChart(svgEl, spec) {
     st = buildFrame(svgEl, spec, { c, width, height, m, legend, frameKey });
     charts.set(svgEl, st);
   }
-  const xKey = JSON.stringify([x.domain(), x.range(), spec.xticks ?? Math.max(2, Math.floor(width / 80))]);
+  const xticks = spec.xticks ?? Math.max(2, Math.floor(width / 80));
+  const xKey = JSON.stringify([x.domain(), x.range(), xticks]);
   if (xKey !== st.xKey) {
     st.xKey = xKey;
-    st.gx = axisGroup(st.gx).call(axisBottom(x).ticks(spec.xticks ?? Math.max(2, Math.floor(width / 80))));
+    st.gx = select(emptyGroupInPlace(st.gx.node())).call(axisBottom(x).ticks(xticks));
     styleAxis(st.gx, c);
   }
   const yKey = JSON.stringify([y.domain(), y.range()]);
   if (yKey !== st.yKey) {
     st.yKey = yKey;
-    const gy = st.gy = axisGroup(st.gy).call(spec.ylog ? axisLeft(y).ticks(4, '~e') : axisLeft(y).ticks(5));
+    const gy = st.gy = select(emptyGroupInPlace(st.gy.node())).call(spec.ylog ? axisLeft(y).ticks(4, '~e') : axisLeft(y).ticks(5));
     styleAxis(gy, c);
     // grid lines: on a log axis at the decades only (2 and 5 too when a decade is >= 60 px tall), and
     // its minor ticks only when a decade has >= 30 px: d3 puts a tick at 1..9 x 10^e, and a grid line
@@ -112,28 +112,6 @@ export function drawLineChart(svgEl, spec) {
 }
 
 const charts = new WeakMap(); // svg element -> its drawn frame (buildFrame) and axis keys
-
-// Sets an attribute only when its value differs (a write of the same value still invalidates the
-// SVG's style and layout).
-function setIf(node, name, value) {
-  const v = value === null || value === undefined ? null : String(value);
-  if (node.getAttribute(name) === v) return;
-  if (v === null) node.removeAttribute(name); else node.setAttribute(name, v);
-}
-
-function styleAxis(g, c) {
-  g.selectAll('path,line').attr('stroke', c.muted);
-  g.selectAll('text').attr('fill', c.fg);
-}
-
-// A fresh, empty axis group in the place of the old one (d3-axis then draws it as on a new chart).
-function axisGroup(old) {
-  if (!old.node().hasChildNodes()) return old;
-  const g = document.createElementNS(SVG_NS, 'g');
-  g.setAttribute('transform', old.attr('transform'));
-  old.node().replaceWith(g);
-  return select(g);
-}
 
 // The chart's elements in drawing order: the axes' groups (filled by the caller), the axis labels,
 // the plot's lines and points (their data set by the caller) and the legend.

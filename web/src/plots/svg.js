@@ -13,3 +13,29 @@ export function svgAppender(parent) {
     return e;
   };
 }
+
+// Sets an attribute (or the text, name 'text') only when its value differs: a write of the same
+// value still invalidates the SVG's style and layout. (Redraws that keep their elements: linechart.js,
+// heatmaps.js.)
+export function setIf(node, name, value) {
+  if (name === 'text') { if (node.textContent !== value) node.textContent = value; return; }
+  const v = value === null || value === undefined ? null : String(value);
+  if (node.getAttribute(name) === v) return;
+  if (v === null) node.removeAttribute(name); else node.setAttribute(name, v);
+}
+
+// A d3-axis group (a d3 selection) in the theme's colours: its domain and ticks muted, its labels fg.
+export function styleAxis(g, c) {
+  g.selectAll('path,line').attr('stroke', c.muted);
+  g.selectAll('text').attr('fill', c.fg);
+}
+
+// A fresh, empty <g> with g's transform in g's place (g: a DOM node), or g itself when it is empty:
+// d3-axis then draws into it as on a new chart (a redrawn axis of a chart that keeps its elements).
+export function emptyGroupInPlace(g) {
+  if (!g.hasChildNodes()) return g;
+  const fresh = document.createElementNS(SVG_NS, 'g');
+  fresh.setAttribute('transform', g.getAttribute('transform'));
+  g.replaceWith(fresh);
+  return fresh;
+}
