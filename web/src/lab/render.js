@@ -37,8 +37,18 @@ export function createLabRenderer({ $, panels, lossChart }) {
   const current = (ctx) => { const v = currentSoftmaxView(ctx); if (v) { panels.current.update(v.data); sub('current', v.subtitle); } };
   const spectrum = (ctx) => { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); sub('spectrum', v.subtitle); };
   const weights = (ctx) => { const v = weightsView(ctx); panels.weights.update(v.data); sub('weights', v.subtitle); };
-  // a curve chart's series change with the references (its key): set them before the data
-  function series(id, v) { if (panels[id].__key !== v.key) { panels[id].__key = v.key; panels[id].setSeries(v.series); } }
+  // a curve chart's series change with the references (its key): set them before the data (fresh:
+  // set whatever the key, as at a run's first drawing)
+  function series(id, v, fresh = false) { if (fresh || panels[id].__key !== v.key) { panels[id].__key = v.key; panels[id].setSeries(v.series); } }
+  // A curve panel drawn in full: the convergence chart; the norms' chart (withLoss: and the loss's)
+  function corrPanel(ctx, fresh = false) { const v = corrView(ctx); series('corr', v, fresh); panels.corr.update(v.data); sub('corr', v.subtitle); }
+  function normsPanel(ctx, { fresh = false, withLoss = true } = {}) {
+    const v = normsView(ctx);
+    series('norms', v, fresh);
+    panels.norms.update(v.norms);
+    if (withLoss) lossChart.update(v.loss);
+    sub('norms', v.subtitle);
+  }
   // whether panel id's plot can be drawn now; if not, its code is asked for (panels.js draws again once in)
   const loaded = (id) => panels.ready(id) || (panels.load(id), false);
 
@@ -53,9 +63,9 @@ export function createLabRenderer({ $, panels, lossChart }) {
       softmax: [() => softmax(ctx)],
       current: [() => current(ctx)],
       // (a curve panel waits for its chart's code, panels.js: the job's promise)
-      corr: [() => panels.load('corr').then(() => { const cv = corrView(ctx); panels.corr.__key = cv.key; panels.corr.setSeries(cv.series); panels.corr.update(cv.data); sub('corr', cv.subtitle); })],
+      corr: [() => panels.load('corr').then(() => corrPanel(ctx, true))],
       norms: [
-        () => panels.load('norms').then(() => { const v = normsView(ctx); panels.norms.__key = v.key; panels.norms.setSeries(v.series); panels.norms.update(v.norms); sub('norms', v.subtitle); }),
+        () => panels.load('norms').then(() => normsPanel(ctx, { fresh: true, withLoss: false })),
         () => { if (panels.ready('norms')) lossChart.update(normsView(ctx).loss); },  // (its code failed to load: no chart)
       ],
       spectrum: [() => spectrum(ctx)],
@@ -105,20 +115,7 @@ export function createLabRenderer({ $, panels, lossChart }) {
   }
 
   // One curve panel (corr, or norms with the loss) drawn in full: its chart's code just came in.
-  function curve(ctx, id) {
-    if (id === 'corr') {
-      const cv = corrView(ctx);
-      series('corr', cv);
-      panels.corr.update(cv.data);
-      sub('corr', cv.subtitle);
-    } else {
-      const v = normsView(ctx);
-      series('norms', v);
-      panels.norms.update(v.norms);
-      lossChart.update(v.loss);
-      sub('norms', v.subtitle);
-    }
-  }
+  const curve = (ctx, id) => (id === 'corr' ? corrPanel(ctx) : normsPanel(ctx));
 
   return { plane, firstDrawJobs, frame, curve };
 }
