@@ -8,6 +8,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { themeColors } from './theme.js';
 import { drawLineChart, decimatedIndices } from './linechart.js';
+import { tickLabels } from './number-format.js';
 
 export function createCurves(container, options) {
   const root = document.createElement('div');
@@ -52,7 +53,8 @@ export function createCurves(container, options) {
         grid: { stroke: c.grid, width: 1, ...(log ? { filter: logGrid } : {}) },
         ticks: { stroke: c.grid, width: 1, ...(log ? { filter: logTicks } : {}) },
         font: c.font, labelFont: c.font,
-        ...(log ? { values: (u, vals) => vals.map((v) => (v == null ? '' : fmtLog(v))) } : {}),
+        // (a linear axis: uPlot's own labels, without Intl's cold start in the first build: number-format.js)
+        values: log ? (u, vals) => vals.map((v) => (v == null ? '' : fmtLog(v))) : linearLabels,
       };
     };
     // x from 0 to the run's length when known (curves grow left to right on a fixed axis)
@@ -110,6 +112,8 @@ export function createCurves(container, options) {
     get plot() { return plot; },
   };
 }
+
+const linearLabels = tickLabels();
 
 // color 'fg': the theme's text colour, resolved at each build (a theme switch rebuilds the chart)
 const colorOf = (s, c) => (s.color === 'fg' ? c.fg : s.color);
