@@ -1,15 +1,26 @@
 // When the lab draws (render.js draws a frame): redraws coalesced to one an animation frame, a run's
-// first drawing spread over tasks, panels off screen skipped while playing, and a resized panel
-// redrawn in a task of its own.
+// first drawing spread over tasks (the panels on screen first), panels off screen skipped while
+// playing, and a resized panel redrawn in a task of its own.
 import { PANELS } from './layout.js';
 import { panelImage } from './lab-export.js';
 import { createFrameQueue } from './frame-queue.js';
+import { viewDrawn } from './ready.js';
+
+// (in a run's first drawing: the panels on screen are drawn)
+const MARK = Symbol('panels on screen drawn');
 
 // createRenderLoop({ session, panels, lossChart, renderer, isPlaying(), updatePlayerUI(),
 //   describeFigures(now) }) -> { scheduleRender(), renderAll(force), renderPlane(ctx?),
 //   renderStaggered(done), renderCurves(), exportPanel(id, fmt) -> Promise, renders, resizes }
 export function createRenderLoop({ session: s, panels, lossChart, renderer, isPlaying, updatePlayerUI, describeFigures }) {
-  const scheduleRender = createFrameQueue(() => renderAll());
+  // A queued frame (the observers, the references, the player) waits while a restart's drawing is
+  // still to come: its first drawing draws every panel itself, in short tasks (a frame queued in
+  // between drew the whole cold token plane and the heatmaps in one task of ~100 ms, the new
+  // configuration with no trace yet), or a failed restart draws what it has (renderAll below).
+  let drawnGen = null;
+  const scheduleRender = createFrameQueue(() => {
+    if (s.cfg && drawnGen !== s.gen) updatePlayerUI(); else renderAll();
+  });
 
   // steps: returns the plot's drawing steps to run (renderer.plane), else draws it whole
   function renderPlane(ctx = s.viewContext(), { steps = false } = {}) {
@@ -19,20 +30,28 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
 
   let renders = 0;
   let staggered = false;
-  // The first drawing of a run is spread over several tasks (one per panel), so that no main-thread
-  // task is long; later frames redraw incrementally.
-  // Only the panels in view (or within the observer's margin) are drawn: the others are drawn, and
-  // their plots made, when they come near (the observer below schedules a frame).
+  // The first drawing of a run is spread over several tasks (one per panel, the token plane's four),
+  // so that no main-thread task is long; later frames redraw incrementally.
+  // The panels on screen are drawn first, then the first frame is marked (ready.js: what the reader
+  // sees is drawn), then the panels within the observer's margin (just below the fold, drawn in the
+  // tasks that follow, before a reader scrolls to them). done() once all are drawn (the lab's
+  // ready flag waits for it). The panels farther away are drawn, and their plots made, when they
+  // come near (the observer below schedules a frame). The readout is text: always written.
   function renderStaggered(done) {
     const ctx = s.viewContext();
-    const jobs = renderer.firstDrawJobs(ctx, () => renderPlane(ctx, { steps: true }), (id) => visible.has(id));
+    const byPanel = renderer.firstDrawJobs(ctx, () => renderPlane(ctx, { steps: true }));
+    const ids = Object.keys(byPanel).filter((id) => id === 'readout' || visible.has(id));
+    const first = ids.filter((id) => onScreen.has(id)), then = ids.filter((id) => !onScreen.has(id));
+    const jobs = [...first.flatMap((id) => byPanel[id]), MARK, ...then.flatMap((id) => byPanel[id])];
     const my = s.gen;
     staggered = true;
+    drawnGen = my;
     const next = () => {
       // a newer run took over: still resolve, or the superseded restart would wait forever (and the
       // page would stay "busy")
       if (my !== s.gen) { staggered = false; done?.(); return; }
       const job = jobs.shift();
+      if (job === MARK) { viewDrawn(); next(); return; }
       if (!job) { staggered = false; updatePlayerUI(); done?.(); return; }
       const wait = job();  // (a promise: the job's code is loading, panels.js)
       if (wait) wait.then(() => setTimeout(next, 0), () => setTimeout(next, 0)); else setTimeout(next, 0);
@@ -44,6 +63,7 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
     if (!s.cfg) { updatePlayerUI(); return; }
     if (staggered && !force) return;
     renders++;
+    drawnGen = s.gen;
     const ctx = s.viewContext();
     renderer.frame(ctx, { force, playing: isPlaying(), show: (id) => force || visible.has(id), plane: () => renderPlane(ctx) });
     updatePlayerUI();
@@ -73,16 +93,23 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
     return panelImage(id, fmt, panels, lossChart);
   }
 
-  // Visibility: panels off screen are not redrawn while playing.
+  // Visibility: panels off screen are not redrawn while playing; those within 200 px of the
+  // viewport count as visible (visible), those in it as on screen (onScreen: a run's first drawing
+  // draws them first). Until an observer has spoken, every panel counts as both.
   const visible = new Set(PANELS.map((p) => p.id));
+  const onScreen = new Set(visible);
+  const panelId = (e) => e.target.id.replace(/^panel-/, '');
   const io = new IntersectionObserver((entries) => {
     for (const e of entries) {
-      const id = e.target.id.replace(/^panel-/, '');
+      const id = panelId(e);
       if (e.isIntersecting) { visible.add(id); panels.load(id); } else visible.delete(id);  // (a curve chart's code: panels.js)
     }
     scheduleRender();
   }, { rootMargin: '200px' });
-  document.querySelectorAll('.panel').forEach((p) => io.observe(p));
+  const screenIo = new IntersectionObserver((entries) => {
+    for (const e of entries) if (e.isIntersecting) onScreen.add(panelId(e)); else onScreen.delete(panelId(e));
+  });
+  document.querySelectorAll('.panel').forEach((p) => { io.observe(p); screenIo.observe(p); });
 
   // Resize: only panels whose width changed are redrawn, each in a task of its own.
   let resizes = 0;

@@ -3,7 +3,7 @@
 // (render-loop.js schedules them: lab/frame-queue.js, the staggered first drawing).
 //
 // createLabRenderer({ $, panels, lossChart }) ->
-//   { plane(ctx, domainKey), firstDrawJobs(ctx, plane()), frame(ctx, { force, playing, show(id), plane() }),
+//   { plane(ctx, domainKey), firstDrawJobs(ctx, plane()) -> { [panel id]: jobs }, frame(ctx, { force, playing, show(id), plane() }),
 //     curve(ctx, id) }
 import { planeView, softmaxView, currentSoftmaxView, corrView, normsView, spectrumView, weightsView, readoutView } from './views.js';
 import { themeColors } from '../plots/theme.js';
@@ -52,12 +52,13 @@ export function createLabRenderer({ $, panels, lossChart }) {
   // whether panel id's plot can be drawn now; if not, its code is asked for (panels.js draws again once in)
   const loaded = (id) => panels.ready(id) || (panels.load(id), false);
 
-  // The first drawing of a run, one job a panel in view (the token plane: four, its plot made then drawn in steps) (show(id); render-loop.js runs each in a
-  // task of its own). The readout is text: always written.
-  function firstDrawJobs(ctx, drawPlaneSteps, show) {
+  // The first drawing of a run: each panel's jobs, by panel id (render-loop.js picks the panels to
+  // draw, in its order, and runs each job in a task of its own; the token plane: four, its plot made
+  // then drawn in steps).
+  function firstDrawJobs(ctx, drawPlaneSteps) {
     let planeSteps = [];
     const nextPlaneStep = () => void planeSteps.shift()?.();
-    const jobs = {
+    return {
       // the plot made, then drawn in its three steps (tokenplane.js's updateInSteps): four tasks
       plane: [() => void panels.plane, () => { planeSteps = drawPlaneSteps(); nextPlaneStep(); }, nextPlaneStep, nextPlaneStep],
       softmax: [() => softmax(ctx)],
@@ -72,7 +73,6 @@ export function createLabRenderer({ $, panels, lossChart }) {
       weights: [() => weights(ctx)],
       readout: [() => panels.readout.update(readoutView(ctx).data)],
     };
-    return Object.entries(jobs).flatMap(([id, list]) => (id === 'readout' || show(id) ? list : []));
   }
 
   // While playing, the convergence chart and the norm/loss charts take turns (each ~30 Hz), so
