@@ -49,9 +49,21 @@ export function createPanels($, { session, onDrag, renderAll, curvesLoaded }) {
   const made = {};
   let loss = null;
   const panels = {};
+  // presize(widths: Map id -> px): the widths the plots about to be drawn are to be made with
+  // (render-loop.js reads them at once before a run's first drawing writes anything; each plot read
+  // its own at its first drawing, after the previous panel's writes: a forced style and layout in
+  // each of the drawing's tasks). Each call replaces the last one's (a width read for a drawing that
+  // a newer run superseded is not used later).
+  let widths = new Map();
+  const make = (id) => {
+    const plot = makers[id]();
+    if (widths.has(id)) { plot.resize(widths.get(id)); widths.delete(id); }
+    return plot;
+  };
   for (const id of Object.keys(makers)) {
-    Object.defineProperty(panels, id, { enumerable: true, get: () => (made[id] ??= makers[id]()) });
+    Object.defineProperty(panels, id, { enumerable: true, get: () => (made[id] ??= make(id)) });
   }
+  Object.defineProperty(panels, 'presize', { value: (w) => { widths = new Map([...w].filter(([id]) => !(id in made))); } });
   // made(id): whether panel id's plot exists (a resize before its first drawing has nothing to do)
   Object.defineProperty(panels, 'made', { value: (id) => id in made });
   const ready = (id) => !CURVE_PANELS.has(id) || createCurves !== null;

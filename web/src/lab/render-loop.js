@@ -8,6 +8,17 @@ import { viewDrawn } from './ready.js';
 
 // (in a run's first drawing: the panels on screen are drawn)
 const MARK = Symbol('panels on screen drawn');
+// f in a task of its own, right after the tasks queued before it: a posted task where the browser has
+// them (setTimeout(0) chained from timer to timer is held >= 4 ms after five, an idle gap before
+// each later job of a first drawing)
+const nextTask = globalThis.scheduler?.postTask ? (f) => void globalThis.scheduler.postTask(f) : (f) => setTimeout(f, 0);
+// f once the browser has painted what is drawn (the panels on screen before the others are drawn), or
+// after 50 ms in a tab that does not paint (hidden)
+function afterPaint(f) {
+  let go = () => { go = () => {}; nextTask(f); };
+  requestAnimationFrame(() => go());
+  setTimeout(() => go(), 50);
+}
 
 // createRenderLoop({ session, panels, lossChart, renderer, isPlaying(), updatePlayerUI(),
 //   describeFigures(now) }) -> { scheduleRender(), renderAll(force), renderPlane(ctx?),
@@ -42,7 +53,7 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
     const byPanel = renderer.firstDrawJobs(ctx, () => renderPlane(ctx, { steps: true }));
     const ids = Object.keys(byPanel).filter((id) => id === 'readout' || visible.has(id));
     const first = ids.filter((id) => onScreen.has(id)), then = ids.filter((id) => !onScreen.has(id));
-    const jobs = [...first.flatMap((id) => byPanel[id]), MARK, ...then.flatMap((id) => byPanel[id])];
+    const jobs = [presizer(ids), ...first.flatMap((id) => byPanel[id]), MARK, ...then.flatMap((id) => byPanel[id])];
     const my = s.gen;
     staggered = true;
     drawnGen = my;
@@ -51,13 +62,20 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
       // page would stay "busy")
       if (my !== s.gen) { staggered = false; done?.(); return; }
       const job = jobs.shift();
-      if (job === MARK) { viewDrawn(); next(); return; }
+      if (job === MARK) { viewDrawn(); afterPaint(next); return; }
       if (!job) { staggered = false; updatePlayerUI(); done?.(); return; }
-      const wait = job();  // (a promise: the job's code is loading, panels.js)
-      if (wait) wait.then(() => setTimeout(next, 0), () => setTimeout(next, 0)); else setTimeout(next, 0);
+      const wait = job();  // (a promise: the job's code is loading, panels.js; an array: more jobs)
+      if (Array.isArray(wait)) jobs.unshift(...wait);
+      if (wait?.then) wait.then(() => nextTask(next), () => nextTask(next)); else nextTask(next);
     };
     next();
   }
+
+  // The widths of the panels to draw whose plots are not made yet (panels.js makes each plot with
+  // its width), read at once before the first drawing writes (the curves': once their code is in).
+  const PRESIZED = new Set(['plane', 'softmax', 'current', 'spectrum', 'weights']);
+  const presizer = (ids) => () => panels.presize(new Map(ids.filter((id) => PRESIZED.has(id) && !panels.made(id))
+    .map((id) => [id, document.getElementById(`body-${id}`).clientWidth])));
 
   function renderAll(force = false) {
     if (!s.cfg) { updatePlayerUI(); return; }

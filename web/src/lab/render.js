@@ -55,12 +55,11 @@ export function createLabRenderer({ $, panels, lossChart }) {
   // The first drawing of a run: each panel's jobs, by panel id (render-loop.js picks the panels to
   // draw, in its order, and runs each job in a task of its own; the token plane: four, its plot made
   // then drawn in steps).
+  // (A job that returns an array: the jobs to run next, each in a task of its own.)
   function firstDrawJobs(ctx, drawPlaneSteps) {
-    let planeSteps = [];
-    const nextPlaneStep = () => void planeSteps.shift()?.();
     return {
-      // the plot made, then drawn in its three steps (tokenplane.js's updateInSteps): four tasks
-      plane: [() => void panels.plane, () => { planeSteps = drawPlaneSteps(); nextPlaneStep(); }, nextPlaneStep, nextPlaneStep],
+      // the plot made, its data and subtitle, then its drawing's steps (tokenplane.js's updateInSteps)
+      plane: [() => void panels.plane, drawPlaneSteps],
       softmax: [() => softmax(ctx)],
       current: [() => current(ctx)],
       // (a curve panel waits for its chart's code, panels.js: the job's promise)

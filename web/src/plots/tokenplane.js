@@ -17,6 +17,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { line, symbol, symbolStar, symbolDiamond } from 'd3-shape';
 import { drag } from 'd3-drag';
 import { seqColor, REF_STYLE, themeColors } from './theme.js';
+import { styleAxis } from './svg.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 let uid = 0;
@@ -120,15 +121,16 @@ export function createTokenPlane(container, { onDrag } = {}) {
     drawPaths(c);
   }
 
-  // The same drawing as update(next) in three steps, for a caller that runs each in a task of its
-  // own: a plane's first drawing runs cold code (d3's axes, the tokens' SVG, the canvas's first
-  // context: 50-90 ms in one task at a phone's start). The plane stays hidden until the last step;
-  // an update(), resize() or refit() in between draws it whole and the remaining steps do nothing.
+  // The same drawing as update(next) in four steps, for a caller that runs each in a task of its
+  // own: a plane's first drawing runs cold code (d3's axes and number format, the tokens' SVG, the
+  // canvas's first context: 50-90 ms in one task at a phone's start). The plane stays hidden until
+  // the last step; an update(), resize() or refit() in between draws it whole and the remaining
+  // steps do nothing.
   let stepGen = 0;
   function updateInSteps(next) {
     data = next;
     const my = ++stepGen;
-    let L = null;
+    let L = null, axes = null;
     const step = (f) => () => { if (my === stepGen) f(); };
     const changed = () => L.staticKey !== lastStaticKey;
     return [
@@ -136,7 +138,14 @@ export function createTokenPlane(container, { onDrag } = {}) {
         L = layout();
         if (!changed()) return;
         if (lastStaticKey === null) wrap.style.visibility = 'hidden';
-        sizeSvg(L.geom); renderDefs(L.geom); renderAxes(L.c, L.geom);
+        sizeSvg(L.geom); renderDefs(L.geom);
+        axes = axesKeyOf(L.c, L.geom);
+        if (axes !== axesKey) renderAxisX(L.c, L.geom);
+      }),
+      step(() => {
+        if (!changed() || axes === axesKey) return;
+        renderAxisY(L.c, L.geom); renderAxisLabels(L.c, L.geom);
+        axesKey = axes;
       }),
       step(() => {
         if (!changed()) return;
@@ -246,14 +255,24 @@ export function createTokenPlane(container, { onDrag } = {}) {
 
   // The axes and their labels are redrawn only when they change (a static redraw for new arrows or
   // margin lines keeps the view: d3-axis rewrote each tick's attributes with the same values).
+  // (updateInSteps draws them in two steps: x; y and the labels)
   let axesKey = null;
-  function renderAxes(c, { width, height, m, pw, ph }) {
-    const key = JSON.stringify([width, height, m, x.domain(), y.domain(), c.dark, data.xlabel, data.ylabel]);
+  const axesKeyOf = (c, { width, height, m }) => JSON.stringify([width, height, m, x.domain(), y.domain(), c.dark, data.xlabel, data.ylabel]);
+  function renderAxes(c, geom) {
+    const key = axesKeyOf(c, geom);
     if (key === axesKey) return;
     axesKey = key;
+    renderAxisX(c, geom); renderAxisY(c, geom); renderAxisLabels(c, geom);
+  }
+  function renderAxisX(c, { height, m, pw }) {
     const gx = layer('x-axis').attr('transform', `translate(0,${height - m.bottom})`).call(axisBottom(x).ticks(Math.max(3, Math.floor(pw / 70))));
+    styleAxis(gx, c);
+  }
+  function renderAxisY(c, { m, ph }) {
     const gy = layer('y-axis').attr('transform', `translate(${m.left},0)`).call(axisLeft(y).ticks(Math.max(3, Math.floor(ph / 60))));
-    for (const g of [gx, gy]) { g.selectAll('path,line').attr('stroke', c.muted); g.selectAll('text').attr('fill', c.fg); }
+    styleAxis(gy, c);
+  }
+  function renderAxisLabels(c, { width, height, m }) {
     layer('labels').selectAll('text').data([
       { t: data.xlabel ?? 'x₁', x: (m.left + width - m.right) / 2, y: height - 4, r: 0 },
       { t: data.ylabel ?? 'x₂', x: 12, y: (m.top + height - m.bottom) / 2, r: -90 },
