@@ -9,10 +9,12 @@ import { SCENARIO_INFO } from '../lab/scenarios.js';
 import { embedCode } from './embed-code.js';
 import { panelIds, panelTitle, DEFAULT_PANELS } from './params.js';
 
+let installed = false;
 function install() {
   const tools = document.querySelector('.top-tools');
-  if (document.querySelector('.embed-dialog')) return;
+  if (installed) return;
   if (!tools) { addEventListener('load', install, { once: true }); return; }
+  installed = true;
   // the button is in the lab's markup (layout.js), so that the toolbar does not move when this loads
   let button = document.getElementById('btn-embed');
   if (!button) {
@@ -25,31 +27,10 @@ function install() {
     if (copyLink) copyLink.after(button); else tools.prepend(button);
   }
 
-  const dialog = document.createElement('dialog');
-  dialog.className = 'embed-dialog';
-  dialog.setAttribute('aria-labelledby', 'embed-dialog-title');
-  dialog.innerHTML = `
-    <form method="dialog">
-      <h2 id="embed-dialog-title">Embed this figure</h2>
-      <p class="hint">The current state (scenario, data, settings) as a live figure for course notes. It starts when
-        scrolled into view and links back to the lab.</p>
-      <fieldset><legend>Panels</legend><div class="embed-panels"></div></fieldset>
-      <label class="check"><input type="checkbox" id="embed-caption"> include the scenario's caption</label>
-      <label for="embed-iframe">iframe (any page, LMS, slides)</label>
-      <textarea id="embed-iframe" rows="4" readonly spellcheck="false"></textarea>
-      <div class="row"><button type="button" data-copy="embed-iframe">Copy iframe</button>
-        <button type="button" data-copy="embed-iframe" data-with-script>Copy iframe + auto-height script</button></div>
-      <label for="embed-element">Custom element (pages that allow scripts: one script tag, no iframe)</label>
-      <textarea id="embed-element" rows="3" readonly spellcheck="false"></textarea>
-      <div class="row"><button type="button" data-copy="embed-element">Copy element</button>
-        <a id="embed-preview" target="_blank" rel="noopener">Preview the iframe ↗</a></div>
-      <p class="status" role="status"></p>
-      <div class="row end"><button value="close" class="primary">Close</button></div>
-    </form>`;
-  document.body.append(dialog);
+  // The dialog is made on the first click: a closed dialog's form controls made as the page loads
+  // were work in the lab's start-up (DOMContentLoaded) that nobody may ever need.
+  let dialog = null, panelsBox = null, code = null;
   const $ = (sel) => dialog.querySelector(sel);
-  const panelsBox = $('.embed-panels');
-  // the panels of the scenario (real images has its own, web/src/real/figure-real.js)
   const listPanels = (scenario) => panelsBox.replaceChildren(...panelIds(scenario).map((id) => {
     const label = document.createElement('label');
     label.className = 'check';
@@ -59,8 +40,6 @@ function install() {
     label.append(input, ` ${panelTitle(scenario, id)}`);
     return label;
   }));
-  listPanels('paths2d');
-  let code = null;
 
   function refresh() {
     const { state } = decodeHash(location.hash);
@@ -71,7 +50,47 @@ function install() {
     $('#embed-preview').href = code.url;
   }
 
+  function build() {
+    dialog = document.createElement('dialog');
+    dialog.className = 'embed-dialog';
+    dialog.setAttribute('aria-labelledby', 'embed-dialog-title');
+    dialog.innerHTML = `
+      <form method="dialog">
+        <h2 id="embed-dialog-title">Embed this figure</h2>
+        <p class="hint">The current state (scenario, data, settings) as a live figure for course notes. It starts when
+          scrolled into view and links back to the lab.</p>
+        <fieldset><legend>Panels</legend><div class="embed-panels"></div></fieldset>
+        <label class="check"><input type="checkbox" id="embed-caption"> include the scenario's caption</label>
+        <label for="embed-iframe">iframe (any page, LMS, slides)</label>
+        <textarea id="embed-iframe" rows="4" readonly spellcheck="false"></textarea>
+        <div class="row"><button type="button" data-copy="embed-iframe">Copy iframe</button>
+          <button type="button" data-copy="embed-iframe" data-with-script>Copy iframe + auto-height script</button></div>
+        <label for="embed-element">Custom element (pages that allow scripts: one script tag, no iframe)</label>
+        <textarea id="embed-element" rows="3" readonly spellcheck="false"></textarea>
+        <div class="row"><button type="button" data-copy="embed-element">Copy element</button>
+          <a id="embed-preview" target="_blank" rel="noopener">Preview the iframe ↗</a></div>
+        <p class="status" role="status"></p>
+        <div class="row end"><button value="close" class="primary">Close</button></div>
+      </form>`;
+    document.body.append(dialog);
+    panelsBox = dialog.querySelector('.embed-panels');
+    panelsBox.addEventListener('change', refresh);
+    $('#embed-caption').addEventListener('change', refresh);
+    dialog.querySelectorAll('[data-copy]').forEach((b) => b.addEventListener('click', async () => {
+      const text = b.dataset.copy === 'embed-iframe' && b.hasAttribute('data-with-script')
+        ? `${code.iframe}\n${code.resizeScript}` : $(`#${b.dataset.copy}`).value;
+      try {
+        await navigator.clipboard.writeText(text);
+        $('.status').textContent = 'Copied.';
+      } catch {
+        $(`#${b.dataset.copy}`).select();
+        $('.status').textContent = 'Copying is not allowed here: the text is selected, press Ctrl+C.';
+      }
+    }));
+  }
+
   button.addEventListener('click', () => {
+    if (!dialog) build();
     const { state } = decodeHash(location.hash);
     listPanels(state.scenario);
     const defaults = DEFAULT_PANELS[state.scenario] ?? ['plane', 'corr'];
@@ -81,19 +100,6 @@ function install() {
     refresh();
     dialog.showModal();
   });
-  panelsBox.addEventListener('change', refresh);
-  $('#embed-caption').addEventListener('change', refresh);
-  dialog.querySelectorAll('[data-copy]').forEach((b) => b.addEventListener('click', async () => {
-    const text = b.dataset.copy === 'embed-iframe' && b.hasAttribute('data-with-script')
-      ? `${code.iframe}\n${code.resizeScript}` : $(`#${b.dataset.copy}`).value;
-    try {
-      await navigator.clipboard.writeText(text);
-      $('.status').textContent = 'Copied.';
-    } catch {
-      $(`#${b.dataset.copy}`).select();
-      $('.status').textContent = 'Copying is not allowed here: the text is selected, press Ctrl+C.';
-    }
-  }));
   window.__embedCode = { open: () => button.click(), get code() { return code; } };
 }
 

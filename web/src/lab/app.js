@@ -40,85 +40,94 @@ import { bindControls } from './bind-controls.js';
 const readiness = createReadiness();  // (the first frame's time counts from here)
 // Scenarios with a view of their own (SPEC section 6, web/src/real/) are not engine scenarios.
 const ENGINE_SCENARIOS = SCENARIO_IDS.filter((s) => !SCENARIO_INFO[s].own);
-const { $ } = buildLayout(document.getElementById('app'));
+// The lab's composition runs in a task of its own: the module graph's evaluation (the chunks'
+// top-level code) with the browser's DOMContentLoaded work (its scan of the form controls) is one
+// task, the composition the next, so that neither is a long task, and the engine's worker (whose
+// start and messages the main thread forwards) gets going between them. Nothing in it is needed
+// sooner (the engine is still compiling its module; the page's frame is in the HTML).
+setTimeout(start, 0);
 
-// The modules are made in this order; a module's callbacks into one made later (the arrows below)
-// run only after all are made (on events, or once boot() has awaited the engine).
-const theme = createTheme(() => loop.renderAll(true));
-const messages = createMessages($('messages'));
-const setMessage = messages.set;
-const session = createSession({
-  setMessage,
-  syncControls: () => syncControls(),
-  refreshReferences: () => references.refresh(),
-  restart: () => restarter.restart(),
-});
-const { panels, lossChart, renderer, describeFigures } = createPanels($, {
-  session,
-  onDrag: (i, t, xy, phase) => drag.onDrag(i, t, xy, phase),
-  renderAll: (force) => loop.renderAll(force),
-  curvesLoaded: () => loop.renderCurves(),
-});
-const references = createReferences({ session, setMessage, scheduleRender: () => loop.scheduleRender() });
-const playback = createPlayback($, {
-  session, setMessage, references, describeFigures,
-  scheduleRender: () => loop.scheduleRender(),
-  restart: () => restarter.restart(),
-});
-const drag = createDrag({
-  session, player: playback.player,
-  renderPlane: () => loop.renderPlane(),
-  refreshReferences: (selection, dataset) => references.refresh(selection, dataset),
-});
-const loop = createRenderLoop({
-  session, panels, lossChart, renderer, describeFigures,
-  isPlaying: () => playback.player.playing,
-  updatePlayerUI: playback.updatePlayerUI,
-});
-const syncControls = createControlSync($, { session, readiness, updatePlayerUI: playback.updatePlayerUI });
-const realView = createRealView($, { session, setMessage, markReady: readiness.markReady });
-const restarter = createRestart({
-  session, setMessage, playback, drag, references, loop, realView, syncControls, describeFigures, readiness,
-});
-installTestHook({
-  session, readiness, messages, panels, loop, playback, references, restarter, realView, engineScenarios: ENGINE_SCENARIOS,
-});
+function start() {
+  const { $ } = buildLayout(document.getElementById('app'));
 
-// The engine's version and scenario list are asked for alongside the first run's requests, not before
-// them: the worker answers in order, and the first frame does not wait for two more round trips.
-async function boot() {
-  try {
-    session.client = await earlyEngine;
-  } catch (e) {
-    fatal(`The WebAssembly engine could not start: ${e.message}`);
-    return;
+  // The modules are made in this order; a module's callbacks into one made later (the arrows below)
+  // run only after all are made (on events, or once boot() has awaited the engine).
+  const theme = createTheme(() => loop.renderAll(true));
+  const messages = createMessages($('messages'));
+  const setMessage = messages.set;
+  const session = createSession({
+    setMessage,
+    syncControls: () => syncControls(),
+    refreshReferences: () => references.refresh(),
+    restart: () => restarter.restart(),
+  });
+  const { panels, lossChart, renderer, describeFigures } = createPanels($, {
+    session,
+    onDrag: (i, t, xy, phase) => drag.onDrag(i, t, xy, phase),
+    renderAll: (force) => loop.renderAll(force),
+    curvesLoaded: () => loop.renderCurves(),
+  });
+  const references = createReferences({ session, setMessage, scheduleRender: () => loop.scheduleRender() });
+  const playback = createPlayback($, {
+    session, setMessage, references, describeFigures,
+    scheduleRender: () => loop.scheduleRender(),
+    restart: () => restarter.restart(),
+  });
+  const drag = createDrag({
+    session, player: playback.player,
+    renderPlane: () => loop.renderPlane(),
+    refreshReferences: (selection, dataset) => references.refresh(selection, dataset),
+  });
+  const loop = createRenderLoop({
+    session, panels, lossChart, renderer, describeFigures,
+    isPlaying: () => playback.player.playing,
+    updatePlayerUI: playback.updatePlayerUI,
+  });
+  const syncControls = createControlSync($, { session, readiness, updatePlayerUI: playback.updatePlayerUI });
+  const realView = createRealView($, { session, setMessage, markReady: readiness.markReady });
+  const restarter = createRestart({
+    session, setMessage, playback, drag, references, loop, realView, syncControls, describeFigures, readiness,
+  });
+  installTestHook({
+    session, readiness, messages, panels, loop, playback, references, restarter, realView, engineScenarios: ENGINE_SCENARIOS,
+  });
+
+  // The engine's version and scenario list are asked for alongside the first run's requests, not before
+  // them: the worker answers in order, and the first frame does not wait for two more round trips.
+  async function boot() {
+    try {
+      session.client = await earlyEngine;
+    } catch (e) {
+      fatal(`The WebAssembly engine could not start: ${e.message}`);
+      return;
+    }
+    const about = Promise.all([session.client.version(), session.client.scenarioNames()]).then(([version, names]) => {
+      $('engine-version').textContent = version;
+      window.__lab.engineScenarios = names;
+      const missing = ENGINE_SCENARIOS.filter((s) => !names.includes(s));
+      if (missing.length) setMessage('engine', `The engine lacks the scenarios ${missing.join(', ')}.`);
+    }, (e) => fatal(`The WebAssembly engine could not start: ${e.message}`));
+    const query = new URLSearchParams(location.search);
+    // (the reduced-motion preference as prepaint.js read it before the first paint; asked here only
+    // if it did not run)
+    const motion = document.documentElement.dataset.motion;
+    const reduced = motion ? motion === 'reduce' : matchMedia('(prefers-reduced-motion: reduce)').matches;
+    const autoplay = query.get('autoplay') !== '0' && !reduced;
+    await Promise.all([about, restarter.restart({ autoplay })]);
   }
-  const about = Promise.all([session.client.version(), session.client.scenarioNames()]).then(([version, names]) => {
-    $('engine-version').textContent = version;
-    window.__lab.engineScenarios = names;
-    const missing = ENGINE_SCENARIOS.filter((s) => !names.includes(s));
-    if (missing.length) setMessage('engine', `The engine lacks the scenarios ${missing.join(', ')}.`);
-  }, (e) => fatal(`The WebAssembly engine could not start: ${e.message}`));
-  const query = new URLSearchParams(location.search);
-  // (the reduced-motion preference as prepaint.js read it before the first paint; asked here only
-  // if it did not run)
-  const motion = document.documentElement.dataset.motion;
-  const reduced = motion ? motion === 'reduce' : matchMedia('(prefers-reduced-motion: reduce)').matches;
-  const autoplay = query.get('autoplay') !== '0' && !reduced;
-  await Promise.all([about, restarter.restart({ autoplay })]);
-}
 
-function fatal(text) {
-  setMessage('fatal', text);
-  window.__error = text;
-}
+  function fatal(text) {
+    setMessage('fatal', text);
+    window.__error = text;
+  }
 
-bindControls($, { session, setMessage, theme, exportPanel: loop.exportPanel });
-syncControls();
-boot();
-// The full experiments (web/src/experiments) at the foot of the page: their code loads once the first
-// frame is drawn and the page is idle.
-// The curve charts' code too, if no curve panel came near before (printing draws every panel at once).
-readiness.firstFrame.then(() => idleThen(() => panels.load('corr')));
-readiness.firstFrame.then(() => idleThen(() => import('../experiments/panel.js')
-  .then(({ mountExperimentPanel }) => mountExperimentPanel(document.getElementById('experiment-panel')))));
+  bindControls($, { session, setMessage, theme, exportPanel: loop.exportPanel });
+  syncControls();
+  boot();
+  // The full experiments (web/src/experiments) at the foot of the page: their code loads once the first
+  // frame is drawn and the page is idle.
+  // The curve charts' code too, if no curve panel came near before (printing draws every panel at once).
+  readiness.firstFrame.then(() => idleThen(() => panels.load('corr')));
+  readiness.firstFrame.then(() => idleThen(() => import('../experiments/panel.js')
+    .then(({ mountExperimentPanel }) => mountExperimentPanel(document.getElementById('experiment-panel')))));
+}

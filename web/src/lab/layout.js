@@ -5,9 +5,19 @@
 // fills in what depends on the URL before that paint. buildLayout only writes it when it is absent
 // (a page without the shell).
 import { SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
-import { SPEEDS, SCHEMA } from './state.js';
+import { SPEEDS, SCHEMA, defaultState } from './state.js';
+import { controlValues } from './controls.js';
+import { lpP, effectiveRefs } from './config.js';
 
-const opt = (v, label = v) => `<option value="${v}">${label}</option>`;
+const opt = (v, label = v, selected = false) => `<option value="${v}"${selected ? ' selected' : ''}>${label}</option>`;
+// The fields as the module's first sync (sync-controls.js, before the engine's scenario is known)
+// writes them for a link without settings: in the markup, that sync writes nothing (no style or
+// layout work in the module's start-up), and the first paint shows them filled in.
+const DEF = (() => { const st = defaultState(); return controlValues(st, null, lpP(st, null)); })();
+const val = (k) => (DEF[k] === undefined ? '' : ` value="${DEF[k]}"`);
+const sel = (k) => (v, label = v) => opt(v, label, String(DEF[k]) === String(v));
+const DEF_REFS = effectiveRefs(defaultState(), null);
+const ref = (r) => (DEF_REFS.includes(r) ? ' checked' : '');
 
 export const PANELS = [
   { id: 'plane', title: 'Token plane', wide: true },
@@ -33,11 +43,11 @@ export function labShellHtml() {
     <div class="brand"><h1>attnsvm <span>lab</span></h1>
       <p class="tagline">Softmax attention trained by gradient descent selects tokens; its weights turn toward a max-margin SVM.</p></div>
     <div class="player" role="group" aria-label="Player">
-      <button id="btn-play" type="button" class="primary"><span class="ico" aria-hidden="true">▶</span> <span class="lbl">Play</span></button>
-      <button id="btn-step" type="button" aria-label="Step">Step</button>
+      <button id="btn-play" type="button" class="primary" disabled><span class="ico" aria-hidden="true">▶</span> <span class="lbl">Play</span></button>
+      <button id="btn-step" type="button" aria-label="Step" disabled>Step</button>
       <button id="btn-reset" type="button" aria-label="Reset">Reset</button>
       <label class="inline">Speed <select id="ctl-speed" aria-label="Speed (iterations per frame)">${SPEEDS.map((s) => (s === SCHEMA.speed.def ? opt(s, `${s}×`).replace('>', ' selected>') : opt(s, `${s}×`))).join('')}</select></label>
-      <output id="iter-out" aria-live="off">k = 0</output>
+      <output id="iter-out" aria-live="off">k = 0 / —</output>
     </div>
     <p class="print-only">The live lab: <span id="print-link"></span></p>
     <div class="top-tools">
@@ -59,16 +69,16 @@ export function labShellHtml() {
           <select id="ctl-generator">${opt('scenario', 'the scenario\'s own data')}${opt('sphere', 'sphere (seeded unit Gaussians)')}</select>
           <p class="hint" id="data-hint"></p>
           <div class="row">
-            <label data-opt="seed">Seed <input id="ctl-seed" type="number" min="0" step="1" inputmode="numeric"></label>
-            <label data-opt="n">n <input id="ctl-n" type="number" min="1" max="30" step="1"></label>
-            <label data-opt="T">T <input id="ctl-T" type="number" min="2" max="20" step="1"></label>
-            <label data-opt="d">d <input id="ctl-d" type="number" min="1" max="24" step="1"></label>
+            <label data-opt="seed">Seed <input id="ctl-seed"${val('seed')} type="number" min="0" step="1" inputmode="numeric"></label>
+            <label data-opt="n">n <input id="ctl-n"${val('n')} type="number" min="1" max="30" step="1"></label>
+            <label data-opt="T">T <input id="ctl-T"${val('T')} type="number" min="2" max="20" step="1"></label>
+            <label data-opt="d">d <input id="ctl-d"${val('d')} type="number" min="1" max="24" step="1"></label>
           </div>
           <div class="row">
-            <label data-opt="C">C <input id="ctl-C" type="number" step="any"></label>
-            <label data-opt="start">Start <select id="ctl-start">${[0, 1, 2, 3, 4, 5].map((s) => opt(s)).join('')}</select></label>
+            <label data-opt="C">C <input id="ctl-C"${val('C')} type="number" step="any"></label>
+            <label data-opt="start">Start <select id="ctl-start">${[0, 1, 2, 3, 4, 5].map((s) => sel('start')(s)).join('')}</select></label>
             <label data-opt="localCase" class="check"><input id="ctl-localCase" type="checkbox"> local case</label>
-            <label data-opt="variant">Variant <select id="ctl-variant">${opt(0, '(0.5, 1)')}${opt(1, '(0.5, 1.5)')}</select></label>
+            <label data-opt="variant">Variant <select id="ctl-variant">${sel('variant')(0, '(0.5, 1)')}${sel('variant')(1, '(0.5, 1.5)')}</select></label>
           </div>
           <details id="json-details"><summary>Tokens as JSON</summary>
             <label for="ctl-json" class="sr-only">Dataset JSON</label>
@@ -80,36 +90,36 @@ export function labShellHtml() {
         </fieldset>
         <fieldset><legend>Model</legend>
           <label for="ctl-attention">Attention</label>
-          <select id="ctl-attention">${opt('cross', 'cross (query z_i)')}${opt('self', 'self (query x_i,q)')}${opt('seq2seq', 'sequence-to-sequence')}${opt('causal')}</select>
+          <select id="ctl-attention">${sel('attention')('cross', 'cross (query z_i)')}${sel('attention')('self', 'self (query x_i,q)')}${sel('attention')('seq2seq', 'sequence-to-sequence')}${sel('attention')('causal')}</select>
           <label for="ctl-param">Parameterization</label>
-          <select id="ctl-param">${opt('W', 'W (Frobenius limit)')}${opt('KQ', 'K Qᵀ (nuclear limit)')}${opt('prompt', 'prompt p')}</select>
+          <select id="ctl-param">${sel('param')('W', 'W (Frobenius limit)')}${sel('param')('KQ', 'K Qᵀ (nuclear limit)')}${sel('param')('prompt', 'prompt p')}</select>
           <label for="ctl-head">Head</label>
-          <select id="ctl-head">${opt('linear', 'linear vᵀr')}${opt('relu', 'ReLU vᵀrelu(Vr)')}</select>
+          <select id="ctl-head">${sel('head')('linear', 'linear vᵀr')}${sel('head')('relu', 'ReLU vᵀrelu(Vr)')}</select>
           <label for="ctl-loss">Loss</label>
-          <select id="ctl-loss">${opt('logistic')}${opt('exponential')}${opt('correlation', 'correlation (−u)')}</select>
+          <select id="ctl-loss">${sel('loss')('logistic')}${sel('loss')('exponential')}${sel('loss')('correlation', 'correlation (−u)')}</select>
         </fieldset>
         <fieldset><legend>Training</legend>
           <label for="ctl-optimizer">Optimizer</label>
-          <select id="ctl-optimizer">${opt('gd', 'GD')}${opt('ngd', 'normalized GD')}${opt('md', 'l_p mirror descent')}${opt('nmd', 'normalized l_p MD (dual norm)')}${opt('nmd-fro', 'normalized l_p MD (Frobenius)')}</select>
+          <select id="ctl-optimizer">${sel('optimizer')('gd', 'GD')}${sel('optimizer')('ngd', 'normalized GD')}${sel('optimizer')('md', 'l_p mirror descent')}${sel('optimizer')('nmd', 'normalized l_p MD (dual norm)')}${sel('optimizer')('nmd-fro', 'normalized l_p MD (Frobenius)')}</select>
           <div class="row">
-            <label>Step η <input id="ctl-lr" type="number" min="0" step="any"></label>
-            <label data-show="md">p <input id="ctl-p" type="number" min="1.05" max="10" step="0.05"></label>
-            <label>Iterations <input id="ctl-iterations" type="number" min="1" max="20000" step="1"></label>
+            <label>Step η <input id="ctl-lr"${val('lr')} type="number" min="0" step="any"></label>
+            <label data-show="md">p <input id="ctl-p"${val('p')} type="number" min="1.05" max="10" step="0.05"></label>
+            <label>Iterations <input id="ctl-iterations"${val('iterations')} type="number" min="1" max="20000" step="1"></label>
           </div>
           <div class="row">
             <label class="check"><input id="ctl-joint" type="checkbox"> joint training of v</label>
-            <label data-show="joint">head η <input id="ctl-headLr" type="number" min="0" step="any"></label>
+            <label data-show="joint">head η <input id="ctl-headLr"${val('headLr')} type="number" min="0" step="any"></label>
           </div>
         </fieldset>
         <fieldset><legend>Reference SVMs</legend>
           <div class="row wrap">
-            <label class="check"><input id="ref-fro" type="checkbox"> Frobenius <span class="dash dash-fro" aria-hidden="true"></span></label>
-            <label class="check"><input id="ref-nuclear" type="checkbox"> nuclear <span class="dash dash-nuclear" aria-hidden="true"></span></label>
-            <label class="check"><input id="ref-lp" type="checkbox"> l_p <span class="dash dash-lp" aria-hidden="true"></span></label>
+            <label class="check"><input id="ref-fro" type="checkbox"${ref('fro')}> Frobenius <span class="dash dash-fro" aria-hidden="true"></span></label>
+            <label class="check"><input id="ref-nuclear" type="checkbox"${ref('nuclear')}> nuclear <span class="dash dash-nuclear" aria-hidden="true"></span></label>
+            <label class="check"><input id="ref-lp" type="checkbox"${ref('lp')}> l_p <span class="dash dash-lp" aria-hidden="true"></span></label>
           </div>
           <div class="row">
-            <label>l_p SVM p <input id="ctl-svmP" type="number" min="1.05" max="10" step="0.05"></label>
-            <label>Selection <select id="ctl-selection">${opt('auto', 'the run\'s selection')}${opt('optimal', 'optimal tokens')}</select></label>
+            <label>l_p SVM p <input id="ctl-svmP"${val('svmP')} type="number" min="1.05" max="10" step="0.05"></label>
+            <label>Selection <select id="ctl-selection">${sel('selection')('auto', 'the run\'s selection')}${sel('selection')('optimal', 'optimal tokens')}</select></label>
           </div>
         </fieldset>
         <fieldset><legend>Export</legend>

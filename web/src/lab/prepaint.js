@@ -7,8 +7,8 @@
 //     its own (real images), whose CSS shows that view instead of the token panels. Anything the
 //     browser paints, even before the body is parsed, is then in the right theme and view.
 //   prepaint(prepaintData()), right after the lab's markup (layout.js): the scenario's title, caption,
-//     hints, options and formula slots, and the controls unfolded on wide screens (they are folded in
-//     the markup: unfolding below the paint moves nothing, folding would move the whole page).
+//     hints, options, reference SVMs and formula slots, and the controls unfolded on wide screens (they
+//     are folded in the markup: unfolding below the paint moves nothing, folding would move the page).
 import { SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
 import { dataHint, dataNote, variantLabels } from './controls.js';
 import { formulaSlot } from './layout.js';
@@ -20,7 +20,7 @@ export function prepaintData() {
     const hint = dataHint({ scenario: id, generator: 'scenario', data: null });
     if (!hints.includes(hint)) hints.push(hint);
     info[id] = { title: s.title, caption: s.caption, options: s.options, formulas: s.formulas.length,
-      hint: hints.indexOf(hint), variants: variantLabels(id), own: !!s.own };
+      hint: hints.indexOf(hint), variants: variantLabels(id), own: !!s.own, refs: s.refs };
   }
   return {
     first: SCENARIO_ORDER[0], info, hints, slot: formulaSlot,
@@ -73,6 +73,9 @@ export function prepaint(S) {
   // is the engine's: a scenario that uses mirror descent shows its p once the engine said so)
   d.querySelector('[data-show="md"]').hidden = !['md', 'nmd', 'nmd-fro'].includes(q.get('opt'));
   d.querySelector('[data-show="joint"]').hidden = q.get('joint') !== '1';
+  // the reference SVMs shown: the link's, else the scenario's (as the module's first sync has them)
+  const refs = q.has('refs') ? q.get('refs').split(',') : info.refs ?? [];
+  for (const r of ['fro', 'nuclear', 'lp']) $(`ref-${r}`).checked = refs.includes(r);
   const variant = $('ctl-variant');
   variant.options[0].text = info.variants[0];
   variant.options[1].text = info.variants[1];

@@ -6,6 +6,13 @@ import { isMD } from './config.js';
 import { datasetText } from './lab-export.js';
 import { CONTROL_IDS, controlValues, jointChecked, optionShown, dataHint, dataNote, variantLabels } from './controls.js';
 import { idleThen } from './ready.js';
+import { setText } from './dom-write.js';
+
+// Writes only what differs: the module's first sync writes what the page's markup and prepaint.js
+// already show, and a write of the same value still invalidates style or layout (in the module's
+// start-up task, then laid out again by the browser's form scan at DOMContentLoaded).
+const setValue = (el, v) => { if (el.value !== v) el.value = v; };
+const setProp = (el, k, v) => { if (el[k] !== v) el[k] = v; };
 
 // createControlSync($, { session, readiness (ready.js), updatePlayerUI() }) -> syncControls({ ifChanged })
 // (ifChanged: nothing is written if the state and the configuration are those written last, e.g.
@@ -16,12 +23,12 @@ export function createControlSync($, { session: s, readiness, updatePlayerUI }) 
     if (ifChanged && written && written.state === s.state && written.cfg === s.cfg) { updatePlayerUI(); return; }
     written = { state: s.state, cfg: s.cfg };
     const info = SCENARIO_INFO[s.state.scenario];
-    $('ctl-scenario').value = s.state.scenario;
-    $('ctl-speed').value = String(s.state.speed);
+    setValue($('ctl-scenario'), s.state.scenario);
+    setValue($('ctl-speed'), String(s.state.speed));
     const eff = controlValues(s.state, s.cfg, s.lpP());
     syncInputs(eff);
     syncOptions(info, eff);
-    if (document.activeElement !== $('ctl-json') && s.cfg) $('ctl-json').value = datasetText(s.cfg.dataset);
+    if (document.activeElement !== $('ctl-json') && s.cfg) setValue($('ctl-json'), datasetText(s.cfg.dataset));
     syncCaption(info);
     updatePlayerUI();
   }
@@ -30,31 +37,31 @@ export function createControlSync($, { session: s, readiness, updatePlayerUI }) 
   function syncInputs(eff) {
     for (const k of CONTROL_IDS) {
       const el = $(`ctl-${k}`);
-      if (el && document.activeElement !== el && eff[k] !== undefined) el.value = String(eff[k]);
+      if (el && document.activeElement !== el && eff[k] !== undefined) setValue(el, String(eff[k]));
     }
-    $('ctl-localCase').checked = !!s.state.localCase;
-    $('ctl-joint').checked = jointChecked(s.state, s.cfg);
+    setProp($('ctl-localCase'), 'checked', !!s.state.localCase);
+    setProp($('ctl-joint'), 'checked', jointChecked(s.state, s.cfg));
     const refList = s.effectiveRefs();
-    for (const r of ['fro', 'nuclear', 'lp']) $(`ref-${r}`).checked = refList.includes(r);
+    for (const r of ['fro', 'nuclear', 'lp']) setProp($(`ref-${r}`), 'checked', refList.includes(r));
   }
 
   // The options that apply to this scenario, the data's hint and the variant's labels.
   function syncOptions(info, eff) {
-    document.querySelectorAll('[data-opt]').forEach((el) => { el.hidden = !optionShown(info, s.state, el.dataset.opt); });
-    document.querySelector('[data-show="md"]').hidden = !isMD(eff.optimizer);
-    document.querySelector('[data-show="joint"]').hidden = !$('ctl-joint').checked;
-    $('ctl-generator').value = s.state.generator;
-    $('data-hint').textContent = dataHint(s.state);
+    document.querySelectorAll('[data-opt]').forEach((el) => setProp(el, 'hidden', !optionShown(info, s.state, el.dataset.opt)));
+    setProp(document.querySelector('[data-show="md"]'), 'hidden', !isMD(eff.optimizer));
+    setProp(document.querySelector('[data-show="joint"]'), 'hidden', !$('ctl-joint').checked);
+    setValue($('ctl-generator'), s.state.generator);
+    setText($('data-hint'), dataHint(s.state));
     const variantSel = $('ctl-variant');
-    [variantSel.options[0].text, variantSel.options[1].text] = variantLabels(s.state.scenario);
+    variantLabels(s.state.scenario).forEach((label, i) => setProp(variantSel.options[i], 'text', label));
   }
 
   function syncCaption(info) {
-    $('sc-title').textContent = info.title;
-    $('sc-caption').textContent = info.caption;
+    setText($('sc-title'), info.title);
+    setText($('sc-caption'), info.caption);
     const dn = dataNote(s.state);
-    $('sc-datanote').textContent = dn;
-    $('sc-datanote').hidden = !dn;
+    setText($('sc-datanote'), dn);
+    setProp($('sc-datanote'), 'hidden', !dn);
     const fdiv = $('sc-formulas');
     if (fdiv.dataset.for !== s.state.scenario) {
       fdiv.dataset.for = s.state.scenario;
@@ -69,7 +76,7 @@ export function createControlSync($, { session: s, readiness, updatePlayerUI }) 
   function renderFormulas(div, scenario) {
     const formulas = SCENARIO_INFO[scenario].formulas;
     if (div.children.length !== formulas.length) div.innerHTML = formulaSlot.repeat(formulas.length);
-    div.hidden = !formulas.length;
+    setProp(div, 'hidden', !formulas.length);
     const typeset = () => {
       katexRender ??= import('./katex-render.js');
       katexRender.then(({ typesetInto }) => typesetInto(div, formulas, () => div.dataset.for === scenario)).catch(() => {});
