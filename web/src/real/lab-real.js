@@ -38,8 +38,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   const $ = (id) => root.querySelector(`#${id}`);
 
   // one worker per compare slot, kept across restarts (the module loads once per worker)
-  const engines = [];
-  const makeEngine = (k) => (engines[k] ??= createRealEngine({ worker: new Worker(new URL('./real-worker.js', import.meta.url)) })
+  const engines = [], workers = [];
+  const makeEngine = (k) => (engines[k] ??= createRealEngine({ worker: (workers[k] = new Worker(new URL('./real-worker.js', import.meta.url))) })
     .catch((e) => { engines[k] = undefined; throw e; }));
 
   let session = null, key = null, focus = 0, selected = null, detail = null, lastError = null, current = null;
@@ -85,7 +85,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   }
 
   const gallery = createGallery($('real-body-gallery'), { onSelect: (j) => select(j) });
-  gallery.reserve({ n: 24, cols: 28, maxTile: 4, perRow: 8 });  // the session's 24 Fashion-MNIST images
+  const GALLERY = { n: 24, cols: 28, maxTile: 4, perRow: 8 };  // the session's 24 Fashion-MNIST images
+  gallery.reserve(GALLERY);
   const CURVE_KEYS = {
     accuracy: [['testAccuracy', 'trainAccuracy'], ['test', 'train']],
     loss: [['testLoss', 'trainLoss'], ['test', 'train']],
@@ -199,11 +200,16 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
       settings, compare: !!s.compare, baseUrl, makeEngine: (i) => makeEngine(i), keepEngines: true,
       onUpdate: (sess, what) => { if (sess === session) onUpdate(what); },
     });
+    // each run's worker starts fetching the images now, while its module may still compile (real-prefetch.js)
+    if (my.asset) my.runs.forEach((r, i) => { makeEngine(i); workers[i]?.postMessage({ type: 'realPrefetch', asset: my.asset }); });
     const focusSel = $('real-focus');
     focusSel.replaceChildren(...my.runs.map((r, i) => new Option(r.label, String(i))));
     focus = 0;
     for (const c of Object.keys(CURVE_KEYS)) made[c]?.setSeries(curveSeries(my, CURVE_KEYS[c][1]));  // (made: curves loaded)
     $('real-iter').textContent = 'loading the images…';
+    // (while the worker loads: the gallery's label texts, in a task of their own)
+    const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 50));
+    idle(() => gallery.warm([settings.classA, settings.classB].map((c) => CLASS_NAMES[c]), GALLERY), { timeout: 1000 });
     my.load().then(() => { if (my === session && my.info().loaded && autoplay) my.play(); });
   }
   // (never by itself for a reader who prefers reduced motion, as the lab's other scenarios)

@@ -8,6 +8,7 @@
 //               gamma_it = Y_i v^T x_it of the test images `rows` when given}
 //   realCall    {runId, method, args}       params, measure, testSoftmax, testScores, testSelection, analyze
 // Pages of other scenarios never load this file (worker.js alone is their worker).
+import './real-prefetch.js';  // (first: its message listener runs before worker.js's)
 import { handlers, runs, newRunId, getRun } from '../engine/worker.js';
 import { RealImagesRun } from '../engine/real-run.js';
 import { loadPair } from './asset.js';

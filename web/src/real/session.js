@@ -258,6 +258,8 @@ export function createRealSession(options) {
     get gallery() { return gallery; },
     get data() { return data; },
     settings: base,
+    // the images the workers fetch (null: the session fetched them, options.fetchImpl)
+    get asset() { return options.fetchImpl ? null : asset; },
     every,
     duty,
     classNames: CLASS_NAMES,
