@@ -85,7 +85,7 @@ export function prepaint(S) {
   if (info.own) {
     // a scenario with a view of its own (real images): its frame instead of the token panels (the CSS
     // of html[data-view] already shows it; these are the attributes the view's module keeps)
-    d.querySelector('.layout').hidden = true;
+    d.querySelector('.layout:not(.real-layout)').hidden = true;  // (the view's frame comes first in the HTML)
     d.querySelector('.topbar .player').hidden = true;
     const own = d.querySelector(`[data-own-view="${s}"]`);
     if (own) own.hidden = false;

@@ -15,13 +15,16 @@ export function createRealView($, { session: s, setMessage, markReady }) {
       const { mountRealImages } = await import('../real/lab-real.js');
       if (my !== s.gen) return;
       if (!realView) {
-        realView = mountRealImages({ layout: document.querySelector('.layout'), scenarioOptions: $('ctl-scenario').innerHTML, setState: s.setState });
+        realView = mountRealImages({ layout: document.querySelector('.layout:not(.real-layout)'), scenarioOptions: $('ctl-scenario').innerHTML, setState: s.setState });
         // A page opened on this view starts no lab engine (engine-early.js): the footer names the
         // engine this view runs, and the lab's starts when the reader reaches for another scenario.
         realView.engineVersion().then((v) => { if ($('engine-version').textContent === 'loading…') $('engine-version').textContent = v; }, () => {});
         const warm = () => s.client?.start?.();
         for (const ev of ['pointerdown', 'focus', 'keydown']) document.getElementById('real-scenario')?.addEventListener(ev, warm, { once: true });
       }
+      // (its first session, which fetches and draws, in a task of its own after the mount's)
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (my !== s.gen) return;
       realView.show(s.state);
     } catch (e) {
       setMessage('engine-run', `The real-images view could not load: ${e.message}`);
@@ -33,7 +36,7 @@ export function createRealView($, { session: s, setMessage, markReady }) {
     if (realView) { realView.hide(); return; }
     // opened on the view, left before its module came: the markup's attributes as prepaint.js set them
     document.getElementById('real-images')?.setAttribute('hidden', '');
-    document.querySelector('.layout').hidden = false;
+    document.querySelector('.layout:not(.real-layout)').hidden = false;
     document.querySelector('.topbar .player').hidden = false;
   }
   return { show, hide, get view() { return realView; } };

@@ -77,6 +77,8 @@ export function createControlSync($, { session: s, readiness, updatePlayerUI }) 
     const formulas = SCENARIO_INFO[scenario].formulas;
     if (div.children.length !== formulas.length) div.innerHTML = formulaSlot.repeat(formulas.length);
     setProp(div, 'hidden', !formulas.length);
+    // (a scenario without formulas, e.g. real images: no KaTeX, whose stylesheet restyles the page)
+    if (!formulas.length) return;
     const typeset = () => {
       katexRender ??= import('./katex-render.js');
       katexRender.then(({ typesetInto }) => typesetInto(div, formulas, () => div.dataset.for === scenario)).catch(() => {});

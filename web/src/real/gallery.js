@@ -1,8 +1,8 @@
 // The gallery of test images (one canvas): each image in grey, the attention s_it of the current W
 // drawn over its patch grid (orange where s_it is above uniform), the selected patch (argmax_t s_it)
 // boxed, and below it the true class with a tick or cross for the prediction sign f_i.
-// createGallery(container, { onSelect(j) }) -> { update(data), resize(w), canvas, tileAt(x, y),
-//   tileCenter(j) }
+// createGallery(container, { onSelect(j) }) -> { update(data), resize(w), reserve(spec), warm(names, spec),
+//   canvas, tileAt(x, y), tileCenter(j) }
 //   data: { pixels: Uint8Array (all test images), rows, cols, patch, indices: gallery image -> test
 //           index, labels: test labels, softmax: Float64Array (gallery x T) | null, output: f_i per
 //           gallery image | null, gamma: Float64Array (gallery x T: gamma_it = Y_i v^T x_it under the
@@ -223,6 +223,17 @@ export function createGallery(container, { onSelect } = {}) {
       if (data) return;
       const g = layout(spec);
       Object.assign(canvas.style, { width: `${g.w}px`, height: `${g.h}px` });
+    },
+    // The labels' font and fitted texts of the images' classes (names), worked out ahead of the first
+    // drawing while the page waits for the images (lab-real.js, at idle): the first text a canvas draws
+    // sets up its font (and the glyph fallback of ✓ / ✗), 5-30 ms that made the first drawing's
+    // animation frame a long task. The same cache the drawing then reads (fitted()).
+    warm(names, spec) {
+      if (data) return;
+      const g = layout(spec);
+      const ctx = canvas.getContext('2d');
+      ctx.font = `${11 * g.dpr}px system-ui, sans-serif`;
+      for (const name of names) for (const mark of ['', '✓ ', '✗ ']) fitted(ctx, `${mark}${name}`, (g.tile + g.gap - 2) * g.dpr);
     },
     update(next) { data = next; draw(); return stats; },
     get stats() { return stats; },

@@ -9,7 +9,6 @@
 // histograms; the W heatmaps. Compare mode trains p = 1.1, 2 and 3 side by side, one worker each.
 import './real.css';
 import { createRealEngine } from './real-engine.js';
-import { createCurves } from '../plots/curves.js';
 import { createMatrices } from '../plots/heatmaps.js';
 import { svgString, svgSize, svgToPng } from '../plots/export.js';
 import { CLASS_NAMES } from './asset.js';
@@ -39,8 +38,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   const $ = (id) => root.querySelector(`#${id}`);
 
   // one worker per compare slot, kept across restarts (the module loads once per worker)
-  const engines = [];
-  const makeEngine = (k) => (engines[k] ??= createRealEngine({ worker: new Worker(new URL('./real-worker.js', import.meta.url)) })
+  const engines = [], workers = [];
+  const makeEngine = (k) => (engines[k] ??= createRealEngine({ worker: (workers[k] = new Worker(new URL('./real-worker.js', import.meta.url))) })
     .catch((e) => { engines[k] = undefined; throw e; }));
 
   let session = null, key = null, focus = 0, selected = null, detail = null, lastError = null, current = null;
@@ -86,7 +85,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   }
 
   const gallery = createGallery($('real-body-gallery'), { onSelect: (j) => select(j) });
-  gallery.reserve({ n: 24, cols: 28, maxTile: 4, perRow: 8 });  // the session's 24 Fashion-MNIST images
+  const GALLERY = { n: 24, cols: 28, maxTile: 4, perRow: 8 };  // the session's 24 Fashion-MNIST images
+  gallery.reserve(GALLERY);
   const CURVE_KEYS = {
     accuracy: [['testAccuracy', 'trainAccuracy'], ['test', 'train']],
     loss: [['testLoss', 'trainLoss'], ['test', 'train']],
@@ -101,6 +101,16 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     sharpness: { y: { label: 'mean max softmax' }, height: 170 },
     sparsity: { y: { label: 'share of |W_jk| < 1% max' }, height: 170 },
   };
+  // The curve charts' code (uPlot and its stylesheet: 20-25 ms of evaluation and a style pass over
+  // the whole page) is loaded when a curve panel comes near the screen, is exported, or once the page
+  // is idle after the gallery's first drawing (so that printing finds it), as the lab's (panels.js):
+  // the view's first screen (the gallery) does not wait for it.
+  let createCurves = null, curvesLoad = null, curvesQueued = false;
+  const loadCurves = () => (curvesLoad ??= import('../plots/curves.js').then((m) => {
+    createCurves = m.createCurves;
+    if (!root.hidden) schedule(false);
+  }));
+  const curvesReady = () => createCurves !== null;
   const made = {};
   const makers = {
     ...Object.fromEntries(Object.entries(CURVE_OPTIONS).map(([c, o]) => [c, () => {
@@ -114,7 +124,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   const plot = (id) => (made[id] ??= makers[id]());
   // each plot's text alternative and print picture (access/figure-access.js; describe.js)
   const snapshots = { gallery: () => gallery.canvas, hist: () => plot('hist').svg(), weights: () => plot('weights').svg(),
-    ...Object.fromEntries(Object.keys(CURVE_KEYS).map((c) => [c, () => plot(c).svg()])) };
+    ...Object.fromEntries(Object.keys(CURVE_KEYS).map((c) => [c, () => (curvesReady() ? plot(c).svg() : null)])) };
   const figures = Object.entries(snapshots).map(([id, snap]) => registerFigure($(`real-body-${id}`), {
     title: $(`real-panel-${id}`).querySelector('h3').textContent,
     describe: () => (session?.info().loaded ? realFigureText(id, session) : 'Loading the images.'),
@@ -190,11 +200,19 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
       settings, compare: !!s.compare, baseUrl, makeEngine: (i) => makeEngine(i), keepEngines: true,
       onUpdate: (sess, what) => { if (sess === session) onUpdate(what); },
     });
+    // each run's worker starts fetching the images now, while its module may still compile (real-prefetch.js)
+    if (my.asset) my.runs.forEach((r, i) => { makeEngine(i); workers[i]?.postMessage({ type: 'realPrefetch', asset: my.asset }); });
     const focusSel = $('real-focus');
     focusSel.replaceChildren(...my.runs.map((r, i) => new Option(r.label, String(i))));
     focus = 0;
-    for (const c of Object.keys(CURVE_KEYS)) made[c]?.setSeries(curveSeries(my, CURVE_KEYS[c][1]));
+    for (const c of Object.keys(CURVE_KEYS)) made[c]?.setSeries(curveSeries(my, CURVE_KEYS[c][1]));  // (made: curves loaded)
     $('real-iter').textContent = 'loading the images…';
+    // (while the worker loads: the gallery's label texts, in a task of their own)
+    const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 50));
+    idle(() => gallery.warm([settings.classA, settings.classB].map((c) => CLASS_NAMES[c]), GALLERY), { timeout: 1000 });
+    // and the number format the curves' axes use (uPlot's fmtNum): its first use loads the locale's data,
+    // 10-40 ms inside the first chart's build
+    idle(() => new Intl.NumberFormat(navigator.language).format(0.5), { timeout: 1000 });
     my.load().then(() => { if (my === session && my.info().loaded && autoplay) my.play(); });
   }
   // (never by itself for a reader who prefers reduced motion, as the lab's other scenarios)
@@ -257,9 +275,10 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   const inView = new Set();
   const jobs = {
     gallery: { every: 250, key: () => [session, focused().softmax, focused().output, selected, focus], run: drawGallery },
+    // (a curve panel draws once its code is here: curvesReady() in its key redraws it then)
     ...Object.fromEntries(Object.entries(CURVE_KEYS).map(([c, [keys]]) => [c, {
-      every: 400, key: () => [session, ...session.runs.map((r) => r.series.iteration.length)],
-      run: () => plot(c).update(curveData(session, keys)),
+      every: 400, key: () => [session, curvesReady(), ...session.runs.map((r) => r.series.iteration.length)],
+      run: () => { if (curvesReady()) plot(c).update(curveData(session, keys)); },
     }])),
     hist: { every: 500, key: () => [session, ...session.runs.map((r) => r.histogram)],
       run: () => plot('hist').update({ runs: session.runs.map((r) => ({ label: r.label, color: runColor(r), histogram: r.histogram })) }) },
@@ -274,6 +293,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
       const id = e.target.id.replace(/^real-panel-/, '');
       if (e.isIntersecting) inView.add(id); else inView.delete(id);
       if (e.isIntersecting && (id === 'study' || id === 'ladder')) planOf(id);
+      if (e.isIntersecting && id in CURVE_KEYS) loadCurves();
     }
     if (!root.hidden) schedule(false);
   }, { rootMargin: '200px' });
@@ -299,6 +319,10 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   }
 
   function drawGallery() {
+    if (!curvesQueued) {
+      curvesQueued = true;
+      (globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 200)))(() => loadCurves(), { timeout: 4000 });
+    }
     const run = focused();
     gallery.update({ pixels: run.info.testPixels, rows: run.info.rows, cols: run.info.cols, patch: 4, indices: session.gallery,
       labels: run.info.testLabels, softmax: run.softmax, output: run.output, gamma: run.gamma, classA: session.settings.classA, names: CLASS_NAMES, selected });
@@ -362,6 +386,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   let detailMatrices = null;
 
   async function exportPanel(id) {
+    if (id in CURVE_KEYS) await loadCurves();
     drawAll(true); // every panel as of now (the pacer may not have reached this one yet)
     const svgEl = id === 'study' || id === 'ladder' ? planOf(id).svg() : plot(id).svg();
     const text = svgString(svgEl, { title: `attnsvm — real images — ${id}` });

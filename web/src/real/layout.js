@@ -14,7 +14,8 @@ export const gammaLegendHtml = (countId) => `<p class="sub real-gamma-legend"><s
 
 // The view's frame: written into the built index.html (hidden unless the URL opens this scenario), so
 // that the first paint of #s=real-images shows it with its panels' space reserved. Its controls are
-// folded (as the lab's): unfolded right away on a wide screen, where that moves nothing.
+// folded (as the lab's): unfolded right away on a wide screen, where that moves nothing (a media
+// query, not innerWidth: reading innerWidth in the middle of the HTML lays out the page parsed so far).
 export function realLayoutHtml(scenarioOptions) {
   return `<div class="layout real-layout" id="real-images" data-own-view="real-images" hidden>
   <aside class="controls" aria-label="Real images controls">
@@ -49,7 +50,7 @@ export function realLayoutHtml(scenarioOptions) {
     </form>
     </details>
   </aside>
-  <script>if (innerWidth >= 760) document.getElementById('real-controls-details').open = true;</script>
+  <script>if (matchMedia('(min-width: 760px)').matches) document.getElementById('real-controls-details').open = true;</script>
   <main>
     <div class="messages real-messages" role="alert" aria-live="assertive"></div>
     <section class="intro"><h2>Real images: attention over Fashion-MNIST patches</h2>

@@ -1,14 +1,17 @@
 // The worker of the real-images runs: the engine's worker (worker.js: init, call, cancel, ...) plus
 // three requests over RealImagesRun (web/src/engine/real-run.js; the attnsvm-experiments module):
-//   realStart   {request, maxIterations}    -> {runId, info} (info: the split's sizes, test labels and pixels)
+//   realStart   {request, maxIterations}    -> {runId, info} (info: the split's sizes, test labels and pixels;
+//               request: {train, test, settings}, or {asset, settings}: the images fetched here)
 //   realAdvance {runId, budgetMs, every, rows}  steps that fit in the budget, measured at every multiple
 //               of `every` and at the last iteration -> {frames, iteration, taken, done, computeMs,
 //               stopReason ('' unless the run stopped early), softmax?, output?, gamma?: s_it, f_i and
 //               gamma_it = Y_i v^T x_it of the test images `rows` when given}
 //   realCall    {runId, method, args}       params, measure, testSoftmax, testScores, testSelection, analyze
 // Pages of other scenarios never load this file (worker.js alone is their worker).
+import './real-prefetch.js';  // (first: its message listener runs before worker.js's)
 import { handlers, runs, newRunId, getRun } from '../engine/worker.js';
 import { RealImagesRun } from '../engine/real-run.js';
+import { loadPair } from './asset.js';
 import { RealStudyPlanner, RealLadderPlanner, RealStudyRun, RealLadderRun } from '../engine/real-study.js';
 
 const METHODS = ['params', 'measure', 'testSoftmax', 'testScores', 'testSelection', 'analyze'];
@@ -41,7 +44,20 @@ function advance(entry, budgetMs, every, rows) {
   return out;
 }
 
-handlers.realStart = (engine, { request, maxIterations }) => {
+// The images of a run fetched and merged here (asset.js) when the request names them (request.asset:
+// {baseUrl, classA, classB, pool, nTrain, nTest}) instead of carrying them: the page's main thread then
+// neither inflates the class files (4-6 tasks of 15-40 ms as they came in), merges them nor copies
+// them to the worker. Every worker keeps the parsed files (asset.js's cache) for its next run.
+async function assetImages({ baseUrl, classA, classB, pool, nTrain, nTest }) {
+  const data = await loadPair(baseUrl, classA, classB, { pool });
+  for (const [split, n] of [['train', nTrain], ['test', nTest]]) {
+    if (n / 2 > data.perClass[split]) throw new Error(`${split}: ${n} images need ${n / 2} per class; the site's asset holds ${data.perClass[split]} per class`);
+  }
+  return { train: data.train, test: data.test };
+}
+
+handlers.realStart = async (engine, { request, maxIterations }) => {
+  if (request?.asset) request = { ...(await assetImages(request.asset)), settings: request.settings };
   const run = new RealImagesRun(engine.module, request);
   const id = newRunId();
   runs.set(id, { id, run, maxIterations: maxIterations ?? request?.settings?.iters ?? Infinity, stepsPerFrame: 1, msPerStep: 0 });

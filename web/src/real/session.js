@@ -5,7 +5,8 @@
 //
 // createRealSession(options) -> session
 //   options: { settings (see realSettings), compare: bool (p = 1.1, 2, 3 side by side), baseUrl (the
-//              site folder holding data/), makeEngine(k): Promise<worker engine> for run k (a worker
+//              site folder holding data/; the workers fetch the images), fetchImpl? (the images
+//              fetched by the page with it instead), makeEngine(k): Promise<worker engine> for run k (a worker
 //              loaded with the attnsvm-experiments module), keepEngines (destroy() cancels the runs
 //              instead of terminating the workers),
 //              gallery: number of test images drawn (half of each class), onUpdate(session, what) }
@@ -49,6 +50,9 @@ const SERIES = ['trainAccuracy', 'testAccuracy', 'trainLoss', 'testLoss', 'train
 
 function emptySeries() { return Object.fromEntries([['iteration', []], ...SERIES.map((k) => [k, []])]); }
 
+// (a worker resolves a relative URL against its own script's)
+const absolute = (url) => new URL(url, globalThis.document?.baseURI).href;
+
 export function createRealSession(options) {
   const base = options.settings;
   const ps = options.compare && base.optimizer !== 'adam' ? COMPARE_PS : [base.p];
@@ -81,15 +85,22 @@ export function createRealSession(options) {
     }
   }
 
+  // Each run's worker fetches and merges the images itself (real-worker.js: the class files of the
+  // pair, kept for the next run): the page's main thread only gets the test images the gallery
+  // draws (the run's info). With options.fetchImpl (a page-side fetch) the session loads them here
+  // and hands each worker a copy (transferred).
+  const asset = { baseUrl: absolute(options.baseUrl), classA: base.classA, classB: base.classB, pool: base.seed !== 0, nTrain: base.nTrain, nTest: base.nTest };
   async function startRun(run, my) {
     run.engine ??= await options.makeEngine(runs.indexOf(run));
     if (my !== gen || destroyed) return;
-    // the images go to the worker as copies of their own, transferred (see real-engine.js): the
-    // session keeps its set for the other runs and for a reset
-    const own = (set) => ({ ...set, pixels: set.pixels.slice(), labels: set.labels.slice() });
-    const train = own(data.train), test = own(data.test);
-    const { runId, info } = await run.engine.realStart({ train, test, settings: run.settings }, { maxIterations: run.settings.iters,
-      transfer: [train.pixels.buffer, train.labels.buffer, test.pixels.buffer, test.labels.buffer] });
+    let request = { asset, settings: run.settings }, transfer = [];
+    if (data) {
+      const own = (set) => ({ ...set, pixels: set.pixels.slice(), labels: set.labels.slice() });
+      const train = own(data.train), test = own(data.test);
+      request = { train, test, settings: run.settings };
+      transfer = [train.pixels.buffer, train.labels.buffer, test.pixels.buffer, test.labels.buffer];
+    }
+    const { runId, info } = await run.engine.realStart(request, { maxIterations: run.settings.iters, transfer });
     if (my !== gen || destroyed) { run.engine.cancel(runId).catch(() => {}); return; }
     run.id = runId;
     run.info = info;
@@ -112,10 +123,12 @@ export function createRealSession(options) {
   async function load() {
     const my = ++gen;
     try {
-      data = await loadPair(options.baseUrl, base.classA, base.classB, { fetchImpl: options.fetchImpl, pool: base.seed !== 0 });
-      if (my !== gen || destroyed) return;
-      for (const [split, n] of [['train', base.nTrain], ['test', base.nTest]]) {
-        if (n / 2 > data.perClass[split]) throw new Error(`${split}: ${n} images need ${n / 2} per class; the site's asset holds ${data.perClass[split]} per class`);
+      if (options.fetchImpl) {
+        data = await loadPair(options.baseUrl, base.classA, base.classB, { fetchImpl: options.fetchImpl, pool: base.seed !== 0 });
+        if (my !== gen || destroyed) return;
+        for (const [split, n] of [['train', base.nTrain], ['test', base.nTest]]) {
+          if (n / 2 > data.perClass[split]) throw new Error(`${split}: ${n} images need ${n / 2} per class; the site's asset holds ${data.perClass[split]} per class`);
+        }
       }
       await Promise.all(runs.map((r) => startRun(r, my)));
       if (my !== gen || destroyed) return;
@@ -245,6 +258,8 @@ export function createRealSession(options) {
     get gallery() { return gallery; },
     get data() { return data; },
     settings: base,
+    // the images the workers fetch (null: the session fetched them, options.fetchImpl)
+    get asset() { return options.fetchImpl ? null : asset; },
     every,
     duty,
     classNames: CLASS_NAMES,
