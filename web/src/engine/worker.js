@@ -24,6 +24,16 @@ let nextRunId = 1;
 export const runs = new Map(); // runId -> {run, maxIterations, stepsPerFrame, msPerStep}
 export const newRunId = () => nextRunId++;
 
+// For a worker script that starts its engine itself, before any message (web/src/lab/lab-worker.js):
+// adoptEngine(promise of an Engine) is then the engine every request uses (the init request included);
+// holdRequests(promise): requests other than init wait for it once the engine is there;
+// interceptRequests(fn): fn(request) -> {result} answers a request instead of its handler, or undefined.
+let held = Promise.resolve();
+let intercept = null;
+export function adoptEngine(promise) { enginePromise ??= promise; }
+export function holdRequests(promise) { held = promise; }
+export function interceptRequests(fn) { intercept = fn; }
+
 async function init({ baseUrl, moduleSource, moduleName }) {
   if (moduleSource) {
     // The single-file build defines createAttnsvmModule; a Blob URL avoids a separate file.
@@ -120,9 +130,14 @@ self.onmessage = async (ev) => {
     } else {
       if (!enginePromise) throw new Error('worker: init first');
       const engine = await enginePromise;
-      const handler = handlers[msg.type];
-      if (!handler) throw new Error(`worker: unknown request '${msg.type}'`);
-      result = await handler(engine, msg);
+      await held;
+      const answer = intercept?.(msg);
+      if (answer) result = answer.result;
+      else {
+        const handler = handlers[msg.type];
+        if (!handler) throw new Error(`worker: unknown request '${msg.type}'`);
+        result = await handler(engine, msg);
+      }
     }
     self.postMessage({ id: msg.id, ok: true, result }, transferables(result));
   } catch (e) {

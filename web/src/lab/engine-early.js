@@ -12,7 +12,14 @@ import { SCENARIO_INFO } from './scenarios.js';
 
 const early = typeof window !== 'undefined' ? window.__attnsvmEarlyWorker : undefined;
 const ownView = !early && typeof document !== 'undefined' && !!document.documentElement.dataset.view;
-export const earlyEngine = ownView ? Promise.resolve(lazyClient()) : createEngineClient(early ? { worker: early } : undefined);
+export const earlyEngine = ownView ? Promise.resolve(lazyClient()) : createEngineClient({ worker: early ?? labWorker() });
+
+// The worker early-worker.js would have made (lab-worker.js: it starts from its name, with the page's
+// first run); here as a fallback (the dev server, a failed head script).
+function labWorker() {
+  const baseUrl = new URL('./wasm/', document.baseURI).href;
+  return new Worker(new URL('./lab-worker.js', import.meta.url), { name: JSON.stringify({ baseUrl, hash: location.hash }) });
+}
 earlyEngine.catch(() => {}); // reported where it is awaited (app.js's boot)
 
 function lazyClient() {
