@@ -6,7 +6,8 @@
 //   compiled the wasm's streamed compile is done
 //   engine   the engine is there (lab-worker.js's mark; before it: the worker's first init message)
 //   spec     the page's first run computed in the worker (lab-worker.js's mark, first-run.js)
-//   frame    the page's main thread receives the first run's first frame (the reply to step k = 0)
+//   frame    the page's main thread receives the first run's first frame (the reply to step k = 0,
+//            or the init reply that carries it: lab-worker.js)
 //   first    the lab's first plotted frame (mark lab-first-frame)
 // Several builds are measured interleaved (A, B, A, B, ...); the medians at the end.
 // Usage: node bench/browser/worker-timeline.mjs DIST [DIST...] [--runs N] [--hash '#s=rank'] [--autoplay]
@@ -31,7 +32,9 @@ const hook = () => {
       super(...a);
       this.addEventListener('message', (e) => {
         const r = e.data?.result;
-        if (window.__firstFrameAt === null && r && typeof r === 'object' && 'frames' in r && 'runId' in r) window.__firstFrameAt = performance.now();
+        const isFrame = (v) => v && typeof v === 'object' && 'frames' in v && 'runId' in v;
+        // (a step's reply, or the init reply with the first run computed ahead: lab-worker.js)
+        if (window.__firstFrameAt === null && (isFrame(r) || r?.firstRun?.answers.some(([, v]) => isFrame(v)))) window.__firstFrameAt = performance.now();
       });
     }
   };

@@ -1,4 +1,5 @@
-// The lab's first run computed ahead by its worker (web/src/lab/first-run.js, lab-worker.js): a page
+// The lab's first run computed ahead by its worker (web/src/lab/first-run.js, lab-worker.js) and
+// given to the page's equal requests (web/src/engine/first-answers.js, worker-engine.js): a page
 // whose requests are answered from it gets the same numbers as a page whose requests are computed
 // when they arrive, for the default link, links with other settings, the sphere generator, custom
 // data, a bad link, and a page whose requests differ from the speculated ones; the real-images view
@@ -11,7 +12,8 @@ import { loadEngine } from './helpers.mjs';
 import { decodeHash, datasetShapeError } from '../../web/src/lab/state.js';
 import { SCENARIO_INFO } from '../../web/src/lab/scenarios.js';
 import { scenarioOptions, sphereArgs, buildConfig, validationKind } from '../../web/src/lab/config.js';
-import { startFirstRun, requestKey } from '../../web/src/lab/first-run.js';
+import { startFirstRun } from '../../web/src/lab/first-run.js';
+import { createAnswers, requestKey } from '../../web/src/engine/first-answers.js';
 
 globalThis.self ??= globalThis; // worker.js sets self.onmessage when evaluated
 const { handlers, runs } = await import('../../web/src/engine/worker.js');
@@ -19,7 +21,7 @@ const { handlers, runs } = await import('../../web/src/engine/worker.js');
 let engine;
 before(async () => { engine = await loadEngine(); });
 
-// The page's first restart (restart.js), request by request; answer(msg) is the worker's interception.
+// The page's first restart (restart.js), request by request; answer(msg): worker-engine.js's answers.
 async function pageFirstRun(hash, answer) {
   let nextId = 1;
   const log = [];
@@ -81,33 +83,35 @@ const CASES = [
 
 test('first run ahead, custom data the engine rejects: the same numbers (the page drops the data)', async () => {
   const stats = await runCase(`#s=paths2d&data=${encodeURIComponent(UNUSABLE)}`);
-  assert.equal(stats.speculated, 1); // the scenario; its validation failed: nothing more made ahead
+  assert.equal(stats.offered, 1); // the scenario; its validation failed: nothing more made ahead
 });
 
 for (const [name, hash] of CASES) {
   test(`first run ahead, ${name}: the same numbers, answered from the worker`, async () => {
     const stats = await runCase(hash);
     // scenario (+ sphere), validate, scores, start, step 0: each made ahead, each used
-    assert.equal(stats.speculated, 5 + (/gen=sphere/.test(hash) ? 1 : 0));
-    assert.equal(stats.hits, stats.speculated);
+    assert.equal(stats.offered, 5 + (/gen=sphere/.test(hash) ? 1 : 0));
+    assert.equal(stats.hits, stats.offered);
   });
 }
 
 async function runCase(hash, pageHash = hash) {
   const before = runs.size;
   const fresh = await pageFirstRun(pageHash);
-  const firstRun = startFirstRun(engine, hash, handlers);
-  const ahead = await pageFirstRun(pageHash, (msg) => firstRun.answer(msg));
+  // (the offer reaches the page in the init reply: a structured clone)
+  const offer = structuredClone(startFirstRun(engine, hash, handlers));
+  const answers = createAnswers(offer, (runId) => handlers.cancel(engine, { runId }));
+  const ahead = await pageFirstRun(pageHash, (msg) => answers.answer(msg));
   assert.ok(fresh.length >= 7, `the page's first run made ${fresh.length} requests`);
   assert.deepEqual(numbers(ahead), numbers(fresh));
   assert.equal(runs.size, before, 'a run left behind');
-  return firstRun.stats;
+  return answers.stats;
 }
 
 test('first run ahead: every request of the first run answered from the worker (default link)', async () => {
   const stats = await runCase('');
   // scenario, validate, scores, start, step 0
-  assert.equal(stats.speculated, 5);
+  assert.equal(stats.offered, 5);
   assert.equal(stats.hits, 5);
 });
 
@@ -119,9 +123,22 @@ test('first run ahead: a page whose link changed meanwhile computes its own run 
 });
 
 test('first run ahead: nothing for the real-images view', () => {
-  const firstRun = startFirstRun(engine, '#s=real-images', handlers);
-  assert.equal(firstRun.stats.speculated, 0);
-  assert.equal(firstRun.answer({ id: 1, type: 'call', method: 'version', args: [] }), undefined);
+  const offer = startFirstRun(engine, '#s=real-images', handlers);
+  assert.deepEqual(offer, { answers: [], runId: null, frameKey: null });
+});
+
+test('first run ahead: a request on the run started ahead takes its first frame off the offer', async () => {
+  const offer = structuredClone(startFirstRun(engine, '', handlers));
+  const cancelled = [];
+  const answers = createAnswers(offer, (runId) => cancelled.push(runId));
+  const start = offer.answers.find(([k]) => k.startsWith('{"config"'));
+  assert.ok(start, 'the start request on offer');
+  assert.deepEqual(answers.answer({ id: 9, type: 'step', runId: offer.runId, k: 3 }), undefined);
+  assert.deepEqual(answers.answer({ id: 10, type: 'step', runId: offer.runId, k: 0 }), undefined);
+  assert.deepEqual(answers.answer({ id: 11, type: 'start', config: {}, maxIterations: 1 }), undefined);
+  assert.deepEqual(cancelled, [offer.runId]);
+  assert.equal(answers.stats.hits, 0);
+  handlers.cancel(engine, { runId: offer.runId });
 });
 
 test('requestKey: equal values, equal keys; any difference, another key', () => {

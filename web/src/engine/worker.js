@@ -26,13 +26,11 @@ export const newRunId = () => nextRunId++;
 
 // For a worker script that starts its engine itself, before any message (web/src/lab/lab-worker.js):
 // adoptEngine(promise of an Engine) is then the engine every request uses (the init request included);
-// holdRequests(promise): requests other than init wait for it once the engine is there;
-// interceptRequests(fn): fn(request) -> {result} answers a request instead of its handler, or undefined.
-let held = Promise.resolve();
-let intercept = null;
+// extendInitReply(fn): fn() -> fields added to the reply to an init request (the first run computed
+// ahead: web/src/engine/first-answers.js).
+let initReply = () => ({});
 export function adoptEngine(promise) { enginePromise ??= promise; }
-export function holdRequests(promise) { held = promise; }
-export function interceptRequests(fn) { intercept = fn; }
+export function extendInitReply(fn) { initReply = fn; }
 
 async function init({ baseUrl, moduleSource, moduleName }) {
   if (moduleSource) {
@@ -126,18 +124,13 @@ self.onmessage = async (ev) => {
     if (msg.type === 'init') {
       enginePromise ??= init(msg);
       const engine = await enginePromise;
-      result = { version: engine.version() };
+      result = { version: engine.version(), ...initReply() };
     } else {
       if (!enginePromise) throw new Error('worker: init first');
       const engine = await enginePromise;
-      await held;
-      const answer = intercept?.(msg);
-      if (answer) result = answer.result;
-      else {
-        const handler = handlers[msg.type];
-        if (!handler) throw new Error(`worker: unknown request '${msg.type}'`);
-        result = await handler(engine, msg);
-      }
+      const handler = handlers[msg.type];
+      if (!handler) throw new Error(`worker: unknown request '${msg.type}'`);
+      result = await handler(engine, msg);
     }
     self.postMessage({ id: msg.id, ok: true, result }, transferables(result));
   } catch (e) {

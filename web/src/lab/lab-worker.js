@@ -3,10 +3,11 @@
 // a message from the page (a worker's first messages reach it through tasks of the page's main thread,
 // busy then with the lab's modules): the wasm's download and streamed compile first, then the
 // Emscripten glue (bundled in this script: vite.config.js, attnsvmGlue, instead of a synchronous
-// importScripts), then the page's first run (first-run.js). The page reads its name:
-//   JSON {baseUrl: the folder of attnsvm.wasm, hash: the page's location.hash}.
+// importScripts), then the page's first run (first-run.js), whose results go to the page with the
+// reply to its init request (worker-engine.js answers the page's equal requests with them). The page
+// names the worker: JSON {baseUrl: the folder of attnsvm.wasm, hash: the page's location.hash}.
 // Without that name (a worker made otherwise) it is worker.js, started by the init request.
-import { handlers, adoptEngine, holdRequests, interceptRequests } from '../engine/worker.js';
+import { handlers, adoptEngine, extendInitReply } from '../engine/worker.js';
 import { compileWasm, createEngine } from '../engine/engine.js';
 import loadGlue from 'virtual:attnsvm-glue';
 import { startFirstRun } from './first-run.js';
@@ -22,16 +23,18 @@ const boot = bootOptions();
 if (boot) {
   const compiled = compileWasm(new URL('attnsvm.wasm', boot.baseUrl).href);
   compiled.catch(() => {}); // (reported through the engine's promise)
-  const engine = createEngine({ baseUrl: boot.baseUrl, factory: loadGlue(), compiled });
-  adoptEngine(engine);
-  let firstRun = null;
+  let offer = null;
   // (the marks: the worker's timeline in a trace, bench/browser/worker-timeline.mjs)
-  holdRequests(engine.then((e) => {
+  adoptEngine(createEngine({ baseUrl: boot.baseUrl, factory: loadGlue(), compiled }).then((engine) => {
     performance.mark('attnsvm-worker-engine');
-    firstRun = startFirstRun(e, boot.hash, handlers);
+    offer = startFirstRun(engine, boot.hash, handlers);
     performance.mark('attnsvm-worker-first-run');
-    interceptRequests((request) => firstRun.answer(request));
-  }, () => {}));
-  // (the first run's counts: tests/browser; not part of the page's protocol)
-  handlers.firstRunStats = () => firstRun?.stats ?? null;
+    return engine;
+  }));
+  // the first run, once, to the first init request (the page's)
+  extendInitReply(() => {
+    const firstRun = offer;
+    offer = null;
+    return firstRun?.answers.length ? { firstRun } : {};
+  });
 }
