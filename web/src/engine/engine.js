@@ -79,8 +79,8 @@ function earlyCompile(options, baseUrl) {
 
 // The wasm at url, downloaded and compiled as it streams in; a server that does not send
 // application/wasm gets the plain download and compile instead.
-export function compileWasm(url) {
-  return WebAssembly.compileStreaming(fetch(url, { credentials: 'same-origin' }))
+export function compileWasm(url, response = fetch(url, { credentials: 'same-origin' })) {
+  return WebAssembly.compileStreaming(response)
     .catch(() => fetch(url, { credentials: 'same-origin' }).then((r) => {
       if (!r.ok) throw new Error(`cannot load ${url} (HTTP ${r.status})`);
       return r.arrayBuffer();

@@ -5,7 +5,9 @@
 // Protocol: requests {id, type, ...}; replies {id, ok: true, result} or {id, ok: false, error, kind}.
 //   init    {baseUrl?, moduleSource?, moduleName?}  load the module: importScripts(baseUrl +
 //                                      moduleName + '.js', default 'attnsvm'), or
-//                                      the text of attnsvm.single.js through a Blob URL (embeds)
+//                                      the text of attnsvm.single.js through a Blob URL (embeds);
+//                                      -> {version, firstRun?} (firstRun: the lab's worker's first run
+//                                      computed ahead, web/src/lab/lab-worker.js, first-answers.js)
 //   call    {method, args}             any Engine method (solve, analyze, scenario, ...)
 //   start   {config, maxIterations?}   create a run -> runId
 //   advance {runId, budgetMs}          player frame: as many steps as fit in the budget

@@ -1,7 +1,8 @@
 // The lab's engine worker (the built index.html starts it from its <head>: early-worker.js): the
 // engine's worker (worker.js) that starts by itself when its script is evaluated, without waiting for
 // a message from the page (a worker's first messages reach it through tasks of the page's main thread,
-// busy then with the lab's modules): the wasm's download and streamed compile first, then the
+// busy then with the lab's modules): the wasm's download (begun by early-worker.js's bootstrap,
+// self.__attnsvmWasm, or here) and streamed compile first, then the
 // Emscripten glue (bundled in this script: vite.config.js, attnsvmGlue, instead of a synchronous
 // importScripts), then the page's first run (first-run.js), whose results go to the page with the
 // reply to its init request (worker-engine.js answers the page's equal requests with them). The page
@@ -21,7 +22,7 @@ function bootOptions() {
 
 const boot = bootOptions();
 if (boot) {
-  const compiled = compileWasm(new URL('attnsvm.wasm', boot.baseUrl).href);
+  const compiled = compileWasm(new URL('attnsvm.wasm', boot.baseUrl).href, self.__attnsvmWasm);
   compiled.catch(() => {}); // (reported through the engine's promise)
   let offer = null;
   // (the marks: the worker's timeline in a trace, bench/browser/worker-timeline.mjs)
