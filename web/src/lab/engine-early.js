@@ -12,10 +12,13 @@ import { SCENARIO_INFO } from './scenarios.js';
 
 const early = typeof window !== 'undefined' ? window.__attnsvmEarlyWorker : undefined;
 const ownView = !early && typeof document !== 'undefined' && !!document.documentElement.dataset.view;
-export const earlyEngine = ownView ? Promise.resolve(lazyClient()) : createEngineClient({ worker: early ?? labWorker() });
+export const earlyEngine = ownView ? Promise.resolve(lazyClient())
+  : early ? createEngineClient({ worker: early }).catch(() => { early.terminate(); return createEngineClient({ worker: labWorker() }); })
+    : createEngineClient({ worker: labWorker() });
 
 // The worker early-worker.js would have made (lab-worker.js: it starts from its name, with the page's
-// first run); here as a fallback (the dev server, a failed head script).
+// first run); here as a fallback (the dev server, a failed head script, an early worker that failed
+// to start, e.g. a Blob refused by the site's policy).
 function labWorker() {
   const baseUrl = new URL('./wasm/', document.baseURI).href;
   return new Worker(new URL('./lab-worker.js', import.meta.url), { name: JSON.stringify({ baseUrl, hash: location.hash }) });
