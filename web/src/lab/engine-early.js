@@ -19,9 +19,11 @@ export const earlyEngine = ownView ? Promise.resolve(lazyClient())
 // The worker early-worker.js would have made (lab-worker.js: it starts from its name, with the page's
 // first run); here as a fallback (the dev server, a failed head script, an early worker that failed
 // to start, e.g. a Blob refused by the site's policy).
+// (vite's dev server serves the worker's modules unbundled: a module worker there)
 function labWorker() {
-  const baseUrl = new URL('./wasm/', document.baseURI).href;
-  return new Worker(new URL('./lab-worker.js', import.meta.url), { name: JSON.stringify({ baseUrl, hash: location.hash }) });
+  const name = JSON.stringify({ baseUrl: new URL('./wasm/', document.baseURI).href, hash: location.hash });
+  return import.meta.env?.DEV ? new Worker(new URL('./lab-worker.js', import.meta.url), { type: 'module', name })
+    : new Worker(new URL('./lab-worker.js', import.meta.url), { name });
 }
 earlyEngine.catch(() => {}); // reported where it is awaited (app.js's boot)
 
