@@ -1,7 +1,7 @@
 // vite bundles web/ (ES modules) into dist/ with relative asset paths, so the static output works
 // from any host and sub-path. Every .html page under web/ (outside public/) is an entry.
 import { defineConfig } from 'vite';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { realImagesAsset } from './scripts/make-real-images-asset.mjs';
 import { staticShell, inlineCss } from './scripts/vite-static-shell.mjs';
@@ -79,6 +79,27 @@ export function labFormulas() {
   };
 }
 
+// Emscripten's glue of the default build (web/public/wasm/attnsvm.js, made by scripts/build-wasm.sh)
+// as a module, for the lab's worker (web/src/lab/lab-worker.js): 'virtual:attnsvm-glue' exports a
+// function that evaluates the glue and returns its factory (createAttnsvmModule), so the worker has it
+// without a synchronous importScripts of a second file (a request after the worker's start, and in
+// the way of its wasm compile). Its UMD tail finds no module system (module, exports and define are
+// shadowed) and sets no global: the worker's other builds (attnsvm-experiments) load their own glue.
+export function attnsvmGlue() {
+  const id = 'virtual:attnsvm-glue';
+  const file = resolve(root, 'public/wasm/attnsvm.js');
+  return {
+    name: 'attnsvm-glue',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    load(resolved) {
+      if (resolved !== `\0${id}`) return null;
+      if (!existsSync(file)) throw new Error(`attnsvmGlue: ${file} is missing (build the module first: bash scripts/build-wasm.sh)`);
+      this.addWatchFile(file);
+      return `export default function loadGlue() {\n  var module, exports, define;\n${readFileSync(file, 'utf8')}\n  return createAttnsvmModule;\n}\n`;
+    },
+  };
+}
+
 // The lab's engine worker started from the built index.html's <head> (web/src/lab/early-worker.js):
 // its wasm download and compile no longer wait for the lab's modules to download and evaluate.
 // The worker's file name is known only once the bundle is written, hence a post hook.
@@ -91,7 +112,7 @@ export function earlyWorker() {
       order: 'post',
       handler(html, { bundle }) {
         if (!bundle || !html.includes(EARLY_WORKER_MARK)) return html;
-        const files = Object.keys(bundle).filter((f) => /^assets\/worker-[\w-]{8}\.js$/.test(f));
+        const files = Object.keys(bundle).filter((f) => /^assets\/lab-worker-[\w-]{8}\.js$/.test(f));
         if (files.length !== 1) throw new Error(`earlyWorker: expected one lab worker in the bundle, found ${files.join(', ') || 'none'}`);
         return html.replace(EARLY_WORKER_MARK, () => `<script>(${startEarlyWorker.toString()})(${JSON.stringify(`./${files[0]}`)});</script>`);
       },
@@ -105,7 +126,7 @@ export default defineConfig({
   // staticShell, inlineCss: the lab's markup in index.html and the pages' CSS inline (first paint);
   // labFormulas: the formulas typeset at build time; earlyWorker: the engine's worker started by the HTML;
   // lazyUplotIntl: uPlot's Intl formatters made when first used
-  plugins: [pureD3Schemes(), lazyUplotIntl(), realImagesAsset(), staticShell(), inlineCss(), labFormulas(), earlyWorker()],
+  plugins: [pureD3Schemes(), lazyUplotIntl(), realImagesAsset(), staticShell(), inlineCss(), labFormulas(), earlyWorker(), attnsvmGlue()],
   base: './',
   publicDir: 'public',
   build: {
@@ -120,7 +141,8 @@ export default defineConfig({
       treeshake: { manualPureFunctions: D3_SCHEME_HELPERS },
     },
   },
-  worker: { format: 'iife' },
+  // (the workers are bundled apart, with these plugins: attnsvmGlue for the lab's worker)
+  worker: { format: 'iife', plugins: () => [attnsvmGlue()] },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
 });

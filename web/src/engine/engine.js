@@ -34,16 +34,18 @@ export async function loadFactory(baseUrl, moduleName = 'attnsvm') {
   return globalThis.createAttnsvmModule;
 }
 
-// options: {factory?, wasmBinary?, locateFile?, baseUrl?, moduleName?}. baseUrl is the folder of
-// attnsvm.js and attnsvm.wasm (default: ./wasm/ next to the page); moduleName 'attnsvm-experiments'
-// loads the build with the experiment entry points (experimentSeeds, basinMap, ...) instead.
+// options: {factory?, wasmBinary?, locateFile?, baseUrl?, moduleName?, compiled?}. baseUrl is the
+// folder of attnsvm.js and attnsvm.wasm (default: ./wasm/ next to the page); moduleName
+// 'attnsvm-experiments' loads the build with the experiment entry points (experimentSeeds, basinMap,
+// ...) instead. compiled: a Promise of the WebAssembly.Module that goes with the factory, compiled by
+// the caller (compileWasm; the lab's worker, web/src/lab/lab-worker.js, starts it before anything else).
 export async function createEngine(options = {}) {
   const baseUrl = options.baseUrl ??
     (typeof document !== 'undefined' ? new URL('./wasm/', document.baseURI).href : undefined);
   // In a page or worker that loads the glue script from baseUrl, the wasm's download and compile
   // start now, alongside the glue's (a worker's importScripts blocks it until the glue is there),
   // instead of after it.
-  const compiled = earlyCompile(options, baseUrl);
+  const compiled = options.compiled ?? earlyCompile(options, baseUrl);
   const factory = options.factory ?? await loadFactory(baseUrl, options.moduleName);
   const moduleArgs = {};
   if (options.wasmBinary) moduleArgs.wasmBinary = options.wasmBinary;
@@ -72,8 +74,13 @@ function earlyCompile(options, baseUrl) {
   if (typeof globalThis.createAttnsvmModule === 'function') return null;
   if (typeof WebAssembly?.compileStreaming !== 'function' || typeof fetch !== 'function') return null;
   if (typeof importScripts !== 'function' && typeof document === 'undefined') return null;
-  const url = new URL(`${options.moduleName ?? 'attnsvm'}.wasm`, baseUrl).href;
-  return WebAssembly.compileStreaming(fetch(url, { credentials: 'same-origin' }))
+  return compileWasm(new URL(`${options.moduleName ?? 'attnsvm'}.wasm`, baseUrl).href);
+}
+
+// The wasm at url, downloaded and compiled as it streams in; a server that does not send
+// application/wasm gets the plain download and compile instead.
+export function compileWasm(url, response = fetch(url, { credentials: 'same-origin' })) {
+  return WebAssembly.compileStreaming(response)
     .catch(() => fetch(url, { credentials: 'same-origin' }).then((r) => {
       if (!r.ok) throw new Error(`cannot load ${url} (HTTP ${r.status})`);
       return r.arrayBuffer();

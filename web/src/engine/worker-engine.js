@@ -6,6 +6,7 @@
 // ~16 ms). At most one advance is in flight per run: a slow frame delays the next instead of
 // queueing work, and a hidden tab (no animation frames) pauses by itself.
 import { AttnsvmError } from './convert.js';
+import { createAnswers } from './first-answers.js';
 
 const ENGINE_METHODS = ['version', 'scenarioNames', 'vocabulary', 'scenario', 'sphere', 'validate', 'scores',
   'forward', 'solve', 'analyze', 'enumerate', 'generalized', 'path', 'heapBytes', 'heapUsed',
@@ -45,8 +46,14 @@ export async function createWorkerEngine(options = {}) {
     pending.clear();
   };
 
+  // The first run the worker computed ahead (the lab's worker, web/src/lab/lab-worker.js), from its
+  // init reply: equal requests are answered from it (first-answers.js), once each.
+  let ahead = null;
+
   function request(type, payload = {}, transfer = []) {
     if (dead) return Promise.reject(dead);
+    const local = ahead?.answer({ type, ...payload });
+    if (local) return Promise.resolve(local.result);
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
@@ -55,7 +62,11 @@ export async function createWorkerEngine(options = {}) {
   }
 
   try {
-    await request('init', { baseUrl, moduleSource: options.moduleSource, moduleName: options.moduleName });
+    const { firstRun } = await request('init', { baseUrl, moduleSource: options.moduleSource, moduleName: options.moduleName });
+    if (firstRun) {
+      ahead = createAnswers(firstRun, (runId) => { request('cancel', { runId }).catch(() => {}); });
+      worker.firstRun = ahead.stats; // (read by tests/browser/first-run.test.mjs)
+    }
   } catch (e) {
     if (!options.worker) worker.terminate(); // ours: do not leave a dead worker behind
     throw e;

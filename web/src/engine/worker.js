@@ -5,7 +5,9 @@
 // Protocol: requests {id, type, ...}; replies {id, ok: true, result} or {id, ok: false, error, kind}.
 //   init    {baseUrl?, moduleSource?, moduleName?}  load the module: importScripts(baseUrl +
 //                                      moduleName + '.js', default 'attnsvm'), or
-//                                      the text of attnsvm.single.js through a Blob URL (embeds)
+//                                      the text of attnsvm.single.js through a Blob URL (embeds);
+//                                      -> {version, firstRun?} (firstRun: the lab's worker's first run
+//                                      computed ahead, web/src/lab/lab-worker.js, first-answers.js)
 //   call    {method, args}             any Engine method (solve, analyze, scenario, ...)
 //   start   {config, maxIterations?}   create a run -> runId
 //   advance {runId, budgetMs}          player frame: as many steps as fit in the budget
@@ -23,6 +25,14 @@ let enginePromise = null;
 let nextRunId = 1;
 export const runs = new Map(); // runId -> {run, maxIterations, stepsPerFrame, msPerStep}
 export const newRunId = () => nextRunId++;
+
+// For a worker script that starts its engine itself, before any message (web/src/lab/lab-worker.js):
+// adoptEngine(promise of an Engine) is then the engine every request uses (the init request included);
+// extendInitReply(fn): fn() -> fields added to the reply to an init request (the first run computed
+// ahead: web/src/engine/first-answers.js).
+let initReply = () => ({});
+export function adoptEngine(promise) { enginePromise ??= promise; }
+export function extendInitReply(fn) { initReply = fn; }
 
 async function init({ baseUrl, moduleSource, moduleName }) {
   if (moduleSource) {
@@ -116,7 +126,7 @@ self.onmessage = async (ev) => {
     if (msg.type === 'init') {
       enginePromise ??= init(msg);
       const engine = await enginePromise;
-      result = { version: engine.version() };
+      result = { version: engine.version(), ...initReply() };
     } else {
       if (!enginePromise) throw new Error('worker: init first');
       const engine = await enginePromise;

@@ -12,7 +12,19 @@ import { SCENARIO_INFO } from './scenarios.js';
 
 const early = typeof window !== 'undefined' ? window.__attnsvmEarlyWorker : undefined;
 const ownView = !early && typeof document !== 'undefined' && !!document.documentElement.dataset.view;
-export const earlyEngine = ownView ? Promise.resolve(lazyClient()) : createEngineClient(early ? { worker: early } : undefined);
+export const earlyEngine = ownView ? Promise.resolve(lazyClient())
+  : early ? createEngineClient({ worker: early }).catch(() => { early.terminate(); return createEngineClient({ worker: labWorker() }); })
+    : createEngineClient({ worker: labWorker() });
+
+// The worker early-worker.js would have made (lab-worker.js: it starts from its name, with the page's
+// first run); here as a fallback (the dev server, a failed head script, an early worker that failed
+// to start, e.g. a Blob refused by the site's policy).
+// (vite's dev server serves the worker's modules unbundled: a module worker there)
+function labWorker() {
+  const name = JSON.stringify({ baseUrl: new URL('./wasm/', document.baseURI).href, hash: location.hash });
+  return import.meta.env?.DEV ? new Worker(new URL('./lab-worker.js', import.meta.url), { type: 'module', name })
+    : new Worker(new URL('./lab-worker.js', import.meta.url), { name });
+}
 earlyEngine.catch(() => {}); // reported where it is awaited (app.js's boot)
 
 function lazyClient() {

@@ -1,0 +1,102 @@
+// The lab's worker starts by itself and computes the page's first run ahead from the URL hash
+// (web/src/lab/lab-worker.js, first-run.js): in the built lab, the page's first-run requests are
+// answered from it (counted by worker-engine.js), and the lab shows the same numbers as a lab whose worker
+// was started without the hash (the worker then waits for the page's requests, as before): the first
+// frame's data, 30 steps later, and the references. Links: the default, other settings, a bad link,
+// autoplay; the real-images view starts no lab engine at all.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPage } from './harness.mjs';
+import { serveLab, waitReady, idle } from './lab-helpers.mjs';
+
+let browser, site;
+before(async () => { browser = await launchBrowser(); site = await serveLab(); });
+after(async () => { await browser?.close(); await site?.close(); });
+
+// (the control: the lab's worker made without its name, so it computes nothing ahead)
+const nameless = () => {
+  const W = window.Worker;
+  window.Worker = class extends W { constructor(url, options) { super(url, { ...options, name: '' }); } };
+};
+
+async function lab(hash, { ahead, autoplay = false }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  if (!ahead) await context.addInitScript(nameless);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${site.url}${autoplay ? '' : '?autoplay=0'}${hash}`);
+  await waitReady(page);
+  // (worker-engine.js's count of the first-run requests answered from the worker's offer)
+  const stats = await page.evaluate(() => (window.__attnsvmEarlyWorker ? window.__attnsvmEarlyWorker.firstRun ?? null : 'no early worker'));
+  const read = () => page.evaluate(() => ({
+    state: window.__lab.state, iteration: window.__lab.iteration, lastFrame: window.__lab.lastFrame,
+    plotted: window.__lab.plotted(), dataset: window.__lab.dataset(), fro: window.__lab.solution('fro'),
+    verdict: window.__lab.verdict(), messages: window.__lab.messages(),
+  }));
+  return { page, context, stats, problems, read };
+}
+
+// (field by field: a failure names the field)
+function same(a, b) {
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) assert.deepEqual(a[k], b[k], `${k} differs`);
+}
+
+const CASES = [
+  ['the default link', ''],
+  ['another scenario and settings', '#s=rank&seed=3&lr=0.3'],
+  ['a bad link', '#s=nope&lr=abc&what=1'],
+];
+
+for (const [name, hash] of CASES) {
+  test(`lab, ${name}: the first run answered from the worker, the same numbers as without`, { timeout: 90000 }, async () => {
+    const a = await lab(hash, { ahead: true });
+    const b = await lab(hash, { ahead: false });
+    try {
+      assert.deepEqual(a.stats, { offered: 5, hits: 5 });
+      assert.equal(b.stats, null, 'the control computed ahead');
+      same(await a.read(), await b.read());
+      for (const x of [a, b]) {
+        await x.page.evaluate(() => window.__lab.step(30));
+        await idle(x.page);
+      }
+      const [ra, rb] = [await a.read(), await b.read()];
+      assert.ok(ra.iteration >= 30, `iteration ${ra.iteration}`);
+      same(ra, rb);
+      assert.deepEqual(a.problems, []);
+      assert.deepEqual(b.problems, []);
+    } finally {
+      await a.context.close();
+      await b.context.close();
+    }
+  });
+}
+
+test('lab, autoplay: the run played from the worker\'s first run ends where the control\'s does', { timeout: 120000 }, async () => {
+  const hash = '#s=paths2d&it=300';
+  const runs = [];
+  for (const ahead of [true, false]) {
+    const x = await lab(hash, { ahead, autoplay: true });
+    try {
+      await x.page.waitForFunction(() => window.__lab.done && !window.__lab.busy, null, { timeout: 60000, polling: 100 });
+      runs.push({ stats: x.stats, data: await x.read() });
+    } finally { await x.context.close(); }
+  }
+  assert.equal(runs[0].data.iteration, 300);
+  assert.equal(runs[0].stats.hits, 5);
+  same(runs[0].data, runs[1].data);
+});
+
+test('real-images view: no lab engine started (no lab worker, no attnsvm.wasm)', { timeout: 60000 }, async () => {
+  const { page, context } = await openPage(browser, `${site.url}?autoplay=0#s=real-images`);
+  try {
+    await page.waitForFunction(() => window.__lab?.real()?.loaded || window.__lab?.real()?.error, null, { timeout: 45000 });
+    const r = await page.evaluate(() => ({
+      early: window.__attnsvmEarlyWorker !== undefined,
+      loaded: performance.getEntriesByType('resource').map((e) => e.name.split('/').pop()),
+    }));
+    assert.equal(r.early, false);
+    assert.deepEqual(r.loaded.filter((n) => /^lab-worker-|^attnsvm\.wasm$/.test(n)), []);
+  } finally { await context.close(); }
+});
