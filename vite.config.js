@@ -79,6 +79,27 @@ export function labFormulas() {
   };
 }
 
+// KaTeX's stylesheet in two: its @font-face rules with the lab's first CSS ('katex/dist/katex.min.css?fonts',
+// imported by app.js and inlined into index.html: declaring a font loads nothing until a formula uses it),
+// the rest with the formulas' chunk (katex-render.js, after the first frame). A stylesheet that adds
+// @font-face rules after the first paint makes the browser re-resolve the font of every element on the
+// page (a whole-page restyle and relayout, with the renderer's font requests to the browser process:
+// the longest task after the lab's first frame); a sheet of class rules restyles only the formulas.
+const KATEX_CSS = /[\\/]katex[\\/]dist[\\/]katex(\.min)?\.css(\?.*)?$/;
+export function katexFontsFirst() {
+  return {
+    name: 'attnsvm-katex-fonts-first',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!KATEX_CSS.test(id)) return null;
+      const faces = code.match(/@font-face\s*\{[^}]*\}/g) ?? [];
+      if (!faces.length) throw new Error(`katexFontsFirst: no @font-face rules in ${id}`);
+      const fontsOnly = /\?(.*&)?fonts(&|$)/.test(id);
+      return { code: fontsOnly ? faces.join('\n') : code.replace(/@font-face\s*\{[^}]*\}/g, ''), map: null };
+    },
+  };
+}
+
 // Emscripten's glue of the default build (web/public/wasm/attnsvm.js, made by scripts/build-wasm.sh)
 // as a module, for the lab's worker (web/src/lab/lab-worker.js): 'virtual:attnsvm-glue' exports a
 // function that evaluates the glue and returns its factory (createAttnsvmModule), so the worker has it
@@ -125,8 +146,9 @@ export default defineConfig({
   // realImagesAsset: the Fashion-MNIST subset of the "Real images" scenario (dist/data/fashion-mnist/);
   // staticShell, inlineCss: the lab's markup in index.html and the pages' CSS inline (first paint);
   // labFormulas: the formulas typeset at build time; earlyWorker: the engine's worker started by the HTML;
-  // lazyUplotIntl: uPlot's Intl formatters made when first used
-  plugins: [pureD3Schemes(), lazyUplotIntl(), realImagesAsset(), staticShell(), inlineCss(), labFormulas(), earlyWorker(), attnsvmGlue()],
+  // lazyUplotIntl: uPlot's Intl formatters made when first used; katexFontsFirst: KaTeX's fonts declared
+  // with the first CSS, its other rules with the formulas
+  plugins: [pureD3Schemes(), lazyUplotIntl(), realImagesAsset(), staticShell(), inlineCss(), labFormulas(), earlyWorker(), attnsvmGlue(), katexFontsFirst()],
   base: './',
   publicDir: 'public',
   build: {

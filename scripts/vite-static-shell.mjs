@@ -50,7 +50,10 @@ export function inlineCss() {
         return html.replace(/<link rel="stylesheet"[^>]*href="\.\/(assets\/[^"]+\.css)"[^>]*>/g, (tag, file) => {
           const asset = bundle[file];
           if (!asset || asset.type !== 'asset') return tag;
-          return `<style>${String(asset.source).replace(/<\/style/gi, '<\\/style')}</style>`;
+          // (a relative url() in the sheet is relative to its folder: rebased onto the page's)
+          const folder = file.slice(0, file.lastIndexOf('/') + 1);
+          const css = String(asset.source).replace(/url\((['"]?)(?![a-z]+:|\/|#)(?:\.\/)?/gi, (_, q) => `url(${q}./${folder}`);
+          return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
         });
       },
     },
