@@ -28,6 +28,14 @@ async function lab(hash, { ahead, autoplay = false }) {
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(`${site.url}${autoplay ? '' : '?autoplay=0'}${hash}`);
   await waitReady(page);
+  // The curve charts made on both pages before they are compared: which panels a first drawing draws
+  // depends on when the panels' observer first spoke (a panel just outside its margin, e.g. below a
+  // bad link's messages, is drawn only when it comes near), not on the numbers.
+  for (const id of ['corr', 'norms']) {
+    await page.evaluate((pid) => document.getElementById(`panel-${pid}`).scrollIntoView({ block: 'center' }), id);
+    await page.waitForFunction((pid) => document.querySelector(`#body-${pid} .u-legend .u-series`), id, { timeout: 20000, polling: 50 });
+  }
+  await idle(page);
   // (worker-engine.js's count of the first-run requests answered from the worker's offer)
   const stats = await page.evaluate(() => (window.__attnsvmEarlyWorker ? window.__attnsvmEarlyWorker.firstRun ?? null : 'no early worker'));
   const read = () => page.evaluate(() => ({
