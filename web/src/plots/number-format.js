@@ -36,3 +36,9 @@ export function tickLabels(lang = globalThis.navigator?.language ?? 'en-US') {
     return s ?? (intl ??= new Intl.NumberFormat(lang)).format(v);
   });
 }
+
+// Intl's number formatting set up ahead, at idle, where the charts will use it (a language other than
+// those formatTick writes out): its first use loads the locale's data (10-40 ms).
+export function warmTickLabels(lang = globalThis.navigator?.language ?? 'en-US') {
+  if (!SAME_AS_EN_US.has(lang)) new Intl.NumberFormat(lang).format(0.5);
+}

@@ -11,6 +11,7 @@ import './real.css';
 import { createRealEngine } from './real-engine.js';
 import { createMatrices } from '../plots/heatmaps.js';
 import { svgString, svgSize, svgToPng } from '../plots/export.js';
+import { warmTickLabels } from '../plots/number-format.js';
 import { CLASS_NAMES } from './asset.js';
 import { createRealSession, realSettings } from './session.js';
 import { realLayoutHtml } from './layout.js';
@@ -210,9 +211,9 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     // (while the worker loads: the gallery's label texts, in a task of their own)
     const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 50));
     idle(() => gallery.warm([settings.classA, settings.classB].map((c) => CLASS_NAMES[c]), GALLERY), { timeout: 1000 });
-    // and the number format the curves' axes use (uPlot's fmtNum): its first use loads the locale's data,
-    // 10-40 ms inside the first chart's build
-    idle(() => new Intl.NumberFormat(navigator.language).format(0.5), { timeout: 1000 });
+    // and the number format the curves' axes use, if it is Intl's (number-format.js): its first use loads
+    // the locale's data, 10-40 ms inside the first chart's build
+    idle(() => warmTickLabels(), { timeout: 1000 });
     my.load().then(() => { if (my === session && my.info().loaded && autoplay) my.play(); });
   }
   // (never by itself for a reader who prefers reduced motion, as the lab's other scenarios)
