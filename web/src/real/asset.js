@@ -144,3 +144,11 @@ export async function loadPair(baseUrl, classA, classB, { fetchImpl = (u) => fet
   const perClass = (split) => Math.min(count(classA, split), count(classB, split));
   return { train: merge(parts, 'train', rows * cols), test: merge(parts, 'test', rows * cols), perClass: { train: perClass('train'), test: perClass('test') } };
 }
+
+// A run's split sizes against a pair's images (loadPair's perClass): nTrain and nTest images, half of
+// each class, must be there.
+export function checkSplitSizes(perClass, nTrain, nTest) {
+  for (const [split, n] of [['train', nTrain], ['test', nTest]]) {
+    if (n / 2 > perClass[split]) throw new Error(`${split}: ${n} images need ${n / 2} per class; the site's asset holds ${perClass[split]} per class`);
+  }
+}

@@ -11,7 +11,7 @@
 import './real-prefetch.js';  // (first: its message listener runs before worker.js's)
 import { handlers, runs, newRunId, getRun } from '../engine/worker.js';
 import { RealImagesRun } from '../engine/real-run.js';
-import { loadPair } from './asset.js';
+import { loadPair, checkSplitSizes } from './asset.js';
 import { RealStudyPlanner, RealLadderPlanner, RealStudyRun, RealLadderRun } from '../engine/real-study.js';
 
 const METHODS = ['params', 'measure', 'testSoftmax', 'testScores', 'testSelection', 'analyze'];
@@ -50,9 +50,7 @@ function advance(entry, budgetMs, every, rows) {
 // them to the worker. Every worker keeps the parsed files (asset.js's cache) for its next run.
 async function assetImages({ baseUrl, classA, classB, pool, nTrain, nTest }) {
   const data = await loadPair(baseUrl, classA, classB, { pool });
-  for (const [split, n] of [['train', nTrain], ['test', nTest]]) {
-    if (n / 2 > data.perClass[split]) throw new Error(`${split}: ${n} images need ${n / 2} per class; the site's asset holds ${data.perClass[split]} per class`);
-  }
+  checkSplitSizes(data.perClass, nTrain, nTest);
   return { train: data.train, test: data.test };
 }
 

@@ -11,7 +11,7 @@
 //              instead of terminating the workers),
 //              gallery: number of test images drawn (half of each class), onUpdate(session, what) }
 //   session: { load(), play(), pause(), reset(), destroy(), runs, gallery, info(), detail(r, i) }
-import { loadPair, CLASS_NAMES } from './asset.js';
+import { loadPair, checkSplitSizes, CLASS_NAMES } from './asset.js';
 
 export const COMPARE_PS = [1.1, 2, 3];
 export const OPTIMIZERS = { nmd: 'normalized l_p MD', md: 'l_p mirror descent (plain)', adam: 'Adam' };
@@ -126,9 +126,7 @@ export function createRealSession(options) {
       if (options.fetchImpl) {
         data = await loadPair(options.baseUrl, base.classA, base.classB, { fetchImpl: options.fetchImpl, pool: base.seed !== 0 });
         if (my !== gen || destroyed) return;
-        for (const [split, n] of [['train', base.nTrain], ['test', base.nTest]]) {
-          if (n / 2 > data.perClass[split]) throw new Error(`${split}: ${n} images need ${n / 2} per class; the site's asset holds ${data.perClass[split]} per class`);
-        }
+        checkSplitSizes(data.perClass, base.nTrain, base.nTest);
       }
       await Promise.all(runs.map((r) => startRun(r, my)));
       if (my !== gen || destroyed) return;
