@@ -6,13 +6,12 @@ import { isMD } from './config.js';
 import { datasetText } from './lab-export.js';
 import { CONTROL_IDS, controlValues, jointChecked, optionShown, dataHint, dataNote, variantLabels } from './controls.js';
 import { idleThen } from './ready.js';
-import { setText } from './dom-write.js';
+import { setText, setProp } from './dom-write.js';
 
-// Writes only what differs: the module's first sync writes what the page's markup and prepaint.js
-// already show, and a write of the same value still invalidates style or layout (in the module's
-// start-up task, then laid out again by the browser's form scan at DOMContentLoaded).
-const setValue = (el, v) => { if (el.value !== v) el.value = v; };
-const setProp = (el, k, v) => { if (el[k] !== v) el[k] = v; };
+// Writes only what differs (dom-write.js): the module's first sync writes what the page's markup and
+// prepaint.js already show, and a write of the same value still invalidates style or layout (in the
+// module's start-up task, then laid out again by the browser's form scan at DOMContentLoaded).
+const setValue = (el, v) => setProp(el, 'value', v);
 
 // createControlSync($, { session, readiness (ready.js), updatePlayerUI() }) -> syncControls({ ifChanged })
 // (ifChanged: nothing is written if the state and the configuration are those written last, e.g.
