@@ -5,7 +5,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { realImagesAsset } from './scripts/make-real-images-asset.mjs';
 import { staticShell, inlineCss } from './scripts/vite-static-shell.mjs';
-import katex from 'katex';
+import { texToSvg } from './scripts/tex-svg.mjs';
 import { SCENARIO_INFO } from './web/src/lab/scenarios.js';
 import { startEarlyWorker } from './web/src/lab/early-worker.js';
 
@@ -62,40 +62,27 @@ export function lazyUplotIntl() {
   };
 }
 
-// The lab's formulas typeset by KaTeX at build time (as Distill's pages do): the module
-// 'virtual:lab-formulas' maps each scenario formula's TeX to KaTeX's HTML (+ MathML), so the page
-// loads KaTeX's CSS and fonts but not its code (260 KB), and no formula is typeset on the main thread.
+// The lab's formulas typeset at build time as self-contained SVG (scripts/tex-svg.mjs: MathJax's
+// glyphs as paths, the spoken formula as its aria-label): no font, stylesheet or TeX code on the page,
+// so putting them in their slots restyles nothing and lays out only the slots. 'virtual:lab-formulas'
+// maps each scenario with formulas to a loader of its own small chunk, 'virtual:lab-formulas-ID',
+// whose default export is the scenario's formulas as SVG markup, in order.
 export function labFormulas() {
   const id = 'virtual:lab-formulas';
+  const withFormulas = Object.keys(SCENARIO_INFO).filter((s) => SCENARIO_INFO[s].formulas.length);
   return {
     name: 'attnsvm-lab-formulas',
-    resolveId: (source) => (source === id ? `\0${id}` : null),
-    load(resolved) {
-      if (resolved !== `\0${id}`) return null;
-      const tex = [...new Set(Object.values(SCENARIO_INFO).flatMap((s) => s.formulas))];
-      const html = Object.fromEntries(tex.map((f) => [f, katex.renderToString(f, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' })]));
-      return `export default ${JSON.stringify(html)};`;
-    },
-  };
-}
-
-// KaTeX's stylesheet in two: its @font-face rules with the lab's first CSS ('katex/dist/katex.min.css?fonts',
-// imported by app.js and inlined into index.html: declaring a font loads nothing until a formula uses it),
-// the rest with the formulas' chunk (katex-render.js, after the first frame). A stylesheet that adds
-// @font-face rules after the first paint makes the browser re-resolve the font of every element on the
-// page (a whole-page restyle and relayout, with the renderer's font requests to the browser process:
-// the longest task after the lab's first frame); a sheet of class rules restyles only the formulas.
-const KATEX_CSS = /[\\/]katex[\\/]dist[\\/]katex(\.min)?\.css(\?.*)?$/;
-export function katexFontsFirst() {
-  return {
-    name: 'attnsvm-katex-fonts-first',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!KATEX_CSS.test(id)) return null;
-      const faces = code.match(/@font-face\s*\{[^}]*\}/g) ?? [];
-      if (!faces.length) throw new Error(`katexFontsFirst: no @font-face rules in ${id}`);
-      const fontsOnly = /\?(.*&)?fonts(&|$)/.test(id);
-      return { code: fontsOnly ? faces.join('\n') : code.replace(/@font-face\s*\{[^}]*\}/g, ''), map: null };
+    resolveId: (source) => (source === id || source.startsWith(`${id}-`) ? `\0${source}` : null),
+    async load(resolved) {
+      if (resolved === `\0${id}`) {
+        return `export default {\n${withFormulas.map((s) => `  ${JSON.stringify(s)}: () => import(${JSON.stringify(`${id}-${s}`)}),`).join('\n')}\n};\n`;
+      }
+      if (!resolved.startsWith(`\0${id}-`)) return null;
+      const scenario = resolved.slice(id.length + 2);
+      if (!withFormulas.includes(scenario)) throw new Error(`labFormulas: no formulas for scenario ${scenario}`);
+      const svg = [];
+      for (const tex of SCENARIO_INFO[scenario].formulas) svg.push(await texToSvg(tex));
+      return `export default ${JSON.stringify(svg)};\n`;
     },
   };
 }
@@ -145,10 +132,9 @@ export default defineConfig({
   root,
   // realImagesAsset: the Fashion-MNIST subset of the "Real images" scenario (dist/data/fashion-mnist/);
   // staticShell, inlineCss: the lab's markup in index.html and the pages' CSS inline (first paint);
-  // labFormulas: the formulas typeset at build time; earlyWorker: the engine's worker started by the HTML;
-  // lazyUplotIntl: uPlot's Intl formatters made when first used; katexFontsFirst: KaTeX's fonts declared
-  // with the first CSS, its other rules with the formulas
-  plugins: [pureD3Schemes(), lazyUplotIntl(), realImagesAsset(), staticShell(), inlineCss(), labFormulas(), earlyWorker(), attnsvmGlue(), katexFontsFirst()],
+  // labFormulas: the formulas typeset at build time (SVG); earlyWorker: the engine's worker started by the
+  // HTML; lazyUplotIntl: uPlot's Intl formatters made when first used
+  plugins: [pureD3Schemes(), lazyUplotIntl(), realImagesAsset(), staticShell(), inlineCss(), labFormulas(), earlyWorker(), attnsvmGlue()],
   base: './',
   publicDir: 'public',
   build: {

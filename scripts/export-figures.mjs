@@ -51,7 +51,7 @@ try {
         await page.evaluate(() => window.__lab.step());
         await page.waitForFunction((n) => window.__lab.iteration >= n && !window.__lab.busy, 20 * (k + 1));
       }
-      await page.waitForFunction(() => document.querySelector('#sc-formulas .katex'), null, { timeout: 20000 });
+      await page.waitForFunction(() => document.querySelector('#sc-formulas svg'), null, { timeout: 20000 });
       await page.evaluate(() => document.fonts.ready);
       const file = resolve(outDir, 'lab.png');
       await page.screenshot({ path: file });

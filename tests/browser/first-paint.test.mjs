@@ -1,6 +1,6 @@
 // The first paint (issue 24): the lab's frame is in its HTML, so the page shows before any module has
 // run, with the URL's scenario and every panel's space reserved; while the pages load (the engine
-// starts, KaTeX and its fonts arrive, the panels draw) nothing moves: the layout shift is at most
+// starts, the formulas arrive, the panels draw) nothing moves: the layout shift is at most
 // 0.02 (the issue's bar for Lighthouse's CLS), on a phone and on a desktop.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

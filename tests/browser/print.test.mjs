@@ -153,7 +153,7 @@ test('an iframe embed alone and the lab print their panels as pictures, in the l
     await lab.page.evaluate(() => window.__lab.step(30));
     await lab.page.waitForFunction((n) => window.__lab.iteration >= n && !window.__lab.busy, k);
   }
-  await lab.page.waitForFunction(() => document.querySelector('#sc-formulas .katex'));  // typeset (after the first frame)
+  await lab.page.waitForFunction(() => document.querySelector('#sc-formulas svg'));  // the formulas (put in after the first frame)
   const labPdf = resolve(outDir, 'lab.pdf');
   await lab.page.pdf({ path: labPdf, ...A4 });
   const labAlts = figureAlts(await import('node:fs').then((fs) => fs.readFileSync(labPdf)));

@@ -18,9 +18,6 @@
 // lab's code is evaluated. Keep it first, and keep the lab's modules from importing app.js.
 import { earlyEngine } from './engine-early.js';
 import '../styles/lab.css';
-// KaTeX's @font-face rules with the first CSS (vite.config.js, katexFontsFirst); its other rules come with
-// the formulas (katex-render.js)
-import 'katex/dist/katex.min.css?fonts';
 import '../real/real.css';
 import { SCENARIO_IDS } from './state.js';
 import { SCENARIO_INFO } from './scenarios.js';

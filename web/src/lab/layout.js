@@ -30,8 +30,9 @@ export const PANELS = [
   { id: 'readout', title: 'Readout: certificates and verdict' },
 ];
 
-// The formula slots of the intro: fixed-height boxes that KaTeX fills once it and its fonts are
-// loaded (sync-controls.js), so that typesetting moves nothing (prepaint.js writes as many as the scenario has).
+// The formula slots of the intro: fixed-height boxes that the formulas' SVG fills after the first
+// frame (sync-controls.js, formulas.js), so that they move nothing (prepaint.js writes as many as
+// the scenario has).
 export const formulaSlot = '<div class="formula" tabindex="0"></div>';
 // Where the built page runs prepaint.js: after the controls and the intro it fills in, before the
 // panels (a paint before it would show the default scenario's texts, not empty ones).

@@ -1,5 +1,5 @@
 // When the lab has drawn: the first frame's time (from the lab's start), the promise that work the
-// first frame does not need waits for (KaTeX, the experiments), and the ready flags the browser
+// first frame does not need waits for (the formulas, the experiments), and the ready flags the browser
 // tests wait for.
 //
 // createReadiness() (at the lab's start) -> { firstFrame: Promise, firstFrameAt (ms or null), ready,

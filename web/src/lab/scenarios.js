@@ -1,7 +1,8 @@
 // Scenario presets: one per row of SPEC section 5 plus free play. The engine defines the data,
 // model and training of each (engine.scenario(name)); this file holds what a reader sees: a title,
-// a two- or three-sentence caption of what to notice, KaTeX formulas, the reference SVMs shown by
-// default, which scenario options apply, and (for the tests) where convergence is promised.
+// a two- or three-sentence caption of what to notice, TeX formulas (typeset at build time as SVG,
+// scripts/tex-svg.mjs), the reference SVMs shown by default, which scenario options apply, and (for
+// the tests) where convergence is promised.
 
 const ATT_SVM = String.raw`W^{\mathrm{mm}} = \arg\min_W \|W\|_F\ \ \text{s.t.}\ \ (x_{i\alpha_i} - x_{it})^\top W z_i \ge 1\ \ \forall i,\ t \ne \alpha_i`;
 const CORR = String.raw`\operatorname{corr}(W, W^{\mathrm{mm}}) = \frac{\langle W, W^{\mathrm{mm}}\rangle}{\|W\|_F\,\|W^{\mathrm{mm}}\|_F}`;

@@ -2,6 +2,7 @@
 // fields' values, the options that apply to the scenario, and its caption and formulas.
 import { SCENARIO_INFO } from './scenarios.js';
 import { formulaSlot } from './layout.js';
+import { putFormulas } from './formulas.js';
 import { isMD } from './config.js';
 import { datasetText } from './lab-export.js';
 import { CONTROL_IDS, controlValues, jointChecked, optionShown, dataHint, dataNote, variantLabels } from './controls.js';
@@ -68,21 +69,17 @@ export function createControlSync($, { session: s, readiness, updatePlayerUI }) 
     }
   }
 
-  // KaTeX (its code, CSS and fonts) loads after the first frame, in a chunk of its own; the formulas
-  // are typeset off screen and moved into the intro's fixed-height slots once their fonts have
-  // loaded, so typesetting moves nothing on the page (katex-render.js).
-  let katexRender = null;
+  // The formulas (SVG made at build time, formulas.js) load after the first frame, a small chunk per
+  // scenario, into the intro's fixed-height slots: they use no font or stylesheet, and lay out only
+  // their slots, so they move nothing on the page.
   function renderFormulas(div, scenario) {
     const formulas = SCENARIO_INFO[scenario].formulas;
     if (div.children.length !== formulas.length) div.innerHTML = formulaSlot.repeat(formulas.length);
+    else for (const slot of div.children) if (slot.firstChild) slot.replaceChildren();  // (the last scenario's)
     setProp(div, 'hidden', !formulas.length);
-    // (a scenario without formulas, e.g. real images: no KaTeX, whose stylesheet restyles the page)
-    if (!formulas.length) return;
-    const typeset = () => {
-      katexRender ??= import('./katex-render.js');
-      katexRender.then(({ typesetInto }) => typesetInto(div, formulas, () => div.dataset.for === scenario)).catch(() => {});
-    };
-    if (readiness.firstFrameAt === null) readiness.firstFrame.then(() => idleThen(typeset)); else typeset();
+    if (!formulas.length) return;  // (a scenario without formulas, e.g. real images: no request)
+    const put = () => putFormulas(div, scenario, () => div.dataset.for === scenario).catch(() => {});
+    if (readiness.firstFrameAt === null) readiness.firstFrame.then(() => idleThen(put)); else put();
   }
 
   return syncControls;
