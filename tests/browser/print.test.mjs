@@ -1,6 +1,7 @@
 // Print (issue 24): the lecture-notes example printed to PDF with Chromium (what students do before an
 // exam) holds each figure as a picture of its state at that moment, with the link to the live figure;
-// the lab and a lone iframe embed print their panels likewise. Pictures are <img>s made on beforeprint
+// the lab and a lone iframe embed print their panels likewise (the lab also its formulas, SVG named by
+// the spoken formula: scripts/tex-svg.mjs). Pictures are <img>s made on beforeprint
 // (access/figure-access.js); a tagged PDF names each as a /Figure with its alt text, the text
 // alternative of the figure (what it shows, with the iteration), which is how this test finds them
 // (tests/browser/pdf-inspect.mjs). Chromium's tagged PDF leaves out the structure of iframes, so
@@ -16,6 +17,8 @@ import { launchBrowser, openPage, repoRoot } from './harness.mjs';
 import { serveLab, waitReady } from './lab-helpers.mjs';
 import { scrollThrough, PAGES } from './page-audit.mjs';
 import { figureAlts } from './pdf-inspect.mjs';
+import { SCENARIO_INFO } from '../../web/src/lab/scenarios.js';
+import { texToSpeech } from '../../scripts/tex-svg.mjs';
 
 const outDir = resolve(repoRoot, 'artifacts/print');
 let site, browser;
@@ -156,7 +159,11 @@ test('an iframe embed alone and the lab print their panels as pictures, in the l
   await lab.page.waitForFunction(() => document.querySelector('#sc-formulas svg'));  // the formulas (put in after the first frame)
   const labPdf = resolve(outDir, 'lab.pdf');
   await lab.page.pdf({ path: labPdf, ...A4 });
-  const labAlts = figureAlts(await import('node:fs').then((fs) => fs.readFileSync(labPdf)));
+  const printed = figureAlts(await import('node:fs').then((fs) => fs.readFileSync(labPdf)));
+  // the scenario's formulas print (SVG pictures named by the spoken formula), then the panels
+  const spoken = await Promise.all(SCENARIO_INFO['local-convergence'].formulas.map((tex) => texToSpeech(tex)));
+  assert.deepEqual(printed.slice(0, spoken.length), spoken, 'the formulas, as pictures');
+  const labAlts = printed.slice(spoken.length);
   assert.equal(labAlts.length, 7, labAlts.map((a) => a.slice(0, 40)).join(' | '));
   assert.ok(labAlts.every((a) => /300/.test(a)), 'each says the iteration it shows');
   const labText = pdfText(labPdf);
