@@ -23,9 +23,12 @@ import SRE from 'speech-rule-engine';
 export const FORMULA_EM = 1.21;
 const X_HEIGHT = 0.442;
 
-// Where ClearSpeak's English reads a notation of the lab's formulas oddly
+// Where ClearSpeak's English reads a notation of the lab's formulas oddly: ^\top, a superscript label
+// (W^mm, W^fin: a name, "W mm", not a power), \| \| and s.t.
 const SPEECH_FIXES = [
   [/ (raised )?to the normal down tack power/g, ' transpose'],
+  [/ raised to the ([a-z]{2,}) power/g, ' $1'],
+  [/\bthe ([a-z]{2,})-th power of (\w+)/g, '$2 $1'],
   [/\bthe metric of\b/g, 'the norm of'],
   [/\bs period t period\b/g, 'such that'],
 ];
