@@ -105,8 +105,7 @@ export function createLabRenderer({ $, panels, lossChart }) {
     curves(ctx, turn, show);
     if (slow) {
       lastSlowRender = now;
-      // (a panel off screen keeps its subtitle until it comes near: the observer's frame writes it)
-      if (show('corr')) sub('corr', corrView(ctx).subtitle);
+      sub('corr', corrView(ctx).subtitle);
       if (show('norms')) sub('norms', normsView(ctx).subtitle);
       if (show('readout')) panels.readout.update(readoutView(ctx).data);
     }
