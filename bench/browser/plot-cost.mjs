@@ -23,7 +23,7 @@ import { launchBrowser, openPage, serveSite, repoRoot } from '../../tests/browse
 
 const arg = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : dflt; };
 const runs = Number(arg('runs', 5)), rev = arg('rev', '9700eda'), dist = arg('dist', 'dist'), frames = Number(arg('frames', 60));
-const PLOTS = ['curves-svg.js', 'curves.js', 'export.js', 'heatmaps.js', 'linechart.js', 'readout.js', 'spectrum.js', 'svg.js', 'theme.js', 'tokenplane.js'];
+const PLOTS = ['curves-svg.js', 'curves.js', 'export.js', 'heatmaps.js', 'linechart.js', 'number-format.js', 'readout.js', 'spectrum.js', 'svg.js', 'theme.js', 'tokenplane.js'];
 const tmp = `/tmp/plot-cost-${process.pid}`;
 
 // ---- 1. record the lab's panel data ----

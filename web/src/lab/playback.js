@@ -41,14 +41,16 @@ export function createPlayback($, { session: s, setMessage, references, schedule
 
   // Called on every frame (dom-write.js: only what changed is written).
   // The play button's visible label is its name (the icon is hidden from screen readers).
+  // (its elements looked up once: the shell's, never replaced)
+  let ui = null;
   function updatePlayerUI() {
-    const b = $('btn-play');
+    ui ??= { b: $('btn-play'), ico: $('btn-play').querySelector('.ico'), lbl: $('btn-play').querySelector('.lbl'), step: $('btn-step'), iter: $('iter-out') };
     const playing = player.playing;
-    setText(b.querySelector('.ico'), playing ? '❚❚' : (s.run.done ? '✓' : '▶'));
-    setText(b.querySelector('.lbl'), playing ? 'Pause' : (s.run.done ? 'Done' : 'Play'));
-    setDisabled(b, !s.run.id || (s.run.done && !playing));
-    setDisabled($('btn-step'), !s.run.id || s.run.done || playing);
-    setText($('iter-out'), `k = ${s.trace.iterationNow()} / ${s.cfg?.iterations ?? '—'}`);
+    setText(ui.ico, playing ? '❚❚' : (s.run.done ? '✓' : '▶'));
+    setText(ui.lbl, playing ? 'Pause' : (s.run.done ? 'Done' : 'Play'));
+    setDisabled(ui.b, !s.run.id || (s.run.done && !playing));
+    setDisabled(ui.step, !s.run.id || s.run.done || playing);
+    setText(ui.iter, `k = ${s.trace.iterationNow()} / ${s.cfg?.iterations ?? '—'}`);
   }
 
   $('btn-play').onclick = () => {

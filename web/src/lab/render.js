@@ -16,13 +16,17 @@ import { setText } from './dom-write.js';
 const SLOW_MS = 120, SLOWEST_MS = 250;
 
 export function createLabRenderer({ $, panels, lossChart }) {
-  const sub = (id, text) => setText($(`sub-${id}`), text);
+  // the panels' subtitle and message elements, looked up once (the layout's, never replaced; a
+  // lookup is a selector query, and a playing frame writes several)
+  const found = new Map();
+  const el = (id) => found.get(id) ?? found.set(id, $(id)).get(id);
+  const sub = (id, text) => setText(el(`sub-${id}`), text);
   let lastSlowRender = 0, lastSlowestRender = 0, curveTurn = 'corr';
 
   function panelMessage(id, text) {
-    const el = $(`msg-${id}`);
-    setText(el, text ?? '');
-    if (el.hidden !== !text) el.hidden = !text;
+    const m = el(`msg-${id}`);
+    setText(m, text ?? '');
+    if (m.hidden !== !text) m.hidden = !text;
   }
   // steps: the plot drawn by panels.plane.updateInSteps (returns its steps, each for a task of its own)
   function plane(ctx, domainKey, { steps = false } = {}) {

@@ -61,14 +61,29 @@ export function supportFromSolution(sol, n) {
 // A solution whose W is a direction to compare with (a boundary solve keeps its best feasible W).
 const usable = (s) => s && (s.status === 'optimal' || s.status === 'max_iterations' || s.status === 'boundary');
 
-const pathCaches = new WeakMap();   // trace -> { ds, proj, cfg, map }
+const pathCaches = new WeakMap();   // trace -> { ds, proj, cfg, map, sums }
 function pathCache(trace, ds, proj, cfg) {
   let c = pathCaches.get(trace);
   if (!c || c.ds !== ds || c.proj !== proj || c.cfg !== cfg) {
-    c = { ds, proj, cfg, map: new WeakMap() };
+    c = { ds, proj, cfg, map: new WeakMap(), sums: null };
     pathCaches.set(trace, c);
   }
-  return c.map;
+  return c;
+}
+
+// A playing frame's plane view recomputes only what changed: the parts below are kept per trace
+// while their inputs are the same objects (the view context's parts are replaced, not changed in
+// place, when a run restarts or the references are solved again). A dragged dataset (ctx.dataset:
+// one object changed in place while dragging) is never kept.
+const viewMemos = new WeakMap();   // trace -> { [part]: { keys, value } }
+function memoFor(trace, part, keys, compute) {
+  let m = viewMemos.get(trace);
+  if (!m) viewMemos.set(trace, m = {});
+  const e = m[part];
+  if (e && e.keys.length === keys.length && e.keys.every((k, i) => k === keys[i])) return e.value;
+  const value = compute();
+  m[part] = { keys, value };
+  return value;
 }
 
 // The token plane's geometry: the projection P onto the view plane, the projected tokens, the
@@ -78,16 +93,19 @@ function planeGeometry(ctx) {
   const { cfg } = ctx;
   const ds = ctx.dataset ?? cfg.dataset;
   const proj = ctx.projection;
-  const [e1, e2] = proj.axes;
-  const P = (v) => [dot(v, e1), dot(v, e2)];
-  const tokens = ds.X.map((seq) => seq.map(P));
-  const n = ds.X.length;
-  const prompt = cfg.model.param === 'prompt';
-  const perUnit = cfg.model.attention === 'cross' || cfg.model.attention === 'self';
-  const radius = 0.9 * Math.max(0.25, ...tokens.flat().map(([a, b]) => Math.hypot(a, b)));
-  const units = prompt ? [0] : (perUnit ? [...Array(n).keys()] : []);
-  const seqOf = (i) => (prompt ? -1 : i);
-  return { cfg, ds, proj, P, tokens, n, prompt, perUnit, radius, units, seqOf };
+  const compute = () => {
+    const [e1, e2] = proj.axes;
+    const P = (v) => [dot(v, e1), dot(v, e2)];
+    const tokens = ds.X.map((seq) => seq.map(P));
+    const n = ds.X.length;
+    const prompt = cfg.model.param === 'prompt';
+    const perUnit = cfg.model.attention === 'cross' || cfg.model.attention === 'self';
+    const radius = 0.9 * Math.max(0.25, ...tokens.flat().map(([a, b]) => Math.hypot(a, b)));
+    const units = prompt ? [0] : (perUnit ? [...Array(n).keys()] : []);
+    const seqOf = (i) => (prompt ? -1 : i);
+    return { cfg, ds, proj, P, tokens, n, prompt, perUnit, radius, units, seqOf };
+  };
+  return ds === cfg.dataset ? memoFor(ctx.trace, 'geometry', [cfg, ds, proj], compute) : compute();
 }
 
 // The path of each unit's score vector W(k) z_i over the snapshots (at most ~400 points a path),
@@ -97,7 +115,8 @@ function planePaths(trace, g) {
   const snaps = trace.snapshots;
   // per snapshot: its norm and the projected score vector of every unit (memoized: snapshots never
   // change, and the cache is dropped when the data or the view changes)
-  const cache = pathCache(trace, ds, proj, cfg);
+  const c = pathCache(trace, ds, proj, cfg);
+  const cache = c.map;
   const info = (snap) => {
     let e = cache.get(snap);
     if (!e) {
@@ -106,14 +125,25 @@ function planePaths(trace, g) {
     }
     return e;
   };
+  // one factor per path: the largest ||W(k) z_i|| so far (the path's own scale), kept as the
+  // snapshots come in (counted anew when the list is thinned: trace.js replaces it)
+  let sums = c.sums;
+  if (!sums || sums.snaps !== snaps || sums.counted > snaps.length || sums.units !== units) {
+    sums = c.sums = { snaps, units, counted: 0, maxNorm: units.map(() => 0), radius: null, paths: null };
+  }
+  for (; sums.counted < snaps.length; sums.counted++) {
+    const q = info(snaps[sums.counted]).q;
+    units.forEach((_, k) => { const e = q[k]; if (e && e.n > sums.maxNorm[k]) sums.maxNorm[k] = e.n; });
+    sums.paths = null;
+  }
+  if (sums.paths && sums.radius === radius && sums.seqOf === seqOf) return sums.paths;
   const stride = Math.max(1, Math.ceil(snaps.length / 400));
   const pick = [];
   for (let s = 0; s < snaps.length; s += stride) pick.push(snaps[s]);
   if (snaps.length && pick.at(-1) !== snaps.at(-1)) pick.push(snaps.at(-1));
-  return units.map((i, k) => {
-    // one factor per path: the largest ||W(k) z_i|| so far (the path's own scale)
-    let maxNorm = 0;
-    for (const snap of snaps) { const e = info(snap).q[k]; if (e && e.n > maxNorm) maxNorm = e.n; }
+  sums.radius = radius; sums.seqOf = seqOf;
+  return sums.paths = units.map((i, k) => {
+    let maxNorm = sums.maxNorm[k];
     if (!(maxNorm > 0) || !Number.isFinite(maxNorm)) maxNorm = Infinity;
     const points = [];
     for (const snap of pick) {
@@ -175,17 +205,19 @@ export function planeView(ctx) {
   const g = planeGeometry(ctx);
   const { tokens, n, prompt, proj } = g;
   const paths = planePaths(trace, g);
-  const arrows = planeArrows(refs, g);
-  const lines = marginLines(refs.fro, refSelection, g);
+  // (kept while the geometry and the references are the same objects: a dragged dataset's
+  // geometry is new on every call)
+  const arrows = memoFor(trace, 'arrows', [g, ...Object.keys(refs), ...Object.values(refs)], () => planeArrows(refs, g));
+  const lines = memoFor(trace, 'lines', [g, refs.fro, refSelection], () => marginLines(refs.fro, refSelection, g));
   const last = trace.last();
   const selected = last && last.selected.length === n ? decidedSelection(last) : null;
-  const support = supportPerSequence(report, refs.fro, n);
+  const support = memoFor(trace, 'support', [report, refs.fro, n], () => supportPerSequence(report, refs.fro, n));
   const infeasible = Object.values(refs).find((s) => s.status === 'infeasible' || s.status === 'boundary');
   return {
     data: { tokens, selected, optimal: scores?.optimal ?? null, support, paths, arrows, lines, pathLabel: prompt ? 'u(k) path' : 'W(k) z_i paths',
       expectRefs: ctx.refList ?? null,
       xlabel: proj.labels[0], ylabel: proj.labels[1] },
-    subtitle: planeSubtitle(g),
+    subtitle: memoFor(trace, 'subtitle', [g], () => planeSubtitle(g)),
     message: infeasible ? `${infeasible.status === 'boundary' ? 'On the boundary of feasibility' : 'Infeasible'}: ${infeasible.message}` : null,
   };
 }

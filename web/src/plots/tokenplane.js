@@ -50,6 +50,9 @@ export function createTokenPlane(container, { onDrag } = {}) {
   let x, y;
   let lastStaticKey = null;
   let knownWidth = null;
+  let fullRowsKey = null, fullRows = 0;      // (layout(): the legend's rows once the SVMs are in)
+  let heavyParts = null, heavyJson = '';     // (layout(): the static key's larger parts)
+  let legendKeyDrawn = null;                 // the legend drawn (renderLegend): rows, theme, margin
 
   function fitDomain(d) {
     const pts = d.tokens.flat();
@@ -76,9 +79,14 @@ export function createTokenPlane(container, { onDrag } = {}) {
     const legendItems = legendFor(data);
     const legendRows = layoutLegend(legendItems, width - 58);
     // the plot starts below the legend as it will be once the SVMs are solved (data.expectRefs), so
-    // that it does not move down when their arrows arrive
-    const fullRows = data.expectRefs ? layoutLegend(legendFor({ ...data, support: [[0]], paths: [{ points: [[0, 0]] }],
-      arrows: data.expectRefs.map((ref) => ({ ref })), lines: data.expectRefs.includes('fro') ? [{}] : data.lines }), width - 58).length : 0;
+    // that it does not move down when their arrows arrive (counted once per width and references:
+    // a playing frame has the same)
+    const fullKey = data.expectRefs ? `${width};${data.pathLabel};${data.expectRefs.join(',')};${data.expectRefs.includes('fro') || !!data.lines?.length}` : '';
+    if (fullKey !== fullRowsKey) {
+      fullRowsKey = fullKey;
+      fullRows = data.expectRefs ? layoutLegend(legendFor({ ...data, support: [[0]], paths: [{ points: [[0, 0]] }],
+        arrows: data.expectRefs.map((ref) => ({ ref })), lines: data.expectRefs.includes('fro') ? [{}] : data.lines }), width - 58).length : 0;
+    }
     const m = { top: 10 + Math.max(legendRows.length, fullRows) * 18, right: 12, bottom: 36, left: 46 };
     if (!dragging && (domain === null || data.domainKey !== domainKey)) {
       domain = fitDomain(data);
@@ -96,20 +104,25 @@ export function createTokenPlane(container, { onDrag } = {}) {
 
     // The SVG layers (axes, tokens, arrows, lines, legend) are rewritten only when they change; the
     // paths of W(k) z_i are redrawn on their canvas on every update.
-    const staticKey = JSON.stringify([width, height, x0, x1, y0, y1, c.dark, data.tokens, data.selected, data.optimal,
-      data.support, data.lines, data.arrows, data.draggable, data.xlabel, data.ylabel, data.queries, legendItems.map((it) => it.label)]);
-    return { c, staticKey, legendRows, geom: { width, height, m, pw, ph, x0, x1, y0, y1 } };
+    // (the data's larger parts written out again only when they are other objects: a playing frame's
+    // view keeps them, lab/views.js)
+    const heavy = [data.tokens, data.optimal, data.support, data.lines, data.arrows, data.queries];
+    if (!heavyParts || heavy.some((v, k) => v !== heavyParts[k])) { heavyParts = heavy; heavyJson = JSON.stringify(heavy); }
+    const staticKey = JSON.stringify([width, height, x0, x1, y0, y1, c.dark, data.selected, data.draggable, data.xlabel, data.ylabel,
+      legendItems.map((it) => it.label)]) + heavyJson;
+    const legendKey = JSON.stringify([c.dark, m.left, legendRows]);
+    return { c, staticKey, legendKey, legendRows, geom: { width, height, m, pw, ph, x0, x1, y0, y1 } };
   }
 
   function render() {
     if (!data) return;
     stepGen++;  // a whole drawing supersedes a stepped one in progress
-    const { c, staticKey, legendRows, geom } = layout();
+    const { c, staticKey, legendKey, legendRows, geom } = layout();
     if (staticKey !== lastStaticKey) {
       lastStaticKey = staticKey;
       sizeSvg(geom);
       renderStatic(c, geom);
-      renderLegend(c, legendRows, geom.m);
+      renderLegend(c, legendRows, geom.m, legendKey);
     }
     finish(c, geom);
   }
@@ -155,7 +168,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
         renderLabels(grp, L.c, renderTokens(grp, L.c, L.geom));
       }),
       step(() => {
-        if (changed()) { lastStaticKey = L.staticKey; renderLegend(L.c, L.legendRows, L.geom.m); }
+        if (changed()) { lastStaticKey = L.staticKey; renderLegend(L.c, L.legendRows, L.geom.m, L.legendKey); }
         finish(L.c, L.geom);
       }),
     ];
@@ -181,7 +194,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
     ctx.globalAlpha = 0.9;
     const paths = (data.paths ?? []).filter((p) => p.points.length);
     for (const p of paths) {
-      ctx.strokeStyle = seqColor(p.seq);
+      ctx.strokeStyle = seqColor(p.seq, c.dark);
       ctx.beginPath();
       p.points.forEach(([a, b], k) => (k ? ctx.lineTo(x(a), y(b)) : ctx.moveTo(x(a), y(b))));
       ctx.stroke();
@@ -191,7 +204,7 @@ export function createTokenPlane(container, { onDrag } = {}) {
     ctx.strokeStyle = c.bg;
     for (const p of paths) {
       const [a, b] = p.points.at(-1);
-      ctx.fillStyle = seqColor(p.seq);
+      ctx.fillStyle = seqColor(p.seq, c.dark);
       ctx.beginPath();
       ctx.arc(x(a), y(b), 3.5, 0, 2 * Math.PI);
       ctx.fill();
@@ -397,8 +410,12 @@ export function createTokenPlane(container, { onDrag } = {}) {
     }
     return rows;
   }
-  function renderLegend(c, rows, m) {
+  // (rebuilt only when its rows, the theme or the margin changed: a new selection or new arrows
+  // keep the legend's items)
+  function renderLegend(c, rows, m, key) {
     const g = layer('legend');
+    if (key === legendKeyDrawn && g.node().hasChildNodes()) return;
+    legendKeyDrawn = key;
     g.selectAll('*').remove();
     rows.forEach((row, r) => row.forEach((it) => {
       const gi = g.append('g').attr('transform', `translate(${m.left + it.x},${12 + r * 18})`);
