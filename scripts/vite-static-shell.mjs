@@ -7,12 +7,13 @@
 //                  shows (html[data-view], real.css), and a page opened on the view has its caption
 //                  (its largest paint) in the first ~9 KB of the body instead of after the lab's 35 KB
 //                  (a paint before the parser got there showed the caption only after the lab's
-//                  module had run: LCP 1.7 s against FCP 1.1 s); the lab's page parses 9 KB of
-//                  hidden markup more before its own;
+//                  module had run: LCP 1.7 s against FCP 1.1 s). It is an inert <template> that
+//                  prepaintView (an inline script after it) puts in place only for a page opened on
+//                  the view: the lab's page has none of its elements and form controls (round 8);
 //   inlineCss()    replaces a built page's own stylesheet <link> by a <style> with its text (one
 //                  render-blocking request less; the pages' CSS is a few KB gzipped).
 import { labShellHtml, PREPAINT_MARK } from '../web/src/lab/layout.js';
-import { prepaint, prepaintData, prepaintHead, ownViews } from '../web/src/lab/prepaint.js';
+import { prepaint, prepaintData, prepaintHead, prepaintView, ownViews } from '../web/src/lab/prepaint.js';
 import { realLayoutHtml } from '../web/src/real/layout.js';
 import { SCENARIO_INFO, SCENARIO_ORDER } from '../web/src/lab/scenarios.js';
 
@@ -32,7 +33,9 @@ export function staticShell() {
         const lab = labShellHtml().replace(PREPAINT_MARK, () => script);
         const at = lab.indexOf(LAB_LAYOUT);
         if (at < 0) throw new Error(`static shell: no ${LAB_LAYOUT} in web/src/lab/layout.js's markup (the real-images view goes before it)`);
-        return html.replace(MARKER, () => `${lab.slice(0, at)}${realLayoutHtml(options)}\n  ${lab.slice(at)}`)
+        const [view] = ownViews();
+        const real = `<template id="view-${view}">${realLayoutHtml(options)}</template>\n  <script>(${prepaintView.toString()})(${JSON.stringify(view)});</script>`;
+        return html.replace(MARKER, () => `${lab.slice(0, at)}${real}\n  ${lab.slice(at)}`)
           .replace('</title>', () => `</title>\n  ${head}`);
       },
     },

@@ -29,7 +29,9 @@ test('before any module runs: the URL\'s scenario, the reader\'s theme, reserved
       controlsOpen: document.getElementById('controls-details').open,
       plane: (({ width, height }) => ({ width, height }))(document.getElementById('body-plane').getBoundingClientRect()),
       bodies: [...document.querySelectorAll('.layout:not(.real-layout) .panel .body')].map((b) => b.getBoundingClientRect().height),
-      realShown: !!document.getElementById('real-images').getClientRects().length,
+      // (the real-images view is an inert template on the lab's page: none of its elements in the document)
+      realShown: !!document.getElementById('real-images')?.getClientRects().length,
+      realInDocument: !!document.getElementById('real-images') || !!document.getElementById('real-scenario'),
     }));
     assert.equal(r.theme, 'dark', size);
     assert.equal(r.title, 'Local convergence (sphere data)');
@@ -41,13 +43,18 @@ test('before any module runs: the URL\'s scenario, the reader\'s theme, reserved
     assert.ok(Math.abs(r.plane.height - Math.min(600, r.plane.width)) < 2, `${size}: the token plane is square: ${JSON.stringify(r.plane)}`);
     assert.ok(r.bodies.every((h) => h >= 116), `${size}: every panel reserved: ${r.bodies}`);
     assert.equal(r.realShown, false);
+    assert.equal(r.realInDocument, false, `${size}: the real-images view's markup stays in its template on the lab's page`);
     // the real-images scenario: its view instead of the token panels, from the first paint
     await page.goto(`${site.url}index.html?first-paint#s=real-images`);  // (a new document, not a hash change)
     const real = await page.evaluate(() => ({
       real: document.getElementById('real-images').getClientRects().length > 0,
       lab: document.querySelector('.layout:not(.real-layout)').getClientRects().length > 0,
       gallery: document.getElementById('real-body-gallery').getBoundingClientRect().height,
+      controlsOpen: document.getElementById('real-controls-details').open,
+      template: !!document.getElementById('view-real-images'),
     }));
+    assert.equal(real.controlsOpen, size === 'desktop', `${size}: the view's controls are folded on a phone`);
+    assert.equal(real.template, false, `${size}: the view's template was put in its place`);
     assert.deepEqual({ real: real.real, lab: real.lab }, { real: true, lab: false }, size);
     assert.ok(real.gallery >= 156, `${size}: the gallery's space is reserved (${real.gallery} px)`);
     await context.close();

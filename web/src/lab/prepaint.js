@@ -45,6 +45,21 @@ export function prepaintHead(ownViews) {
 
 export const ownViews = () => SCENARIO_ORDER.filter((id) => SCENARIO_INFO[id].own);
 
+// A view of its own (real images) is an inert <template id="view-ID"> in the HTML, written where the view
+// stands (scripts/vite-static-shell.mjs); this inline script right after it puts the view in its place
+// for a page opened on it (html[data-view], prepaintHead), before the first paint, with its controls
+// unfolded on a wide screen (a media query: innerWidth would lay out the page parsed so far). The lab's
+// page leaves it inert: its ~170 elements and 14 form controls are neither styled nor in the browser's
+// scan of the form controls at DOMContentLoaded; lab-real.js writes the view if the reader opens it later.
+export function prepaintView(id) {
+  const d = document, t = d.getElementById(`view-${id}`);
+  if (!t || d.documentElement.dataset.view !== id) return;
+  const view = t.content.cloneNode(true);
+  const fold = view.querySelector('.controls > details');
+  if (fold && matchMedia('(min-width: 760px)').matches) fold.open = true;
+  t.replaceWith(view);
+}
+
 export function prepaint(S) {
   const d = document, $ = (id) => d.getElementById(id);
   // (a media query, not innerWidth: with a mobile viewport, reading innerWidth lays out the page parsed

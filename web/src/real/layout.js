@@ -12,10 +12,12 @@ export const gammaLegendHtml = (countId) => `<p class="sub real-gamma-legend"><s
  <span class="real-gmark bad" aria-hidden="true"></span> not γ-optimal: the dashed pink box marks the optimal patch.
  <span id="${countId}"></span></p>`;
 
-// The view's frame: written into the built index.html (hidden unless the URL opens this scenario), so
-// that the first paint of #s=real-images shows it with its panels' space reserved. Its controls are
-// folded (as the lab's): unfolded right away on a wide screen, where that moves nothing (a media
-// query, not innerWidth: reading innerWidth in the middle of the HTML lays out the page parsed so far).
+// The view's frame: written into the built index.html as an inert <template> that the page opened on
+// this scenario instantiates where it stands before its first paint (scripts/vite-static-shell.mjs:
+// realViewHtml), so that paint shows it with its panels' space reserved; the lab's page keeps its
+// controls out of the document (no style, no form controls for the browser's DOMContentLoaded scan).
+// Its controls are folded (as the lab's): unfolded right away on a wide screen, where that moves
+// nothing (by whoever inserts it: the shell's script, or lab-real.js for a page without the shell).
 export function realLayoutHtml(scenarioOptions) {
   return `<div class="layout real-layout" id="real-images" data-own-view="real-images" hidden>
   <aside class="controls" aria-label="Real images controls">
@@ -50,7 +52,6 @@ export function realLayoutHtml(scenarioOptions) {
     </form>
     </details>
   </aside>
-  <script>if (matchMedia('(min-width: 760px)').matches) document.getElementById('real-controls-details').open = true;</script>
   <main>
     <div class="messages real-messages" role="alert" aria-live="assertive"></div>
     <section class="intro"><h2>Real images: attention over Fashion-MNIST patches</h2>
