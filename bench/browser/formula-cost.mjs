@@ -7,35 +7,29 @@
 // TBT under its 4x slowdown), the longest, the CPU of all tasks in the window, its style recalcs
 // (UpdateLayoutTree) and layouts, and the font files the page requested.
 //   node bench/browser/formula-cost.mjs DIST [RUNS]   (A/B: alternate two DISTs, one run each)
-import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
+import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
+import { traceLoad } from './trace-load.mjs';
 const [dist, n = 3] = process.argv.slice(2);
 const site = await serveSite({ dist });
 const browser = await launchBrowser();
 const FORMULAS = /\/assets\/(katex-render|_virtual_lab-formulas)[\w-]*\.js$/;
 for (let i = 0; i < Number(n); i++) {
-  const { page, context } = await openPage(browser, 'about:blank', { viewport: { width: 412, height: 823 } });
-  const cdp = await context.newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-  const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] }, transferMode: 'ReportEvents' });
-  await page.goto(`${site.url}?autoplay=0`);
-  await page.waitForFunction(() => window.__lab?.ready && document.querySelector('#sc-formulas .formula > *'), null, { timeout: 60000, polling: 50 });
-  await page.waitForTimeout(2000);
-  await cdp.send('Tracing.end'); await complete;
-  const parse = events.find((e) => e.name === 'ParseHTML');
-  const nav = events.find((e) => e.name === 'navigationStart' && e.pid === parse?.pid)?.ts ?? parse.ts;
-  const ms = (ts) => (ts - nav) / 1000;
+  const { events, ms, onMain } = await traceLoad(browser, `${site.url}?autoplay=0`, {
+    viewport: { width: 412, height: 823 },
+    until: async (page) => {
+      await page.waitForFunction(() => window.__lab?.ready && document.querySelector('#sc-formulas .formula > *'), null, { timeout: 60000, polling: 50 });
+      await page.waitForTimeout(2000);
+    },
+  });
   const sends = events.filter((e) => e.name === 'ResourceSendRequest').map((e) => ({ t: ms(e.ts), url: e.args?.data?.url ?? '' }));
   const chunk = sends.find((s) => FORMULAS.test(s.url));
   const fonts = sends.filter((s) => /\.(woff2?|ttf|otf|eot)(\?|$)/.test(s.url)).length;
-  if (!chunk) { console.log(`${dist.split('/').pop()} no formulas chunk requested`); await context.close(); continue; }
-  const main = events.filter((e) => e.pid === parse.pid && e.tid === parse.tid && e.ph === 'X');
+  if (!chunk) { console.log(`${dist.split('/').pop()} no formulas chunk requested`); continue; }
+  const main = events.filter((e) => onMain(e) && e.ph === 'X');
   const inWindow = (e) => ms(e.ts) >= chunk.t && ms(e.ts) <= chunk.t + 1500;
   const tasks = main.filter((e) => e.name === 'RunTask' && inWindow(e)).map((e) => ({ t: ms(e.ts), cpu: (e.tdur ?? e.dur) / 1000 }));
   const sum = (name) => main.filter((e) => e.name === name && inWindow(e)).reduce((a, e) => a + (e.tdur ?? e.dur) / 1000, 0);
   const long = tasks.filter((x) => x.cpu > 12.5);
   console.log(`${dist.split('/').pop()} chunk@${chunk.t.toFixed(0)} n12=${long.length} maxCpu=${Math.max(0, ...tasks.map((x) => x.cpu)).toFixed(1)} cpu=${tasks.reduce((a, x) => a + x.cpu, 0).toFixed(0)} style=${sum('UpdateLayoutTree').toFixed(1)} layout=${sum('Layout').toFixed(1)} fonts=${fonts} | ${long.map((x) => `${x.t.toFixed(0)}:${x.cpu.toFixed(0)}`).join(' ')}`);
-  await context.close();
 }
 await browser.close(); await site.close?.(); process.exit(0);

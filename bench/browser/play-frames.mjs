@@ -10,7 +10,8 @@
 //   default 412 x 823, Lighthouse's mobile; e.g. VW=1280 VH=800)
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
+import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
+import { traceLoad } from './trace-load.mjs';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '5' }, secs: { type: 'string', default: '5' } } });
 const dists = positionals.length ? positionals : ['dist'];
@@ -21,36 +22,29 @@ const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s.
 const KINDS = { script: ['FunctionCall', 'EvaluateScript', 'v8.evaluateModule', 'TimerFire', 'FireAnimationFrame', 'HandlePostMessage'], style: ['UpdateLayoutTree'], layout: ['Layout'], paint: ['PrePaint', 'Paint', 'Commit', 'Layerize'] };
 
 async function measure(browser, siteUrl) {
-  const { page, context } = await openPage(browser, 'about:blank', { viewport: { width: vw, height: vh } });
-  await page.addInitScript(() => {
-    const log = window.__playLog = [];
-    let was = false;
-    const poll = () => {
-      const p = !!window.__lab?.playing;
-      if (p !== was) { log.push([performance.now(), p]); was = p; }
+  // (the play log's times are the page's, from its time origin: traceLoad's navigation start)
+  const { events, result: playLog, ms: fromNav, onMain } = await traceLoad(browser, siteUrl, {
+    viewport: { width: vw, height: vh },
+    before: (page) => page.addInitScript(() => {
+      const log = window.__playLog = [];
+      let was = false;
+      const poll = () => {
+        const p = !!window.__lab?.playing;
+        if (p !== was) { log.push([performance.now(), p]); was = p; }
+        requestAnimationFrame(poll);
+      };
       requestAnimationFrame(poll);
-    };
-    requestAnimationFrame(poll);
+    }),
+    until: async (page) => {
+      await page.waitForFunction(() => window.__playLog?.length > 0, null, { timeout: 60000, polling: 50 });
+      await page.waitForTimeout(secs * 1000 + 300);
+      return page.evaluate(() => window.__playLog);
+    },
   });
-  const cdp = await context.newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-  const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] }, transferMode: 'ReportEvents' });
-  await page.goto(siteUrl);
-  await page.waitForFunction(() => window.__playLog?.length > 0, null, { timeout: 60000, polling: 50 });
-  await page.waitForTimeout(secs * 1000 + 300);
-  const { playLog, origin } = await page.evaluate(() => ({ playLog: window.__playLog, origin: performance.timeOrigin }));
-  await cdp.send('Tracing.end'); await complete;
-  await context.close();
-  const parse = events.find((e) => e.name === 'ParseHTML' && String(e.args?.beginData?.url ?? '').startsWith(siteUrl));
-  const nav = events.find((e) => e.name === 'navigationStart' && e.pid === parse.pid)?.ts ?? parse.ts;
-  const main = events.filter((e) => e.pid === parse.pid && e.tid === parse.tid && e.ph === 'X');
-  // the play log's times are the page's (from its time origin, the navigation start)
-  void origin;
+  const main = events.filter((e) => onMain(e) && e.ph === 'X');
   const start = playLog[0][0], stop = playLog.find(([, p]) => !p)?.[0] ?? Infinity;
   const end = Math.min(stop, start + secs * 1000);
-  const ms = (e) => (e.ts - nav) / 1000;
+  const ms = (e) => fromNav(e.ts);
   const tasks = main.filter((e) => e.name === 'RunTask' && ms(e) >= start && ms(e) < end).map((t) => {
     const inside = main.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur);
     const by = {};

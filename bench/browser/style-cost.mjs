@@ -18,7 +18,8 @@
 //   --blink adds the `blink` trace category (LocalFrameView/Document::UpdateStyleAndLayout events;
 //   slows the page ~10%); --quiet prints only the per-run summary lines (for A/B pairs).
 import { execFileSync } from 'node:child_process';
-import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
+import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
+import { traceLoad } from './trace-load.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name, def) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : def; };
@@ -56,18 +57,11 @@ const KIDS = ['UpdateLayoutTree', 'Layout', 'ParseHTML', 'EvaluateScript', 'v8.e
   'TimerFire', 'EventDispatch', 'ParseAuthorStyleSheet', 'Paint', 'PrePaint', 'MajorGC', 'MinorGC'];
 
 async function traceOnce(browser, url, [vw, vh]) {
-  const { page, context } = await openPage(browser, 'about:blank', { viewport: { width: vw, height: vh } });
-  const cdp = await context.newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-  const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: categories }, transferMode: 'ReportEvents' });
-  await page.goto(url);
-  await page.waitForTimeout(secs * 1000 + 300);
-  await cdp.send('Tracing.end'); await complete;
-  const fonts = await page.evaluate(fontCensus);
-  await context.close();
-  return { events, fonts };
+  const { events, result: fonts, pid, tid, navTs } = await traceLoad(browser, url, {
+    viewport: { width: vw, height: vh }, categories,
+    until: async (page) => { await page.waitForTimeout(secs * 1000 + 300); return page.evaluate(fontCensus); },
+  });
+  return { events, fonts, pid, tid, nav: navTs };
 }
 
 // In the page: the distinct fonts and the characters of the rendered text, in the first screen and in all.
@@ -98,11 +92,7 @@ function fontCensus() {
   };
 }
 
-function analyse(events, siteUrl) {
-  const parse = events.find((e) => e.name === 'ParseHTML' && String(e.args?.beginData?.url ?? '').startsWith(siteUrl));
-  const { pid, tid } = parse;
-  const navEv = events.filter((e) => e.name === 'navigationStart' && e.pid === pid && String(e.args?.data?.documentLoaderURL ?? '').startsWith(siteUrl));
-  const nav = navEv.length ? navEv[navEv.length - 1].ts : parse.ts;
+function analyse({ events, pid, tid, nav }) {
   const end = nav + secs * 1e6;
   const onMain = events.filter((e) => e.pid === pid && e.tid === tid && e.ts >= nav && e.ts <= end);
   const fcp = onMain.find((e) => e.name === 'firstContentfulPaint')?.ts;
@@ -172,9 +162,10 @@ for (const size of sizes) {
       const url = `${site.url}${hash ? `#${hash}` : ''}`;
       // a fresh browser each run: the renderer's and the browser's font caches start cold, as on a first visit
       const browser = await launchBrowser();
-      const { events, fonts } = await traceOnce(browser, url, size);
+      const traced = await traceOnce(browser, url, size);
+      const { fonts } = traced;
       await browser.close();
-      const a = analyse(events, site.url);
+      const a = analyse(traced);
       const row = { build: di, size: size.join('x'), run, fcp: a.fcp, dcl: a.dcl, longest: a.longest, over50: a.over50, afterFcp: a.afterFcp, tbt4x: a.tbt4x, dclTask: a.dclTask, dclCpu: a.dclCpu, cpu4x: a.cpu4x, cpuLongest: a.cpuLongest, cpuTotal: a.cpuTotal, styleCpu: a.styleCpu, layoutCpu: a.layoutCpu, dclForced: a.dclForced,
         style: a.styleMs, layout: a.layoutMs, platform: a.total.platform.n, family: a.total.family.n, strike: a.total.strike.n, fallback: a.total.fallback.n, ipc: a.total.ipcMs,
         firstFonts: fonts.first.length, allFonts: fonts.all.length };

@@ -1,8 +1,8 @@
 // Where the main thread's time goes while the lab plays (a tool, not a test): records a Chrome
 // trace (devtools.timeline) over 4 s of playing and prints, per event name, the total time and
 // count on the renderer's main thread, and the breakdown of every task over 40 ms.
-//   npx vite build && node tests/browser/lab-trace.mjs 's=local-convergence&speed=2' [panel-corr]
-import { launchBrowser, openPage, serveSite } from './harness.mjs';
+//   npx vite build && node bench/browser/lab-trace.mjs 's=local-convergence&speed=2' [panel-corr]
+import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
 import { loadavg } from 'node:os';
 
 const [hash = 's=local-convergence&speed=2', scrollTo] = process.argv.slice(2);
