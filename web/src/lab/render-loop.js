@@ -137,7 +137,8 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
     const h = window.innerHeight, w = window.innerWidth;
     for (const p of document.querySelectorAll('.panel')) {
       const r = p.getBoundingClientRect();
-      const within = (m) => r.bottom >= -m && r.top <= h + m && r.right >= -m && r.left <= w + m;
+      // (a panel not rendered, e.g. under the real-images view, is nowhere: as the observers say)
+      const within = (m) => p.getClientRects().length > 0 && r.bottom >= -m && r.top <= h + m && r.right >= -m && r.left <= w + m;
       const id = p.id.replace(/^panel-/, '');
       if (within(NEAR_PX)) visible.add(id); else visible.delete(id);
       if (within(0)) onScreen.add(id); else onScreen.delete(id);
