@@ -9,10 +9,7 @@
 //   a->f    first - answer: the lab's drawing (and what runs in between), the part this measures;
 //   paint   the end of the first main-thread task after the mark with a Paint in it (the first
 //           frame's pixels), minus the mark;
-//   long    the longest main-thread task from navigation to ready + 500 ms, and the count over 50 ms;
-//   cpu     the main thread's CPU time (its tasks' thread time) from the answer to the first frame's
-//           paint, and renders: the rendering updates (tasks with a Paint) in that span; both far less
-//           sensitive than wall times to a machine shared with other work.
+//   long    the longest main-thread task from navigation to ready + 500 ms, and the count over 50 ms.
 // Prints each run and the medians.
 //   node bench/browser/first-frame-ab.mjs A_DIST B_DIST [PAIRS=5]   (env: VW, VH, HASH; PRIORITY=1: the
 //   browsers at nice -10 as pages.mjs --priority does, on a machine shared with other work)
@@ -64,13 +61,7 @@ async function measure(site) {
     const longest = load.reduce((m, e) => Math.max(m, e.dur), 0) / 1000;
     const paints = events.filter((e) => onMain(e) && e.name === 'Paint' && e.ts >= nav + first * 1000);
     const paintTask = paints.length ? tasks.find((t) => t.ts <= paints[0].ts && t.ts + t.dur >= paints[0].ts) : null;
-    const answerTs = nav + answer * 1000, paintEnd = paintTask ? paintTask.ts + paintTask.dur : nav + first * 1000;
-    const span = tasks.filter((t) => t.ts + t.dur > answerTs && t.ts < paintEnd);
-    const cpu = span.reduce((a, t) => a + (t.tdur ?? t.dur), 0) / 1000;
-    const painted = new Set(events.filter((e) => onMain(e) && e.name === 'Paint' && e.ts > answerTs && e.ts < paintEnd)
-      .map((e) => span.find((t) => t.ts <= e.ts && t.ts + t.dur >= e.ts)).filter(Boolean));
     return {
-      cpu: Math.round(cpu), renders: painted.size + (paintTask ? 1 : 0),
       first: Math.round(first), answer: Math.round(answer), af: Math.round(first - answer),
       paint: paintTask ? Math.round((paintTask.ts + paintTask.dur - nav) / 1000 - first) : null,
       long: Number(longest.toFixed(1)), over50: load.filter((e) => e.dur > 50000).length,
@@ -85,12 +76,12 @@ for (let p = 0; p < pairs; p++) {
   for (const k of ['A', 'B']) {
     const r = await measure(sites[k]);
     runs[k].push(r);
-    console.log(`${k} ${p + 1}: first ${r.first}  answer ${r.answer}  a->f ${r.af}  paint +${r.paint}  cpu ${r.cpu} (${r.renders} renders)  longest ${r.long} (${r.over50} > 50 ms)  load ${loadavg()[0].toFixed(2)}`);
+    console.log(`${k} ${p + 1}: first ${r.first}  answer ${r.answer}  a->f ${r.af}  paint +${r.paint}  longest ${r.long} (${r.over50} > 50 ms)  load ${loadavg()[0].toFixed(2)}`);
   }
 }
 for (const k of ['A', 'B']) {
   const m = (f) => median(runs[k].map((r) => r[f]));
-  console.log(`${k} median (${pairs} runs, ${k === 'A' ? distA : distB}): first ${m('first')}  answer ${m('answer')}  a->f ${m('af')}  paint +${m('paint')}  cpu ${m('cpu')}  renders ${m('renders')}  longest ${m('long')}  over50 ${m('over50')}`);
+  console.log(`${k} median (${pairs} runs, ${k === 'A' ? distA : distB}): first ${m('first')}  answer ${m('answer')}  a->f ${m('af')}  paint +${m('paint')}  longest ${m('long')}  over50 ${m('over50')}`);
 }
 boost?.stop();
 await browser.close();
