@@ -53,9 +53,11 @@ export function inlineCss() {
         return html.replace(/<link rel="stylesheet"[^>]*href="\.\/(assets\/[^"]+\.css)"[^>]*>/g, (tag, file) => {
           const asset = bundle[file];
           if (!asset || asset.type !== 'asset') return tag;
-          // (a relative url() in the sheet is relative to its folder: rebased onto the page's)
-          const folder = file.slice(0, file.lastIndexOf('/') + 1);
-          const css = String(asset.source).replace(/url\((['"]?)(?![a-z]+:|\/|#)(?:\.\/)?/gi, (_, q) => `url(${q}./${folder}`);
+          // (a relative url() in the sheet is relative to its folder, assets/, not the page's: none is
+          // left since the formulas are SVG (KaTeX's fonts were the last), so one is an error, not rebased)
+          const css = String(asset.source);
+          const relative = css.match(/url\((['"]?)(?![a-z]+:|\/|#)[^)]*\)/i);
+          if (relative) throw new Error(`inlineCss: ${file} has a relative ${relative[0]}: rebase it onto the page's folder or keep the sheet a <link>`);
           return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
         });
       },

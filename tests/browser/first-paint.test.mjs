@@ -20,6 +20,8 @@ test('before any module runs: the URL\'s scenario, the reader\'s theme, reserved
     const page = await context.newPage();
     await page.route(/\/assets\/.*\.js$/, (r) => r.abort());  // the HTML and its inline scripts only
     await page.goto(`${site.url}#s=local-convergence&speed=20`);
+    // (after two frames' animation-frame callbacks: prepaint.js unfolds the controls in the second one)
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
     const r = await page.evaluate(() => ({
       theme: document.documentElement.dataset.theme,
       title: document.getElementById('sc-title').textContent,

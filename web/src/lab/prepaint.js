@@ -8,7 +8,8 @@
 //     browser paints, even before the body is parsed, is then in the right theme and view.
 //   prepaint(prepaintData()), right after the lab's markup (layout.js): the scenario's title, caption,
 //     hints, options, reference SVMs and formula slots, and the controls unfolded on wide screens (they
-//     are folded in the markup: unfolding below the paint moves nothing, folding would move the page).
+//     are folded in the markup: unfolding below the paint moves nothing, folding would move the page;
+//     unfolded in the second frame after it, see below).
 import { SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
 import { dataHint, dataNote, variantLabels } from './controls.js';
 import { formulaSlot } from './layout.js';
@@ -64,7 +65,15 @@ export function prepaint(S) {
   const d = document, $ = (id) => d.getElementById(id);
   // (a media query, not innerWidth: with a mobile viewport, reading innerWidth lays out the page parsed
   // so far, here in the middle of the HTML: 40-180 ms of style and layout done twice)
-  if (matchMedia('(min-width: 760px)').matches) $('controls-details').open = true;
+  // The page's first full style, layout and paint in two frames, each a task well under 50 ms: the
+  // controls (~150 of the ~220 boxes of the page's first screen) are unfolded in the second frame after
+  // this script (in its animation-frame callbacks, which run before its style and layout), the rest of
+  // the page drawn in the first; one frame shows them folded. In one frame, that was a 45-80 ms task,
+  // which also held the lab's module and the browser's scan of the form controls at DOMContentLoaded
+  // when the module came before the parse's end (the scan lays out the page if no frame has).
+  if (matchMedia('(min-width: 760px)').matches) {
+    requestAnimationFrame(() => requestAnimationFrame(() => { $('controls-details').open = true; }));
+  }
   let q;
   try { q = new URLSearchParams(location.hash.slice(1)); } catch { q = new URLSearchParams(); }
   let s = q.get('s');
