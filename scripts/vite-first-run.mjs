@@ -53,10 +53,14 @@ export async function computeOffer(hash = '') {
   const { createEngine } = await import('../web/src/engine/engine.js');
   const { handlers } = await import('../web/src/engine/worker.js');
   const { startFirstRun } = await import('../web/src/lab/first-run.js');
+  const { untimed } = await import('../web/src/engine/first-answers.js');
   const factory = createRequire(import.meta.url)(resolve(wasmDir, 'attnsvm.js'));
   const engine = await createEngine({ factory, wasmBinary: readFileSync(resolve(wasmDir, 'attnsvm.wasm')) });
-  // (a structured clone: what the worker's init reply carries)
-  return structuredClone(startFirstRun(engine, hash, handlers));
+  // (a structured clone: what the worker's init reply carries; a step's compute time, which the lab
+  // does not use and the worker's offer is compared without (first-answers.js offerKey), set to 0 so
+  // that the same engine gives the same module and the build's output does not change from build to build)
+  const offer = structuredClone(startFirstRun(engine, hash, handlers));
+  return { ...offer, answers: offer.answers.map(([key, result]) => [key, untimed(result)]) };
 }
 
 // The module's source for the offer, checked: evaluated back, it gives the same request keys.

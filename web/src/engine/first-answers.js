@@ -29,7 +29,7 @@ export const keyOfRequest = ({ id: _id, ...request }) => requestKey(request);
 
 // Two offers of the same first run (the one given with the page, scripts/vite-first-run.mjs, and the
 // worker's): the same requests, run and results, value for value, apart from a step's compute time.
-const untimed = (result) => (result && typeof result === 'object' && 'computeMs' in result ? { ...result, computeMs: 0 } : result);
+export const untimed = (result) => (result && typeof result === 'object' && 'computeMs' in result ? { ...result, computeMs: 0 } : result);
 export const offerKey = (offer) => requestKey({ ...offer, answers: offer.answers.map(([key, result]) => [key, untimed(result)]) });
 
 // createAnswers(offer, cancelRun(runId)) -> { answer(request) -> {result} | undefined, stats }.
