@@ -59,3 +59,29 @@ test('a playing frame\'s plane view equals one computed afresh', () => {
   assert.ok(live.snapshots.length < 2000);
   assert.equal(planeView(ctx(live)).data.paths[0].points.length <= 401, true);
 });
+
+// Self attention: a sequence's path is W(k) x_iq, its query token's; dragging that token (the
+// dataset changed in place, as lab/drag.js does) moves the path as it moves.
+test('dragging a query token moves its path (self attention)', () => {
+  const self = { ...cfg, model: { attention: 'self', param: 'W', head: 'linear' } };
+  const live = new TraceStore();
+  for (let f = 0; f < 50; f++) live.ingest(frame(f));
+  const selfProjection = computeProjection(self);   // (the lab's: one object for the run)
+  const ctx = (trace, dataset) => ({ cfg: self, trace, refs: {}, refSelection: null, report: null, scores: null,
+    projection: selfProjection, dataset, refList: [] });
+  const fresh = (dataset) => {
+    const t = new TraceStore();
+    for (let f = 0; f < 50; f++) t.ingest(frame(f));
+    return planeView(ctx(t, dataset));
+  };
+  const before = planeView(ctx(live, self.dataset));
+  const dragged = structuredClone(self.dataset);
+  for (const step of [1, 2, 3]) {
+    dragged.X[0][0] = [1 + 0.5 * step, -0.3 * step];   // sequence 0's query token (dataset.query: 0)
+    const view = planeView(ctx(live, dragged));
+    assert.deepEqual(view, fresh(dragged), `move ${step}`);
+    assert.notDeepEqual(view.data.paths[0].points, before.data.paths[0].points);
+  }
+  // dropped: the scenario's data again, as before the drag
+  assert.deepEqual(planeView(ctx(live, self.dataset)), before);
+});

@@ -10,6 +10,7 @@ import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
 import { createSpectrum } from '../plots/spectrum.js';
 import { createReadout } from '../plots/readout.js';
 import { registerFigure, onPrint } from '../access/figure-access.js';
+import { warmPlotFonts } from '../plots/font-warmup.js';
 
 // The curve charts (uPlot: 50 KB of code, the largest part of the lab's) are a chunk of their own,
 // loaded when a curve panel is first drawn (render.js), exported, or once the page is idle after the
@@ -76,6 +77,9 @@ export function createPanels($, { session, onDrag, renderAll, curvesLoaded }) {
     svg: () => lossOf().svg(),
   };
   const renderer = createLabRenderer({ $, panels, lossChart });
+  // The plots' fonts, resolved in the first idle moment (the lab waits for the engine's answer then):
+  // not in the first drawing's tasks (plots/font-warmup.js).
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => warmPlotFonts(getComputedStyle($('body-plane')).fontFamily));
 
   // Each drawn panel says what it shows now (its text alternative) and prints as a picture of it.
   const figures = Object.fromEntries(PANELS.filter((p) => p.id !== 'readout').map((p) => [p.id, registerFigure($(`body-${p.id}`), {

@@ -12,6 +12,14 @@ const MARK = Symbol('panels on screen drawn');
 // them (setTimeout(0) chained from timer to timer is held >= 4 ms after five, an idle gap before
 // each later job of a first drawing)
 const nextTask = globalThis.scheduler?.postTask ? (f) => void globalThis.scheduler.postTask(f) : (f) => setTimeout(f, 0);
+// f in a task of its own ahead of the browser's rendering updates (a posted task of priority
+// 'user-blocking'): the jobs that draw the panels on screen run back to back. Between normal tasks
+// the browser rendered the half-drawn page after each job (style, layout, paint and a commit that
+// copies every changed canvas: 10-30 ms each, ~100 ms of a 1280 x 800 lab's first frame), which
+// the reader never needed to see (the token plane stays hidden until its last step). Each job is
+// still a task of its own (no long task), and the browser still renders if they take long (it does
+// not hold a frame back for more than ~100 ms).
+const urgentTask = globalThis.scheduler?.postTask ? (f) => void globalThis.scheduler.postTask(f, { priority: 'user-blocking' }) : nextTask;
 // f once the browser has painted what is drawn (the panels on screen before the others are drawn), or
 // after 50 ms in a tab that does not paint (hidden)
 function afterPaint(f) {
@@ -49,6 +57,7 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
   // ready flag waits for it). The panels farther away are drawn, and their plots made, when they
   // come near (the observer below schedules a frame). The readout is text: always written.
   function renderStaggered(done) {
+    if (spoken.size < 2) placePanels();
     const ctx = s.viewContext();
     const byPanel = renderer.firstDrawJobs(ctx, () => renderPlane(ctx, { steps: true }));
     const ids = Object.keys(byPanel).filter((id) => id === 'readout' || visible.has(id));
@@ -57,16 +66,18 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
     const my = s.gen;
     staggered = true;
     drawnGen = my;
+    let later = urgentTask;  // (the panels on screen: urgent; after the mark, in turn with rendering)
     const next = () => {
       // a newer run took over: still resolve, or the superseded restart would wait forever (and the
       // page would stay "busy")
       if (my !== s.gen) { staggered = false; done?.(); return; }
       const job = jobs.shift();
-      if (job === MARK) { viewDrawn(); afterPaint(next); return; }
+      if (job === MARK) { later = nextTask; viewDrawn(); afterPaint(next); return; }
       if (!job) { staggered = false; updatePlayerUI(); done?.(); return; }
       const wait = job();  // (a promise: the job's code is loading, panels.js; an array: more jobs)
       if (Array.isArray(wait)) jobs.unshift(...wait);
-      if (wait?.then) wait.then(() => nextTask(next), () => nextTask(next)); else nextTask(next);
+      const go = later;
+      if (wait?.then) wait.then(() => go(next), () => go(next)); else go(next);
     };
     next();
   }
@@ -113,18 +124,35 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
 
   // Visibility: panels off screen are not redrawn while playing; those within 200 px of the
   // viewport count as visible (visible), those in it as on screen (onScreen: a run's first drawing
-  // draws them first). Until an observer has spoken, every panel counts as both.
+  // draws them first). Until an observer has spoken, every panel counts as both; but a run's first
+  // drawing reads where they are itself (placePanels): the observers' first report comes in a task
+  // after the browser's next rendering update, which at the lab's start can come after the engine's
+  // answer (with every panel on screen, the first frame waited for all eight).
   const visible = new Set(PANELS.map((p) => p.id));
   const onScreen = new Set(visible);
+  const spoken = new Set();  // the observers that have reported ('near', 'screen')
   const panelId = (e) => e.target.id.replace(/^panel-/, '');
+  const NEAR_PX = 200;
+  function placePanels() {
+    const h = window.innerHeight, w = window.innerWidth;
+    for (const p of document.querySelectorAll('.panel')) {
+      const r = p.getBoundingClientRect();
+      const within = (m) => r.bottom >= -m && r.top <= h + m && r.right >= -m && r.left <= w + m;
+      const id = p.id.replace(/^panel-/, '');
+      if (within(NEAR_PX)) visible.add(id); else visible.delete(id);
+      if (within(0)) onScreen.add(id); else onScreen.delete(id);
+    }
+  }
   const io = new IntersectionObserver((entries) => {
+    spoken.add('near');
     for (const e of entries) {
       const id = panelId(e);
       if (e.isIntersecting) { visible.add(id); panels.load(id); } else visible.delete(id);  // (a curve chart's code: panels.js)
     }
     scheduleRender();
-  }, { rootMargin: '200px' });
+  }, { rootMargin: `${NEAR_PX}px` });
   const screenIo = new IntersectionObserver((entries) => {
+    spoken.add('screen');
     for (const e of entries) if (e.isIntersecting) onScreen.add(panelId(e)); else onScreen.delete(panelId(e));
   });
   document.querySelectorAll('.panel').forEach((p) => { io.observe(p); screenIo.observe(p); });

@@ -46,10 +46,15 @@ export function scoreVector(cfg, W, i, ds = cfg.dataset) {
     const p = W.map((r) => r[0]);
     return transpose(cfg.model.Wk).map((row) => dot(row, p));
   }
-  const z = cfg.model.attention === 'cross' ? ds.Z?.[i] : ds.X[i][ds.query ?? 0];
+  const z = scoreInput(cfg, i, ds);
   if (!z || z.length !== d) return null;
   return matVec(W, z);
 }
+
+// The data sequence i's score vector reads: z_i (cross), x_iq (self), none for a prompt. (A drag
+// replaces the moved token's array: lab/drag.js.)
+const scoreInput = (cfg, i, ds) => (cfg.model.param === 'prompt' ? null
+  : cfg.model.attention === 'cross' ? ds.Z?.[i] : ds.X[i][ds.query ?? 0]);
 
 export function supportFromSolution(sol, n) {
   if (!sol || sol.status !== 'optimal') return null;
@@ -61,20 +66,11 @@ export function supportFromSolution(sol, n) {
 // A solution whose W is a direction to compare with (a boundary solve keeps its best feasible W).
 const usable = (s) => s && (s.status === 'optimal' || s.status === 'max_iterations' || s.status === 'boundary');
 
-const pathCaches = new WeakMap();   // trace -> { ds, proj, cfg, map, sums }
-function pathCache(trace, ds, proj, cfg) {
-  let c = pathCaches.get(trace);
-  if (!c || c.ds !== ds || c.proj !== proj || c.cfg !== cfg) {
-    c = { ds, proj, cfg, map: new WeakMap(), sums: null };
-    pathCaches.set(trace, c);
-  }
-  return c;
-}
-
 // A playing frame's plane view recomputes only what changed: the parts below are kept per trace
 // while their inputs are the same objects (the view context's parts are replaced, not changed in
 // place, when a run restarts or the references are solved again). A dragged dataset (ctx.dataset:
-// one object changed in place while dragging) is never kept.
+// one object changed in place while dragging) is never a key: a part computed from it is kept by
+// the parts of it that it reads (the paths: each unit's z_i), or not at all (the geometry).
 const viewMemos = new WeakMap();   // trace -> { [part]: { keys, value } }
 function memoFor(trace, part, keys, compute) {
   let m = viewMemos.get(trace);
@@ -114,8 +110,9 @@ function planePaths(trace, g) {
   const { cfg, ds, proj, P, units, radius, seqOf } = g;
   const snaps = trace.snapshots;
   // per snapshot: its norm and the projected score vector of every unit (memoized: snapshots never
-  // change, and the cache is dropped when the data or the view changes)
-  const c = pathCache(trace, ds, proj, cfg);
+  // change; dropped when the configuration, the view or a unit's z_i changes: while a token is
+  // dragged, only if it is a query of self attention)
+  const c = memoFor(trace, 'paths', [cfg, proj, ...units.map((i) => scoreInput(cfg, i, ds))], () => ({ map: new WeakMap(), sums: null }));
   const cache = c.map;
   const info = (snap) => {
     let e = cache.get(snap);
