@@ -11,17 +11,6 @@ import { computeProjection } from './views.js';
 //   describeFigures(now), readiness (ready.js) }) -> { restart(options) -> Promise, restarting }
 export function createRestart({ session: s, setMessage, playback, drag, references, loop, realView, syncControls, describeFigures, readiness }) {
   let restarting = 0;
-  // The panels' observers (render-loop.js, made before this) have said which panels are on screen: a
-  // first drawing before that (a first run answered at once: engine-early.js) would draw every panel,
-  // the curves' code loaded, before marking the first frame. Their first report comes with the page's
-  // first rendering after they are made (this observer's after theirs: on a busy machine 100-300 ms
-  // after the composition); in a tab that does not render (hidden) the drawing does not wait for it.
-  const observed = new Promise((resolve) => {
-    const io = new IntersectionObserver(() => { io.disconnect(); resolve(); });
-    io.observe(document.querySelector('.panel') ?? document.body);
-    if (document.visibilityState === 'hidden') resolve();
-    setTimeout(resolve, 2000);
-  });
   async function restart(options = {}) {
     restarting++;
     try { await restartInner(options); } finally { restarting--; }
@@ -137,8 +126,6 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
   // (render-loop.js; the others are drawn when they come near).
   async function firstDraw(my, wasPlaying) {
     const solved = references.refresh();
-    await observed;
-    if (my !== s.gen) return;
     await new Promise((resolve) => loop.renderStaggered(resolve));
     if (my !== s.gen) return;
     readiness.frameDrawn();
