@@ -8,6 +8,7 @@ import { staticShell, inlineCss } from './scripts/vite-static-shell.mjs';
 import { texToSvg } from './scripts/tex-svg.mjs';
 import { SCENARIO_INFO } from './web/src/lab/scenarios.js';
 import { startEarlyWorker } from './web/src/lab/early-worker.js';
+import { firstRunAtBuild } from './scripts/vite-first-run.mjs';
 
 const root = resolve(import.meta.dirname, 'web');
 
@@ -133,8 +134,9 @@ export default defineConfig({
   // realImagesAsset: the Fashion-MNIST subset of the "Real images" scenario (dist/data/fashion-mnist/);
   // staticShell, inlineCss: the lab's markup in index.html and the pages' CSS inline (first paint);
   // labFormulas: the formulas typeset at build time (SVG); earlyWorker: the engine's worker started by the
-  // HTML; lazyUplotIntl: uPlot's Intl formatters made when first used
-  plugins: [pureD3Schemes(), lazyUplotIntl(), realImagesAsset(), staticShell(), inlineCss(), labFormulas(), earlyWorker(), attnsvmGlue()],
+  // HTML; lazyUplotIntl: uPlot's Intl formatters made when first used; firstRunAtBuild: the default
+  // link's first run computed at build time (scripts/vite-first-run.mjs)
+  plugins: [pureD3Schemes(), lazyUplotIntl(), realImagesAsset(), staticShell(), inlineCss(), labFormulas(), earlyWorker(), attnsvmGlue(), firstRunAtBuild()],
   base: './',
   publicDir: 'public',
   build: {

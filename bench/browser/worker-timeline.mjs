@@ -8,6 +8,8 @@
 //   spec     the page's first run computed in the worker (lab-worker.js's mark, first-run.js)
 //   frame    the page's main thread receives the first run's first frame (the reply to step k = 0,
 //            or the init reply that carries it: lab-worker.js)
+//   answer   the page can answer its first run (mark lab-answer, engine-early.js: the engine's init
+//            reply has arrived, or the first run came with the page's code for the default link)
 //   first    the lab's first plotted frame (mark lab-first-frame)
 // Several builds are measured interleaved (A, B, A, B, ...); the medians at the end.
 // Usage: node bench/browser/worker-timeline.mjs DIST [DIST...] [--runs N] [--hash '#s=rank'] [--autoplay]
@@ -21,7 +23,7 @@ const autoplay = args.includes('--autoplay') ? (args.splice(args.indexOf('--auto
 const dists = args;
 if (!dists.length) { console.error('usage: worker-timeline.mjs DIST [DIST...] [--runs N] [--hash H]'); process.exit(2); }
 
-const COLS = ['thread', 'eval', 'wasm', 'compiled', 'engine', 'spec', 'frame', 'first'];
+const COLS = ['thread', 'eval', 'wasm', 'compiled', 'engine', 'spec', 'frame', 'answer', 'first'];
 
 // Counts the page's receipt of the first training frame (a reply carrying frames and a runId).
 const hook = () => {
@@ -50,7 +52,8 @@ async function measure(browser, site) {
   await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.wasm', 'loading', 'blink.user_timing', 'toplevel'] }, transferMode: 'ReportEvents' });
   await page.goto(`${site.url}${autoplay ? '' : '?autoplay=0'}${hash}`);
   await page.waitForFunction(() => window.__lab?.ready && !window.__lab.busy, null, { timeout: 60000, polling: 50 });
-  const { first, frame } = await page.evaluate(() => ({ first: performance.getEntriesByName('lab-first-frame')[0]?.startTime, frame: window.__firstFrameAt }));
+  const { first, frame, answer } = await page.evaluate(() => ({ first: performance.getEntriesByName('lab-first-frame')[0]?.startTime,
+    answer: performance.getEntriesByName('lab-answer')[0]?.startTime, frame: window.__firstFrameAt }));
   await cdp.send('Tracing.end');
   await complete;
   await context.close();
@@ -62,7 +65,7 @@ async function measure(browser, site) {
   // the lab's worker: the dedicated worker whose script is worker-*.js or lab-worker-*.js
   const evalOf = events.find((e) => e.name === 'EvaluateScript' && /\/(lab-)?worker-[\w-]+\.js/.test(e.args?.data?.url ?? '')
     && /DedicatedWorker/.test(threads.get(`${e.pid}:${e.tid}`) ?? ''));
-  const row = { thread: null, eval: null, wasm: null, compiled: null, engine: null, spec: null, frame: frame == null ? null : Math.round(frame), first: first == null ? null : Math.round(first) };
+  const row = { thread: null, eval: null, wasm: null, compiled: null, engine: null, spec: null, frame: frame == null ? null : Math.round(frame), answer: answer == null ? null : Math.round(answer), first: first == null ? null : Math.round(first) };
   if (evalOf) {
     const mine = events.filter((e) => e.pid === evalOf.pid && e.tid === evalOf.tid).sort((a, b) => a.ts - b.ts);
     row.thread = ms(mine.find((e) => e.ph === 'X')?.ts);

@@ -3,7 +3,10 @@
 // answered from it (counted by worker-engine.js), and the lab shows the same numbers as a lab whose worker
 // was started without the hash (the worker then waits for the page's requests, as before): the first
 // frame's data, 30 steps later, and the references. Links: the default, other settings, a bad link,
-// autoplay; the real-images view starts no lab engine at all.
+// autoplay; the real-images view starts no lab engine at all. For the default link the page's
+// first run comes with its code (computed at build time, scripts/vite-first-run.mjs): the worker's
+// offer must then be the same, value for value (handedOver, worker-engine.js); a worker without it
+// makes the page start its run again on a new worker.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, openPage } from './harness.mjs';
@@ -13,15 +16,25 @@ let browser, site;
 before(async () => { browser = await launchBrowser(); site = await serveLab(); });
 after(async () => { await browser?.close(); await site?.close(); });
 
-// (the control: the lab's worker made without its name, so it computes nothing ahead)
+// (the control: the lab's worker made without its name, so it computes nothing ahead, and not by the
+// HTML, so the page takes no first run from its code either: engine-early.js makes it, once the
+// HTML's worker is dropped)
 const nameless = () => {
+  const W = window.Worker;
+  window.Worker = class extends W { constructor(url, options) { super(url, { ...options, name: '' }); } };
+  Object.defineProperty(window, '__attnsvmEarlyWorker', { configurable: true, get: () => undefined, set: (w) => { w.terminate(); } });
+};
+
+// (a worker that computes nothing ahead, made by the HTML: for the default link, the page has the
+// first run from its code, which that worker then does not have)
+const namelessEarly = () => {
   const W = window.Worker;
   window.Worker = class extends W { constructor(url, options) { super(url, { ...options, name: '' }); } };
 };
 
-async function lab(hash, { ahead, autoplay = false }) {
+async function lab(hash, { ahead, autoplay = false, init = nameless }) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  if (!ahead) await context.addInitScript(nameless);
+  if (!ahead) await context.addInitScript(init);
   const page = await context.newPage();
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()); });
@@ -36,8 +49,13 @@ async function lab(hash, { ahead, autoplay = false }) {
     await page.waitForFunction((pid) => document.querySelector(`#body-${pid} .u-legend .u-series`), id, { timeout: 20000, polling: 50 });
   }
   await idle(page);
-  // (worker-engine.js's count of the first-run requests answered from the worker's offer)
-  const stats = await page.evaluate(() => (window.__attnsvmEarlyWorker ? window.__attnsvmEarlyWorker.firstRun ?? null : 'no early worker'));
+  // (worker-engine.js's count of the first-run requests answered from an offer, the offer's source:
+  // 'given' with the page's code for the default link, else 'worker', and for a given one whether
+  // the worker's own offer was the same)
+  const stats = await page.evaluate(() => {
+    const w = window.__attnsvmEarlyWorker;
+    return w ? (w.firstRun ? { ...w.firstRun, source: w.firstRunSource, handedOver: w.firstRunHandedOver } : null) : null;
+  });
   const read = () => page.evaluate(() => ({
     state: window.__lab.state, iteration: window.__lab.iteration, lastFrame: window.__lab.lastFrame,
     plotted: window.__lab.plotted(), dataset: window.__lab.dataset(), fro: window.__lab.solution('fro'),
@@ -62,7 +80,7 @@ for (const [name, hash] of CASES) {
     const a = await lab(hash, { ahead: true });
     const b = await lab(hash, { ahead: false });
     try {
-      assert.deepEqual(a.stats, { offered: 5, hits: 5 });
+      assert.deepEqual(a.stats, { offered: 5, hits: 5, ...(hash ? { source: 'worker', handedOver: undefined } : { source: 'given', handedOver: true }) });
       assert.equal(b.stats, null, 'the control computed ahead');
       same(await a.read(), await b.read());
       for (const x of [a, b]) {
@@ -80,6 +98,24 @@ for (const [name, hash] of CASES) {
     }
   });
 }
+
+test('lab, the default link, an HTML worker that did not compute the first run given with the page: a new worker, the run again, the same numbers', { timeout: 90000 }, async () => {
+  const a = await lab('', { ahead: false, init: namelessEarly });
+  const b = await lab('', { ahead: false });
+  try {
+    assert.deepEqual(a.stats, { offered: 5, hits: 5, source: 'given', handedOver: false });
+    same(await a.read(), await b.read());
+    for (const x of [a, b]) {
+      await x.page.evaluate(() => window.__lab.step(30));
+      await idle(x.page);
+    }
+    same(await a.read(), await b.read());
+    assert.deepEqual(a.problems, []);
+  } finally {
+    await a.context.close();
+    await b.context.close();
+  }
+});
 
 test('lab, autoplay: the run played from the worker\'s first run ends where the control\'s does', { timeout: 120000 }, async () => {
   const hash = '#s=paths2d&it=300';

@@ -13,7 +13,9 @@ import { decodeHash, datasetShapeError } from '../../web/src/lab/state.js';
 import { SCENARIO_INFO } from '../../web/src/lab/scenarios.js';
 import { scenarioOptions, sphereArgs, buildConfig, validationKind } from '../../web/src/lab/config.js';
 import { startFirstRun } from '../../web/src/lab/first-run.js';
-import { createAnswers, requestKey } from '../../web/src/engine/first-answers.js';
+import { createAnswers, requestKey, offerKey } from '../../web/src/engine/first-answers.js';
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 
 globalThis.self ??= globalThis; // worker.js sets self.onmessage when evaluated
 const { handlers, runs } = await import('../../web/src/engine/worker.js');
@@ -95,11 +97,16 @@ for (const [name, hash] of CASES) {
   });
 }
 
-async function runCase(hash, pageHash = hash) {
+// given: the offer the page has already (the default link's, computed at build time), for the run
+// the worker computes ahead
+async function runCase(hash, pageHash = hash, given = null) {
   const before = runs.size;
   const fresh = await pageFirstRun(pageHash);
   // (the offer reaches the page in the init reply: a structured clone)
-  const offer = structuredClone(startFirstRun(engine, hash, handlers));
+  const worker = structuredClone(startFirstRun(engine, hash, handlers));
+  // (the build's run is the worker's first: the page plays on the worker's, here of another id)
+  const offer = given ? withRunId(given, worker.runId) : worker;
+  if (given) assert.equal(offerKey(offer), offerKey(worker), 'the given offer is not the worker\'s');
   const answers = createAnswers(offer, (runId) => handlers.cancel(engine, { runId }));
   const ahead = await pageFirstRun(pageHash, (msg) => answers.answer(msg));
   assert.ok(fresh.length >= 7, `the page's first run made ${fresh.length} requests`);
@@ -153,4 +160,38 @@ test('requestKey: equal values, equal keys; any difference, another key', () => 
   assert.notEqual(k(['1']), k([1]));
   assert.notEqual(k(0.1 + 0.2), k(0.3));
   assert.equal(k(NaN), k(NaN));
+});
+
+// An offer with its run's id replaced (the request keys, the start's result, the first frame's runId).
+function withRunId(offer, id) {
+  const from = `"runId":${offer.runId}`, to = `"runId":${id}`;
+  const answers = offer.answers.map(([key, result]) => [key.replace(from, to),
+    result === offer.runId && key.startsWith('{"config"') ? id : result?.runId === offer.runId ? { ...result, runId: id } : result]);
+  return { answers, runId: id, frameKey: offer.frameKey.replace(from, to) };
+}
+
+// The default link's first run as the site's build computes it (vite.config.js, firstRunAtBuild: the
+// module the plugin writes, made by the same process it starts) and the page takes with its code.
+async function builtOffer() {
+  const root = resolve(import.meta.dirname, '../..');
+  const src = execFileSync(process.execPath, [resolve(root, 'scripts/vite-first-run.mjs')], { encoding: 'utf8' });
+  return (await import(`data:text/javascript,${encodeURIComponent(src)}`)).default;
+}
+
+test('first run at build time: the worker\'s offer for the default link, value for value; the page answered from it gets the same numbers', async () => {
+  const built = await builtOffer();
+  assert.equal(built.hash, '');
+  assert.equal(built.offer.runId, 1, 'the build\'s run is not a fresh worker\'s first');
+  const stats = await runCase('', '', built.offer);
+  assert.deepEqual(stats, { offered: 5, hits: 5 });
+  // typed arrays, -0 and the other numbers as the worker gives them (its source is checked at build
+  // time too: scripts/vite-first-run.mjs offerModule)
+  const frame = built.offer.answers.find(([k]) => k === built.offer.frameKey)[1];
+  assert.ok(frame.softmax instanceof Float64Array && frame.iteration instanceof Int32Array);
+});
+
+test('first run at build time: a page whose link is not the default one does not use it (another run)', async () => {
+  const built = await builtOffer();
+  const stats = await runCase('', '#s=paths2d&lr=0.3', built.offer);
+  assert.equal(stats.hits, 3); // the same scenario, validation and scores; its run started ahead cancelled
 });

@@ -27,6 +27,11 @@ export function requestKey(value) {
 }
 export const keyOfRequest = ({ id: _id, ...request }) => requestKey(request);
 
+// Two offers of the same first run (the one given with the page, scripts/vite-first-run.mjs, and the
+// worker's): the same requests, run and results, value for value, apart from a step's compute time.
+export const untimed = (result) => (result && typeof result === 'object' && 'computeMs' in result ? { ...result, computeMs: 0 } : result);
+export const offerKey = (offer) => requestKey({ ...offer, answers: offer.answers.map(([key, result]) => [key, untimed(result)]) });
+
 // createAnswers(offer, cancelRun(runId)) -> { answer(request) -> {result} | undefined, stats }.
 // The page's first run request ('start') ends the offer: answered from it (the run started ahead is
 // the page's now; only its first frame stays on offer), or not (that run is cancelled, the rest

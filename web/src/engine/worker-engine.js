@@ -6,7 +6,7 @@
 // ~16 ms). At most one advance is in flight per run: a slow frame delays the next instead of
 // queueing work, and a hidden tab (no animation frames) pauses by itself.
 import { AttnsvmError } from './convert.js';
-import { createAnswers } from './first-answers.js';
+import { createAnswers, offerKey } from './first-answers.js';
 
 const ENGINE_METHODS = ['version', 'scenarioNames', 'vocabulary', 'scenario', 'sphere', 'validate', 'scores',
   'forward', 'solve', 'analyze', 'enumerate', 'generalized', 'path', 'heapBytes', 'heapUsed',
@@ -21,6 +21,10 @@ const raf = (f) => (typeof requestAnimationFrame === 'function' ? requestAnimati
 //   moduleSource  text of attnsvm.single.js: the worker loads it from a Blob (no separate files)
 //   moduleName    which build to load from baseUrl: 'attnsvm' (default) or 'attnsvm-experiments'
 //   budgetMs      compute per player frame (default 12 ms: leaves room for messaging and drawing)
+//   firstRun      the first run the worker computes ahead (its offer, first-answers.js), known to the
+//                 caller already (the lab's default link: computed at build time, scripts/vite-first-run.mjs):
+//                 answered from at once, without waiting for the worker's init reply (the engine is
+//                 returned before it); that reply's own offer is checked against it (firstRunChecked)
 export async function createWorkerEngine(options = {}) {
   const worker = options.worker ?? new Worker(new URL('./worker.js', import.meta.url));
   const budgetMs = options.budgetMs ?? 12;
@@ -47,8 +51,13 @@ export async function createWorkerEngine(options = {}) {
   };
 
   // The first run the worker computed ahead (the lab's worker, web/src/lab/lab-worker.js), from its
-  // init reply: equal requests are answered from it (first-answers.js), once each.
+  // init reply or given by the caller: equal requests are answered from it (first-answers.js), once each.
   let ahead = null;
+  const useAhead = (offer, source) => {
+    ahead = createAnswers(offer, (runId) => { request('cancel', { runId }).catch(() => {}); });
+    worker.firstRun = ahead.stats; // (read by tests/browser/first-run.test.mjs)
+    worker.firstRunSource = source;
+  };
 
   function request(type, payload = {}, transfer = []) {
     if (dead) return Promise.reject(dead);
@@ -61,15 +70,28 @@ export async function createWorkerEngine(options = {}) {
     });
   }
 
-  try {
-    const { firstRun } = await request('init', { baseUrl, moduleSource: options.moduleSource, moduleName: options.moduleName });
-    if (firstRun) {
-      ahead = createAnswers(firstRun, (runId) => { request('cancel', { runId }).catch(() => {}); });
-      worker.firstRun = ahead.stats; // (read by tests/browser/first-run.test.mjs)
+  const init = request('init', { baseUrl, moduleSource: options.moduleSource, moduleName: options.moduleName });
+  // The caller's offer: the page's requests equal to its own are answered now, the others wait in the
+  // worker for its engine (a worker that fails to start fails them, as it fails init). The worker's
+  // run started ahead is the one the page plays on: firstRunChecked says whether the worker computed
+  // the same first run (its offer's request keys and results, value for value), else the page must
+  // start its run again (app.js).
+  let firstRunChecked = null;
+  if (options.firstRun) {
+    useAhead(options.firstRun, 'given');
+    firstRunChecked = init.then(({ firstRun }) => {
+      const ok = !!firstRun && offerKey(firstRun) === offerKey(options.firstRun);
+      worker.firstRunHandedOver = ok;
+      return ok;
+    }, () => false);
+  } else {
+    try {
+      const { firstRun } = await init;
+      if (firstRun) useAhead(firstRun, 'worker');
+    } catch (e) {
+      if (!options.worker) worker.terminate(); // ours: do not leave a dead worker behind
+      throw e;
     }
-  } catch (e) {
-    if (!options.worker) worker.terminate(); // ours: do not leave a dead worker behind
-    throw e;
   }
 
   const call = (method, ...args) => request('call', { method, args });
@@ -113,6 +135,7 @@ export async function createWorkerEngine(options = {}) {
   const api = {
     worker,
     call,
+    firstRunChecked,
     // a raw protocol request, for workers that extend worker.js (web/src/real/real-worker.js)
     request,
     startRun: (config, { maxIterations } = {}) => request('start', { config, maxIterations }),

@@ -16,7 +16,7 @@
 // The page's markup comes with the HTML (layout.js, written at build time): the modules wire it.
 // First import: the engine's worker starts (and fetches and compiles the wasm) while the rest of the
 // lab's code is evaluated. Keep it first, and keep the lab's modules from importing app.js.
-import { earlyEngine } from './engine-early.js';
+import { earlyEngine, newEngine } from './engine-early.js';
 import '../styles/lab.css';
 import '../real/real.css';
 import { SCENARIO_IDS } from './state.js';
@@ -94,6 +94,9 @@ function start() {
 
   // The engine's version and scenario list are asked for alongside the first run's requests, not before
   // them: the worker answers in order, and the first frame does not wait for two more round trips.
+  // A page given its first run with its code (the default link, engine-early.js) draws it at once and
+  // asks the engine for the rest once the worker has said it computed the same run (the run the page
+  // plays on); a worker that did not (it failed to start) gives way to a new one, and the run starts again.
   async function boot() {
     try {
       session.client = await earlyEngine;
@@ -101,18 +104,27 @@ function start() {
       fatal(`The WebAssembly engine could not start: ${e.message}`);
       return;
     }
-    const about = Promise.all([session.client.version(), session.client.scenarioNames()]).then(([version, names]) => {
+    const checked = session.client.firstRunChecked;
+    const engineOk = !checked ? Promise.resolve(true) : checked.then(async (ok) => {
+      if (ok) return true;
+      session.client.terminate();
+      try {
+        session.client = await newEngine();
+      } catch (e) {
+        fatal(`The WebAssembly engine could not start: ${e.message}`);
+        return false;
+      }
+      await restarter.restart({ autoplay });
+      return true;
+    });
+    const about = engineOk.then((ok) => ok && Promise.all([session.client.version(), session.client.scenarioNames()])).then((r) => {
+      if (!r) return;
+      const [version, names] = r;
       $('engine-version').textContent = version;
       window.__lab.engineScenarios = names;
       const missing = ENGINE_SCENARIOS.filter((s) => !names.includes(s));
       if (missing.length) setMessage('engine', `The engine lacks the scenarios ${missing.join(', ')}.`);
     }, (e) => fatal(`The WebAssembly engine could not start: ${e.message}`));
-    const query = new URLSearchParams(location.search);
-    // (the reduced-motion preference as prepaint.js read it before the first paint; asked here only
-    // if it did not run)
-    const motion = document.documentElement.dataset.motion;
-    const reduced = motion ? motion === 'reduce' : matchMedia('(prefers-reduced-motion: reduce)').matches;
-    const autoplay = query.get('autoplay') !== '0' && !reduced;
     await Promise.all([about, restarter.restart({ autoplay })]);
   }
 
@@ -120,6 +132,13 @@ function start() {
     setMessage('fatal', text);
     window.__error = text;
   }
+
+  const query = new URLSearchParams(location.search);
+  // (the reduced-motion preference as prepaint.js read it before the first paint; asked here only
+  // if it did not run)
+  const motion = document.documentElement.dataset.motion;
+  const reduced = motion ? motion === 'reduce' : matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const autoplay = query.get('autoplay') !== '0' && !reduced;
 
   bindControls($, { session, setMessage, theme, exportPanel: loop.exportPanel });
   syncControls();

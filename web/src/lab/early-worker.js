@@ -19,6 +19,8 @@ export function startEarlyWorker(src) {
     const wasm = new URL('attnsvm.wasm', baseUrl).href;
     const boot = new Blob([`self.__attnsvmWasm = fetch(${JSON.stringify(wasm)}, { credentials: 'same-origin' });\n` +
       `importScripts(${JSON.stringify(new URL(src, document.baseURI).href)});\n`], { type: 'text/javascript' });
-    window.__attnsvmEarlyWorker = new Worker(URL.createObjectURL(boot), { name: JSON.stringify({ baseUrl, hash: location.hash }) });
+    const w = window.__attnsvmEarlyWorker = new Worker(URL.createObjectURL(boot), { name: JSON.stringify({ baseUrl, hash: location.hash }) });
+    // (a worker refused by the site's policy fails at once: engine-early.js then gives it no first run)
+    w.onerror = () => { w.failed = true; };
   } catch { /* no worker here: the lab's module makes one */ }
 }

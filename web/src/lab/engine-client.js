@@ -8,6 +8,8 @@ export async function createEngineClient(options) {
   const we = await createWorkerEngine(options);
   const call = (method, ...args) => we.call(method, ...args);
   return {
+    // (with options.firstRun: a promise of whether the worker computed that first run, worker-engine.js)
+    firstRunChecked: we.firstRunChecked,
     version: () => call('version'),
     scenarioNames: () => call('scenarioNames'),
     vocabulary: () => call('vocabulary'),

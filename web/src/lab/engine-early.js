@@ -7,14 +7,26 @@
 // that needs it (a token scenario opened) or on start() (real-view.js: the reader reaches for the
 // scenario select). Until then version() answers the footer's "loading…" (the view writes the
 // version of the engine it runs) and scenarioNames() the lab's engine scenarios (scenarios.js).
+// For the default link (no hash) the first run's answers come with this module (computed at build
+// time by the same code as the worker's: scripts/vite-first-run.mjs): the page's first run is
+// answered at once, and its first frame does not wait for the worker's thread, the wasm's compile or
+// the engine (worker-engine.js firstRun); the worker computes the same run ahead, which the page then
+// plays on. Given only with the HTML's worker (named with the page's hash: it computes that run).
 import { createEngineClient } from './engine-client.js';
 import { SCENARIO_INFO } from './scenarios.js';
+import buildFirstRun from 'virtual:lab-first-run';
 
 const early = typeof window !== 'undefined' ? window.__attnsvmEarlyWorker : undefined;
 const ownView = !early && typeof document !== 'undefined' && !!document.documentElement.dataset.view;
+const firstRun = early && !early.failed && location.hash === buildFirstRun.hash ? buildFirstRun.offer : undefined;
 export const earlyEngine = ownView ? Promise.resolve(lazyClient())
-  : early ? createEngineClient({ worker: early }).catch(() => { early.terminate(); return createEngineClient({ worker: labWorker() }); })
+  : early ? createEngineClient({ worker: early, firstRun }).catch(() => { early.terminate(); return createEngineClient({ worker: labWorker() }); })
     : createEngineClient({ worker: labWorker() });
+
+// An engine of a new worker, for a page whose HTML worker did not compute the first run given with
+// this module (firstRunChecked false: a worker that failed to start, app.js): the page's first run is
+// then computed as on any other link.
+export function newEngine() { return createEngineClient({ worker: labWorker() }); }
 
 // The worker early-worker.js would have made (lab-worker.js: it starts from its name, with the page's
 // first run); here as a fallback (the dev server, a failed head script, an early worker that failed
@@ -25,7 +37,10 @@ function labWorker() {
   return import.meta.env?.DEV ? new Worker(new URL('./lab-worker.js', import.meta.url), { type: 'module', name })
     : new Worker(new URL('./lab-worker.js', import.meta.url), { name });
 }
-earlyEngine.catch(() => {}); // reported where it is awaited (app.js's boot)
+// (the mark 'lab-answer': from here on the page's first run is answered without waiting: with the
+// default link at once (the first run given with this module), else once the engine's init reply, with
+// the first run its worker computed ahead, has arrived; bench/browser/worker-timeline.mjs)
+earlyEngine.then(() => { if (!ownView) performance.mark('lab-answer'); }, () => {}); // (errors: reported where it is awaited, app.js's boot)
 
 function lazyClient() {
   let client = null;
@@ -34,6 +49,7 @@ function lazyClient() {
   return new Proxy({}, {
     get(_, method) {
       if (method === 'then') return undefined;  // (not a thenable: the promise above resolves to it)
+      if (method === 'firstRunChecked') return undefined;  // (no first run given: engine-client.js)
       if (method === 'start') return () => { start().catch(() => {}); };
       if (method === 'version' && !client) return async () => 'loading…';
       if (method === 'scenarioNames' && !client) return async () => names;
