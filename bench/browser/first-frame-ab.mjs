@@ -14,7 +14,8 @@
 //   node bench/browser/first-frame-ab.mjs A_DIST B_DIST [PAIRS=5]   (env: VW, VH, HASH; PRIORITY=1: the
 //   browsers at nice -10 as pages.mjs --priority does, on a machine shared with other work)
 import { loadavg } from 'node:os';
-import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
+import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
+import { traceLoad } from '../../tests/browser/trace-load.mjs';
 import { median, boostPriority } from '../../tests/browser/page-audit.mjs';
 
 const [distA, distB] = process.argv.slice(2, 4);
@@ -37,38 +38,27 @@ const RECORD_ANSWER = () => {
 };
 
 async function measure(site) {
-  const { page, context } = await openPage(browser, 'about:blank', { viewport: { width: vw, height: vh } });
-  try {
-    await page.addInitScript(RECORD_ANSWER);
-    const cdp = await context.newCDPSession(page);
-    const events = [];
-    cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-    const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] }, transferMode: 'ReportEvents' });
-    await page.goto(`${site.url}?autoplay=0${process.env.HASH ? `#${process.env.HASH}` : ''}`);
-    await page.waitForFunction(() => window.__lab?.ready && !window.__lab.busy, null, { timeout: 30000, polling: 50 });
-    await page.waitForTimeout(500);
-    const { first, answer } = await page.evaluate(() => ({
-      first: performance.getEntriesByName('lab-first-frame')[0]?.startTime ?? null, answer: window.__firstAnswerAt ?? null,
-    }));
-    await cdp.send('Tracing.end');
-    await complete;
-    const parse = events.find((e) => e.name === 'ParseHTML' && String(e.args?.beginData?.url ?? '').startsWith(site.url));
-    const onMain = (e) => e.pid === parse.pid && e.tid === parse.tid;
-    const tasks = events.filter((e) => onMain(e) && e.name === 'RunTask' && e.ph === 'X' && e.dur).sort((a, b) => a.ts - b.ts);
-    const nav = events.find((e) => e.name === 'navigationStart' && e.pid === parse.pid)?.ts ?? tasks[0].ts;
-    const load = tasks.filter((e) => e.ts >= nav);
-    const longest = load.reduce((m, e) => Math.max(m, e.dur), 0) / 1000;
-    const paints = events.filter((e) => onMain(e) && e.name === 'Paint' && e.ts >= nav + first * 1000);
-    const paintTask = paints.length ? tasks.find((t) => t.ts <= paints[0].ts && t.ts + t.dur >= paints[0].ts) : null;
-    return {
-      first: Math.round(first), answer: Math.round(answer), af: Math.round(first - answer),
-      paint: paintTask ? Math.round((paintTask.ts + paintTask.dur - nav) / 1000 - first) : null,
-      long: Number(longest.toFixed(1)), over50: load.filter((e) => e.dur > 50000).length,
-    };
-  } finally {
-    await context.close();
-  }
+  const { events, result: { first, answer }, navTs: nav, onMain } = await traceLoad(browser, `${site.url}?autoplay=0${process.env.HASH ? `#${process.env.HASH}` : ''}`, {
+    viewport: { width: vw, height: vh },
+    before: (page) => page.addInitScript(RECORD_ANSWER),
+    until: async (page) => {
+      await page.waitForFunction(() => window.__lab?.ready && !window.__lab.busy, null, { timeout: 30000, polling: 50 });
+      await page.waitForTimeout(500);
+      return page.evaluate(() => ({
+        first: performance.getEntriesByName('lab-first-frame')[0]?.startTime ?? null, answer: window.__firstAnswerAt ?? null,
+      }));
+    },
+  });
+  const tasks = events.filter((e) => onMain(e) && e.name === 'RunTask' && e.ph === 'X' && e.dur).sort((a, b) => a.ts - b.ts);
+  const load = tasks.filter((e) => e.ts >= nav);
+  const longest = load.reduce((m, e) => Math.max(m, e.dur), 0) / 1000;
+  const paints = events.filter((e) => onMain(e) && e.name === 'Paint' && e.ts >= nav + first * 1000);
+  const paintTask = paints.length ? tasks.find((t) => t.ts <= paints[0].ts && t.ts + t.dur >= paints[0].ts) : null;
+  return {
+    first: Math.round(first), answer: Math.round(answer), af: Math.round(first - answer),
+    paint: paintTask ? Math.round((paintTask.ts + paintTask.dur - nav) / 1000 - first) : null,
+    long: Number(longest.toFixed(1)), over50: load.filter((e) => e.dur > 50000).length,
+  };
 }
 
 const runs = { A: [], B: [] };

@@ -16,7 +16,8 @@
 // and, per load, the main thread's tasks over --min ms (default 8) up to the first frame, with what
 // is in them. Medians at the end; several builds are measured interleaved.
 // Usage: node bench/browser/first-frame-path.mjs DIST [DIST...] [--runs N] [--hash '#s=rank'] [--min ms] [--quiet] [--priority]
-import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
+import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
+import { traceLoad } from '../../tests/browser/trace-load.mjs';
 import { boostPriority } from '../../tests/browser/page-audit.mjs';
 
 const args = process.argv.slice(2);
@@ -56,24 +57,19 @@ const hook = () => {
 };
 
 async function measure(browser, site) {
-  const { page, context } = await openPage(browser, 'about:blank', { viewport: { width: 1280, height: 800 } });
-  await page.addInitScript(hook);
-  const cdp = await context.newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-  const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.wasm', 'loading', 'blink.user_timing', 'toplevel', 'blink'] }, transferMode: 'ReportEvents' });
-  await page.goto(`${site.url}?autoplay=0${hash}`);
-  await page.waitForFunction(() => window.__lab?.ready && !window.__lab.busy, null, { timeout: 60000, polling: 50 });
-  // (marks made on the page itself: the request answered on the page has no postMessage)
-  const pageMarks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
-  await cdp.send('Tracing.end');
-  await complete;
-  await context.close();
-  const parse = events.find((e) => e.name === 'ParseHTML' && String(e.args?.beginData?.url ?? '').startsWith(site.url));
-  const nav = events.find((e) => e.name === 'navigationStart' && e.pid === parse.pid)?.ts ?? parse.ts;
+  const { events, result: pageMarks, navTs: nav, onMain } = await traceLoad(browser, `${site.url}?autoplay=0${hash}`, {
+    viewport: { width: 1280, height: 800 },
+    categories: ['v8', 'v8.wasm', 'loading', 'toplevel', 'blink'],
+    before: (page) => page.addInitScript(hook),
+    until: async (page) => {
+      await page.waitForFunction(() => window.__lab?.ready && !window.__lab.busy, null, { timeout: 60000, polling: 50 });
+      // (marks made on the page itself: the request answered on the page has no postMessage)
+      return page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
+    },
+  });
+  const parse = events.find((e) => e.name === 'ParseHTML' && onMain(e));
   const ms = (ts) => (ts == null ? null : Math.round((ts - nav) / 1000));
-  const mainEv = events.filter((e) => e.pid === parse.pid && e.tid === parse.tid).sort((a, b) => a.ts - b.ts);
+  const mainEv = events.filter(onMain).sort((a, b) => a.ts - b.ts);
   const threads = new Map();
   for (const e of events) if (e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args.name);
   const row = Object.fromEntries(COLS.map((c) => [c, null]));

@@ -10,7 +10,8 @@
 //   self-time JS functions per task, V8 sampling; read with an unminified build: --minify false;
 //   INIT: a script to run in the page before its own)
 // Per run: answer -> first frame (ms), the main thread's busy time in that window by kind.
-import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
+import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
+import { traceLoad } from '../../tests/browser/trace-load.mjs';
 
 const dist = process.argv[2] || undefined;
 const runs = Number(process.argv[3] || 1);
@@ -23,25 +24,18 @@ const SCRIPT = new Set(['TimerFire', 'FireAnimationFrame', 'HandlePostMessage', 
 const fmt = (us) => (us / 1000).toFixed(1);
 
 for (let r = 0; r < runs; r++) {
-  const { page, context } = await openPage(browser, 'about:blank', { viewport: { width: vw, height: vh } });
-  // INIT: a script run in the page before its own (e.g. to switch an experiment on)
-  if (process.env.INIT) await page.addInitScript(process.env.INIT);
-  const cdp = await context.newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-  const complete = new Promise((res) => cdp.once('Tracing.tracingComplete', res));
-  const cats = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8', 'toplevel'];
+  const cats = ['v8', 'toplevel'];
   if (profile) cats.push('disabled-by-default-v8.cpu_profiler');
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: cats }, transferMode: 'ReportEvents' });
-  await page.goto(`${site.url}?autoplay=0${process.env.HASH ? `#${process.env.HASH}` : ''}`);
-  await page.waitForFunction(() => window.__lab?.ready && !window.__lab.busy, null, { timeout: 30000, polling: 50 });
-  await page.waitForTimeout(300);
-  const first = await page.evaluate(() => performance.getEntriesByName('lab-first-frame')[0]?.startTime ?? null);
-  await cdp.send('Tracing.end');
-  await complete;
-  const parse = events.find((e) => e.name === 'ParseHTML' && String(e.args?.beginData?.url ?? '').startsWith(site.url));
-  const onMain = (e) => e.pid === parse.pid && e.tid === parse.tid;
-  const nav = events.find((e) => e.name === 'navigationStart' && e.pid === parse.pid)?.ts ?? parse.ts;
+  const { events, result: first, navTs: nav, onMain } = await traceLoad(browser, `${site.url}?autoplay=0${process.env.HASH ? `#${process.env.HASH}` : ''}`, {
+    viewport: { width: vw, height: vh }, categories: cats,
+    // INIT: a script run in the page before its own (e.g. to switch an experiment on)
+    before: (page) => (process.env.INIT ? page.addInitScript(process.env.INIT) : undefined),
+    until: async (page) => {
+      await page.waitForFunction(() => window.__lab?.ready && !window.__lab.busy, null, { timeout: 30000, polling: 50 });
+      await page.waitForTimeout(300);
+      return page.evaluate(() => performance.getEntriesByName('lab-first-frame')[0]?.startTime ?? null);
+    },
+  });
   const firstTs = nav + first * 1000;
   const tasks = events.filter((e) => onMain(e) && e.name === 'RunTask' && e.ph === 'X' && e.dur).sort((a, b) => a.ts - b.ts);
   // the answer: the last main-thread message from the worker (HandlePostMessage) before the first
@@ -64,10 +58,10 @@ for (let r = 0; r < runs; r++) {
   let prevEnd = from;
   let samples = null;
   if (profile) {
-    const prof = [...events].find((e) => e.name === 'Profile' && e.pid === parse.pid && e.tid === parse.tid);
+    const prof = [...events].find((e) => e.name === 'Profile' && onMain(e));
     if (prof) {
       const nodes = new Map(); const ids = []; const deltas = [];
-      for (const e of events) if (e.name === 'ProfileChunk' && e.pid === parse.pid && e.id === prof.id) {
+      for (const e of events) if (e.name === 'ProfileChunk' && e.pid === prof.pid && e.id === prof.id) {
         for (const n of e.args.data.cpuProfile?.nodes ?? []) nodes.set(n.id, n);
         ids.push(...(e.args.data.cpuProfile?.samples ?? [])); deltas.push(...(e.args.data.timeDeltas ?? []));
       }
@@ -105,7 +99,6 @@ for (let r = 0; r < runs; r++) {
     console.log(`   ${m.ph === 'b' ? 'measure' : 'mark'} ${m.name} @${fmt(m.ts - nav)}${end ? ` ${fmt(end.ts - m.ts)} ms` : ''}`);
   }
   console.log(`busy in window by kind (ms): ${[...total].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt(v)}`).join(' | ')}`);
-  await context.close();
 }
 await browser.close(); await site.close();
 process.exit(0);

@@ -8,7 +8,7 @@
 // (UpdateLayoutTree) and layouts, and the font files the page requested.
 //   node bench/browser/formula-cost.mjs DIST [RUNS]   (A/B: alternate two DISTs, one run each)
 import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
-import { traceLoad } from './trace-load.mjs';
+import { traceLoad } from '../../tests/browser/trace-load.mjs';
 const [dist, n = 3] = process.argv.slice(2);
 const site = await serveSite({ dist });
 const browser = await launchBrowser();

@@ -23,7 +23,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
-import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
+import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
 import { PAGES, lighthouseRuns, axeScan, labStartup, median, boostPriority } from '../../tests/browser/page-audit.mjs';
 
 const { values } = parseArgs({
@@ -70,8 +70,8 @@ try {
         try {
           const ab = { before: [], after: [] };
           for (let r = 0; r < runs; r++) {
-            ab.before.push(await labStartup(browser, other.url, openPage, labOptions));
-            ab.after.push(await labStartup(browser, site.url, openPage, labOptions));
+            ab.before.push(await labStartup(browser, other.url, labOptions));
+            ab.after.push(await labStartup(browser, site.url, labOptions));
           }
           const med = (list) => ({ firstPlottedFrameMs: median(list.map((x) => x.firstPlottedFrameMs)), longestLoadTaskMs: median(list.map((x) => x.longestLoadTaskMs)), tasksOver50ms: median(list.map((x) => x.tasksOver50ms)), longestLoadTaskCpuMs: median(list.map((x) => x.longestLoadTaskCpuMs)) });
           out.lab = { before: { median: med(ab.before), runs: ab.before }, after: { median: med(ab.after), runs: ab.after } };
@@ -112,7 +112,7 @@ try {
       }
       if (only.has('lab')) {
         const all = [];
-        for (let r = 0; r < runs; r++) all.push(await labStartup(browser, site.url, openPage, labOptions));
+        for (let r = 0; r < runs; r++) all.push(await labStartup(browser, site.url, labOptions));
         out.lab = {
           firstPlottedFrameMs: median(all.map((r) => r.firstPlottedFrameMs)),
           longestLoadTaskMs: median(all.map((r) => r.longestLoadTaskMs)),

@@ -11,7 +11,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
-import { traceLoad } from './trace-load.mjs';
+import { traceLoad } from '../../tests/browser/trace-load.mjs';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '5' }, secs: { type: 'string', default: '5' } } });
 const dists = positionals.length ? positionals : ['dist'];

@@ -10,25 +10,22 @@
 //   node bench/browser/startup-profile.mjs DIST [HASH] [SECONDS]   (env: VW, VH, TOP=40, INCL, PAGEPATH)
 // PAGEPATH: another page of the site than index.html, e.g. PAGEPATH=examples/lecture-notes.html (its
 // same-origin iframes run on the same main thread, so their tasks are in the list too).
-import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
+import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
+import { traceLoad } from '../../tests/browser/trace-load.mjs';
 const dist = process.argv[2]; const hash = process.argv[3] || ''; const secs = Number(process.argv[4] || 2);
 const pagePath = process.env.PAGEPATH || '';
 const vw = Number(process.env.VW || 412), vh = Number(process.env.VH || 823);
 const site = await serveSite(dist ? { dist } : {});
 const browser = await launchBrowser();
-const { page, context } = await openPage(browser, 'about:blank', { viewport: { width: vw, height: vh } });
-const cdp = await context.newCDPSession(page);
-const events = [];
-cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8.execute', 'v8'] }, transferMode: 'ReportEvents' });
-await page.goto(`${site.url}${pagePath}${hash ? '#' + hash : ''}`);
-await page.waitForTimeout(secs * 1000 + 500);
-await cdp.send('Tracing.end'); await complete;
-const parse = events.find((e) => e.name === 'ParseHTML' && String(e.args?.beginData?.url ?? '').startsWith(site.url));
-const nav = events.find((e) => e.name === 'navigationStart' && e.pid === parse?.pid)?.ts ?? parse.ts;
-console.log('nav from', events.find((e) => e.name === 'navigationStart' && e.pid === parse?.pid) ? 'navigationStart' : 'ParseHTML');
-const first = await page.evaluate(() => performance.getEntriesByName('lab-first-frame')[0]?.startTime ?? null).catch(() => null);
+const { events, result: first, navTs: nav, pid, tid } = await traceLoad(browser, `${site.url}${pagePath}${hash ? '#' + hash : ''}`, {
+  viewport: { width: vw, height: vh },
+  categories: ['disabled-by-default-v8.cpu_profiler', 'v8.execute', 'v8'],
+  until: async (page) => {
+    await page.waitForTimeout(secs * 1000 + 500);
+    return page.evaluate(() => performance.getEntriesByName('lab-first-frame')[0]?.startTime ?? null).catch(() => null);
+  },
+});
+const parse = { pid, tid };
 console.log('first frame', first);
 // profiles: Profile (id, pid, tid) and ProfileChunk (cpuProfile {nodes, samples}, timeDeltas)
 const profiles = new Map();
@@ -89,5 +86,5 @@ const main = events.filter((e) => e.pid === parse?.pid && e.tid === parse?.tid &
 const byName = new Map();
 for (const e of main) byName.set(e.name, (byName.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
 console.log('\nmain thread trace events (inclusive ms):', [...byName].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | '));
-await context.close(); await browser.close(); await site.close?.();
+await browser.close(); await site.close?.();
 process.exit(0);

@@ -19,7 +19,7 @@
 //   slows the page ~10%); --quiet prints only the per-run summary lines (for A/B pairs).
 import { execFileSync } from 'node:child_process';
 import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
-import { traceLoad } from './trace-load.mjs';
+import { traceLoad } from '../../tests/browser/trace-load.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name, def) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : def; };

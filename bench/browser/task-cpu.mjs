@@ -6,7 +6,7 @@
 // tasks until the first-frame mark (lab-first-frame; its wall time is printed as ff).
 //   node bench/browser/task-cpu.mjs DIST [RUNS]   (A/B: alternate two DISTs, one run each)
 import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
-import { traceLoad } from './trace-load.mjs';
+import { traceLoad } from '../../tests/browser/trace-load.mjs';
 const [dist, n = 3] = process.argv.slice(2);
 const site = await serveSite({ dist });
 const browser = await launchBrowser();

@@ -13,7 +13,8 @@
 //   first    the lab's first plotted frame (mark lab-first-frame)
 // Several builds are measured interleaved (A, B, A, B, ...); the medians at the end.
 // Usage: node bench/browser/worker-timeline.mjs DIST [DIST...] [--runs N] [--hash '#s=rank'] [--autoplay]
-import { launchBrowser, openPage, serveSite } from '../../tests/browser/harness.mjs';
+import { launchBrowser, serveSite } from '../../tests/browser/harness.mjs';
+import { traceLoad } from '../../tests/browser/trace-load.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, def) => { const i = args.indexOf(name); return i >= 0 ? args.splice(i, 2)[1] : def; };
@@ -43,22 +44,16 @@ const hook = () => {
 };
 
 async function measure(browser, site) {
-  const { page, context } = await openPage(browser, 'about:blank', { viewport: { width: 1280, height: 800 } });
-  await page.addInitScript(hook);
-  const cdp = await context.newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-  const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.wasm', 'loading', 'blink.user_timing', 'toplevel'] }, transferMode: 'ReportEvents' });
-  await page.goto(`${site.url}${autoplay ? '' : '?autoplay=0'}${hash}`);
-  await page.waitForFunction(() => window.__lab?.ready && !window.__lab.busy, null, { timeout: 60000, polling: 50 });
-  const { first, frame, answer } = await page.evaluate(() => ({ first: performance.getEntriesByName('lab-first-frame')[0]?.startTime,
-    answer: performance.getEntriesByName('lab-answer')[0]?.startTime, frame: window.__firstFrameAt }));
-  await cdp.send('Tracing.end');
-  await complete;
-  await context.close();
-  const parse = events.find((e) => e.name === 'ParseHTML');
-  const nav = events.find((e) => e.name === 'navigationStart' && e.pid === parse.pid)?.ts ?? parse.ts;
+  const { events, result: { first, frame, answer }, navTs: nav } = await traceLoad(browser, `${site.url}${autoplay ? '' : '?autoplay=0'}${hash}`, {
+    viewport: { width: 1280, height: 800 },
+    categories: ['v8', 'v8.wasm', 'loading', 'toplevel'],
+    before: (page) => page.addInitScript(hook),
+    until: async (page) => {
+      await page.waitForFunction(() => window.__lab?.ready && !window.__lab.busy, null, { timeout: 60000, polling: 50 });
+      return page.evaluate(() => ({ first: performance.getEntriesByName('lab-first-frame')[0]?.startTime,
+        answer: performance.getEntriesByName('lab-answer')[0]?.startTime, frame: window.__firstFrameAt }));
+    },
+  });
   const ms = (ts) => (ts == null ? null : Math.round((ts - nav) / 1000));
   const threads = new Map();
   for (const e of events) if (e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args.name);

@@ -3,10 +3,11 @@
 //   PAGES                         the pages, as paths under the built site, and how to tell they are ready
 //   lighthouseRuns(url, runs)     Lighthouse 12's default (mobile) preset, one Chromium per call
 //   axeScan(browser, site, id, theme)   axe-core in every frame of a page (shadow roots included)
-//   labStartup(browser, site, openPage) the lab's first plotted frame and its longest task until ready
+//   labStartup(browser, site, { hash, viewport }) the lab's first plotted frame and its longest task until ready
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { traceLoad } from './trace-load.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -128,66 +129,52 @@ export const TIMELINE_EVENTS = ['AgentSchedulingGroup::CreateWebView', 'RenderFr
   'TimerFire', 'HandlePostMessage', 'RunPostTaskCallback', 'FireAnimationFrame', 'EventDispatch', 'UpdateLayoutTree', 'Layout',
   'PrePaint', 'Paint', 'Layerize', 'Commit', 'MinorGC', 'MajorGC'];
 
-export async function labStartup(browser, siteUrl, openPage, { hash = '', viewport } = {}) {
-  const { page, context } = await openPage(browser, 'about:blank', viewport ? { viewport } : {});
-  try {
-    const cdp = await context.newCDPSession(page);
-    const events = [];
-    cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-    const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-    await cdp.send('Tracing.start', {
-      // (navigation: the renderer's start-up and the navigation's commit, to name those tasks)
-      traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'navigation'] },
-      transferMode: 'ReportEvents',
-    });
-    await page.goto(`${siteUrl}?autoplay=0${hash ? `#${hash}` : ''}`);
-    // (through CDP, not playwright's waitForFunction or evaluate: their first call in a page evaluates
-    // playwright's injected script there, a 20-60 ms task of the page's main thread that counted as one
-    // of its load tasks)
-    const ready = cdp.send('Runtime.evaluate', {
-      expression: `new Promise((resolve) => { const poll = () => (window.__lab?.ready && !window.__lab.busy
-        ? resolve(performance.mark('audit-ready').startTime) : setTimeout(poll, 50)); poll(); })`,
-      awaitPromise: true, returnByValue: true,
-    });
-    let timer;
-    await Promise.race([ready, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('labStartup: the lab was not ready in 30 s')), 30000); })])
-      .finally(() => clearTimeout(timer));
-    await page.waitForTimeout(500);
-    await cdp.send('Tracing.end');
-    await complete;
-    const first = await page.evaluate(() => performance.getEntriesByName('lab-first-frame')[0]?.startTime ?? null);
-    // the page's main thread: the renderer thread that parsed the lab's HTML
-    const parse = events.find((e) => e.name === 'ParseHTML' && String(e.args?.beginData?.url ?? '').startsWith(siteUrl));
-    if (!parse) throw new Error('labStartup: no ParseHTML of the lab in the trace');
-    const onMain = (e) => e.pid === parse.pid && e.tid === parse.tid;
-    const navigation = events.find((e) => e.name === 'navigationStart' && e.pid === parse.pid && String(e.args?.data?.documentLoaderURL ?? '').startsWith(siteUrl));
-    const readyMark = events.find((e) => e.name === 'audit-ready' && onMain(e));
-    if (!navigation || !readyMark) throw new Error(`labStartup: no ${navigation ? 'audit-ready' : 'navigationStart'} mark in the trace`);
-    const navStart = navigation.ts, end = readyMark.ts + 500e3;
-    const loadTasks = events.filter((e) => onMain(e) && e.name === 'RunTask' && e.ph === 'X' && e.dur && e.ts + e.dur >= navStart && e.ts <= end);
-    const longest = loadTasks.reduce((m, e) => (e.dur > m.dur ? e : m), { dur: 0, ts: navStart });
-    const inside = events.filter((e) => onMain(e) && e.ph === 'X' && TIMELINE_EVENTS.includes(e.name));
-    // what a task did: its timeline events' total time by name, the largest first (nested ones count in each)
-    const what = (task) => {
-      const byName = new Map();
-      for (const e of inside) if (e.ts >= task.ts && e.ts < task.ts + task.dur) byName.set(e.name, (byName.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
-      return [...byName].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms >= 1).slice(0, 5).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ') || 'no timeline event';
-    };
-    const over50 = loadTasks.filter((e) => e.dur > 50000);
-    // (a task's thread CPU time, tdur, beside its wall time: on a loaded machine the wall time of a task
-    // includes the time its thread waited for a core; the CPU time does not, nor a synchronous IPC's wait)
-    const cpu = (e) => (e.tdur ?? e.dur) / 1000;
-    return {
-      firstPlottedFrameMs: first === null ? null : Math.round(first),
-      longestLoadTaskMs: Number((longest.dur / 1000).toFixed(1)),
-      longestAtMs: Math.round((longest.ts - navStart) / 1000),
-      tasksOver50ms: over50.length,
-      longestLoadTaskCpuMs: Number(Math.max(0, ...loadTasks.map(cpu)).toFixed(1)),
-      over50: over50.map((e) => `@${Math.round((e.ts - navStart) / 1000)} ${(e.dur / 1000).toFixed(0)} ms, cpu ${cpu(e).toFixed(0)} (${what(e)})`),
-    };
-  } finally {
-    await context.close();
-  }
+export async function labStartup(browser, siteUrl, { hash = '', viewport } = {}) {
+  const { events, result: first, onMain, navTs: navStart } = await traceLoad(browser, `${siteUrl}?autoplay=0${hash ? `#${hash}` : ''}`, {
+    viewport,
+    // (navigation: the renderer's start-up and the navigation's commit, to name those tasks)
+    categories: ['navigation'],
+    until: async (page, cdp) => {
+      // (through CDP, not playwright's waitForFunction or evaluate: their first call in a page evaluates
+      // playwright's injected script there, a 20-60 ms task of the page's main thread that counted as one
+      // of its load tasks)
+      const ready = cdp.send('Runtime.evaluate', {
+        expression: `new Promise((resolve) => { const poll = () => (window.__lab?.ready && !window.__lab.busy
+          ? resolve(performance.mark('audit-ready').startTime) : setTimeout(poll, 50)); poll(); })`,
+        awaitPromise: true, returnByValue: true,
+      });
+      let timer;
+      await Promise.race([ready, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('labStartup: the lab was not ready in 30 s')), 30000); })])
+        .finally(() => clearTimeout(timer));
+      await page.waitForTimeout(500);
+      const { result } = await cdp.send('Runtime.evaluate', { expression: `performance.getEntriesByName('lab-first-frame')[0]?.startTime ?? null`, returnByValue: true });
+      return result.value;
+    },
+  });
+  const readyMark = events.find((e) => e.name === 'audit-ready' && onMain(e));
+  if (!readyMark) throw new Error('labStartup: no audit-ready mark in the trace');
+  const end = readyMark.ts + 500e3;
+  const loadTasks = events.filter((e) => onMain(e) && e.name === 'RunTask' && e.ph === 'X' && e.dur && e.ts + e.dur >= navStart && e.ts <= end);
+  const longest = loadTasks.reduce((m, e) => (e.dur > m.dur ? e : m), { dur: 0, ts: navStart });
+  const inside = events.filter((e) => onMain(e) && e.ph === 'X' && TIMELINE_EVENTS.includes(e.name));
+  // what a task did: its timeline events' total time by name, the largest first (nested ones count in each)
+  const what = (task) => {
+    const byName = new Map();
+    for (const e of inside) if (e.ts >= task.ts && e.ts < task.ts + task.dur) byName.set(e.name, (byName.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
+    return [...byName].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms >= 1).slice(0, 5).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ') || 'no timeline event';
+  };
+  const over50 = loadTasks.filter((e) => e.dur > 50000);
+  // (a task's thread CPU time, tdur, beside its wall time: on a loaded machine the wall time of a task
+  // includes the time its thread waited for a core; the CPU time does not, nor a synchronous IPC's wait)
+  const cpu = (e) => (e.tdur ?? e.dur) / 1000;
+  return {
+    firstPlottedFrameMs: first === null ? null : Math.round(first),
+    longestLoadTaskMs: Number((longest.dur / 1000).toFixed(1)),
+    longestAtMs: Math.round((longest.ts - navStart) / 1000),
+    tasksOver50ms: over50.length,
+    longestLoadTaskCpuMs: Number(Math.max(0, ...loadTasks.map(cpu)).toFixed(1)),
+    over50: over50.map((e) => `@${Math.round((e.ts - navStart) / 1000)} ${(e.dur / 1000).toFixed(0)} ms, cpu ${cpu(e).toFixed(0)} (${what(e)})`),
+  };
 }
 
 // The layout shifts of page `id` while it loads (PerformanceObserver 'layout-shift', as CLS counts
