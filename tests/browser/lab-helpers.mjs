@@ -28,13 +28,24 @@ export async function waitReady(page, timeout = 30000) {
 // Plays to the end of the run and waits until the references have settled.
 export async function runToEnd(page, timeout = 60000) {
   await page.evaluate(() => window.__lab.play());
-  await page.waitForFunction(() => window.__lab.done && !window.__lab.busy, null, { timeout, polling: 100 });
+  await page.waitForFunction(() => window.__lab.done && !window.__lab.busy && !window.__lab.drawing, null, { timeout, polling: 100 });
   // one more frame for the last render
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
+// Brings the curve panels (convergence, norms) into view, as a reader scrolls to them, and waits
+// until both are drawn: a panel that was below the observer's margin when the run's first drawing
+// read the layout is drawn only when it comes near (render-loop.js), so its legend is not in the
+// page before that.
+export async function showCurves(page, timeout = 20000) {
+  await page.evaluate(() => document.getElementById('panel-corr').scrollIntoView({ block: 'start' }));
+  await page.waitForFunction(() => ['corr', 'norms'].every((id) => document.querySelector(`#body-${id} .u-legend .u-series .u-label`))
+    && !window.__lab.busy && !window.__lab.drawing, null, { timeout, polling: 50 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
 export async function idle(page, timeout = 20000) {
-  await page.waitForFunction(() => !window.__lab.busy, null, { timeout, polling: 50 });
+  await page.waitForFunction(() => !window.__lab.busy && !window.__lab.drawing, null, { timeout, polling: 50 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 

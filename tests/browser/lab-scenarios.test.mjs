@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, screenshotPath } from './harness.mjs';
-import { SCENARIOS, openLab, runToEnd, serveLab } from './lab-helpers.mjs';
+import { SCENARIOS, openLab, runToEnd, serveLab, showCurves } from './lab-helpers.mjs';
 
 // scenario -> the reference norm whose correlation must reach 0.99 at the end of the run
 const CONVERGES = {
@@ -75,6 +75,7 @@ test('paths2d with the (K, Q) parameterization converges to the nuclear-norm SVM
 test('md-convergence: D_p curves next to 1 - corr in the run\'s p; the optimizer select names nmd and nmd-fro', async () => {
   const { page, context, problems } = await openLab(browser, site.url, 's=md-convergence&speed=1000');
   await runToEnd(page);
+  await showCurves(page);
   const r = await page.evaluate(() => ({ plotted: window.__lab.plotted(), corr: window.__lab.correlations(),
     options: [...document.querySelectorAll('#ctl-optimizer option')].map((o) => [o.value, o.textContent]),
     optimizer: document.getElementById('ctl-optimizer').value }));
@@ -107,6 +108,7 @@ test('joint-wv: W and v both train from 0 with the dual-norm step; the head curv
 test('joint-pv: the head v(k) is plotted against the head SVM (convergence and norm panels, with legends)', async () => {
   const { page, context, problems } = await openLab(browser, site.url, 's=joint-pv&speed=10');
   await runToEnd(page);
+  await showCurves(page);
   const r = await page.evaluate(() => ({ corr: window.__lab.correlations(), plotted: window.__lab.plotted() }));
   // SPEC section 5: v tends to the head SVM of the selected tokens
   assert.ok(r.corr.head >= 0.99, `corr(v(k), v^mm) = ${r.corr.head}`);
@@ -123,10 +125,11 @@ test('joint-pv: the head v(k) is plotted against the head SVM (convergence and n
 test('paths2d (no joint training) has no head curves', async () => {
   const { page, context, problems } = await openLab(browser, site.url, 's=paths2d&speed=100');
   await runToEnd(page);
+  await showCurves(page);
   const r = await page.evaluate(() => ({ corr: window.__lab.correlations(), plotted: window.__lab.plotted() }));
   assert.equal(r.corr.head, undefined);
   assert.equal(r.plotted.headNorm, null);
-  assert.ok(!r.plotted.legends.norms.some((l) => /head/.test(l)));
+  assert.ok(r.plotted.legends.norms.length > 0 && !r.plotted.legends.norms.some((l) => /head/.test(l)), `norms legend: ${r.plotted.legends.norms}`);
   assert.deepEqual(problems, []);
   await context.close();
 });

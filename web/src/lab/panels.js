@@ -70,6 +70,8 @@ export function createPanels($, { session, onDrag, renderAll, curvesLoaded }) {
   const ready = (id) => !CURVE_PANELS.has(id) || createCurves !== null;
   Object.defineProperty(panels, 'ready', { value: ready });
   Object.defineProperty(panels, 'load', { value: (id) => (ready(id) ? Promise.resolve() : loadCurves()) });
+  // loading: the curve charts' code is on its way (the curve panels in view are drawn once it is in)
+  Object.defineProperty(panels, 'loading', { get: () => curvesLoad !== null && createCurves === null });
   const lossOf = () => { if (!loss) void panels.norms; return loss; };
   const lossChart = {
     update: (data) => lossOf().update(data),

@@ -30,7 +30,7 @@ function afterPaint(f) {
 
 // createRenderLoop({ session, panels, lossChart, renderer, isPlaying(), updatePlayerUI(),
 //   describeFigures(now) }) -> { scheduleRender(), renderAll(force), renderPlane(ctx?),
-//   renderStaggered(done), renderCurves(), exportPanel(id, fmt) -> Promise, renders, resizes }
+//   renderStaggered(done), renderCurves(), exportPanel(id, fmt) -> Promise, renders, resizes, curvesPending }
 export function createRenderLoop({ session: s, panels, lossChart, renderer, isPlaying, updatePlayerUI, describeFigures }) {
   // A queued frame (the observers, the references, the player) waits while a restart's drawing is
   // still to come: its first drawing draws every panel itself, in short tasks (a frame queued in
@@ -102,17 +102,20 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
   // The curve charts' code came in (panels.js): the curve panels in view drawn, each in a task of its
   // own (not with the module's evaluation, nor in a full frame: the other panels are drawn already,
   // and the playing frames keep drawing them). A run's first drawing draws them itself.
+  // curvesPending: those tasks are still to run (the test hook's busy: a run that ended before the
+  // code came in has its curves drawn only then).
+  let curvesPending = false;
   function renderCurves() {
     if (!s.cfg || staggered) return;
     const ids = ['corr', 'norms'].filter((id) => visible.has(id));
     const my = s.gen;
     const step = () => {
-      if (my !== s.gen || staggered) return;
+      if (my !== s.gen || staggered) { curvesPending = false; return; }
       const id = ids.shift();
       if (visible.has(id)) { renderer.curve(s.viewContext(), id); describeFigures(false); }
-      if (ids.length) setTimeout(step, 0);
+      if (ids.length) setTimeout(step, 0); else curvesPending = false;
     };
-    if (ids.length) setTimeout(step, 0);
+    if (ids.length) { curvesPending = true; setTimeout(step, 0); }
   }
 
   // A panel's picture: everything drawn as of now first.
@@ -189,6 +192,7 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
 
   return {
     scheduleRender, renderAll, renderPlane, renderStaggered, renderCurves, exportPanel,
+    get curvesPending() { return curvesPending; },
     get renders() { return renders; },
     get resizes() { return resizes; },
   };

@@ -19,6 +19,10 @@ export function installTestHook({ session: s, readiness, messages, panels, loop,
     get playing() { return player.playing; },
     get done() { return s.run.done; },
     get busy() { return player.inFlight || references.solving > 0 || restarter.restarting > 0; },
+    // drawing: the curve charts' code is loading, or their first drawing waits in a task (a run can
+    // end before the code is in: its curves are drawn then). Not part of busy, which the startup
+    // audit waits for (page-audit.mjs): the code is fetched once the page is idle.
+    get drawing() { return panels.loading || loop.curvesPending; },
     get iteration() { return s.trace.iterationNow(); },
     get maxIterations() { return s.cfg?.iterations ?? null; },
     get firstFrameMs() { return readiness.firstFrameAt; },
