@@ -180,7 +180,8 @@ export async function labStartup(browser, siteUrl, { hash = '', viewport } = {})
 // The layout shifts of page `id` while it loads (PerformanceObserver 'layout-shift', as CLS counts
 // them: not within 500 ms of an input), until it is ready + settleMs: their sum and the largest
 // shifts with the elements that moved.
-export async function layoutShifts(browser, siteUrl, id, { viewport = { width: 412, height: 823 }, theme = 'light', settleMs = 1500 } = {}) {
+// (path: another page of the same kind, e.g. the lab on another scenario)
+export async function layoutShifts(browser, siteUrl, id, { viewport = { width: 412, height: 823 }, theme = 'light', settleMs = 1500, path } = {}) {
   const page = PAGES[id];
   const context = await browser.newContext({ viewport, colorScheme: theme });
   try {
@@ -199,7 +200,7 @@ export async function layoutShifts(browser, siteUrl, id, { viewport = { width: 4
         }
       }).observe({ type: 'layout-shift', buffered: true });
     });
-    await p.goto(siteUrl + page.path);
+    await p.goto(siteUrl + (path ?? page.path));
     // (the lecture notes' figures start when scrolled to: the page as it loads, unscrolled)
     if (id === 'notes') await p.waitForLoadState('load');
     else await p.waitForFunction(page.ready, null, { timeout: 90000, polling: 100 });

@@ -30,6 +30,13 @@ export const PANELS = [
   { id: 'readout', title: 'Readout: certificates and verdict' },
 ];
 
+// The subtitles that do not change with the run, in the markup (the first paint has their lines: a
+// subtitle written at the first drawing grew its panel by a line and moved the panels below it).
+export const PANEL_SUBTITLES = {
+  softmax: 'Colour: softmax probability s_it of each token: one band per sequence (left strip: its colour), tokens t = 0…T−1 top to bottom. Selection shows as one bright row per band.',
+  current: 'Rows: sequences; columns: tokens. Solid box: the selected token; dashed: the optimal token.',
+};
+
 // The formula slots of the intro: fixed-height boxes that the formulas' SVG fills after the first
 // frame (sync-controls.js, formulas.js), so that they move nothing (prepaint.js writes as many as
 // the scenario has).
@@ -152,7 +159,7 @@ export function labShellHtml() {
             </div></header>
           <div class="panel-msg" id="msg-${p.id}" role="status"></div>
           <div class="body" id="body-${p.id}"></div>
-          <p class="sub" id="sub-${p.id}"></p>
+          <p class="sub" id="sub-${p.id}">${PANEL_SUBTITLES[p.id] ?? ''}</p>
         </section>`).join('')}
       </div>
       <footer class="foot"><p>Engine: <span id="engine-version">loading…</span>. Computation runs in a Web Worker (WebAssembly);

@@ -21,7 +21,7 @@ export function prepaintData() {
     const hint = dataHint({ scenario: id, generator: 'scenario', data: null });
     if (!hints.includes(hint)) hints.push(hint);
     info[id] = { title: s.title, caption: s.caption, options: s.options, formulas: s.formulas.length,
-      hint: hints.indexOf(hint), variants: variantLabels(id), own: !!s.own, refs: s.refs };
+      hint: hints.indexOf(hint), variants: variantLabels(id), own: !!s.own, refs: s.refs, shape: s.shape };
   }
   return {
     first: SCENARIO_ORDER[0], info, hints, slot: formulaSlot,
@@ -103,6 +103,16 @@ export function prepaint(S) {
   const variant = $('ctl-variant');
   variant.options[0].text = info.variants[0];
   variant.options[1].text = info.variants[1];
+  // The current-softmax panel's height (a row of cells per sequence, a column per token; lab.css):
+  // the scenario's own data's, or the link's n and T for it; unknown for other data or attention
+  // (the panel keeps its default height until drawn). render.js keeps it in step with the drawing.
+  const shaped = info.shape && !['gen', 'data', 'att', 'param', 'variant', 'local'].some((k) => q.has(k));
+  if (shaped) {
+    const int = (k, lo, hi, def) => { const v = Number(q.get(k)); return q.has(k) && Number.isInteger(v) && v >= lo && v <= hi ? v : def; };
+    const r = d.documentElement.style;  // (the panels' markup comes after this script: inherited from here)
+    r.setProperty('--current-rows', int('n', 1, 30, info.shape.n));
+    r.setProperty('--current-cols', int('T', 2, 20, info.shape.T));
+  }
   const f = $('sc-formulas');
   f.innerHTML = S.slot.repeat(info.formulas);
   f.hidden = !info.formulas;

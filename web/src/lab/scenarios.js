@@ -2,7 +2,9 @@
 // model and training of each (engine.scenario(name)); this file holds what a reader sees: a title,
 // a two- or three-sentence caption of what to notice, TeX formulas (typeset at build time as SVG,
 // scripts/tex-svg.mjs), the reference SVMs shown by default, which scenario options apply, and (for
-// the tests) where convergence is promised.
+// the tests) where convergence is promised. shape: the engine's own dataset's n sequences of T tokens
+// (the first paint reserves the current-softmax panel's height from it, prepaint.js; the wasm test
+// tests/wasm/first-run.test.mjs checks it against engine.scenario(name)).
 
 const ATT_SVM = String.raw`W^{\mathrm{mm}} = \arg\min_W \|W\|_F\ \ \text{s.t.}\ \ (x_{i\alpha_i} - x_{it})^\top W z_i \ge 1\ \ \forall i,\ t \ne \alpha_i`;
 const CORR = String.raw`\operatorname{corr}(W, W^{\mathrm{mm}}) = \frac{\langle W, W^{\mathrm{mm}}\rangle}{\|W\|_F\,\|W^{\mathrm{mm}}\|_F}`;
@@ -17,6 +19,7 @@ const SOFTMAX = String.raw`s_i = \operatorname{softmax}(X_i W z_i),\qquad f_i = 
 export const SCENARIO_INFO = {
   paths2d: {
     title: 'GD paths in 2-D',
+    shape: { n: 2, T: 3 },
     caption: 'Two sequences of three tokens in the plane. Normalized gradient descent grows W without bound, and the score direction W(k) z_i of each sequence (solid path) turns until it lines up with the max-margin direction W^mm z_i (dashed arrow). Switch the parameterization to (K, Q) and the path heads for the nuclear-norm solution (dotted) instead.',
     formulas: [SOFTMAX, ATT_SVM, NGD],
     refs: ['fro', 'nuclear'],
@@ -25,6 +28,7 @@ export const SCENARIO_INFO = {
   },
   'paths2d-t5': {
     title: 'GD paths in 2-D, five tokens',
+    shape: { n: 2, T: 5 },
     caption: 'Five tokens per sequence; the first of each sits apart, at (1, 0.5) and (1, -0.5). The dashed line of each sequence is its SVM margin: the non-selected tokens lying on it are the support tokens (shaded), and they alone fix the direction W z_i converges to. Drag a support token off the line and watch the direction change.',
     formulas: [ATT_SVM, String.raw`\mathcal T_i = \{t : (x_{i\alpha_i} - x_{it})^\top W^{\mathrm{mm}} z_i = 1\}`],
     refs: ['fro', 'nuclear'],
@@ -33,6 +37,7 @@ export const SCENARIO_INFO = {
   },
   'local-convergence': {
     title: 'Local convergence (sphere data)',
+    shape: { n: 6, T: 8 },
     caption: 'Random unit tokens in 10 dimensions (plotted in their top-2 principal directions). Attention may settle on a selection that is only locally optimal; whatever it selects, W(k)/||W(k)|| converges to the SVM of that selection, and the selected token\'s softmax probability tends to 1. Change the seed to meet other instances.',
     formulas: [LOCAL, CORR],
     refs: ['fro', 'nuclear'],
@@ -41,6 +46,7 @@ export const SCENARIO_INFO = {
   },
   rank: {
     title: 'Rank of the SVM solutions',
+    shape: { n: 5, T: 5 },
     caption: 'The Frobenius solution W^mm is full rank (up to min(d, n(T-1))) while the nuclear-norm solution, the limit of the (K, Q) parameterization, is low rank. Compare the two spectra and watch the singular values of W(k)/||W(k)|| under each parameterization.',
     formulas: [String.raw`\operatorname{rank} W^{\mathrm{mm}} = \min(d,\,n(T-1)) \quad\text{vs}\quad \operatorname{rank} W^{\mathrm{mm}}_\star \ll d`, NUC],
     refs: ['fro', 'nuclear'],
@@ -48,6 +54,7 @@ export const SCENARIO_INFO = {
   },
   multitoken: {
     title: 'Several tokens kept (ReLU head)',
+    shape: { n: 3, T: 4 },
     caption: 'With a nonlinear head the optimum may keep several tokens with finite softmax weights, so the softmax heatmap does not collapse to one token per sequence. The one-token SVM then explains W only partly: 1 - corr stays away from zero. The generalized SVM (solved when the run pauses or ends, from the tokens kept) predicts W(k) as W_fin + R W_dir: compare its curve.',
     formulas: [String.raw`f_i = v^\top \operatorname{relu}(V X_i^\top s_i)`, String.raw`W(k) \approx W^{\mathrm{fin}} + R\, W^{\mathrm{dir}}`],
     refs: ['fro'],
@@ -55,6 +62,7 @@ export const SCENARIO_INFO = {
   },
   'prompt-global-local': {
     title: 'Prompt tuning: global vs local',
+    shape: { n: 1, T: 3 },
     caption: 'One trainable prompt p is shared by all sequences; the scores are X W_k^T p, so the plane shows the two coordinates W_k keeps. Depending on the start (the start option), p converges to the globally optimal SVM direction or to a locally optimal one; the local case makes the last token (0,0,0).',
     formulas: [String.raw`a_i = X_i W_k^\top p`, PROMPT],
     refs: ['fro'],
@@ -63,6 +71,7 @@ export const SCENARIO_INFO = {
   },
   'loss-function': {
     title: 'The role of the loss',
+    shape: { n: 2, T: 2 },
     caption: 'Two sequences: the origin against (1, 1, C), and the origin against (1, -1, 1); the head reads the third coordinate, so C scales the first sequence\'s output while only the first two coordinates reach the scores. The theory says that with the logistic loss p tends to the max-margin direction whatever C. Compare the losses (variant: logistic or correlation -u) and several C: watch how long 1 - corr takes and how the path of W_k^T p(k) first bends toward the sequence that dominates the gradient.',
     formulas: [String.raw`\ell(u) = \log(1 + e^{-u})\ \ \text{vs}\ \ \ell(u) = -u`, PROMPT],
     refs: ['fro'],
@@ -70,6 +79,7 @@ export const SCENARIO_INFO = {
   },
   'joint-pv': {
     title: 'Joint training of p and the head v',
+    shape: { n: 3, T: 2 },
     caption: 'The prompt p and the linear head v train together. v tends to the max-margin classifier of the selected tokens and p to the (relaxed) prompt SVM, where sequences that are not support vectors of the head SVM only need a zero margin; both the softmax and the logistic probabilities tend to 1.',
     formulas: [HEAD, PROMPT],
     refs: ['fro'],
@@ -77,6 +87,7 @@ export const SCENARIO_INFO = {
   },
   'mirror-descent': {
     title: 'l_p mirror descent',
+    shape: { n: 6, T: 8 },
     caption: 'Mirror descent with the potential (1/p)||W||_p^p converges in direction to the Att-SVM with the entrywise l_p norm, not the Frobenius one. Compare the heatmaps of W(k)/||W(k)|| and W^mm_p: a smaller p gives a sparser W. The lab runs a Frobenius-normalized variant (nmd-fro, step 1, p = 1.75) so that the limit shows within 2000 steps; plain l_p-AttGD gets there too, but at a logarithmic pace, and the paper\'s own dual-norm step is the md-convergence scenario.',
     train: { optimizer: 'nmd-fro', lr: 1, p: 1.75 },
     formulas: [MD, String.raw`W^{\mathrm{mm}}_p = \arg\min_W \|W\|_p\ \ \text{s.t.}\ \ (x_{i\alpha_i} - x_{it})^\top W z_i \ge 1`],
@@ -86,6 +97,7 @@ export const SCENARIO_INFO = {
   },
   'md-convergence': {
     title: 'Mirror descent as the MD paper runs it',
+    shape: { n: 6, T: 8 },
     caption: 'The mirror-descent paper\'s own setting: sphere data, W0 with N(0, 1) entries, and the normalized step divided by the dual norm ||∇L||_q + ε (1/p + 1/q = 1), η = 0.1, p = 1.75 for 1500 iterations. The curves show 1 − corr and the paper\'s Bregman divergence D_p between the l_p SVM and W(k) (dotted, log scale). Change p (and the reference SVM\'s p) to see the l_q SVM with q = p fit best; the full figure over 100 seeds is the md-convergence experiment below.',
     formulas: [String.raw`U = \nabla\psi(W) - \eta\,\frac{\nabla L(W)}{\|\nabla L(W)\|_q + \varepsilon},\ \ \tfrac1p + \tfrac1q = 1`,
       String.raw`D_p(A, B) = \psi(A) - \psi(B) - \langle \nabla\psi(B), A - B\rangle,\ \ \text{reported at } \tfrac{A}{\|A\|_p}, \tfrac{B}{\|B\|_p}`],
@@ -95,6 +107,7 @@ export const SCENARIO_INFO = {
   },
   'joint-wv': {
     title: 'Joint l_p training of W and v',
+    shape: { n: 2, T: 3 },
     caption: 'The mirror-descent paper\'s joint experiment: two sequences of three 2-D tokens, the query of each is its first token, W and the head v both start at 0 and both take normalized l_p mirror-descent steps (dual norm, η = 0.1, p = 1.75 here). v tends to the l_p max-margin classifier of the selected tokens and W to the l_p Att-SVM of that selection; the softmax and logistic probabilities both tend to 1. Try p = 2 and p = 3: p can change which tokens win.',
     formulas: [String.raw`v^{\mathrm{mm}}_p = \arg\min_v \|v\|_p\ \ \text{s.t.}\ \ Y_i\, v^\top x_{i\alpha_i} \ge 1`,
       String.raw`W^{\mathrm{mm}}_p = \arg\min_W \|W\|_p\ \ \text{s.t.}\ \ (x_{i\alpha_i} - x_{it})^\top W z_i \ge 1`],
@@ -103,6 +116,7 @@ export const SCENARIO_INFO = {
   },
   overparam: {
     title: 'Overparameterization',
+    shape: { n: 6, T: 8 },
     caption: 'With more dimensions than data, gradient descent more often finds the globally optimal selection (every sequence picks its highest-scoring token). Raise d and step through seeds: the verdict in the readout turns from "locally optimal" to "globally optimal" more and more often.',
     formulas: [String.raw`\alpha_i = \mathrm{opt}_i = \arg\max_t\, Y_i\, v^\top x_{it}`, LOCAL],
     refs: ['fro'],
@@ -110,6 +124,7 @@ export const SCENARIO_INFO = {
   },
   sphere: {
     title: 'Free play',
+    shape: { n: 6, T: 8 },
     caption: 'Random sphere data with every control open: pick n, T, d and the seed, drag tokens, change the model and the optimizer. The readout certifies each SVM solution (objective, lower bound, gap) and says whether the selection attention makes is globally or locally optimal.',
     formulas: [SOFTMAX, ATT_SVM],
     refs: ['fro', 'nuclear'],

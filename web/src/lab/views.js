@@ -7,6 +7,7 @@
 //           refList: string[], lpP: number, followSelection: bool }
 import { fro, dot, matVec, transpose, singularValues, principalPlane } from './linalg.js';
 import { REF_LABEL } from './scenarios.js';
+import { PANEL_SUBTITLES } from './layout.js';
 import { REF_STYLE, OKABE_ITO } from '../plots/theme.js';
 
 export const fmt = (v, digits = 4) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
@@ -247,7 +248,7 @@ export function softmaxView(ctx) {
   const sm = ctx.trace.softmaxSeries();
   return {
     data: { iterations: sm.iterations, T, units, unitSeq, unitLabel, values: sm.values, xmax: ctx.cfg.iterations, source: ctx.trace },
-    subtitle: 'Colour: softmax probability s_it of each token: one band per sequence (left strip: its colour), tokens t = 0…T−1 top to bottom. Selection shows as one bright row per band.',
+    subtitle: PANEL_SUBTITLES.softmax,
   };
 }
 
@@ -265,7 +266,7 @@ export function currentSoftmaxView(ctx) {
   return {
     data: { items: [{ label: `k = ${last.iteration}`, M, marks }], scheme: 'seq', domain: [0, 1], showValues: true,
       rowNames: unitLabel, rowSeq: unitSeq, colNames: Array.from({ length: T }, (_, t) => `t=${t}`), colorLabel: 's_it' },
-    subtitle: 'Rows: sequences; columns: tokens. Solid box: the selected token; dashed: the optimal token.',
+    subtitle: PANEL_SUBTITLES.current,
   };
 }
 
