@@ -144,3 +144,28 @@ test('real-images view: no lab engine started (no lab worker, no attnsvm.wasm)',
     assert.deepEqual(r.loaded.filter((n) => /^lab-worker-|^attnsvm\.wasm$/.test(n)), []);
   } finally { await context.close(); }
 });
+
+// The HTML's worker waits for the first frame when the page has its first run with its code (the
+// default link), so that its download, compile and run do not compete with the first frame for the
+// cores; for any other link it starts at once (the first frame waits for its answer).
+test('the HTML\'s worker: its thread starts at the first frame for the default link, at once for another link', { timeout: 60000 }, async () => {
+  const at = async (hash) => {
+    const { page, context } = await openPage(browser, `${site.url}?autoplay=0${hash}`);
+    try {
+      await waitReady(page);
+      return await page.evaluate(() => ({
+        startedAt: window.__attnsvmEarlyWorker?.startedAt ?? null,
+        firstFrame: performance.getEntriesByName('lab-first-frame')[0]?.startTime ?? null,
+        handedOver: window.__attnsvmEarlyWorker?.firstRunHandedOver ?? null,
+        source: window.__attnsvmEarlyWorker?.firstRunSource ?? null,
+      }));
+    } finally { await context.close(); }
+  };
+  const def = await at('');
+  assert.ok(def.firstFrame !== null && def.startedAt !== null, JSON.stringify(def));
+  assert.ok(def.startedAt >= def.firstFrame, `default link: the worker started at ${def.startedAt} ms, the first frame at ${def.firstFrame} ms`);
+  assert.deepEqual([def.source, def.handedOver], ['given', true], 'the worker computed the same first run, once started');
+  const other = await at('#s=rank&seed=3');
+  assert.ok(other.startedAt !== null && other.startedAt < other.firstFrame, `another link: the worker started at ${other.startedAt} ms, the first frame at ${other.firstFrame} ms`);
+  assert.equal(other.source, 'worker');
+});

@@ -16,7 +16,7 @@
 // The page's markup comes with the HTML (layout.js, written at build time): the modules wire it.
 // First import: the engine's worker starts (and fetches and compiles the wasm) while the rest of the
 // lab's code is evaluated. Keep it first, and keep the lab's modules from importing app.js.
-import { earlyEngine, newEngine } from './engine-early.js';
+import { earlyEngine, newEngine, startWorker } from './engine-early.js';
 import '../styles/lab.css';
 import '../real/real.css';
 import { SCENARIO_IDS } from './state.js';
@@ -146,6 +146,7 @@ function start() {
   // The full experiments (web/src/experiments) at the foot of the page: their code loads once the first
   // frame is drawn and the page is idle.
   // The curve charts' code too, if no curve panel came near before (printing draws every panel at once).
+  readiness.firstFrame.then(startWorker);  // (the HTML's worker, if it waited for the first frame: engine-early.js)
   readiness.firstFrame.then(() => idleThen(() => panels.load('corr')));
   readiness.firstFrame.then(() => idleThen(() => import('../experiments/panel.js')
     .then(({ mountExperimentPanel }) => mountExperimentPanel(document.getElementById('experiment-panel')))));

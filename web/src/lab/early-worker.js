@@ -1,15 +1,21 @@
-// The engine's worker started by an inline script in the built index.html's <head> (vite.config.js,
-// earlyWorker), so that the worker fetches and compiles the wasm while the page's HTML is parsed and
-// the lab's modules download and evaluate; engine-early.js adopts it. Without it (the dev server, a
-// failure here) engine-early.js makes the worker itself, only later.
+// The engine's worker prepared by an inline script in the built index.html's <head> (vite.config.js,
+// earlyWorker); engine-early.js adopts it. Without it (the dev server, a failure here) engine-early.js
+// makes the worker itself, only later.
 // Inlined as its source text: self-contained (no imports, no outer names).
 // The worker starts from a two-line script in a Blob: it starts the wasm's download, then loads the
-// lab's worker script (lab-worker.js) with importScripts. A worker made from the script's URL started
-// its thread only once that script had arrived and a task of the page's main thread had run (busy
-// then with the page's first style and layout, ~150 ms); from a Blob, the thread starts at once and
-// the script and the wasm download meanwhile. No message is posted to it: the worker starts by itself
-// from its name (the wasm's folder and the page's hash, from which it also computes the page's first
-// run: first-run.js). (The Blob's URL is kept: the worker's location for the page's life, 0.3 KB.)
+// lab's worker script (lab-worker.js) with importScripts. (A worker made from the script's URL started
+// its thread only once that script had arrived and a task of the page's main thread had run; from a
+// Blob, the thread starts at once.) No message is needed for it to work: it starts by itself from its
+// name (the wasm's folder and the page's hash, from which it also computes the page's first run:
+// first-run.js).
+// When its thread starts: start(). engine-early.js starts it at once for a link whose first run the
+// page does not have with its code, and otherwise (the default link: the first run computed at build
+// time) once the first frame is drawn: then the worker's download, compile and first run (~90 ms of
+// its thread's CPU, and the wasm's compiles in the renderer's pool) do not compete with the first
+// frame for this machine's two cores (lab first frame 592 -> 483 ms, 8 pairs; the run starts moving
+// as soon as before, as the worker alone finishes as early: docs/BENCHMARKS.md). Until then the
+// messages posted to it wait here (the init, and the reference SVMs' solves, which the first frame
+// does not wait for).
 // Not on a page opened on a scenario with a view of its own (html[data-view], set by the head's
 // prepaint script before this one): that view does not use this engine (engine-early.js).
 export function startEarlyWorker(src) {
@@ -19,8 +25,30 @@ export function startEarlyWorker(src) {
     const wasm = new URL('attnsvm.wasm', baseUrl).href;
     const boot = new Blob([`self.__attnsvmWasm = fetch(${JSON.stringify(wasm)}, { credentials: 'same-origin' });\n` +
       `importScripts(${JSON.stringify(new URL(src, document.baseURI).href)});\n`], { type: 'text/javascript' });
-    const w = window.__attnsvmEarlyWorker = new Worker(URL.createObjectURL(boot), { name: JSON.stringify({ baseUrl, hash: location.hash }) });
-    // (a worker refused by the site's policy fails at once: engine-early.js then gives it no first run)
-    w.onerror = () => { w.failed = true; };
+    // (the Blob's URL is kept: the worker's location for the page's life, 0.3 KB)
+    const url = URL.createObjectURL(boot), name = JSON.stringify({ baseUrl, hash: location.hash });
+    let real = null;
+    const queue = [];
+    // (the part of Worker's interface worker-engine.js uses; startedAt: ms, for the tests)
+    const w = window.__attnsvmEarlyWorker = {
+      failed: false, onmessage: null, onerror: null, startedAt: null,
+      start() {
+        if (real) return;
+        w.startedAt = performance.now();
+        try {
+          real = new Worker(url, { name });
+        } catch (e) {  // (refused by the site's policy: the page's engine fails and makes its own, app.js)
+          w.failed = true;
+          real = { postMessage() {}, terminate() {} };
+          setTimeout(() => w.onerror?.({ message: String(e?.message ?? e) }));
+          return;
+        }
+        real.onmessage = (e) => w.onmessage?.(e);
+        real.onerror = (e) => { w.failed = true; w.onerror?.(e); };
+        for (const [m, t] of queue.splice(0)) real.postMessage(m, t);
+      },
+      postMessage(m, t) { if (real) real.postMessage(m, t); else queue.push([m, t]); },
+      terminate() { real?.terminate(); queue.length = 0; real = { postMessage() {}, terminate() {} }; },
+    };
   } catch { /* no worker here: the lab's module makes one */ }
 }

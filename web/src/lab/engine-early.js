@@ -19,6 +19,12 @@ import buildFirstRun from 'virtual:lab-first-run';
 const early = typeof window !== 'undefined' ? window.__attnsvmEarlyWorker : undefined;
 const ownView = !early && typeof document !== 'undefined' && !!document.documentElement.dataset.view;
 const firstRun = early && !early.failed && location.hash === buildFirstRun.hash ? buildFirstRun.offer : undefined;
+// The HTML's worker starts now unless the page has its first run with its code; then startWorker(), at
+// the first frame (app.js; early-worker.js: why), or 2 s from here if that has not come (a first frame
+// that waits for the worker, e.g. a page whose first run is not the build's, is then late, not lost).
+if (early && !firstRun) early.start();
+else if (early) setTimeout(() => early.start(), 2000);
+export const startWorker = () => early?.start();
 export const earlyEngine = ownView ? Promise.resolve(lazyClient())
   : early ? createEngineClient({ worker: early, firstRun }).catch(() => { early.terminate(); return createEngineClient({ worker: labWorker() }); })
     : createEngineClient({ worker: labWorker() });
