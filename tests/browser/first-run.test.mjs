@@ -155,6 +155,7 @@ test('the HTML\'s worker: its thread starts at the first frame for the default l
       await waitReady(page);
       return await page.evaluate(() => ({
         startedAt: window.__attnsvmEarlyWorker?.startedAt ?? null,
+        startedBy: window.__attnsvmEarlyWorker?.startedBy ?? null,
         firstFrame: performance.getEntriesByName('lab-first-frame')[0]?.startTime ?? null,
         handedOver: window.__attnsvmEarlyWorker?.firstRunHandedOver ?? null,
         source: window.__attnsvmEarlyWorker?.firstRunSource ?? null,
@@ -163,9 +164,11 @@ test('the HTML\'s worker: its thread starts at the first frame for the default l
   };
   const def = await at('');
   assert.ok(def.firstFrame !== null && def.startedAt !== null, JSON.stringify(def));
-  assert.ok(def.startedAt >= def.firstFrame, `default link: the worker started at ${def.startedAt} ms, the first frame at ${def.firstFrame} ms`);
+  // (on a machine so busy that the first frame comes 2 s after the lab's module, the guard starts it)
+  assert.ok(def.startedBy === 'guard' || (def.startedBy === 'first-frame' && def.startedAt >= def.firstFrame),
+    `default link: the worker started at ${def.startedAt} ms by ${def.startedBy}, the first frame at ${def.firstFrame} ms`);
   assert.deepEqual([def.source, def.handedOver], ['given', true], 'the worker computed the same first run, once started');
   const other = await at('#s=rank&seed=3');
-  assert.ok(other.startedAt !== null && other.startedAt < other.firstFrame, `another link: the worker started at ${other.startedAt} ms, the first frame at ${other.firstFrame} ms`);
+  assert.ok(other.startedBy === 'link' && other.startedAt < other.firstFrame, `another link: the worker started at ${other.startedAt} ms by ${other.startedBy}, the first frame at ${other.firstFrame} ms`);
   assert.equal(other.source, 'worker');
 });

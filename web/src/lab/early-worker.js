@@ -29,12 +29,14 @@ export function startEarlyWorker(src) {
     const url = URL.createObjectURL(boot), name = JSON.stringify({ baseUrl, hash: location.hash });
     let real = null;
     const queue = [];
-    // (the part of Worker's interface worker-engine.js uses; startedAt: ms, for the tests)
+    // (the part of Worker's interface worker-engine.js uses; startedAt: ms, startedBy: who started it
+    // (engine-early.js), for the tests)
     const w = window.__attnsvmEarlyWorker = {
-      failed: false, onmessage: null, onerror: null, startedAt: null,
-      start() {
+      failed: false, onmessage: null, onerror: null, startedAt: null, startedBy: null,
+      start(by = null) {
         if (real) return;
         w.startedAt = performance.now();
+        w.startedBy = by;
         try {
           real = new Worker(url, { name });
         } catch (e) {  // (refused by the site's policy: the page's engine fails and makes its own, app.js)

@@ -22,9 +22,9 @@ const firstRun = early && !early.failed && location.hash === buildFirstRun.hash 
 // The HTML's worker starts now unless the page has its first run with its code; then startWorker(), at
 // the first frame (app.js; early-worker.js: why), or 2 s from here if that has not come (a first frame
 // that waits for the worker, e.g. a page whose first run is not the build's, is then late, not lost).
-if (early && !firstRun) early.start();
-else if (early) setTimeout(() => early.start(), 2000);
-export const startWorker = () => early?.start();
+if (early && !firstRun) early.start('link');
+else if (early) setTimeout(() => early.start('guard'), 2000);
+export const startWorker = () => early?.start('first-frame');
 export const earlyEngine = ownView ? Promise.resolve(lazyClient())
   : early ? createEngineClient({ worker: early, firstRun }).catch(() => { early.terminate(); return createEngineClient({ worker: labWorker() }); })
     : createEngineClient({ worker: labWorker() });
