@@ -11,7 +11,9 @@ import assert from 'node:assert/strict';
 import { loadEngine } from './helpers.mjs';
 import { decodeHash, datasetShapeError } from '../../web/src/lab/state.js';
 import { SCENARIO_INFO } from '../../web/src/lab/scenarios.js';
-import { scenarioOptions, sphereArgs, buildConfig, validationKind } from '../../web/src/lab/config.js';
+import { scenarioOptions, sphereArgs, buildConfig, validationKind, effectiveRefs, lpP } from '../../web/src/lab/config.js';
+import { currentSelection, defaultSelection, solveReferences } from '../../web/src/lab/reference-follower.js';
+import { TraceStore } from '../../web/src/lab/trace.js';
 import { startFirstRun } from '../../web/src/lab/first-run.js';
 import { createAnswers, requestKey, offerKey } from '../../web/src/engine/first-answers.js';
 import { execFileSync } from 'node:child_process';
@@ -52,10 +54,16 @@ async function pageFirstRun(hash, answer) {
     state = { ...state, data: null };
     config = buildConfig(state, base);
   }
-  await send('call', { method: 'scores', args: [config.dataset] });
+  const scores = await send('call', { method: 'scores', args: [config.dataset] });
   const { dataset, model, train, init, iterations } = config;
   const runId = await send('start', { config: { dataset, model, train, init }, maxIterations: iterations });
-  await send('step', { runId, k: 0 });
+  const f0 = await send('step', { runId, k: 0 });
+  // the reference SVMs of the first frame's selection (restart.js firstDraw, references.js refresh)
+  const trace = new TraceStore();
+  trace.ingest(f0);
+  const selection = currentSelection(config, trace, state.selection) ?? defaultSelection(config, scores);
+  const client = { solve: (req) => send('call', { method: 'solve', args: [req] }), analyze: (req) => send('call', { method: 'analyze', args: [req] }) };
+  await solveReferences(client, { cfg: config, selection, refList: effectiveRefs(state, config), lpP: lpP(state, config) });
   await send('step', { runId, k: 40 });
   await send('reset', { runId });
   await send('step', { runId, k: 0 });
@@ -66,7 +74,7 @@ async function pageFirstRun(hash, answer) {
 
 // The results without what differs between two runs of the same requests: the run's id and timings.
 const numbers = (log) => JSON.parse(JSON.stringify(log, (k, v) => {
-  if (k === 'runId' || k === 'computeMs') return undefined;
+  if (k === 'runId' || k === 'computeMs' || k === 'seconds') return undefined;
   if (ArrayBuffer.isView(v)) return { [v.constructor.name]: Array.from(v, (x) => (Object.is(x, -0) ? '-0' : Number.isNaN(x) ? 'NaN' : x)) };
   if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
   return v;
@@ -91,8 +99,11 @@ test('first run ahead, custom data the engine rejects: the same numbers (the pag
 for (const [name, hash] of CASES) {
   test(`first run ahead, ${name}: the same numbers, answered from the worker`, async () => {
     const stats = await runCase(hash);
-    // scenario (+ sphere), validate, scores, start, step 0: each made ahead, each used
-    assert.equal(stats.offered, 5 + (/gen=sphere/.test(hash) ? 1 : 0));
+    // scenario (+ sphere), validate, scores, start, step 0, and the reference SVMs' solves and the
+    // selection's analysis: each made ahead, each used
+    const refs = stats.log.filter(([type, method]) => type === 'call' && (method === 'solve' || method === 'analyze')).length;
+    assert.ok(name === 'a bad link' || refs >= 2, `the page asked for ${refs} reference requests`);
+    assert.equal(stats.offered, 5 + (/gen=sphere/.test(hash) ? 1 : 0) + refs);
     assert.equal(stats.hits, stats.offered);
   });
 }
@@ -112,14 +123,14 @@ async function runCase(hash, pageHash = hash, given = null) {
   assert.ok(fresh.length >= 7, `the page's first run made ${fresh.length} requests`);
   assert.deepEqual(numbers(ahead), numbers(fresh));
   assert.equal(runs.size, before, 'a run left behind');
-  return answers.stats;
+  return { ...answers.stats, log: ahead };
 }
 
 test('first run ahead: every request of the first run answered from the worker (default link)', async () => {
   const stats = await runCase('');
-  // scenario, validate, scores, start, step 0
-  assert.equal(stats.offered, 5);
-  assert.equal(stats.hits, 5);
+  // scenario, validate, scores, start, step 0, the Frobenius and nuclear SVMs' solves, the analysis
+  assert.equal(stats.offered, 8);
+  assert.equal(stats.hits, 8);
 });
 
 test('first run ahead: a page whose link changed meanwhile computes its own run (the ahead one is dropped)', async () => {
@@ -131,7 +142,7 @@ test('first run ahead: a page whose link changed meanwhile computes its own run 
 
 test('first run ahead: nothing for the real-images view', () => {
   const offer = startFirstRun(engine, '#s=real-images', handlers);
-  assert.deepEqual(offer, { answers: [], runId: null, frameKey: null });
+  assert.deepEqual(offer, { answers: [], runId: null, frameKey: null, after: [] });
 });
 
 test('first run ahead: a request on the run started ahead takes its first frame off the offer', async () => {
@@ -167,7 +178,7 @@ function withRunId(offer, id) {
   const from = `"runId":${offer.runId}`, to = `"runId":${id}`;
   const answers = offer.answers.map(([key, result]) => [key.replace(from, to),
     result === offer.runId && key.startsWith('{"config"') ? id : result?.runId === offer.runId ? { ...result, runId: id } : result]);
-  return { answers, runId: id, frameKey: offer.frameKey.replace(from, to) };
+  return { answers, runId: id, frameKey: offer.frameKey.replace(from, to), after: offer.after };
 }
 
 // The default link's first run as the site's build computes it (vite.config.js, firstRunAtBuild: the
@@ -183,7 +194,8 @@ test('first run at build time: the worker\'s offer for the default link, value f
   assert.equal(built.hash, '');
   assert.equal(built.offer.runId, 1, 'the build\'s run is not a fresh worker\'s first');
   const stats = await runCase('', '', built.offer);
-  assert.deepEqual(stats, { offered: 5, hits: 5 });
+  // (with the Frobenius and nuclear SVMs' solves and the analysis)
+  assert.deepEqual({ offered: stats.offered, hits: stats.hits }, { offered: 8, hits: 8 });
   // typed arrays, -0 and the other numbers as the worker gives them (its source is checked at build
   // time too: scripts/vite-first-run.mjs offerModule)
   const frame = built.offer.answers.find(([k]) => k === built.offer.frameKey)[1];

@@ -5,7 +5,8 @@
 // worker's handlers, structured-cloned as a reply is), so a request answered here gets what the
 // worker would have replied.
 //   offer: { answers: [[requestKey, result], ...], runId (the run started ahead, or null),
-//            frameKey (the key of that run's first step, k = 0) }
+//            frameKey (the key of that run's first step, k = 0), after (the keys of answers for
+//            requests the page makes once its run has started: kept past its 'start') }
 
 // A request (type and fields, without its id) as a string; equal strings mean requests with equal
 // values: numbers with their sign of zero, typed arrays with their type, undefined fields apart from
@@ -29,7 +30,12 @@ export const keyOfRequest = ({ id: _id, ...request }) => requestKey(request);
 
 // Two offers of the same first run (the one given with the page, scripts/vite-first-run.mjs, and the
 // worker's): the same requests, run and results, value for value, apart from a step's compute time.
-export const untimed = (result) => (result && typeof result === 'object' && 'computeMs' in result ? { ...result, computeMs: 0 } : result);
+// (a step's computeMs, a solve's seconds, also those nested in an analysis: set to 0)
+export function untimed(result) {
+  if (!result || typeof result !== 'object' || ArrayBuffer.isView(result)) return result;
+  if (Array.isArray(result)) return result.map(untimed);
+  return Object.fromEntries(Object.entries(result).map(([k, v]) => [k, k === 'computeMs' || k === 'seconds' ? 0 : untimed(v)]));
+}
 export const offerKey = (offer) => requestKey({ ...offer, answers: offer.answers.map(([key, result]) => [key, untimed(result)]) });
 
 // createAnswers(offer, cancelRun(runId)) -> { answer(request) -> {result} | undefined, stats }.
@@ -40,6 +46,7 @@ export function createAnswers(offer, cancelRun) {
   const ready = new Map(offer?.answers ?? []);
   let runId = offer?.runId ?? null;
   const frameKey = offer?.frameKey ?? null;
+  const after = new Set(offer?.after ?? []);  // (answers for requests made once the run has started)
   const stats = { offered: ready.size, hits: 0 };
   return {
     stats,
@@ -51,7 +58,7 @@ export function createAnswers(offer, cancelRun) {
       ready.delete(key);
       if (hit) stats.hits++;
       if (request.type === 'start') {
-        if (hit) { for (const k of ready.keys()) if (k !== frameKey) ready.delete(k); } else {
+        if (hit) { for (const k of ready.keys()) if (k !== frameKey && !after.has(k)) ready.delete(k); } else {
           ready.clear();
           if (runId !== null) cancelRun(runId);
         }

@@ -10,15 +10,21 @@
 // is cancelled at the page's first run request.
 import { decodeHash, datasetShapeError } from './state.js';
 import { SCENARIO_INFO } from './scenarios.js';
-import { scenarioOptions, sphereArgs, buildConfig, validationKind } from './config.js';
+import { scenarioOptions, sphereArgs, buildConfig, validationKind, effectiveRefs, lpP } from './config.js';
+import { defaultSelection, referenceRequests } from './reference-requests.js';
 import { keyOfRequest } from '../engine/first-answers.js';
 
 // The page's first run for this hash, computed in one go with the engine's methods (what the
 // 'call' handler does) and the worker's handlers (worker.js: start, step) -> the offer
-// (first-answers.js): { answers, runId, frameKey }. Stops at the first request that fails (the
-// page's own request then fails the same way, computed by the worker).
+// (first-answers.js): { answers, runId, frameKey, after }. Stops at the first request that fails
+// (the page's own request then fails the same way, computed by the worker). after: the keys of the
+// reference SVMs' solves and the selection's analysis, which the page asks for once its run has
+// started (restart.js firstDraw, references.js: the same selection, from the first frame or the
+// data), so that its first frame has them too (without joint training, whose requests depend on the
+// head SVM's answer).
 export function startFirstRun(engine, hash, handlers) {
   const answers = [];
+  const after = [];
   let runId = null, frameKey = null;
   const keep = (request, result) => {
     // (a copy: the reply transfers its arrays, and other requests made here hold the same objects)
@@ -34,21 +40,34 @@ export function startFirstRun(engine, hash, handlers) {
 
   try {
     let { state } = decodeHash(hash);
-    if (!SCENARIO_INFO[state.scenario] || SCENARIO_INFO[state.scenario].own) return { answers, runId, frameKey };
+    if (!SCENARIO_INFO[state.scenario] || SCENARIO_INFO[state.scenario].own) return { answers, runId, frameKey, after };
     if (state.data && datasetShapeError(state.data)) state = { ...state, data: null };
     let base = call('scenario', state.scenario, scenarioOptions(state));
     if (state.generator === 'sphere') base = { ...base, dataset: call('sphere', ...sphereArgs(state, base.dataset)) };
     const config = buildConfig(state, base);
     call('validate', config.dataset, validationKind(config));
-    call('scores', config.dataset);
+    const scores = call('scores', config.dataset);
     const { dataset, model, train, init, iterations } = config;
     const start = { type: 'start', config: { dataset, model, train, init }, maxIterations: iterations };
     const id = handlers.start(engine, structuredClone(start));
     runId = id;
     keep(start, id);
     const first = { type: 'step', runId: id, k: 0 };
-    keep(first, handlers.step(engine, first));
+    const frame = handlers.step(engine, first);
+    keep(first, frame);
     frameKey = keyOfRequest(first);
+    if (!config.train.trainHead) {
+      // (the page's selection: reference-follower.js currentSelection of the first frame, else
+      // defaultSelection)
+      const u = frame.units, f = frame.frames;
+      const decided = state.selection !== 'optimal' && f > 0 && frame.selected.length === f * u
+        && Array.from(frame.selectedProbability.subarray((f - 1) * u, f * u)).every((p) => p >= 0.5);
+      const selection = decided ? Array.from(frame.selected.subarray((f - 1) * u, f * u)) : defaultSelection(config, scores);
+      const { solves, analyze } = referenceRequests({ cfg: config, selection, refList: effectiveRefs(state, config), lpP: lpP(state, config) });
+      const later = (method, request) => { call(method, request); after.push(answers.at(-1)[0]); };
+      for (const [, request] of solves) later('solve', request);
+      if (analyze) later('analyze', analyze);
+    }
   } catch { /* the page's request computes it (and reports its error) */ }
-  return { answers, runId, frameKey };
+  return { answers, runId, frameKey, after };
 }

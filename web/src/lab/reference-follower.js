@@ -2,8 +2,9 @@
 // embedded figures (embed/figure.js): which selection to solve for, the solves themselves (in the
 // worker), and following the run's selection as it decides without piling up solves.
 import { unitsOf } from './views.js';
+import { defaultSelection, referenceRequests } from './reference-requests.js';
 
-const perQuery = (cfg) => cfg.model.param !== 'prompt' && (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal');
+export { defaultSelection };
 
 // The run's selection once every unit has decided (its selected token has softmax >= 0.5), else
 // null; null too when the state asks for the optimal tokens instead.
@@ -12,13 +13,6 @@ export function currentSelection(cfg, trace, mode) {
   if (!cfg || !last || mode === 'optimal') return null;
   const decided = last.selectedProbability.every((p) => p >= 0.5);
   return decided && last.selected.length === unitsOf(cfg) ? Array.from(last.selected) : null;
-}
-
-// Before the run decides: the data's own selection or the optimal tokens (one per sequence); none
-// for sequence-to-sequence / causal attention (one token per (sequence, query) unit).
-export function defaultSelection(cfg, scores) {
-  if (!cfg || perQuery(cfg)) return null;
-  return cfg.dataset.alpha ?? scores?.optimal ?? null;
 }
 
 // Solves the chosen reference SVMs of `selection` and analyzes the selection (SPEC section 4).
@@ -31,10 +25,10 @@ export function defaultSelection(cfg, scores) {
 // The verdict: the attention SVM's analysis (cross, self; seq2seq and causal per (sequence,
 // query) unit, once a selection is known) or the prompt SVM's; none under joint training (the
 // token scores move with the head).
-export async function solveReferences(client, { cfg, dataset = cfg.dataset, selection, refList, lpP }) {
+export async function solveReferences(client, ctx) {
+  const { cfg, dataset = cfg.dataset, selection } = ctx;
   const prompt = cfg.model.param === 'prompt';
   const sel = selection ? { selection } : {};
-  const common = { dataset, attention: cfg.model.attention, ...sel };
   let headSvm = null, headSupport = null;
   if (cfg.train.trainHead) {
     // joint l_p training (joint-wv, W with the head): the head SVM in the head's l_p norm (SPEC 5.2)
@@ -44,21 +38,14 @@ export async function solveReferences(client, { cfg, dataset = cfg.dataset, sele
       if (headSvm.status === 'optimal') headSupport = [...new Set(headSvm.support.map(([i]) => i))];
     } catch (e) { headSvm = { status: 'error', message: e.message }; }
   }
+  const { solves, analyze } = referenceRequests(ctx, headSupport);
   const refs = {};
-  await Promise.all(refList.map(async (norm) => {
-    const req = { ...common, norm, ...(norm === 'lp' ? { p: lpP } : {}) };
-    if (prompt) {
-      req.problem = headSupport ? 'relaxed-prompt' : 'prompt';
-      req.Wk = cfg.model.Wk;
-      if (headSupport) req.headSupport = headSupport;
-    }
+  await Promise.all(solves.map(async ([norm, req]) => {
     try { refs[norm] = await client.solve(req); } catch (e) { refs[norm] = { status: 'error', message: e.message }; }
   }));
   let report = null;
-  const request = prompt ? (cfg.train.trainHead ? null : { dataset, problem: 'prompt', Wk: cfg.model.Wk, ...sel })
-    : (perQuery(cfg) && !selection ? null : common);
-  if (request) {
-    try { report = await client.analyze(request); } catch (e) { report = { error: e.message }; }
+  if (analyze) {
+    try { report = await client.analyze(analyze); } catch (e) { report = { error: e.message }; }
   }
   return { refs, headSvm, report };
 }
