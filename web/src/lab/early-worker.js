@@ -29,6 +29,7 @@ export function startEarlyWorker(src) {
     const url = URL.createObjectURL(boot), name = JSON.stringify({ baseUrl, hash: location.hash });
     let real = null;
     const queue = [];
+    const gone = { postMessage() {}, terminate() {} };  // (refused, or terminated)
     // (the part of Worker's interface worker-engine.js uses; startedAt: ms, startedBy: who started it
     // (engine-early.js), for the tests)
     const w = window.__attnsvmEarlyWorker = {
@@ -41,7 +42,7 @@ export function startEarlyWorker(src) {
           real = new Worker(url, { name });
         } catch (e) {  // (refused by the site's policy: the page's engine fails and makes its own, app.js)
           w.failed = true;
-          real = { postMessage() {}, terminate() {} };
+          real = gone;
           setTimeout(() => w.onerror?.({ message: String(e?.message ?? e) }));
           return;
         }
@@ -50,7 +51,7 @@ export function startEarlyWorker(src) {
         for (const [m, t] of queue.splice(0)) real.postMessage(m, t);
       },
       postMessage(m, t) { if (real) real.postMessage(m, t); else queue.push([m, t]); },
-      terminate() { real?.terminate(); queue.length = 0; real = { postMessage() {}, terminate() {} }; },
+      terminate() { real?.terminate(); queue.length = 0; real = gone; },
     };
   } catch { /* no worker here: the lab's module makes one */ }
 }

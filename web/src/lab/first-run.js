@@ -11,7 +11,7 @@
 import { decodeHash, datasetShapeError } from './state.js';
 import { SCENARIO_INFO } from './scenarios.js';
 import { scenarioOptions, sphereArgs, buildConfig, validationKind, effectiveRefs, lpP } from './config.js';
-import { defaultSelection, referenceRequests } from './reference-requests.js';
+import { decidedSelection, defaultSelection, referenceRequests } from './reference-requests.js';
 import { keyOfRequest } from '../engine/first-answers.js';
 
 // The page's first run for this hash, computed in one go with the engine's methods (what the
@@ -60,9 +60,9 @@ export function startFirstRun(engine, hash, handlers) {
       // (the page's selection: reference-follower.js currentSelection of the first frame, else
       // defaultSelection)
       const u = frame.units, f = frame.frames;
-      const decided = state.selection !== 'optimal' && f > 0 && frame.selected.length === f * u
-        && Array.from(frame.selectedProbability.subarray((f - 1) * u, f * u)).every((p) => p >= 0.5);
-      const selection = decided ? Array.from(frame.selected.subarray((f - 1) * u, f * u)) : defaultSelection(config, scores);
+      const last = f > 0 && state.selection !== 'optimal'
+        ? { selected: frame.selected.subarray((f - 1) * u, f * u), selectedProbability: frame.selectedProbability.subarray((f - 1) * u, f * u) } : null;
+      const selection = (last && decidedSelection(last, u)) ?? defaultSelection(config, scores);
       const { solves, analyze } = referenceRequests({ cfg: config, selection, refList: effectiveRefs(state, config), lpP: lpP(state, config) });
       const later = (method, request) => { call(method, request); after.push(answers.at(-1)[0]); };
       for (const [, request] of solves) later('solve', request);

@@ -13,6 +13,7 @@
 import { SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
 import { dataHint, dataNote, variantLabels } from './controls.js';
 import { formulaSlot } from './layout.js';
+import { SCHEMA } from './state.js';
 
 export function prepaintData() {
   const info = {}, hints = [];
@@ -27,6 +28,10 @@ export function prepaintData() {
     first: SCENARIO_ORDER[0], info, hints, slot: formulaSlot,
     sphereHint: dataHint({ generator: 'sphere', data: null }), customHint: dataHint({ data: {} }),
     sphereNote: dataNote({ generator: 'sphere', data: null }), customNote: dataNote({ data: {} }),
+    // the current softmax's shape: the link's keys that change it other than n and T (another
+    // generator, data, attention or parameterization, a variant), and n's and T's keys and bounds
+    shape: { other: ['generator', 'data', 'attention', 'param', 'variant', 'localCase'].map((f) => SCHEMA[f].key),
+      n: [SCHEMA.n.key, SCHEMA.n.min, SCHEMA.n.max], T: [SCHEMA.T.key, SCHEMA.T.min, SCHEMA.T.max] },
   };
 }
 
@@ -106,12 +111,11 @@ export function prepaint(S) {
   // The current-softmax panel's height (a row of cells per sequence, a column per token; lab.css):
   // the scenario's own data's, or the link's n and T for it; unknown for other data or attention
   // (the panel keeps its default height until drawn). render.js keeps it in step with the drawing.
-  const shaped = info.shape && !['gen', 'data', 'att', 'param', 'variant', 'local'].some((k) => q.has(k));
-  if (shaped) {
-    const int = (k, lo, hi, def) => { const v = Number(q.get(k)); return q.has(k) && Number.isInteger(v) && v >= lo && v <= hi ? v : def; };
+  if (info.shape && !S.shape.other.some((k) => q.has(k))) {
+    const int = ([k, lo, hi], def) => { const v = Number(q.get(k)); return q.has(k) && Number.isInteger(v) && v >= lo && v <= hi ? v : def; };
     const r = d.documentElement.style;  // (the panels' markup comes after this script: inherited from here)
-    r.setProperty('--current-rows', int('n', 1, 30, info.shape.n));
-    r.setProperty('--current-cols', int('T', 2, 20, info.shape.T));
+    r.setProperty('--current-rows', int(S.shape.n, info.shape.n));
+    r.setProperty('--current-cols', int(S.shape.T, info.shape.T));
   }
   const f = $('sc-formulas');
   f.innerHTML = S.slot.repeat(info.formulas);

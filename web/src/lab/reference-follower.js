@@ -2,7 +2,7 @@
 // embedded figures (embed/figure.js): which selection to solve for, the solves themselves (in the
 // worker), and following the run's selection as it decides without piling up solves.
 import { unitsOf } from './views.js';
-import { defaultSelection, referenceRequests } from './reference-requests.js';
+import { decidedSelection, defaultSelection, referenceRequests } from './reference-requests.js';
 
 export { defaultSelection };
 
@@ -11,8 +11,7 @@ export { defaultSelection };
 export function currentSelection(cfg, trace, mode) {
   const last = trace.last();
   if (!cfg || !last || mode === 'optimal') return null;
-  const decided = last.selectedProbability.every((p) => p >= 0.5);
-  return decided && last.selected.length === unitsOf(cfg) ? Array.from(last.selected) : null;
+  return decidedSelection(last, unitsOf(cfg));
 }
 
 // Solves the chosen reference SVMs of `selection` and analyzes the selection (SPEC section 4).

@@ -7,6 +7,14 @@
 // Sequence-to-sequence and causal attention select one token per (sequence, query) unit.
 export const perQuery = (cfg) => cfg.model.param !== 'prompt' && (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal');
 
+// A frame's selection once every one of its `units` has decided (its selected token has softmax
+// >= 0.5), else null. last: { selected, selectedProbability } of one frame (the trace's last, or the
+// first step's in the first run computed ahead).
+export function decidedSelection(last, units) {
+  const decided = last.selectedProbability.every((p) => p >= 0.5);
+  return decided && last.selected.length === units ? Array.from(last.selected) : null;
+}
+
 // Before the run decides: the data's own selection or the optimal tokens (one per sequence); none
 // for sequence-to-sequence / causal attention (one token per (sequence, query) unit).
 export function defaultSelection(cfg, scores) {

@@ -102,7 +102,7 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
   // The curve charts' code came in (panels.js): the curve panels in view drawn, each in a task of its
   // own (not with the module's evaluation, nor in a full frame: the other panels are drawn already,
   // and the playing frames keep drawing them). A run's first drawing draws them itself.
-  // curvesPending: those tasks are still to run (the test hook's busy: a run that ended before the
+  // curvesPending: those tasks are still to run (the test hook's drawing: a run that ended before the
   // code came in has its curves drawn only then).
   let curvesPending = false;
   function renderCurves() {
