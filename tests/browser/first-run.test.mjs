@@ -52,6 +52,11 @@ async function lab(hash, { ahead, autoplay = false, init = nameless }) {
   // (worker-engine.js's count of the first-run requests answered from an offer, the offer's source:
   // 'given' with the page's code for the default link, else 'worker', and for a given one whether
   // the worker's own offer was the same)
+  // (the given offer's check ends when the worker's init answers, which the page does not wait for: the
+  // default link's worker starts at the first frame, so on a slow load it can answer after the page is idle)
+  if (ahead && !hash) {
+    await page.waitForFunction(() => window.__attnsvmEarlyWorker?.firstRunHandedOver !== undefined, null, { timeout: 20000, polling: 50 });
+  }
   const stats = await page.evaluate(() => {
     const w = window.__attnsvmEarlyWorker;
     return w ? (w.firstRun ? { ...w.firstRun, source: w.firstRunSource, handedOver: w.firstRunHandedOver } : null) : null;
