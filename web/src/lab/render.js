@@ -76,11 +76,14 @@ export function createLabRenderer({ $, panels, lossChart }) {
       plane: [() => void panels.plane, drawPlaneSteps],
       softmax: [() => softmax(ctx)],
       current: [() => current(ctx)],
-      // (a curve panel waits for its chart's code, panels.js: the job's promise)
-      corr: [() => panels.load('corr').then(() => corrPanel(ctx, true))],
+      // (a curve panel waits for its chart's code, panels.js: the job's promise; its charts are made and
+      // drawn in the next task, not in the one that evaluated the code: together a long task. If the
+      // code failed to load: no chart)
+      corr: [() => panels.load('corr'), () => { if (panels.ready('corr')) corrPanel(ctx, true); }],
       norms: [
-        () => panels.load('norms').then(() => normsPanel(ctx, { fresh: true, withLoss: false })),
-        () => { if (panels.ready('norms')) lossChart.update(normsView(ctx).loss); },  // (its code failed to load: no chart)
+        () => panels.load('norms'),
+        () => { if (panels.ready('norms')) normsPanel(ctx, { fresh: true, withLoss: false }); },
+        () => { if (panels.ready('norms')) lossChart.update(normsView(ctx).loss); },
       ],
       spectrum: [() => spectrum(ctx)],
       weights: [() => weights(ctx)],
