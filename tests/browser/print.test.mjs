@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { launchBrowser, openPage, repoRoot } from './harness.mjs';
-import { serveLab, waitReady } from './lab-helpers.mjs';
+import { serveLab, waitReady, waitReal } from './lab-helpers.mjs';
 import { scrollThrough, PAGES } from './page-audit.mjs';
 import { figureAlts } from './pdf-inspect.mjs';
 import { SCENARIO_INFO } from '../../web/src/lab/scenarios.js';
@@ -172,4 +172,38 @@ test('an iframe embed alone and the lab print their panels as pictures, in the l
   toPng(labPdf, 'lab');
   assert.deepEqual(lab.problems, []);
   await lab.context.close();
+});
+
+test('the real-images view prints its panels across the page as pictures, with its link', { timeout: 180000 }, async () => {
+  const { page, context, problems } = await openPage(browser, `${site.url}?autoplay=0#s=real-images&ntr=200&nte=200&it=60&opt=nmd&p=2`, { viewport: { width: 1280, height: 900 } });
+  await waitReal(page);
+  await page.evaluate(() => window.__lab.realView().play());
+  await waitReal(page, 'done', 150000);
+  // on paper the panels take the page's width, one under the other (the view's own grid put them in
+  // the controls' 290 px column, its table cut at the right)
+  await page.emulateMedia({ media: 'print' });
+  const widths = await page.evaluate(() => ({
+    body: document.body.getBoundingClientRect().width,
+    summary: document.getElementById('real-panel-summary').getBoundingClientRect().width,
+    table: document.querySelector('#real-body-summary table')?.scrollWidth ?? 0,
+    tableBox: document.getElementById('real-body-summary').clientWidth,
+    buttons: [...document.querySelectorAll('#real-images button')].filter((b) => b.getClientRects().length).map((b) => b.textContent.trim()),
+  }));
+  await page.emulateMedia({ media: null });
+  assert.ok(widths.summary > 0.9 * widths.body, `the summary panel spans the page (${widths.summary} of ${widths.body} px)`);
+  assert.ok(widths.table > 0 && widths.table <= widths.tableBox + 1, `the summary table fits its panel (${widths.table} in ${widths.tableBox} px)`);
+  assert.deepEqual(widths.buttons, [], 'no buttons on paper');
+  const pdf = resolve(outDir, 'real.pdf');
+  await page.pdf({ path: pdf, ...A4 });
+  const alts = figureAlts(await import('node:fs').then((fs) => fs.readFileSync(pdf)));
+  // (the gallery, the four curves, the histogram and W, each saying what it shows at k = 60)
+  assert.equal(alts.length, 7, `the panels as pictures: ${alts.map((a) => a.slice(0, 40)).join(' | ')}`);
+  assert.match(alts[0], /^Test images and where attention looks\. 24 test images of Sneaker and Ankle boot .*\(p = 2, k = 60 of 60\): \d+ of 24 classified correctly/);
+  assert.ok(alts.every((a) => /k = 60 of 60/.test(a)), 'each says the iteration it shows');
+  const text = pdfText(pdf);
+  assert.match(text, /The live lab: http:\/\/127\.0\.0\.1:\d+\/\?autoplay=0#s=real-images/);
+  assert.match(text, /sparsity/);
+  toPng(pdf, 'real');
+  assert.deepEqual(problems, []);
+  await context.close();
 });

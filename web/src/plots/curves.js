@@ -54,7 +54,7 @@ export function createCurves(container, options) {
         ticks: { stroke: c.grid, width: 1, ...(log ? { filter: logTicks } : {}) },
         font: c.font, labelFont: c.font,
         // (a linear axis: uPlot's own labels, without Intl's cold start in the first build: number-format.js)
-        values: log ? (u, vals) => vals.map((v) => (v == null ? '' : fmtLog(v))) : linearLabels,
+        values: log ? logLabels : linearLabels,
       };
     };
     // x from 0 to the run's length when known (curves grow left to right on a fixed axis)
@@ -132,7 +132,7 @@ function logGrid(u, splits) {
   const px = decadePx(u, splits);
   return splits.map((v) => {
     if (v == null || isDecade(v)) return v;
-    const m = Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
+    const m = mantissa(v);
     return px >= 60 && (m === 2 || m === 5) ? v : null;
   });
 }
@@ -140,9 +140,23 @@ function logTicks(u, splits) {
   return decadePx(u, splits) >= 30 ? splits : splits.map((v) => (isDecade(v) ? v : null));
 }
 
+// A log axis's labels: the decades; on an axis with fewer than two decades in view (a loss from 0.69
+// to 0.4: only "1" was labelled, its numbers unreadable) also the 2s and 5s the grid draws (logGrid),
+// or the 5s alone where a decade is short.
+function logLabels(u, splits) {
+  const decades = splits.filter(isDecade).length;
+  const px = decadePx(u, splits);
+  return splits.map((v) => {
+    if (v == null || !(v > 0)) return '';
+    if (isDecade(v)) return fmtLog(v);
+    if (decades >= 2) return '';
+    const m = mantissa(v);
+    return (px >= 60 && m === 2) || (px >= 30 && m === 5) ? fmtLog(v) : '';
+  });
+}
+const mantissa = (v) => Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
 function fmtLog(v) {
-  const e = Math.round(Math.log10(v));
-  if (Math.abs(Math.log10(v) - e) > 1e-6) return '';
+  const e = Math.floor(Math.log10(v) + 1e-9);
   if (e >= -2 && e <= 3) return String(Number(v.toPrecision(1)));
-  return `1e${e}`;
+  return `${mantissa(v)}e${e}`;
 }
