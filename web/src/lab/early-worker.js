@@ -8,9 +8,12 @@
 // Blob, the thread starts at once.) No message is needed for it to work: it starts by itself from its
 // name (the wasm's folder and the page's hash, from which it also computes the page's first run:
 // first-run.js).
-// When its thread starts: start(). engine-early.js starts it at once for a link whose first run the
-// page does not have with its code, and otherwise (the default link: the first run computed at build
-// time) once the first frame is drawn: then the worker's download, compile and first run (~90 ms of
+// When its thread starts: start(). For a link with a hash, here at once: only the default link's first
+// run comes with the page's code (computed at build time, scripts/vite-first-run.mjs), so any other
+// link's first frame waits for this worker's wasm and first run, and the worker's start should not
+// wait for the lab's module to arrive and evaluate (it did: the thread started 210-350 ms after the
+// navigation, now in the HTML's head). engine-early.js starts it for the default link without a first
+// run in the page, and otherwise (the default link with its first run) once the first frame is drawn: then the worker's download, compile and first run (~90 ms of
 // its thread's CPU, and the wasm's compiles in the renderer's pool) do not compete with the first
 // frame for this machine's two cores (lab first frame 592 -> 483 ms, 8 pairs; the run starts moving
 // as soon as before, as the worker alone finishes as early: docs/BENCHMARKS.md). Until then the
@@ -53,5 +56,6 @@ export function startEarlyWorker(src) {
       postMessage(m, t) { if (real) real.postMessage(m, t); else queue.push([m, t]); },
       terminate() { real?.terminate(); queue.length = 0; real = gone; },
     };
+    if (location.hash) w.start('html');
   } catch { /* no worker here: the lab's module makes one */ }
 }

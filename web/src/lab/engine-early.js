@@ -19,7 +19,8 @@ import buildFirstRun from 'virtual:lab-first-run';
 const early = typeof window !== 'undefined' ? window.__attnsvmEarlyWorker : undefined;
 const ownView = !early && typeof document !== 'undefined' && !!document.documentElement.dataset.view;
 const firstRun = early && !early.failed && location.hash === buildFirstRun.hash ? buildFirstRun.offer : undefined;
-// The HTML's worker starts now unless the page has its first run with its code; then startWorker(), at
+// The HTML's worker, started by the HTML for a link with a hash (early-worker.js), starts now for the
+// default link if the page does not have its first run with its code; else startWorker(), at
 // the first frame (app.js; early-worker.js: why), or 2 s from here if that has not come (a first frame
 // that waits for the worker, e.g. a page whose first run is not the build's, is then late, not lost).
 if (early && !firstRun) early.start('link');
