@@ -321,6 +321,11 @@ export interface PlayerFrame extends TraceChunk {
   stepsPerFrame: number;     // the batch size the worker will use next
   computeMs: number;         // compute time of this frame in the worker
   done: boolean;             // the run stopped or reached maxIterations (play() ends)
+  // a frame of many iterations of a run of known length (maxIterations) is stepped in pieces of about
+  // maxIterations / 500 (at most 100 a frame): the weights (and, under trainHead, the head v) after each
+  // piece but the last, whose are `weights` (and `head`); absent when the frame was one piece
+  snapshots?: { iteration: number; weights: Matrix; head?: number[] | null }[];
+  head?: number[] | null;    // the head v after the frame, when the run trains it (trainHead)
 }
 
 type Async<F> = F extends (...a: infer A) => infer R ? (...a: A) => Promise<R> : never;

@@ -69,7 +69,7 @@ function advance(entry, budgetMs) {
   const remaining = entry.maxIterations - run.iteration;
   const k = Math.max(0, Math.min(entry.stepsPerFrame, remaining));
   const t0 = performance.now();
-  const chunk = run.step(k);
+  const chunk = stepInPieces(entry, k);
   const ms = performance.now() - t0;
   if (chunk.taken > 0) {
     const perStep = ms / chunk.taken;
@@ -80,6 +80,42 @@ function advance(entry, budgetMs) {
       : Math.min(target, 2 * entry.stepsPerFrame);
   }
   return frame(entry, chunk, ms);
+}
+
+// The weights come once a reply (the chunk's last W: the token plane's paths and the convergence
+// curves are drawn from these snapshots, trace.js), so a reply of many iterations (the lab at speed
+// 1000: k = 1000 a frame) left a 2000-iteration run with three points on its curves, the first at
+// k = 1000. A run of known length is therefore stepped in pieces of at most snapshotEvery(entry)
+// iterations (about 500 snapshots over the run, and at most MAX_PIECES pieces a reply), the pieces'
+// per-iteration fields joined, and each piece's W (and head v under joint training) sent along as
+// `snapshots` (all but the last piece's, which is the reply's own `weights`).
+const MAX_PIECES = 100;
+const PER_ITERATION = ['iteration', 'loss', 'normFro', 'normNuc', 'normLp', 'selected', 'selectedProbability', 'corr', 'divergence', 'softmax'];
+const snapshotEvery = (entry, k) => Math.max(Number.isFinite(entry.maxIterations) ? Math.ceil(entry.maxIterations / 500) : k, Math.ceil(k / MAX_PIECES), 1);
+
+function stepInPieces(entry, k) {
+  const every = snapshotEvery(entry, k);
+  if (k <= 2 * every) return entry.run.step(k);
+  const pieces = [], snapshots = [];
+  for (let left = k; left > 0;) {
+    const c = entry.run.step(Math.min(every, left));
+    pieces.push(c);
+    left -= c.taken;
+    if (c.stopped || c.taken === 0 || left <= 0) break;
+    snapshots.push({ iteration: c.iterationNow, weights: c.weights, ...(entry.trainHead ? { head: entry.run.params().v ?? null } : {}) });
+  }
+  if (pieces.length === 1) return pieces[0];
+  const last = pieces.at(-1);
+  const joined = { ...last, frames: 0, taken: 0, snapshots };
+  for (const c of pieces) { joined.frames += c.frames; joined.taken += c.taken; }
+  for (const f of PER_ITERATION) {
+    if (!ArrayBuffer.isView(last[f])) continue;
+    const out = new last[f].constructor(pieces.reduce((n, c) => n + c[f].length, 0));
+    let at = 0;
+    for (const c of pieces) { out.set(c[f], at); at += c[f].length; }
+    joined[f] = out;
+  }
+  return joined;
 }
 
 function frame(entry, chunk, computeMs) {
@@ -107,7 +143,7 @@ export const handlers = {
   step(engine, { runId, k }) {
     const entry = getRun(runId);
     const t0 = performance.now();
-    const chunk = entry.run.step(Math.max(0, Math.min(k, entry.maxIterations - entry.run.iteration)));
+    const chunk = stepInPieces(entry, Math.max(0, Math.min(k, entry.maxIterations - entry.run.iteration)));
     return frame(entry, chunk, performance.now() - t0);
   },
   experiment(engine, { name, options }) { return engine.experimentSeeds(name, options); },

@@ -61,19 +61,24 @@ export class TraceStore {
     }
     const it = frame.iterationNow ?? (frame.frames ? frame.iteration[frame.frames - 1] : this.currentIteration);
     this.currentIteration = it;
-    if (frame.weights && (!this.snapshots.length || this.snapshots.at(-1).iteration !== it)) {
-      const snap = { iteration: it, W: frame.weights, ...(frame.head ? { v: frame.head } : {}) };
-      this.snapshots.push(snap);
-      for (const [name, R] of Object.entries(this.refs)) {
-        this.corrCache[name].push(corr(frame.weights, R));
-        this.divCache[name].push(divergence(R, frame.weights, this.divP));
-      }
-      if (this.headRef) {
-        this.corrCache.head.push(headCorr(snap, this.headRef));
-        this.divCache.head.push(headDiv(snap, this.headRef, this.divP));
-      }
-      if (this.snapshots.length > MAX_SNAPSHOTS) this.thin();
+    // (a reply of many iterations brings the W of its pieces too: worker.js stepInPieces)
+    for (const s of frame.snapshots ?? []) this.snapshot(s.iteration, s.weights, s.head);
+    if (frame.weights) this.snapshot(it, frame.weights, frame.head);
+  }
+
+  snapshot(iteration, W, v) {
+    if (this.snapshots.length && this.snapshots.at(-1).iteration === iteration) return;
+    const snap = { iteration, W, ...(v ? { v } : {}) };
+    this.snapshots.push(snap);
+    for (const [name, R] of Object.entries(this.refs)) {
+      this.corrCache[name].push(corr(W, R));
+      this.divCache[name].push(divergence(R, W, this.divP));
     }
+    if (this.headRef) {
+      this.corrCache.head.push(headCorr(snap, this.headRef));
+      this.divCache.head.push(headDiv(snap, this.headRef, this.divP));
+    }
+    if (this.snapshots.length > MAX_SNAPSHOTS) this.thin();
   }
 
   // Keeps memory bounded on long runs: drops every other snapshot (the first and the last stay).
