@@ -174,6 +174,21 @@ test('the URL round-trips: sseeds, lmax and run in the lab\'s hash; Run adds run
   await page.dispatchEvent('#real-sseeds', 'change');
   await page.waitForFunction(() => /sseeds=4/.test(location.hash), null, { timeout: 10000 });
   await context.close();
+
+  // a link without sseeds / lmax: the controls show the defaults the figures run (the seeds' input showed
+  // 3 while the study ran 5), and the empty figures say what they will show
+  const plain = await openPage(browser, `${site.url}?autoplay=0#s=real-images`, { viewport: { width: 1400, height: 900 } });
+  await plain.page.waitForFunction(() => window.__lab?.realView?.(), null, { timeout: 60000 });
+  const seeds = await plain.page.evaluate(() => window.__lab.realView().plan('study').settings.seeds);
+  assert.equal(seeds, 5);
+  assert.equal(await plain.page.inputValue('#real-sseeds'), String(seeds));
+  assert.match(await plain.page.textContent('#real-body-study .plan-size'), new RegExp(`${seeds} seeds`));
+  assert.equal(await plain.page.inputValue('#real-lmax'), '128');
+  for (const id of ['study', 'ladder']) {
+    await plain.page.evaluate((pid) => document.getElementById(`real-panel-${pid}`).scrollIntoView(), id);  // (made when near)
+    assert.match(await plain.page.textContent(`#real-body-${id} .plan-placeholder`), new RegExp(`^Run the ${id} to draw it here`));
+  }
+  await plain.context.close();
 });
 
 test('axe-core: no violation with the study and the ladder drawn, light and dark (lab and iframe embed)', { skip, timeout: 600000 }, async () => {

@@ -20,7 +20,7 @@ import { realFigureText } from './describe.js';
 import { createGallery } from './gallery.js';
 import { createPacer } from './pacer.js';
 import { createPlanPanel } from './plan-panel.js';
-import { studySettings, ladderSettings } from './plan-text.js';
+import { studySettings, ladderSettings, STUDY_SEEDS, LADDER_MAX } from './plan-text.js';
 import { loadPair } from './asset.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, analysisText, imageDetailText, pct, num } from './panels.js';
 
@@ -171,8 +171,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     set('real-p', settings.p);
     set('real-lr', settings.lr); set('real-it', settings.iters); set('real-ntr', settings.nTrain); set('real-nte', settings.nTest); set('real-seed', settings.seed);
     $('real-cmp').checked = !!s.compare;
-    set('real-sseeds', s.studySeeds ?? 3);
-    const lSel = $('real-lmax'), lmax = s.ladderMax ?? 128;
+    set('real-sseeds', s.studySeeds ?? STUDY_SEEDS);  // (it showed 3 while the study ran 5)
+    const lSel = $('real-lmax'), lmax = s.ladderMax ?? LADDER_MAX;
     if (![...lSel.options].some((o) => Number(o.value) === lmax)) lSel.append(new Option(String(lmax), String(lmax)));
     set('real-lmax', lmax);
     root.querySelector('[data-real="p"]').hidden = settings.optimizer === 'adam' || !!s.compare;

@@ -38,7 +38,11 @@ export function createPlanPanel(body, opts) {
   const size = el('p', 'sub plan-size');
   const chart = el('div', 'plan-chart');
   const svg = document.createElementNS(SVG_NS, 'svg');
-  chart.append(svg);
+  // (until the first result: what the figure will show, in the space it keeps for it)
+  const placeholder = el('p', 'plan-placeholder', kind === 'study'
+    ? 'Run the study to draw it here: each method trained at the step it chose on validation images, over the seeds; its test accuracy (mean and 95% interval) and its paired difference to gradient descent.'
+    : 'Run the ladder to draw it here: for each number of training images n, 1 − corr between W(k) and the Att-SVM of the selection it reaches, along k, and whether that SVM is feasible, for a frozen and a jointly trained head.');
+  chart.append(placeholder, svg);
   const caption = el('p', 'plan-caption');
   const tableBox = el('div', 'plan-table-box');
   // a table wider than a phone scrolls: reachable by keyboard (axe: scrollable-region-focusable)
@@ -116,6 +120,7 @@ export function createPlanPanel(body, opts) {
     const st = running ? `${prog?.submitted ?? 0} of ${prog?.planned ?? '?'} runs done (${workers} workers)…`
       : table ? `Done in ${seconds?.toFixed(1)} s.` : lastError ? '' : 'Not run yet.';
     if (status.textContent !== st) status.textContent = st;
+    placeholder.hidden = !!table;
     error.textContent = lastError ?? '';
     error.hidden = !lastError;
     caption.textContent = table ? describe() : '';

@@ -11,8 +11,10 @@ export const STUDY_METHODS = 'md:1.1,md:2,md:3,nmd:1.1,nmd:2,nmd:3,adam';
 // twice at an edge), `sseeds` seeds (default 5) that both choose the step and report. The CLI's
 // default is 1000 / 500 / 1000 images, 200 epochs, 5 grid points, 10 seeds, two tasks, three settings.
 // seed: the lab's seed k runs the study's seeds k + 1 .. k + S (the CLI's --settings seedBase).
+// (the defaults of `sseeds` and `lmax`: also what the view's controls show for a link without them)
+export const STUDY_SEEDS = 5, LADDER_MAX = 128;
 export function studySettings(state) {
-  const seeds = state.studySeeds ?? 5;
+  const seeds = state.studySeeds ?? STUDY_SEEDS;
   return {
     tasks: `${state.classA ?? 7}v${state.classB ?? 9}`, nTrain: 400, nValidation: 200, nTest: 400,
     methods: STUDY_METHODS, design: 'main-only', batch: 50, epochs: 40,
@@ -24,7 +26,7 @@ export function studySettings(state) {
 // one seed, at most 20000 steps (steps = min(20000, max(1000, 5e5 / n))). The CLI's default: n up to
 // 1000, NGD and normalized l_1.1 MD, two seeds, up to 10^5 steps.
 export function ladderSettings(state) {
-  const max = state.ladderMax ?? 128;
+  const max = state.ladderMax ?? LADDER_MAX;
   const sizes = [];
   for (let n = 8; n <= max; n *= 2) sizes.push(n);
   if (sizes.at(-1) !== max && max % 2 === 0) sizes.push(max);
