@@ -7,7 +7,8 @@
 // screenshots of the panel. And the README's picture of the lab (lab.png: the page at 1400 x 900 in the
 // middle of a run, the paths bending toward the SVM arrows). Needs `npm run build` first.
 //
-//   node scripts/export-figures.mjs [--out docs/figures] [--only lab,local-convergence,rank]
+//   node scripts/export-figures.mjs [--out docs/figures] [--only lab,local-convergence,rank] [--panels-only]
+//   (--panels-only: the scenarios' panels alone, not the real images nor the experiments of the same names)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,7 +34,8 @@ const FIGURES = [
 const EXPERIMENT_FIGURES = ['local-convergence', 'rates', 'mirror-descent', 'rank', 'prompt-global-local', 'loss-function',
   'joint-pv', 'paths2d', 'paths2d-t5', 'md-convergence', 'joint-wv'];
 
-const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/figures' }, only: { type: 'string' } } });
+const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/figures' }, only: { type: 'string' }, 'panels-only': { type: 'boolean', default: false } } });
+const panelsOnly = values['panels-only'];
 const outDir = resolve(repoRoot, values.out);
 const only = values.only ? new Set(values.only.split(',')) : null;
 mkdirSync(outDir, { recursive: true });
@@ -85,7 +87,7 @@ try {
   }
   // Real images (web/src/real/): the compare mode at the default settings (SPEC section 6), played to
   // its end; the accuracy curves, the |W_jk| histograms, the W heatmaps and a shot of the gallery.
-  if (!only || only.has('real-images')) {
+  if (!panelsOnly && (!only || only.has('real-images'))) {
     const { page, problems, context } = await openLab(browser, site.url, 's=real-images&cmp=1', { viewport: { width: 1400, height: 900 } });
     try {
       await page.waitForFunction(() => window.__lab.real()?.loaded || window.__lab.real()?.message, null, { timeout: 60000 });
@@ -122,8 +124,8 @@ try {
       await context.close();
     }
   }
-  const wanted = EXPERIMENT_FIGURES.filter((n) => !only || only.has(n));
-  if (wanted.length || !only || only.has('basin-map')) {
+  const wanted = panelsOnly ? [] : EXPERIMENT_FIGURES.filter((n) => !only || only.has(n));
+  if (!panelsOnly && (wanted.length || !only || only.has('basin-map'))) {
     const { page, problems, context } = await openLab(browser, site.url, '', { viewport: { width: 1280, height: 900 } });
     try {
       await page.waitForFunction(() => window.__attnsvmExperiment, null, { timeout: 30000 });

@@ -52,8 +52,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   const planOptions = (kind) => ({
     kind,
     settings: () => (kind === 'study' ? studySettings(current ?? {}) : ladderSettings(current ?? {})),
-    key: () => `${current?.classA ?? 7}v${current?.classB ?? 9}`,
-    classes: () => [current?.classA ?? 7, current?.classB ?? 9],
+    key: () => { const { classA, classB } = realSettings(current ?? {}); return `${classA}v${classB}`; },
+    classes: () => { const { classA, classB } = realSettings(current ?? {}); return [classA, classB]; },
     makeEngines: makePlanEngines,
     loadImages: (a, b) => loadPair(baseUrl, a, b, { pool: true }),
     // the link says that this figure runs as the page opens
