@@ -124,7 +124,7 @@ try {
       await context.close();
     }
   }
-  const wanted = panelsOnly ? [] : EXPERIMENT_FIGURES.filter((n) => !only || only.has(n));
+  const wanted = EXPERIMENT_FIGURES.filter((n) => !only || only.has(n));
   if (!panelsOnly && (wanted.length || !only || only.has('basin-map'))) {
     const { page, problems, context } = await openLab(browser, site.url, '', { viewport: { width: 1280, height: 900 } });
     try {

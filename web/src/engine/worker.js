@@ -89,8 +89,8 @@ function advance(entry, budgetMs) {
 // iterations (about 500 snapshots over the run, and at most MAX_PIECES pieces a reply), the pieces'
 // per-iteration fields joined, and each piece's W (and head v under joint training) sent along as
 // `snapshots` (all but the last piece's, which is the reply's own `weights`).
+// (every typed array of a chunk holds one entry, or one stride, per frame: attnsvm.d.ts TraceChunk)
 const MAX_PIECES = 100;
-const PER_ITERATION = ['iteration', 'loss', 'normFro', 'normNuc', 'normLp', 'selected', 'selectedProbability', 'corr', 'divergence', 'softmax'];
 const snapshotEvery = (entry, k) => Math.max(Number.isFinite(entry.maxIterations) ? Math.ceil(entry.maxIterations / 500) : k, Math.ceil(k / MAX_PIECES), 1);
 
 function stepInPieces(entry, k) {
@@ -108,7 +108,7 @@ function stepInPieces(entry, k) {
   const last = pieces.at(-1);
   const joined = { ...last, frames: 0, taken: 0, snapshots };
   for (const c of pieces) { joined.frames += c.frames; joined.taken += c.taken; }
-  for (const f of PER_ITERATION) {
+  for (const f of Object.keys(last)) {
     if (!ArrayBuffer.isView(last[f])) continue;
     const out = new last[f].constructor(pieces.reduce((n, c) => n + c[f].length, 0));
     let at = 0;

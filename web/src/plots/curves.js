@@ -7,7 +7,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { themeColors } from './theme.js';
-import { drawLineChart, decimatedIndices } from './linechart.js';
+import { drawLineChart, decimatedIndices, mantissa } from './linechart.js';
 import { tickLabels } from './number-format.js';
 
 export function createCurves(container, options) {
@@ -154,7 +154,6 @@ function logLabels(u, splits) {
     return (px >= 60 && m === 2) || (px >= 30 && m === 5) ? fmtLog(v) : '';
   });
 }
-const mantissa = (v) => Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
 function fmtLog(v) {
   const e = Math.floor(Math.log10(v) + 1e-9);
   if (e >= -2 && e <= 3) return String(Number(v.toPrecision(1)));

@@ -7,6 +7,9 @@ import { line } from 'd3-shape';
 import { themeColors } from './theme.js';
 import { SVG_NS, setIf, styleAxis, emptyGroupInPlace } from './svg.js';
 
+// The leading digit of v > 0 (2 for 0.2, 5 for 500): which of a log axis's splits get a grid line or a label.
+export const mantissa = (v) => Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
+
 // Indices of at most ~maxPoints of n streamed points: every stride-th, the last always (a long run's
 // history adds no pixels to a chart a few hundred pixels wide, but costs time on every redraw).
 export function decimatedIndices(n, maxPoints) {
@@ -92,7 +95,6 @@ export function drawLineChart(svgEl, spec) {
     // its minor ticks only when a decade has >= 30 px: d3 puts a tick at 1..9 x 10^e, and a grid line
     // at each read as hatching on a small chart
     const decadePx = spec.ylog ? Math.abs(y(yd[0]) - y(yd[1])) / Math.max(1e-9, Math.abs(Math.log10(yd[1] / yd[0]))) : Infinity;
-    const mantissa = (v) => Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
     const gridAt = (v) => !spec.ylog || mantissa(v) === 1 || (decadePx >= 60 && (mantissa(v) === 2 || mantissa(v) === 5));
     if (spec.ylog && decadePx < 30) gy.selectAll('.tick').filter((v) => mantissa(v) !== 1).select('line').remove();
     gy.selectAll('.tick').filter(gridAt).select('line').clone().attr('x2', width - m.left - m.right).attr('stroke', c.grid);

@@ -49,11 +49,12 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   const planEngines = [];
   const makePlanEngines = (count) => Promise.all(Array.from({ length: count }, (_, k) => (planEngines[k] ??= createRealEngine({
     worker: new Worker(new URL('./real-worker.js', import.meta.url)) }).catch((e) => { planEngines[k] = undefined; throw e; }))));
+  const planClasses = () => { const { classA, classB } = realSettings(current ?? {}); return [classA, classB]; };
   const planOptions = (kind) => ({
     kind,
     settings: () => (kind === 'study' ? studySettings(current ?? {}) : ladderSettings(current ?? {})),
-    key: () => { const { classA, classB } = realSettings(current ?? {}); return `${classA}v${classB}`; },
-    classes: () => { const { classA, classB } = realSettings(current ?? {}); return [classA, classB]; },
+    key: () => planClasses().join('v'),
+    classes: planClasses,
     makeEngines: makePlanEngines,
     loadImages: (a, b) => loadPair(baseUrl, a, b, { pool: true }),
     // the link says that this figure runs as the page opens
