@@ -20,6 +20,7 @@
 #include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/model/model.hpp"
 #include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/train/optimizers.hpp"
 #include "attnsvm/train/train.hpp"
 #include "attnsvm/vocab/fields.hpp"
 #include "attnsvm/vocab/names.hpp"
@@ -93,6 +94,17 @@ val vocabularyW() {
     put(o, "problem", list(wireNames<SvmProblemKind>()));
     put(o, "status", list(wireNames<SolveStatus>()));
     put(o, "verdict", list(wireNames<Verdict>()));
+    // The optimizer registry's properties (attnsvm/train/optimizers.hpp), for the lab's controls.
+    val optimizers = val::array();
+    for (const OptimizerInfo& info : optimizerRegistry()) {
+      val e = val::object();
+      put(e, "name", val(info.names[0]));
+      put(e, "mirror", val(info.mirror));
+      put(e, "normalized", val(isNormalizedOptimizer(info.kind)));
+      put(e, "batched", val(info.notBatched == nullptr));
+      optimizers.call<void>("push", e);
+    }
+    put(o, "optimizers", optimizers);
     // The field lists (attnsvm/vocab/fields.hpp), by the .d.ts interface they type.
     put(o, "fields", wire::fieldLists());
     // Keys a dataset file may hold beside the dataset's fields (the lab's Dataset JSON box).

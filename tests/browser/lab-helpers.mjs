@@ -1,6 +1,7 @@
 // Helpers shared by the lab's browser tests: open the lab at a state, run it to the end, read
 // numbers through the window.__lab test hook (never pixels).
 import { openPage, serveSite } from './harness.mjs';
+import { SCENARIO_INFO, SCENARIO_ORDER } from '../../web/src/lab/scenarios.js';
 
 // The built site (dist/) served by the harness; LAB_SITE_URL points the tests at a running server.
 export async function serveLab() {
@@ -8,8 +9,8 @@ export async function serveLab() {
   return serveSite();
 }
 
-export const SCENARIOS = ['paths2d', 'paths2d-t5', 'local-convergence', 'rank', 'multitoken', 'prompt-global-local',
-  'loss-function', 'joint-pv', 'mirror-descent', 'md-convergence', 'joint-wv', 'overparam', 'sphere'];
+// The lab's engine-run scenarios (web/src/lab/scenarios.js; real-images has a view of its own).
+export const SCENARIOS = SCENARIO_ORDER.filter((s) => !SCENARIO_INFO[s].own);
 
 // Opens the lab (no autoplay unless asked) and waits for the first plotted frame.
 export async function openLab(browser, siteUrl, hash = '', { autoplay = false, viewport, timeout = 30000 } = {}) {

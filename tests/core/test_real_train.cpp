@@ -16,6 +16,7 @@
 #include "attnsvm/base/rng.hpp"
 #include "attnsvm/data/real_images.hpp"
 #include "attnsvm/model/model.hpp"
+#include "attnsvm/train/optimizers.hpp"
 #include "attnsvm/train/real_train.hpp"
 
 namespace attnsvm {
@@ -135,6 +136,16 @@ TEST(RealKernel, StepsFollowTheirDefinitions) {
     const Mat expectV =
         signedPow(signedPow(Mat(P.v), p - 1) - (0.3 / dualV) * Mat(Gv), 1 / (p - 1));
     EXPECT_LE((Mat(nmd.v()) - expectV).norm(), 1e-12 * expectV.norm());
+    // nmd-fro: the gradient divided by its Frobenius norm, through the same mirror map (the
+    // registry's mirror optimizers all keep the dual state; the trainer once refused nmd-fro)
+    s.optimizer = Optimizer::NMDFro;
+    RealTrainer fro(rd, s, P.W, P.v);
+    ASSERT_TRUE(fro.step());
+    const Mat expectF = signedPow(signedPow(P.W, p - 1) - (0.3 / GW.norm()) * GW, 1 / (p - 1));
+    EXPECT_LE((fro.W() - expectF).norm(), 1e-12 * expectF.norm());
+    const Mat expectFv =
+        signedPow(signedPow(Mat(P.v), p - 1) - (0.3 / Gv.norm()) * Mat(Gv), 1 / (p - 1));
+    EXPECT_LE((Mat(fro.v()) - expectFv).norm(), 1e-12 * expectFv.norm());
   }
   // adam, first step: m = (1 - b1) g, s = (1 - b2) g^2, W1 = W - lr mhat / (sqrt(shat) + eps)
   RealTrainSettings a;
@@ -152,6 +163,26 @@ TEST(RealKernel, StepsFollowTheirDefinitions) {
   RealTrainer gdRun(rd, gd, P.W, P.v);
   gdRun.step();
   EXPECT_LE((gdRun.W() - (P.W - 0.3 * GW)).norm(), 1e-13 * P.W.norm());
+}
+
+// The real-images trainer runs every optimizer of the registry (no list of its own): a few steps
+// from the seeded start stay finite and move W.
+TEST(RealKernel, RunsEveryRegisteredOptimizer) {
+  const auto rd = realData(kernelTestData(8));
+  Rng rng(9);
+  const Mat W0 = 0.1 * rng.normalMatrix(18, 18);
+  const Vec v0 = rng.normalVector(18);
+  for (const OptimizerInfo& info : optimizerRegistry()) {
+    SCOPED_TRACE(info.names[0]);
+    RealTrainSettings s;
+    s.optimizer = info.kind;
+    s.p = 1.5;
+    s.lr = 0.05;
+    RealTrainer tr(rd, s, W0, v0);
+    for (int k = 0; k < 3; ++k) ASSERT_TRUE(tr.step());
+    EXPECT_TRUE(tr.W().allFinite());
+    EXPECT_GT((tr.W() - W0).norm(), 0.0);
+  }
 }
 
 TEST(RealKernel, MinibatchEpochsFrozenBlocksAndSeeds) {

@@ -6,6 +6,8 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/solvers/norms.hpp"
+#include "attnsvm/vocab/names.hpp"
 #include "svm_test_data.hpp"
 
 using namespace attnsvm;
@@ -33,6 +35,52 @@ struct Size {
 };
 
 }  // namespace
+
+// The norm registry is the one list: in the enum's order, named as the vocabulary names them; each
+// entry's dual norm satisfies Hoelder's inequality <A, B> <= ||A|| ||B||_* on random pairs with
+// equality at a known maximizer (a wrong dual fails), and its solver returns a certified optimum.
+TEST(NormRegistry, DualNormsAndSolversOfEveryEntry) {
+  const auto& registry = normRegistry();
+  ASSERT_EQ(registry.size(), wireNames<NormKind>().size());
+  svmtest::TestRng rng(17);
+  auto randomMat = [&](int r, int c) {
+    Mat m(r, c);
+    for (Index j = 0; j < m.size(); ++j) m.data()[j] = rng.normal();
+    return m;
+  };
+  const Dataset data = svmtest::sphere(3, 4, 5, 29);
+  for (std::size_t k = 0; k < registry.size(); ++k) {
+    const NormInfo& info = registry[k];
+    SCOPED_TRACE(info.names[0]);
+    EXPECT_EQ(static_cast<std::size_t>(info.kind), k);
+    EXPECT_STREQ(wireName(info.kind), info.names[0]);
+    for (const char* alias : info.names)
+      if (alias) EXPECT_EQ(parseWireName<NormKind>(alias, "norm"), info.kind);
+    EXPECT_EQ(&normInfo(info.kind), &info);
+    const double p = info.usesP ? 3.0 : 2.0;
+    for (int trial = 0; trial < 20; ++trial) {
+      const Mat a = randomMat(4, 3), b = randomMat(4, 3);
+      EXPECT_LE((a.array() * b.array()).sum(),
+                matrixNorm(a, info.kind, p) * dualNorm(b, info.kind, p) * (1 + 1e-12));
+    }
+    // the maximizer of <A, B> / ||B||_* : A itself (fro), U V^T (nuclear), sign(A)|A|^{p-1} (lp)
+    const Mat a = randomMat(4, 3);
+    Eigen::JacobiSVD<Mat> svd(a, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Mat maximizer = info.kind == NormKind::Nuclear ? Mat(svd.matrixU() * svd.matrixV().transpose())
+                          : info.kind == NormKind::Lp
+                              ? Mat(a.unaryExpr([&](double x) {
+                                  return std::copysign(std::pow(std::abs(x), p - 1), x);
+                                }))
+                              : a;
+    EXPECT_NEAR((a.array() * maximizer.array()).sum(),
+                matrixNorm(a, info.kind, p) * dualNorm(maximizer, info.kind, p),
+                1e-10 * matrixNorm(a, info.kind, p) * dualNorm(maximizer, info.kind, p));
+    const MarginSolution sol = solveCross(data, info.kind, p);
+    ASSERT_EQ(sol.status, SolveStatus::Optimal);
+    EXPECT_LE(sol.gap, 1e-6);
+    EXPECT_NEAR(sol.objective, matrixNorm(sol.W, info.kind, p), 1e-12 * sol.objective);
+  }
+}
 
 TEST(Frobenius, CertificatesOnRandomInstances) {
   const Size sizes[] = {{2, 3, 2, 40},  {3, 4, 3, 40},  {5, 5, 5, 40},   {6, 8, 10, 40},

@@ -9,7 +9,9 @@
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/rng.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/train/optimizers.hpp"
 #include "attnsvm/train/train.hpp"
+#include "attnsvm/vocab/names.hpp"
 #include "engine_test_data.hpp"
 
 namespace attnsvm {
@@ -44,6 +46,41 @@ TEST(Mirror, RoundTripForManyP) {
   EXPECT_EQ(mirrorMap(W, 2.0), W);
   EXPECT_THROW(mirrorMap(W, 1.0), InputError);
   EXPECT_THROW(inverseMirrorMap(W, 0.5), InputError);
+}
+
+// The optimizer registry is the one list: in the enum's order, each entry's wire name is the
+// vocabulary's (aliases resolve to it), its properties answer isMirrorOptimizer /
+// isNormalizedOptimizer, and the Trainer takes finite steps with every entry, alone and as the
+// head's optimizer.
+TEST(OptimizerRegistry, EveryEntryIsNamedAndTrains) {
+  const auto& registry = optimizerRegistry();
+  ASSERT_EQ(registry.size(), wireNames<Optimizer>().size());
+  const Dataset data = sphereDataset(3, 4, 3, 1);
+  for (std::size_t k = 0; k < registry.size(); ++k) {
+    const OptimizerInfo& info = registry[k];
+    SCOPED_TRACE(info.names[0]);
+    EXPECT_EQ(static_cast<std::size_t>(info.kind), k);
+    EXPECT_STREQ(wireName(info.kind), info.names[0]);
+    for (const char* alias : info.names)
+      if (alias) EXPECT_EQ(parseWireName<Optimizer>(alias, "optimizer"), info.kind);
+    EXPECT_EQ(&optimizerInfo(info.kind), &info);
+    EXPECT_EQ(isMirrorOptimizer(info.kind), info.mirror);
+    EXPECT_EQ(isNormalizedOptimizer(info.kind),
+              info.scale == StepScale::Frobenius || info.scale == StepScale::DualNorm);
+    ModelSpec spec;
+    TrainSettings s;
+    s.optimizer = info.kind;
+    s.p = 1.5;
+    s.trainHead = true;
+    s.headOptimizer = info.kind;
+    InitSettings init;
+    init.kind = InitKind::Random;
+    init.seed = 4;
+    const Model model(data, spec);
+    Trainer tr(model, s, initialParams(model, init));
+    EXPECT_EQ(tr.step(5), 5) << tr.stopReason();
+    EXPECT_TRUE(tr.params().W.allFinite() && tr.params().v.allFinite());
+  }
 }
 
 TEST(Train, MirrorDescentWithP2IsGradientDescentBitForBit) {

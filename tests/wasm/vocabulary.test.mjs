@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadEngine, repoRoot, linearW } from './helpers.mjs';
+import { OPTIMIZERS } from '../../web/src/lab/optimizers.js';
 
 const dts = readFileSync(resolve(repoRoot, 'web/src/engine/attnsvm.d.ts'), 'utf8');
 const union = (name) => {
@@ -47,8 +48,19 @@ before(async () => { engine = await loadEngine(); });
 
 test('attnsvm.d.ts unions equal the core vocabulary', () => {
   const vocab = engine.vocabulary();
-  assert.deepEqual(Object.keys(vocab).sort(), [...Object.keys(TYPES), 'fields', 'datasetFileExtras'].sort(), 'vocabulary fields');
+  assert.deepEqual(Object.keys(vocab).sort(), [...Object.keys(TYPES), 'fields', 'datasetFileExtras', 'optimizers'].sort(), 'vocabulary fields');
   for (const [field, type] of Object.entries(TYPES)) assert.deepEqual(union(type), vocab[field], `${type} vs core ${field}`);
+});
+
+// The lab's list of optimizers (web/src/lab/optimizers.js: the select, the p control, the URL's enum)
+// is the core's registry: the same names in the same order, the same mirror property.
+test('the lab\'s optimizers are the core\'s optimizer registry', () => {
+  const { optimizers, optimizer } = engine.vocabulary();
+  assert.deepEqual(optimizers.map((o) => o.name), optimizer);
+  assert.deepEqual(OPTIMIZERS.map(({ name, mirror }) => ({ name, mirror })), optimizers.map(({ name, mirror }) => ({ name, mirror })));
+  for (const o of optimizers) assert.deepEqual(Object.keys(o).sort(), ['batched', 'mirror', 'name', 'normalized'], o.name);
+  assert.deepEqual(optimizers.filter((o) => o.mirror).map((o) => o.name), ['md', 'nmd', 'nmd-fro']);
+  assert.deepEqual(optimizers.filter((o) => o.normalized).map((o) => o.name), ['ngd', 'nmd', 'nmd-fro']);
 });
 
 test('attnsvm.d.ts interfaces list exactly the core field lists', () => {

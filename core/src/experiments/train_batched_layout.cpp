@@ -11,6 +11,7 @@
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/portable_math.hpp"
 #include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/train/optimizers.hpp"
 
 namespace attnsvm {
 
@@ -26,6 +27,7 @@ std::string batchedUnsupported(const ModelSpec& spec, const TrainSettings& s) {
   if (spec.head != HeadKind::Linear) return "the batched trainer has the linear head only";
   if (s.trainHead) return "the batched trainer does not train the head";
   if (s.traceSoftmax) return "the batched trainer records no softmax trace";
+  if (const char* why = optimizerInfo(s.optimizer).notBatched) return why;  // the registry's
   return "";
 }
 

@@ -1,7 +1,7 @@
-// Certificates of SPEC section 3: norms, dual norms, the weak-duality lower bound
+// Certificates of SPEC section 3: the weak-duality lower bound
 //   lower = sum_j lambda_j b_j / ||sum_j lambda_j A_j||_dual   (lambda >= 0 on inequalities)
+// in the norm registry's norm and dual norm (norms.cpp)
 // and the human explanation of a Farkas certificate of infeasibility.
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -10,47 +10,12 @@
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/vocab/names.hpp"
-#include "base/svd.hpp"
 #include "cold.hpp"
 #include "solvers/solvers_internal.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)
     namespace attnsvm {
   namespace {
-
-  // Entrywise l_p norm with scaling by the largest entry (p = 10 would overflow/underflow
-  // otherwise).
-  double entrywiseNorm(const ConstMatRef& w, double p) {
-    const double big = w.cwiseAbs().maxCoeff();
-    if (!(big > 0.0)) return 0.0;
-    double s = 0.0;
-    for (Index c = 0; c < w.cols(); ++c)
-      for (Index r = 0; r < w.rows(); ++r) s += std::pow(std::abs(w(r, c)) / big, p);
-    return big * std::pow(s, 1.0 / p);
-  }
-
-  Vec singularValues(const ConstMatRef& w) {
-    if (w.rows() == 0 || w.cols() == 0) return Vec();
-    if (w.cols() == 1) return Vec::Constant(1, w.norm());
-    Vec s;
-    detail::thinSvd(w, s, nullptr, nullptr);
-    return s;
-  }
-
-  // Largest singular value as the square root of the largest eigenvalue of the smaller Gram matrix
-  // (symmetric tridiagonal QR, several times faster than a Jacobi SVD at 20 x 20). The largest
-  // eigenvalue has relative accuracy ~ eps, so sigma_max does too (unlike the small singular
-  // values, which is why the nuclear norm itself keeps the SVD).
-  double spectralNorm(const ConstMatRef& w) {
-    if (w.rows() == 0 || w.cols() == 0) return 0.0;
-    if (w.cols() == 1 || w.rows() == 1) return w.norm();
-    const double big = w.cwiseAbs().maxCoeff();
-    if (!(big > 0.0)) return 0.0;
-    const Mat ws = w / big;  // no overflow / underflow in the Gram matrix
-    const Mat g = ws.rows() <= ws.cols() ? Mat(ws * ws.transpose()) : Mat(ws.transpose() * ws);
-    Eigen::SelfAdjointEigenSolver<Mat> eig(g, Eigen::EigenvaluesOnly);
-    return big * std::sqrt(std::max(eig.eigenvalues().maxCoeff(), 0.0));
-  }
 
   bool isEquality(const MarginProblem& pb, Index j) {
     return !pb.equality.empty() && pb.equality[static_cast<std::size_t>(j)];
@@ -59,34 +24,6 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
   }  // namespace
 
   const char* toString(SolveStatus status) { return wireName(status); }  // the table in names.cpp
-
-  double matrixNorm(const ConstMatRef& w, NormKind norm, double p) {
-    switch (norm) {
-      case NormKind::Frobenius:
-        return w.norm();
-      case NormKind::Nuclear:
-        return singularValues(w).sum();
-      case NormKind::Lp:
-        if (!(p > 1.0) || !std::isfinite(p))
-          throw InputError("p = " + std::to_string(p) + " must be in (1, inf)");
-        return entrywiseNorm(w, p);
-    }
-    return 0.0;
-  }
-
-  double dualNorm(const ConstMatRef& w, NormKind norm, double p) {
-    switch (norm) {
-      case NormKind::Frobenius:
-        return w.norm();
-      case NormKind::Nuclear:
-        return spectralNorm(w);
-      case NormKind::Lp:
-        if (!(p > 1.0) || !std::isfinite(p))
-          throw InputError("p = " + std::to_string(p) + " must be in (1, inf)");
-        return entrywiseNorm(w, p / (p - 1.0));
-    }
-    return 0.0;
-  }
 
   void certify(const MarginProblem& pb, const SolverSettings& settings, MarginSolution& sol) {
     const Index m = pb.b.size();

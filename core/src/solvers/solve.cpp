@@ -13,6 +13,7 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/solvers/norms.hpp"
 #include "base/text.hpp"
 #include "cold.hpp"
 #include "solvers/solvers_internal.hpp"
@@ -24,8 +25,9 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
   constexpr double kWorkingSetSlack = 1.5;  // initial working set: <A_j, W_fro> <= 1.5 b_j
 
   void checkSettings(const SolverSettings& st) {
-    if (st.norm == NormKind::Lp && !(st.p > 1.0 && std::isfinite(st.p)))
-      throw InputError("p = " + std::to_string(st.p) + " must be in (1, inf) for the l_p norm");
+    if (normInfo(st.norm).usesP && !(st.p > 1.0 && std::isfinite(st.p)))
+      throw InputError("p = " + std::to_string(st.p) + " must be in (1, inf) for the " +
+                       normInfo(st.norm).names[0] + " norm");
     if (!(st.tolerance > 0.0)) throw InputError("tolerance must be positive");
     if (!(st.feasibilityTol > 0.0)) throw InputError("feasibilityTol must be positive");
     if (!(st.supportTol > 0.0)) throw InputError("supportTol must be positive");
@@ -114,20 +116,11 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
       sol.W = Mat::Zero(problem.rows, problem.cols);
       sol.lambda = Vec::Zero(problem.constraints());
     } else if (sol.status == SolveStatus::Optimal) {
-      // Nuclear norm of a vector-shaped W is its Euclidean norm; l_2 is Frobenius.
-      const bool vectorShaped = problem.rows == 1 || problem.cols == 1;
-      const bool sameAsFrobenius = settings.norm == NormKind::Frobenius ||
-                                   (settings.norm == NormKind::Nuclear && vectorShaped) ||
-                                   (settings.norm == NormKind::Lp && settings.p == 2.0);
-      if (!sameAsFrobenius) {
+      const NormInfo& norm = normInfo(settings.norm);  // the norm registry (norms.cpp)
+      if (!norm.frobeniusSolves(problem, settings.p)) {
         const int froIterations = sol.iterations;
         const double lower = sol.marginLower, upper = sol.marginUpper;
-        // l_p of a large problem: the W-space interior point (the m x m ones of the small
-        // problems stall on the real-image working sets, issue 26).
-        const SubSolver solver = settings.norm == NormKind::Nuclear ? &detail::solveNuclear
-                                 : detail::isLargeProblem(problem)  ? &detail::solveLpWspace
-                                                                    : &detail::solveLp;
-        MarginSolution other = solveOnWorkingSet(problem, settings, sol, solver);
+        MarginSolution other = solveOnWorkingSet(problem, settings, sol, norm.solverFor(problem));
         other.iterations += froIterations;
         other.marginLower = lower;
         other.marginUpper = upper;

@@ -7,9 +7,10 @@
 //   eps);
 //         eps = normEpsilon, machine epsilon by default; 0 gives the pure normalized step D /
 //         ||D||_q)
+//   nmd-fro: U <- U - lr D / ||D||_F  (the Frobenius-normalized variant; zero step at D = 0)
 //   adam: m <- b1 m + (1-b1) g, s <- b2 s + (1-b2) g^2, W <- W - lr/(1-b1^k) m / (sqrt(s/(1-b2^k))
 //   + eps)
-// For md and nmd the dual variable U = sign(W)|W|^{p-1} is the state and W its image (the same
+// For md, nmd and nmd-fro (the registry's mirror optimizers) the dual variable U = sign(W)|W|^{p-1} is the state and W its image (the same
 // algorithm as recomputing U from W each step, in exact arithmetic, with one power per entry and
 // step instead of two); p = 2 needs no map (GD), p = 3 uses the square root. The same for v.
 #include <algorithm>
@@ -22,7 +23,7 @@
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/portable_math.hpp"
 #include "attnsvm/train/real_train.hpp"
-#include "attnsvm/vocab/names.hpp"
+#include "attnsvm/train/optimizers.hpp"
 #include "train/real_kernel.hpp"
 
 // GCC on x86-64: the power loops are compiled for AVX-512, AVX2 and the SSE2 baseline (the same
@@ -43,8 +44,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 // Adam's true gradient scale is capped (as train.cpp does) so that g^2 stays finite.
 constexpr double kAdamMaxLogScale = 300.0;
-
-bool isMirror(Optimizer o) { return o == Optimizer::MD || o == Optimizer::NMD; }
 
 // terms_k = |x_k / scale|^e for finite x and e > 0, as pmath::pow (0 -> 0) through its branch-free
 // core, so that the loops vectorize (GCC: one clone per vector width, the same bits; see
@@ -124,7 +123,7 @@ struct Block {
     x.assign(values, values + size);
     next = x;
     terms.assign(size, 0.0);
-    if (isMirror(s.optimizer)) {
+    if (optimizerInfo(s.optimizer).mirror) {
       dual = x;
       signedPower(dual.data(), size, s.p - 1.0, terms.data());
       nextDual = dual;
@@ -137,28 +136,37 @@ struct Block {
   // Candidate step into next (and nextDual) along exp(logScale) dir; k: the step's number (Adam).
   void step(const std::vector<double>& dir, double logScale, const RealTrainSettings& s, int k) {
     const std::size_t size = x.size();
-    if (s.optimizer == Optimizer::Adam) {
-      const double scale =
-          logScale == kNegInf ? 0.0 : pmath::exp(std::min(logScale, kAdamMaxLogScale));
-      const double b1 = s.adamBeta1, b2 = s.adamBeta2;
-      const double w1 = (1.0 - b1) * scale, w2 = (1.0 - b2) * scale * scale;
-      const double c1 = 1.0 - pmath::pow(b1, k), c2 = 1.0 - pmath::pow(b2, k);
-      const double lr1 = s.lr / c1;
-      for (std::size_t j = 0; j < size; ++j) {
-        m[j] = b1 * m[j] + w1 * dir[j];
-        sq[j] = b2 * sq[j] + w2 * (dir[j] * dir[j]);
-        next[j] = x[j] - lr1 * (m[j] / (std::sqrt(sq[j] / c2) + s.adamEps));
+    double coef = 0.0;
+    switch (optimizerInfo(s.optimizer).scale) {
+      case StepScale::Adaptive: {
+        const double scale =
+            logScale == kNegInf ? 0.0 : pmath::exp(std::min(logScale, kAdamMaxLogScale));
+        const double b1 = s.adamBeta1, b2 = s.adamBeta2;
+        const double w1 = (1.0 - b1) * scale, w2 = (1.0 - b2) * scale * scale;
+        const double c1 = 1.0 - pmath::pow(b1, k), c2 = 1.0 - pmath::pow(b2, k);
+        const double lr1 = s.lr / c1;
+        for (std::size_t j = 0; j < size; ++j) {
+          m[j] = b1 * m[j] + w1 * dir[j];
+          sq[j] = b2 * sq[j] + w2 * (dir[j] * dir[j]);
+          next[j] = x[j] - lr1 * (m[j] / (std::sqrt(sq[j] / c2) + s.adamEps));
+        }
+        return;
       }
-      return;
-    }
-    double coef;
-    if (s.optimizer == Optimizer::NMD) {
-      const double dualNorm = lqNorm(dir.data(), size, s.p / (s.p - 1.0), terms.data());
-      const double floor =
-          s.normEpsilon > 0.0 ? pmath::exp(pmath::log(s.normEpsilon) - logScale) : 0.0;
-      coef = (dualNorm > 0.0 && logScale != kNegInf) ? s.lr / (dualNorm + floor) : 0.0;
-    } else {
-      coef = logScale == kNegInf ? 0.0 : s.lr * pmath::exp(logScale);
+      case StepScale::DualNorm: {
+        const double dualNorm = lqNorm(dir.data(), size, s.p / (s.p - 1.0), terms.data());
+        const double floor =
+            s.normEpsilon > 0.0 ? pmath::exp(pmath::log(s.normEpsilon) - logScale) : 0.0;
+        coef = (dualNorm > 0.0 && logScale != kNegInf) ? s.lr / (dualNorm + floor) : 0.0;
+        break;
+      }
+      case StepScale::Frobenius: {  // nmd-fro (ngd runs as nmd at p = 2: `normalized` below)
+        const double norm = lqNorm(dir.data(), size, 2.0, terms.data());
+        coef = (norm > 0.0 && logScale != kNegInf) ? s.lr / norm : 0.0;
+        break;
+      }
+      case StepScale::Plain:
+        coef = logScale == kNegInf ? 0.0 : s.lr * pmath::exp(logScale);
+        break;
     }
     if (coef == 0.0) {  // exactly no step (the mirror round trip is not taken)
       next = x;
@@ -177,11 +185,6 @@ struct Block {
 
 void checkSettings(const RealTrainSettings& s, int n) {
   auto bad = [](const std::string& what) { throw InputError(what); };
-  if (s.optimizer != Optimizer::MD && s.optimizer != Optimizer::NMD &&
-      s.optimizer != Optimizer::Adam && s.optimizer != Optimizer::GD &&
-      s.optimizer != Optimizer::NGD)
-    bad(std::string("optimizer ") + wireName(s.optimizer) +
-        ": the real-images trainer runs md, nmd, adam (gd = md and ngd = nmd with p = 2)");
   if (!(s.lr > 0.0) || !std::isfinite(s.lr))
     bad("lr = " + std::to_string(s.lr) + ": must be finite and > 0");
   if (s.optimizer != Optimizer::Adam && (!(s.p > 1.0) || !std::isfinite(s.p) || s.p > 1e3))

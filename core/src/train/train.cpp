@@ -9,6 +9,7 @@
 // the mirror-descent paper's code does, so its step shrinks once ||g||_q nears eps (stepBlock).
 #include "attnsvm/train/train.hpp"
 #include "attnsvm/base/portable_math.hpp"
+#include "attnsvm/train/optimizers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -27,9 +28,6 @@
 namespace attnsvm {
 
 namespace {
-
-bool isMirror(Optimizer o) { return isMirrorOptimizer(o); }
-bool isNormalized(Optimizer o) { return isNormalizedOptimizer(o); }
 
 void requirePositive(double x, const char* what) {
   if (!(x > 0.0) || !std::isfinite(x))
@@ -56,27 +54,36 @@ double dualExponent(double p) { return p / (p - 1.0); }
 // goes on (a zero step is defined here, unlike NGD's 0/0).
 bool stepBlock(const Eigen::Ref<const Mat>& x, const Eigen::Ref<const Mat>& dir, double logScale,
                Optimizer opt, double lr, double p, Eigen::Ref<Mat> next) {
-  double coef;
-  if (opt == Optimizer::NMD) {
-    const double dual = lpNorm(dir, dualExponent(p));
-    const double floor = pmath::exp(pmath::log(std::numeric_limits<double>::epsilon()) - logScale);
-    coef = (dual > 0.0 && logScale != -INFINITY) ? lr / (dual + floor) : 0.0;
-    if (coef == 0.0) {
-      next = x;  // exactly: the mirror round trip would round
-      return true;
+  const OptimizerInfo& info = optimizerInfo(opt);
+  double coef = 0.0;
+  switch (info.scale) {
+    case StepScale::DualNorm: {
+      const double dual = lpNorm(dir, dualExponent(p));
+      const double floor =
+          pmath::exp(pmath::log(std::numeric_limits<double>::epsilon()) - logScale);
+      coef = (dual > 0.0 && logScale != -INFINITY) ? lr / (dual + floor) : 0.0;
+      if (coef == 0.0) {
+        next = x;  // exactly: the mirror round trip would round
+        return true;
+      }
+      break;
     }
-  } else if (isNormalized(opt)) {
-    const double norm = dir.norm();
-    if (!(norm > 0.0) || logScale == -INFINITY) {
-      next = x;
-      return false;
+    case StepScale::Frobenius: {
+      const double norm = dir.norm();
+      if (!(norm > 0.0) || logScale == -INFINITY) {
+        next = x;
+        return false;
+      }
+      coef = lr / norm;
+      break;
     }
-    coef = lr / norm;
-  } else {
-    // exp(logScale) underflows to 0 exactly when the true gradient does: a zero step.
-    coef = logScale == -INFINITY ? 0.0 : lr * pmath::exp(logScale);
+    case StepScale::Plain:
+    case StepScale::Adaptive:  // not here: adamAttention / adamStep (Trainer::update)
+      // exp(logScale) underflows to 0 exactly when the true gradient does: a zero step.
+      coef = logScale == -INFINITY ? 0.0 : lr * pmath::exp(logScale);
+      break;
   }
-  if (isMirror(opt) && p != 2.0) {
+  if (info.mirror && p != 2.0) {
     next = x;
     mirrorInPlace(next, p);
     next.noalias() -= coef * dir;
@@ -182,7 +189,7 @@ ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params ini
   requirePositive(s.lr, "lr");
   requireMirrorExponent(s.p, "p");
   const bool adam =
-      s.optimizer == Optimizer::Adam || (s.trainHead && s.headOptimizer == Optimizer::Adam);
+      optimizerInfo(s.optimizer).scale == StepScale::Adaptive || (s.trainHead && optimizerInfo(s.headOptimizer).scale == StepScale::Adaptive);
   if (adam) requireAdamSettings(s);
   if (s.trainHead) {
     requirePositive(s.headLr, "headLr");
@@ -197,7 +204,7 @@ ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params ini
                      ": must be >= 1 (or 0 for the default)");
   if (!(s.maxNorm > 0.0))
     throw InputError("maxNorm = " + std::to_string(s.maxNorm) + ": must be > 0");
-  traceP_ = s.traceP != 0.0 ? s.traceP : (isMirror(s.optimizer) ? s.p : 2.0);
+  traceP_ = s.traceP != 0.0 ? s.traceP : (isMirrorOptimizer(s.optimizer) ? s.p : 2.0);
   divergenceP_ = traceP_ > 1.0 ? traceP_ : 2.0;
 
   if (params_.v.size() == 0) params_.v = model_.data().v;
@@ -277,7 +284,7 @@ bool Trainer::update() {
   const ModelSpec& spec = model_.spec();
   const TrainSettings& s = settings_;
   bool moved = false;
-  if (s.optimizer == Optimizer::Adam) {
+  if (optimizerInfo(s.optimizer).scale == StepScale::Adaptive) {
     adamAttention(spec.param, params_, grad_, s, iteration_ + 1, adamM_, adamS_, next_);
     moved = true;  // Adam has no undefined step (a zero gradient is a zero step)
   } else
@@ -303,7 +310,7 @@ bool Trainer::update() {
   // In joint training a zero attention gradient is not the end: at W = 0, v = 0 (the real-images
   // start) only the head has a gradient, and W starts moving once v is nonzero.
   bool headMoved = false;
-  if (s.trainHead && s.headOptimizer == Optimizer::Adam) {
+  if (s.trainHead && optimizerInfo(s.headOptimizer).scale == StepScale::Adaptive) {
     adamStep(asMatrix(params_.v), asMatrix(grad_.v), grad_.logScaleHead, s, s.headLr,
              iteration_ + 1, asMatrix(adamM_.v), asMatrix(adamS_.v), asMatrix(next_.v));
     headMoved = true;

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "attnsvm/base/errors.hpp"
+#include "attnsvm/solvers/norms.hpp"
+#include "attnsvm/train/optimizers.hpp"
 #include "attnsvm/vocab/fields.hpp"
 
 namespace attnsvm {
@@ -50,15 +52,9 @@ ATTNSVM_TABLE(HeadKind, ATTNSVM_ROW(HeadKind::Linear, "linear"),
 ATTNSVM_TABLE(LossKind, ATTNSVM_ROW(LossKind::Logistic, "logistic"),
               ATTNSVM_ROW(LossKind::Exponential, "exponential", "exp"),
               ATTNSVM_ROW(LossKind::Correlation, "correlation", "linear", "-u"))
-ATTNSVM_TABLE(Optimizer, ATTNSVM_ROW(Optimizer::GD, "gd"), ATTNSVM_ROW(Optimizer::NGD, "ngd"),
-              ATTNSVM_ROW(Optimizer::MD, "md"), ATTNSVM_ROW(Optimizer::NMD, "nmd"),
-              ATTNSVM_ROW(Optimizer::NMDFro, "nmd-fro", "nmd_fro"),
-              ATTNSVM_ROW(Optimizer::Adam, "adam"))
 ATTNSVM_TABLE(InitKind, ATTNSVM_ROW(InitKind::Zero, "zero"),
               ATTNSVM_ROW(InitKind::Random, "random"), ATTNSVM_ROW(InitKind::Given, "given"),
               ATTNSVM_ROW(InitKind::Cone, "cone"))
-ATTNSVM_TABLE(NormKind, ATTNSVM_ROW(NormKind::Frobenius, "fro", "frobenius"),
-              ATTNSVM_ROW(NormKind::Nuclear, "nuclear", "nuc"), ATTNSVM_ROW(NormKind::Lp, "lp"))
 ATTNSVM_TABLE(SvmProblemKind, ATTNSVM_ROW(SvmProblemKind::Attention, "attention"),
               ATTNSVM_ROW(SvmProblemKind::Prompt, "prompt"),
               ATTNSVM_ROW(SvmProblemKind::RelaxedPrompt, "relaxed-prompt"),
@@ -75,6 +71,29 @@ ATTNSVM_TABLE(Verdict, ATTNSVM_ROW(Verdict::GloballyOptimal, "globally_optimal")
               ATTNSVM_ROW(Verdict::Undecided, "undecided"))
 #undef ATTNSVM_ROW
 #undef ATTNSVM_TABLE
+
+// The optimizers' names are their registry's (attnsvm/train/optimizers.hpp).
+template <>
+Table table<Optimizer>() {
+  static const std::vector<Row> rows = [] {
+    std::vector<Row> out;
+    for (const OptimizerInfo& o : optimizerRegistry())
+      out.push_back({static_cast<int>(o.kind), {o.names[0], o.names[1], o.names[2]}});
+    return out;
+  }();
+  return {rows.data(), static_cast<int>(rows.size())};
+}
+// The norms' names are their registry's (attnsvm/solvers/norms.hpp).
+template <>
+Table table<NormKind>() {
+  static const std::vector<Row> rows = [] {
+    std::vector<Row> out;
+    for (const NormInfo& n : normRegistry())
+      out.push_back({static_cast<int>(n.kind), {n.names[0], n.names[1], n.names[2]}});
+    return out;
+  }();
+  return {rows.data(), static_cast<int>(rows.size())};
+}
 
 const char* nameOf(Table t, int value) {
   for (int r = 0; r < t.size; ++r)
@@ -148,14 +167,6 @@ void notAField(const std::string& path, const std::vector<std::string>& accepted
   std::string list;
   for (const std::string& name : accepted) list += (list.empty() ? "" : ", ") + name;
   throw InputError(path + " is not a field; expected one of " + list);
-}
-
-// Declared in train.hpp.
-bool isMirrorOptimizer(Optimizer o) {
-  return o == Optimizer::MD || o == Optimizer::NMD || o == Optimizer::NMDFro;
-}
-bool isNormalizedOptimizer(Optimizer o) {
-  return o == Optimizer::NGD || o == Optimizer::NMD || o == Optimizer::NMDFro;
 }
 
 }  // namespace attnsvm

@@ -33,6 +33,9 @@ export interface Vocabulary {
   problem: SvmProblemKind[];
   status: SolveStatus[];
   verdict: Verdict[];
+  // The optimizer registry (core/src/train/optimizers.cpp): mirror = the step goes through the mirror
+  // map of p; normalized = the step divides by a norm of the gradient; batched = the batched trainer runs it.
+  optimizers: { name: OptimizerKind; mirror: boolean; normalized: boolean; batched: boolean }[];
   fields: {
     dataset: string[];          // DatasetJSON
     model: string[];            // ModelJSON

@@ -3,9 +3,10 @@
 // Pure functions: no DOM, no engine calls.
 import { SCENARIO_INFO } from './scenarios.js';
 import { dot, transpose } from './linalg.js';
+import { MIRROR_OPTIMIZERS } from './optimizers.js';
 
-// nmd: the mirror-descent paper's step (gradient over its dual norm + eps); nmd-fro: over ||grad||_F.
-export const isMD = (opt) => opt === 'md' || opt === 'nmd' || opt === 'nmd-fro';
+// The optimizers whose step goes through the mirror map of p (md, nmd, nmd-fro: the registry's).
+export const isMD = (opt) => MIRROR_OPTIMIZERS.includes(opt);
 
 // Options passed to engine.scenario: the seed, and the options this scenario takes (n, T, d go to
 // the sphere generator instead when state.generator is 'sphere').

@@ -8,6 +8,7 @@ import { SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
 import { SPEEDS, SCHEMA, defaultState } from './state.js';
 import { controlValues } from './controls.js';
 import { lpP, effectiveRefs } from './config.js';
+import { OPTIMIZERS } from './optimizers.js';
 
 const opt = (v, label = v, selected = false) => `<option value="${v}"${selected ? ' selected' : ''}>${label}</option>`;
 // The fields as the module's first sync (sync-controls.js, before the engine's scenario is known)
@@ -108,7 +109,7 @@ export function labShellHtml() {
         </fieldset>
         <fieldset><legend>Training</legend>
           <label for="ctl-optimizer">Optimizer</label>
-          <select id="ctl-optimizer">${sel('optimizer')('gd', 'GD')}${sel('optimizer')('ngd', 'normalized GD')}${sel('optimizer')('md', 'l_p mirror descent')}${sel('optimizer')('nmd', 'normalized l_p MD (dual norm)')}${sel('optimizer')('nmd-fro', 'normalized l_p MD (Frobenius)')}</select>
+          <select id="ctl-optimizer">${OPTIMIZERS.filter((o) => o.label).map((o) => sel('optimizer')(o.name, o.label)).join('')}</select>
           <div class="row">
             <label>Step η <input id="ctl-lr"${val('lr')} type="number" min="0" step="any"></label>
             <label data-show="md">p <input id="ctl-p"${val('p')} type="number" min="1.05" max="10" step="0.05"></label>

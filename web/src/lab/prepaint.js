@@ -14,6 +14,7 @@ import { SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
 import { dataHint, dataNote, variantLabels } from './controls.js';
 import { formulaSlot } from './layout.js';
 import { SCHEMA } from './state.js';
+import { MIRROR_OPTIMIZERS } from './optimizers.js';
 
 export function prepaintData() {
   const info = {}, hints = [];
@@ -25,7 +26,7 @@ export function prepaintData() {
       hint: hints.indexOf(hint), variants: variantLabels(id), own: !!s.own, refs: s.refs, shape: s.shape };
   }
   return {
-    first: SCENARIO_ORDER[0], info, hints, slot: formulaSlot,
+    first: SCENARIO_ORDER[0], info, hints, slot: formulaSlot, mirror: MIRROR_OPTIMIZERS,
     sphereHint: dataHint({ generator: 'sphere', data: null }), customHint: dataHint({ data: {} }),
     sphereNote: dataNote({ generator: 'sphere', data: null }), customNote: dataNote({ data: {} }),
     // the current softmax's shape: the link's keys that change it other than n and T (another
@@ -100,7 +101,7 @@ export function prepaint(S) {
   }
   // the mirror-descent p and the head's step show for those settings (the scenario's own optimizer
   // is the engine's: a scenario that uses mirror descent shows its p once the engine said so)
-  d.querySelector('[data-show="md"]').hidden = !['md', 'nmd', 'nmd-fro'].includes(q.get('opt'));
+  d.querySelector('[data-show="md"]').hidden = !S.mirror.includes(q.get('opt'));
   d.querySelector('[data-show="joint"]').hidden = q.get('joint') !== '1';
   // the reference SVMs shown: the link's, else the scenario's (as the module's first sync has them)
   const refs = q.has('refs') ? q.get('refs').split(',') : info.refs ?? [];

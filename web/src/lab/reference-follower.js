@@ -2,6 +2,7 @@
 // embedded figures (embed/figure.js): which selection to solve for, the solves themselves (in the
 // worker), and following the run's selection as it decides without piling up solves.
 import { unitsOf } from './views.js';
+import { isMD } from './config.js';
 import { decidedSelection, defaultSelection, referenceRequests } from './reference-requests.js';
 
 export { defaultSelection };
@@ -31,7 +32,7 @@ export async function solveReferences(client, ctx) {
   let headSvm = null, headSupport = null;
   if (cfg.train.trainHead) {
     // joint l_p training (joint-wv, W with the head): the head SVM in the head's l_p norm (SPEC 5.2)
-    const lpHead = !prompt && ['md', 'nmd', 'nmd-fro'].includes(cfg.train.headOptimizer) && cfg.train.headP !== 2;
+    const lpHead = !prompt && isMD(cfg.train.headOptimizer) && cfg.train.headP !== 2;
     try {
       headSvm = await client.solve({ dataset, problem: 'head', ...(lpHead ? { norm: 'lp', p: cfg.train.headP } : { norm: 'fro' }), ...sel });
       if (headSvm.status === 'optimal') headSupport = [...new Set(headSvm.support.map(([i]) => i))];

@@ -2,11 +2,12 @@
 // Every field has a short hash key. Only fields that differ from their default are written, so a
 // link stays short; `null` means "the scenario's own value" for model/training overrides.
 // decodeHash never throws: it returns { state, errors } where errors name the bad fields.
+import { OPTIMIZER_NAMES } from './optimizers.js';
+import { SCENARIO_ORDER } from './scenarios.js';
 
-export const SCENARIO_IDS = [
-  'paths2d', 'paths2d-t5', 'local-convergence', 'rank', 'multitoken', 'prompt-global-local',
-  'loss-function', 'joint-pv', 'mirror-descent', 'md-convergence', 'joint-wv', 'overparam', 'sphere', 'real-images',
-];
+// The URL's scenario enum: the lab's scenarios (scenarios.js, one entry each), whose engine-run ones
+// tests/browser/lab-scenarios.test.mjs checks against the engine's table (core scenarios.cpp).
+export const SCENARIO_IDS = SCENARIO_ORDER;
 
 const enumOf = (values, def, nullable = false) => ({ type: 'enum', values, def, nullable });
 const int = (min, max, def, nullable = false) => ({ type: 'int', min, max, def, nullable });
@@ -35,7 +36,7 @@ export const SCHEMA = {
   head: { key: 'head', ...enumOf(['linear', 'relu'], null, true) },
   loss: { key: 'loss', ...enumOf(['logistic', 'exponential', 'correlation'], null, true) },
   // training overrides
-  optimizer: { key: 'opt', ...enumOf(['gd', 'ngd', 'md', 'nmd', 'nmd-fro', 'adam'], null, true) },
+  optimizer: { key: 'opt', ...enumOf(OPTIMIZER_NAMES, null, true) },
   lr: { key: 'lr', ...num(1e-6, 100, null, true) },
   p: { key: 'p', ...num(1.05, 10, null, true) },
   joint: { key: 'joint', ...bool(null, true) },
