@@ -115,12 +115,37 @@ json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds
   return s;
 }
 
+// The CLI's experiments, in the order `attnsvm experiment --list` prints them: name and formatter
+// (tests/cli/experiments_test.cpp checks that every seeded experiment of the core's registry,
+// seedExperimentRegistry(), has its line here).
+const std::vector<CliExperiment>& experimentRegistry() {
+  using O = const ExperimentOptions&;
+  static const std::vector<CliExperiment> registry = {
+      {"local-convergence", &localConvergenceExperiment},
+      {"rank", &rankExperiment},
+      {"multitoken", &multitokenExperiment},
+      {"prompt-global-local", &promptGlobalLocalExperiment},
+      {"loss-function", &lossFunctionExperiment},
+      {"joint-pv", &jointPvExperiment},
+      {"mirror-descent", &mirrorDescentExperiment},
+      {"overparam", &overparamExperiment},
+      {"basin-map", &basinMapExperiment},
+      {"rates", &ratesExperiment},
+      {"paths2d", [](O o) { return paths2dExperiment(o, false); }},
+      {"paths2d-t5", [](O o) { return paths2dExperiment(o, true); }},
+      {"md-convergence", &mdConvergenceExperiment},  // mirror.cpp
+      {"joint-wv", &jointWvExperiment},
+      {"real-images", &realImagesExperiment},
+      {"real-study", &realStudyExperiment},
+      {"real-ladder", &realLadderExperiment},
+  };
+  return registry;
+}
+
 std::vector<std::string> experimentNames() {
-  return {"local-convergence", "rank",     "multitoken",     "prompt-global-local",
-          "loss-function",     "joint-pv", "mirror-descent", "overparam",
-          "basin-map",         "rates",    "paths2d",        "paths2d-t5",
-          "md-convergence",    "joint-wv", "real-images",    "real-study",
-          "real-ladder"};
+  std::vector<std::string> names;
+  for (const CliExperiment& e : experimentRegistry()) names.emplace_back(e.name);
+  return names;
 }
 
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& o) {
@@ -142,23 +167,8 @@ ExperimentResult runExperiment(const std::string& name, const ExperimentOptions&
   for (double lr : {o.lr, o.adamLr})
     if (!(lr >= 0.0) || !std::isfinite(lr))
       throw InputError("--lr / --adam-lr must be finite and > 0");
-  if (name == "real-images") return realImagesExperiment(o);
-  if (name == "real-study") return realStudyExperiment(o);
-  if (name == "real-ladder") return realLadderExperiment(o);
-  if (name == "local-convergence") return localConvergenceExperiment(o);
-  if (name == "rank") return rankExperiment(o);
-  if (name == "multitoken") return multitokenExperiment(o);
-  if (name == "prompt-global-local") return promptGlobalLocalExperiment(o);
-  if (name == "loss-function") return lossFunctionExperiment(o);
-  if (name == "joint-pv") return jointPvExperiment(o);
-  if (name == "mirror-descent") return mirrorDescentExperiment(o);
-  if (name == "overparam") return overparamExperiment(o);
-  if (name == "basin-map") return basinMapExperiment(o);
-  if (name == "rates") return ratesExperiment(o);
-  if (name == "paths2d") return paths2dExperiment(o, false);
-  if (name == "paths2d-t5") return paths2dExperiment(o, true);
-  if (name == "md-convergence") return mdConvergenceExperiment(o);  // mirror.cpp
-  if (name == "joint-wv") return jointWvExperiment(o);
+  for (const CliExperiment& e : experimentRegistry())
+    if (name == e.name) return e.run(o);
   std::string list;
   for (const auto& n : experimentNames()) list += (list.empty() ? "" : ", ") + n;
   throw InputError("unknown experiment '" + name + "'; expected one of: " + list);

@@ -48,7 +48,14 @@ constexpr int kMaxThreads = 256;
 constexpr int kMaxGrid = 2000;
 constexpr int kMaxDim = 1024;
 
-std::vector<std::string> experimentNames();
+// The CLI's experiment registry (common.cpp): adding an experiment is its formatter's file and one
+// line there (and one in the core's seedExperimentRegistry() if its seeds run in the core).
+struct CliExperiment {
+  const char* name;
+  ExperimentResult (*run)(const ExperimentOptions& options);
+};
+const std::vector<CliExperiment>& experimentRegistry();
+std::vector<std::string> experimentNames();  // the registry's names, in its order
 // Throws InputError for an unknown name or options out of range.
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& options);
 

@@ -1,9 +1,12 @@
 // Every experiment at reduced size, asserting the papers' qualitative claims.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "experiment_test_util.hpp"
+#include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/experiment.hpp"
 #include "experiments.hpp"
 
 using namespace attnsvm::cli;
@@ -178,4 +181,20 @@ TEST(Experiments, JointWvReportsSelectionsAndProbabilities) {
     EXPECT_TRUE(run["divV"].is_number());
   }
   EXPECT_EQ(r.json["settings"]["optimizer"], "nmd");
+}
+
+// The CLI's experiment registry covers the core's: every seeded experiment the core registers
+// (and the wasm runs) has its CLI formatter, each name once; an unknown name lists them all.
+TEST(ExperimentRegistry, EverySeededExperimentHasItsCliLine) {
+  const std::vector<std::string> cli = experimentNames();
+  EXPECT_EQ(std::set<std::string>(cli.begin(), cli.end()).size(), cli.size());
+  for (const attnsvm::SeedExperiment& e : attnsvm::seedExperimentRegistry())
+    EXPECT_NE(std::find(cli.begin(), cli.end(), e.name), cli.end()) << e.name;
+  EXPECT_EQ(attnsvm::seedExperimentNames().size(), attnsvm::seedExperimentRegistry().size());
+  try {
+    (void)runExperiment("no-such-thing", ExperimentOptions{});
+    ADD_FAILURE() << "no error";
+  } catch (const attnsvm::InputError& e) {
+    for (const std::string& n : cli) EXPECT_NE(std::string(e.what()).find(n), std::string::npos) << n;
+  }
 }

@@ -8,8 +8,10 @@
 
 #include "attnsvm/analysis/selection.hpp"
 #include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
 #include "base/svd.hpp"
+#include "experiments/experiment_internal.hpp"
 
 namespace attnsvm {
 
@@ -68,3 +70,25 @@ RankInstance rankInstance(std::uint64_t seed, int n, int T, int d, double tol) {
 }
 
 }  // namespace attnsvm
+
+namespace attnsvm::experiment_detail {
+
+// One instance of the rank experiment as named columns, for the lab's workers (the wire format of
+// every seeded experiment). Ranks are -1 where there is none (infeasible, nuclear not solved).
+SeedResult rankSeed(std::uint64_t seed, const SeedOptions& o) {
+  const int n = o.n == -1 ? 5 : o.n, T = o.T == -1 ? 5 : o.T, d = o.d == -1 ? 5 : o.d;
+  const RankInstance ri = rankInstance(seed, n, T, d, o.rankTol == 0 ? kRankDefaultTol : o.rankTol);
+  SeedResult r;
+  r.n = n;
+  r.T = T;
+  r.d = d;
+  r.addValue("feasible", ri.feasible ? 1.0 : 0.0);
+  r.addValue("rankFro", ri.rankFro);
+  r.addValue("rankNuclear", ri.rankNuclear);
+  r.addValue("gapNuclear", ri.gapNuclear);
+  r.addLabel("statusFro", toString(ri.statusFro));
+  r.addLabel("statusNuclear", ri.feasible ? toString(ri.statusNuclear) : "not_solved");
+  return r;
+}
+
+}  // namespace attnsvm::experiment_detail

@@ -7,6 +7,7 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/real_ladder.hpp"
+#include "experiments/experiment_internal.hpp"
 
 namespace attnsvm {
 
@@ -14,36 +15,7 @@ namespace {
 
 constexpr double kLadderPlanNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::vector<std::string> ladderList(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    const auto b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
-    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
-  }
-  return out;
-}
-
-struct LadderMethod {
-  std::string name;
-  Optimizer optimizer;
-  double p;
-};
-
-LadderMethod ladderMethod(const std::string& text) {
-  const auto colon = text.find(':');
-  const std::string opt = text.substr(0, colon);
-  if ((opt != "md" && opt != "nmd") || colon == std::string::npos)
-    throw InputError("methods: '" + text + "' is not md:p or nmd:p (e.g. nmd:2 for NGD)");
-  std::istringstream is(text.substr(colon + 1));
-  double p = 0;
-  if (!(is >> p) || !is.eof() || !(p > 1.0) || p > 1000.0)
-    throw InputError("methods: '" + text + "': p must be a number in (1, 1000]");
-  std::ostringstream name;
-  name << opt << ":" << p;
-  return {name.str(), opt == "md" ? Optimizer::MD : Optimizer::NMD, p};
-}
+using LadderMethod = experiment_detail::RealMethod;  // "md:p" or "nmd:p" (no adam)
 
 void checkLadderSettings(const RealLadderSettings& s) {
   auto bad = [](const std::string& m) { throw InputError(m); };
@@ -78,13 +50,14 @@ struct RealLadder::Impl {
 
   explicit Impl(const RealLadderSettings& settings) : s(settings) {
     checkLadderSettings(s);
-    std::vector<std::string> heads = ladderList(s.heads);
+    std::vector<std::string> heads = experiment_detail::splitList(s.heads, ',');
     if (heads.empty()) throw InputError("heads is empty");
     for (const std::string& h : heads)
       if (h != "frozen" && h != "joint")
         throw InputError("heads: '" + h + "': expected frozen or joint");
     std::vector<LadderMethod> methods;
-    for (const std::string& m : ladderList(s.methods)) methods.push_back(ladderMethod(m));
+    for (const std::string& m : experiment_detail::splitList(s.methods, ','))
+      methods.push_back(experiment_detail::parseRealMethod(m, "methods", false));
     if (methods.empty()) throw InputError("methods is empty");
     std::vector<int> sizes = s.sizes;
     std::sort(sizes.begin(), sizes.end(), std::greater<int>());  // the longest solves first

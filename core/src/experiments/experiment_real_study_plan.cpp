@@ -18,6 +18,7 @@
 #include "attnsvm/base/portable_math.hpp"
 #include "attnsvm/experiments/real_study.hpp"
 #include "attnsvm/vocab/names.hpp"
+#include "experiments/experiment_internal.hpp"
 
 namespace attnsvm {
 
@@ -25,49 +26,12 @@ namespace {
 
 constexpr double kStudyNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::vector<std::string> splitList(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, sep)) {
-    const auto b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
-    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
-  }
-  return out;
-}
-
-double parseNumber(const std::string& text, const std::string& what) {
-  std::istringstream is(text);
-  double x = 0;
-  if (!(is >> x) || !is.eof() || !std::isfinite(x))
-    throw InputError(what + ": '" + text + "' is not a number");
-  return x;
-}
-
-struct Method {
-  std::string name;  // canonical: "md:1.1", "nmd:2", "adam"
-  Optimizer optimizer = Optimizer::MD;
-  double p = 2.0;
-};
-
-std::string methodName(Optimizer o, double p) {
-  if (o == Optimizer::Adam) return "adam";
-  std::ostringstream os;
-  os << (o == Optimizer::MD ? "md:" : "nmd:") << p;
-  return os.str();
-}
+using experiment_detail::parseNumber;
+using experiment_detail::splitList;
+using Method = experiment_detail::RealMethod;  // "md:1.1", "nmd:2", "adam"
 
 Method parseMethod(const std::string& text, const std::string& field) {
-  if (text == "adam") return {"adam", Optimizer::Adam, 2.0};
-  const auto colon = text.find(':');
-  const std::string opt = text.substr(0, colon);
-  if ((opt != "md" && opt != "nmd") || colon == std::string::npos)
-    throw InputError(field + ": '" + text + "' is not a method (md:p, nmd:p or adam, e.g. md:1.1)");
-  const double p = parseNumber(text.substr(colon + 1), field + " '" + text + "'");
-  if (!(p > 1.0) || p > 1000.0)
-    throw InputError(field + ": '" + text + "': p must be in (1, 1000]");
-  const Optimizer o = opt == "md" ? Optimizer::MD : Optimizer::NMD;
-  return {methodName(o, p), o, p};
+  return experiment_detail::parseRealMethod(text, field, true);
 }
 
 std::vector<Method> parseMethods(const std::string& list, const std::string& field) {

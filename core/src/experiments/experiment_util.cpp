@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
+#include <string>
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/train_batched.hpp"
 #include "experiments/experiment_internal.hpp"
 
 namespace attnsvm {
@@ -187,3 +190,91 @@ const std::vector<double>& SeedResult::seriesOf(const std::string& name) const {
 }
 
 }  // namespace attnsvm
+
+namespace attnsvm::experiment_detail {
+
+// Correlation of every snapshot with ref (or 1 - correlation); NaN everywhere without a ref.
+std::vector<double> corrSeries(const RunRecord& r, const Mat* ref, bool oneMinus) {
+  std::vector<double> s(r.weights.size(), kNaN);
+  if (!ref) return s;
+  for (std::size_t k = 0; k < r.weights.size(); ++k) {
+    const double c = correlation(r.weights[k], *ref);
+    s[k] = oneMinus ? 1.0 - c : c;
+  }
+  return s;
+}
+
+ScenarioOptions scenarioOptions(std::uint64_t seed, int d) {
+  ScenarioOptions so;
+  so.seed = seed;
+  if (d > 0) so.d = d;
+  return so;
+}
+
+void describe(SeedResult& r, const Scenario& sc, int iters, int every) {
+  r.n = sc.data.n;
+  r.T = sc.data.T;
+  r.d = sc.data.d;
+  r.iters = iters;
+  r.every = every;
+}
+
+// Seeds first .. first + count - 1 of a one-run-per-seed experiment: every seed's run planned, the
+// runs trained together (runTrainingBatched: all seeds share the model and settings), then each
+// seed finished with its record.
+std::vector<SeedResult> oneRunSeeds(std::uint64_t first, int count, const SeedOptions& o,
+                                    PlanRun plan, FinishRun finish) {
+  std::vector<PlannedRun> plans;
+  plans.reserve(count);
+  for (int k = 0; k < count; ++k) plans.push_back(plan(first + k, o));
+  std::vector<const Dataset*> data;
+  std::vector<Params> inits;
+  for (const PlannedRun& pr : plans) {
+    data.push_back(&pr.sc.data);
+    inits.push_back(pr.sc.init);
+  }
+  const PlannedRun& p0 = plans[0];
+  const std::vector<RunRecord> recs =
+      runTrainingBatched(data, p0.sc.model, p0.ts, inits, p0.iters, p0.every);
+  std::vector<SeedResult> out;
+  out.reserve(count);
+  for (int k = 0; k < count; ++k) out.push_back(finish(first + k, o, &recs[k]));
+  return out;
+}
+
+std::vector<std::string> splitList(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, sep)) {
+    const auto b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
+    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
+  }
+  return out;
+}
+
+double parseNumber(const std::string& text, const std::string& what) {
+  std::istringstream is(text);
+  double x = 0;
+  if (!(is >> x) || !is.eof() || !std::isfinite(x))
+    throw InputError(what + ": '" + text + "' is not a number");
+  return x;
+}
+
+RealMethod parseRealMethod(const std::string& text, const std::string& field, bool adam) {
+  if (adam && text == "adam") return {"adam", Optimizer::Adam, 2.0};
+  const auto colon = text.find(':');
+  const std::string opt = text.substr(0, colon);
+  if ((opt != "md" && opt != "nmd") || colon == std::string::npos)
+    throw InputError(field + ": '" + text + "' is not a method (" +
+                     (adam ? "md:p, nmd:p or adam, e.g. md:1.1" : "md:p or nmd:p, e.g. nmd:2 for NGD") +
+                     ")");
+  const double p = parseNumber(text.substr(colon + 1), field + " '" + text + "'");
+  if (!(p > 1.0) || p > 1000.0)
+    throw InputError(field + ": '" + text + "': p must be in (1, 1000]");
+  std::ostringstream name;
+  name << opt << ":" << p;
+  return {name.str(), opt == "md" ? Optimizer::MD : Optimizer::NMD, p};
+}
+
+}  // namespace attnsvm::experiment_detail

@@ -161,4 +161,16 @@ SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed,
 std::vector<SeedResult> runExperimentSeeds(const std::string& name, std::uint64_t first, int count,
                                            const SeedOptions& options);
 
+// The registry of the seeded experiments (core/src/experiments/experiment_seed.cpp), in the order
+// of seedExperimentNames(): what runExperimentSeed(s), the wasm's experimentNames and the CLI's
+// test of its own table read. Adding one: its file and one line there.
+struct SeedExperiment {
+  const char* name;
+  SeedResult (*seed)(std::uint64_t seed, const SeedOptions& options);
+  // Seeds first .. first + count - 1 at once (batched training), as seed() gives them up to
+  // floating-point reassociation; null: seed by seed.
+  std::vector<SeedResult> (*seeds)(std::uint64_t first, int count, const SeedOptions& options);
+};
+const std::vector<SeedExperiment>& seedExperimentRegistry();
+
 }  // namespace attnsvm
