@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "attnsvm/data/real_images.hpp"
+#include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_basin.hpp"
 #include "attnsvm/experiments/real_ladder.hpp"

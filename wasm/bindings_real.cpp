@@ -23,6 +23,7 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/data/real_images.hpp"
+#include "attnsvm/experiments/real_run.hpp"
 #include "cold.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"

@@ -11,6 +11,7 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/data/real_images.hpp"
+#include "attnsvm/experiments/real_run.hpp"
 #include "common.hpp"
 #include "json_io.hpp"
 

@@ -23,6 +23,7 @@
 
 #include "attnsvm/data/dataset.hpp"
 #include "attnsvm/data/real_images.hpp"
+#include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/model/model.hpp"
 #include "svm_test_data.hpp"
 

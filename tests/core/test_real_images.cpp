@@ -14,6 +14,7 @@
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/rng.hpp"
 #include "attnsvm/data/real_images.hpp"
+#include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/train/train.hpp"
 #include "attnsvm/vocab/names.hpp"
 #include "finite_difference.hpp"

@@ -52,6 +52,24 @@ const violations = {
   'layout (flat file)': { 'core/src/newfile.cpp': '\n' },
   'layout (unknown folder)': { 'core/src/misc/x.cpp': '\n' },
   map: { 'docs/ARCHITECTURE.md': 'Gone: `core/src/nowhere/`.\n' },
+  // model/ below train/ (issue 39: model/mirror.cpp included train.hpp for the mirror map)
+  'layer order': { 'core/src/model/model.cpp': '#include "attnsvm/model/model.hpp"\n#include "attnsvm/train/train.hpp"\n' },
+  // a class of a maths header whose members only the drivers' library defines (RealImagesRun in
+  // data/real_images.hpp before issue 39)
+  library: {
+    'core/include/attnsvm/data/images.hpp': '#include "attnsvm/base/types.hpp"\nclass ImagesRun {\n public:\n  int step(int k);\n};\n',
+    'core/src/experiments/images_run.cpp': '#include "attnsvm/data/images.hpp"\nint ImagesRun::step(int k) { return k; }\n',
+  },
+  // the same file-local function in two files of one library (a unity batch would hold both)
+  'unity (same name)': {
+    'core/src/model/a.cpp': 'namespace {\nint twice(int x) { return 2 * x; }\n}  // namespace\n',
+    'core/src/model/b.cpp': 'namespace {\nint twice(int x) { return x + x; }\n}  // namespace\n',
+  },
+  // one body under two names (ladderList / splitList before issue 39)
+  'unity (same body)': {
+    'core/src/experiments/a.cpp': `namespace {\n${'std::vector<int> ladderList(int n) {\n  std::vector<int> out;\n  for (int k = 0; k < n; ++k) out.push_back(k * k + 1);\n  return out;\n}\n'}}  // namespace\n`,
+    'core/src/experiments/b.cpp': `namespace {\n${'std::vector<int> splitList(int n) {\n  std::vector<int> out;\n  for (int k = 0; k < n; ++k) out.push_back(k * k + 1);\n  return out;\n}\n'}}  // namespace\n`,
+  },
 };
 for (const [rule, change] of Object.entries(violations)) {
   test(`a violation is reported: ${rule}`, () => {
@@ -65,3 +83,19 @@ for (const [rule, change] of Object.entries(violations)) {
     }
   });
 }
+
+test('a listed back-edge that no longer occurs is reported (the list cannot go stale)', () => {
+  const dir = tree(good);
+  try {
+    const problems = checkLayout(dir, { 'core/src/model/model.cpp -> attnsvm/train/train.hpp': 'the mirror map' });
+    assert.equal(problems.length, 1, problems.join('\n'));
+    assert.match(problems[0], /layer order: KNOWN_BACK_EDGES lists .* no longer occurs/);
+    // and a listed one that occurs is accepted
+    const dir2 = tree({ ...good, ...violations['layer order'] });
+    try {
+      assert.deepEqual(checkLayout(dir2, { 'core/src/model/model.cpp -> attnsvm/train/train.hpp': 'the mirror map' }), []);
+    } finally { rmSync(dir2, { recursive: true }); }
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});

@@ -5,7 +5,7 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/portable_math.hpp"
-#include "attnsvm/train/train.hpp"
+#include "attnsvm/model/mirror.hpp"
 #include "model/mirror_internal.hpp"
 
 namespace attnsvm {

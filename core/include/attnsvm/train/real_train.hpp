@@ -18,7 +18,6 @@
 #include "attnsvm/base/rng.hpp"
 #include "attnsvm/data/dataset.hpp"
 #include "attnsvm/train/train.hpp"
-#include "attnsvm/vocab/fields.hpp"
 
 namespace attnsvm {
 
@@ -45,25 +44,7 @@ struct RealTrainSettings {
   double normEpsilon = 2.220446049250313e-16;
 };
 
-// The field list of RealTrainSettings: optimizer, p (unless Adam), lr, batch, trainW, trainHead,
-// initScale, seed, adamBeta1, adamBeta2, adamEps (the three Adam fields only for Adam),
-// normEpsilon (nmd only).
-template <class S, class V>
-auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealTrainSettings> {
-  const bool adam = s.optimizer == Optimizer::Adam;
-  v("optimizer", s.optimizer);
-  v("p", s.p, !adam);
-  v("lr", s.lr);
-  v("batch", s.batch);
-  v("trainW", s.trainW);
-  v("trainHead", s.trainHead);
-  v("initScale", s.initScale);
-  v("seed", s.seed);
-  v("adamBeta1", s.adamBeta1, adam);
-  v("adamBeta2", s.adamBeta2, adam);
-  v("adamEps", s.adamEps, adam);
-  v("normEpsilon", s.normEpsilon, s.optimizer == Optimizer::NMD || s.optimizer == Optimizer::NGD);
-}
+// The field list of RealTrainSettings: in attnsvm/vocab/fields.hpp (the vocabulary layer).
 
 // The measurements of a parameter state on a set of images (SPEC 6, 6.3).
 struct RealEvaluation {

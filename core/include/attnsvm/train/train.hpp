@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "attnsvm/model/mirror.hpp"  // mirrorMap, inverseMirrorMap
 #include "attnsvm/model/model.hpp"
 
 namespace attnsvm {
@@ -156,10 +157,6 @@ class Trainer {
   bool initialRecorded_ = false;
   int lastRecorded_ = -1;
 };
-
-// Mirror map of psi(W) = (1/p)||W||_p^p and its inverse (entrywise).
-Mat mirrorMap(const ConstMatRef& w, double p);
-Mat inverseMirrorMap(const ConstMatRef& u, double p);
 
 // Regularization path W(R) = argmin_{||W|| <= R} L(W) by Frank-Wolfe (closed-form linear
 // minimization oracles), warm-started along increasing radii.

@@ -39,6 +39,7 @@
 
 #include "attnsvm/analysis/selection.hpp"
 #include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/train/real_train.hpp"
 #include "attnsvm/train/train.hpp"
 #include "attnsvm/vocab/names.hpp"
 
@@ -261,5 +262,26 @@ std::vector<std::string> fieldNames(const Extra&... extra) {
 // page's wasm module, whose size is bounded.)
 inline constexpr const char* kDatasetFileExtras[] = {
     "attention", "V", "W", "scenario", "title", "iterations", "model", "train", "init"};
+
+// (Moved here from train/real_train.hpp, which sits below this layer.)
+// The field list of RealTrainSettings: optimizer, p (unless Adam), lr, batch, trainW, trainHead,
+// initScale, seed, adamBeta1, adamBeta2, adamEps (the three Adam fields only for Adam),
+// normEpsilon (nmd only).
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealTrainSettings> {
+  const bool adam = s.optimizer == Optimizer::Adam;
+  v("optimizer", s.optimizer);
+  v("p", s.p, !adam);
+  v("lr", s.lr);
+  v("batch", s.batch);
+  v("trainW", s.trainW);
+  v("trainHead", s.trainHead);
+  v("initScale", s.initScale);
+  v("seed", s.seed);
+  v("adamBeta1", s.adamBeta1, adam);
+  v("adamBeta2", s.adamBeta2, adam);
+  v("adamEps", s.adamEps, adam);
+  v("normEpsilon", s.normEpsilon, s.optimizer == Optimizer::NMD || s.optimizer == Optimizer::NGD);
+}
 
 }  // namespace attnsvm
