@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadEngine, repoRoot, linearW } from './helpers.mjs';
 import { OPTIMIZERS } from '../../web/src/lab/optimizers.js';
+import { NORM_REFS } from '../../web/src/lab/scenarios.js';
 
 const dts = readFileSync(resolve(repoRoot, 'web/src/engine/attnsvm.d.ts'), 'utf8');
 const union = (name) => {
@@ -61,6 +62,12 @@ test('the lab\'s optimizers are the core\'s optimizer registry', () => {
   for (const o of optimizers) assert.deepEqual(Object.keys(o).sort(), ['batched', 'mirror', 'name', 'normalized'], o.name);
   assert.deepEqual(optimizers.filter((o) => o.mirror).map((o) => o.name), ['md', 'nmd', 'nmd-fro']);
   assert.deepEqual(optimizers.filter((o) => o.normalized).map((o) => o.name), ['ngd', 'nmd', 'nmd-fro']);
+});
+
+// The lab's reference SVMs (web/src/lab/scenarios.js: checkboxes, URL set, prepaint) are the core's
+// norm registry, in its order.
+test('the lab\'s reference norms are the core\'s norm registry', () => {
+  assert.deepEqual(NORM_REFS, engine.vocabulary().norm);
 });
 
 test('attnsvm.d.ts interfaces list exactly the core field lists', () => {

@@ -9,6 +9,7 @@
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/solvers/norms.hpp"
 #include "experiments/experiment_internal.hpp"
 
 namespace attnsvm {
@@ -94,7 +95,7 @@ std::optional<Mat> svmDirection(const Dataset& data, const ModelSpec& spec,
                                 MarginSolution* out) {
   SolverSettings settings;
   settings.norm = norm;
-  settings.p = norm == NormKind::Lp ? p : 2.0;
+  settings.p = normInfo(norm).usesP ? p : 2.0;
   const MarginProblem problem = spec.param == Parameterization::Prompt
                                     ? promptSvmProblem(data, spec.Wk, selection)
                                     : attentionSvmProblem(data, spec.attention, selection);

@@ -59,8 +59,10 @@ MarginSolution solveLpWspace(const MarginProblem& problem, const SolverSettings&
 bool isLargeProblem(const MarginProblem& problem);
 
 // The smooth part of a dual problem  min_lambda  w(mu) phi(lambda) - b.lambda,  lambda_j >= 0 on
-// inequalities, where w(mu) = mu when phi is a barrier (nuclear) and 1 otherwise (l_p).
-// grad_j phi = <A_j, P(lambda)> for the primal map P, so the primal estimate is W = w(mu) P.
+// inequalities, for dualInteriorPoint. grad_j phi = <A_j, P(lambda)> for the primal map P, so the
+// primal estimate is W = w(mu) P. The one model today is the l_p dual (LpDual, solver_lp.cpp:
+// w(mu) = 1, no polishing); barrierWeighted (w(mu) = mu) and polish served the barrier model of the
+// nuclear norm, replaced by the SDP in issue 16 (docs/SOLVERS.md), and are kept for such a model.
 class DualModel {
  public:
   virtual ~DualModel() = default;
@@ -80,8 +82,8 @@ class DualModel {
   }
 };
 
-// Constraints grouped by their shared w_j (all tokens of one sequence), for the l_p and nuclear
-// solvers: the matrices A diag(D) A^T they need then cost O(groups^2 rows cols + m^2 rows).
+// Constraints grouped by their shared w_j (all tokens of one sequence), for the l_p solvers
+// (solver_lp.cpp, solver_lp_primal.cpp): the matrices A diag(D) A^T they need then cost O(groups^2 rows cols + m^2 rows).
 struct LpGroup {
   Vec w;                 // the shared w (cols)
   std::vector<Index> j;  // constraint indices

@@ -2,6 +2,7 @@
 // back into them): the fields, the dataset editor (a CLI dataset file's JSON), the link, the theme
 // and the downloads.
 import { updateState, roundDataset, datasetShapeError } from './state.js';
+import { NORM_REFS } from './scenarios.js';
 import { datasetText } from './lab-export.js';
 import { download } from '../plots/export.js';
 
@@ -28,8 +29,8 @@ export function bindControls($, { session: s, setMessage, theme, exportPanel }) 
   $('ctl-variant').onchange = (e) => setState({ variant: Number(e.target.value) });
   $('ctl-localCase').onchange = (e) => setState({ localCase: e.target.checked });
   $('ctl-joint').onchange = (e) => setState({ joint: e.target.checked });
-  for (const r of ['fro', 'nuclear', 'lp']) {
-    $(`ref-${r}`).onchange = () => setState({ refs: ['fro', 'nuclear', 'lp'].filter((x) => $(`ref-${x}`).checked) });
+  for (const r of NORM_REFS) {
+    $(`ref-${r}`).onchange = () => setState({ refs: NORM_REFS.filter((x) => $(`ref-${x}`).checked) });
   }
   $('btn-json-apply').onclick = applyJson;
   $('btn-json-reset').onclick = () => { $('json-msg').textContent = ''; setState({ data: null }); };

@@ -4,7 +4,7 @@
 // paint shows the lab's frame with every panel's space reserved; prepaint.js (inlined after it)
 // fills in what depends on the URL before that paint. buildLayout only writes it when it is absent
 // (a page without the shell).
-import { SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
+import { NORM_REFS, REF_LABEL, SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
 import { SPEEDS, SCHEMA, defaultState } from './state.js';
 import { controlValues } from './controls.js';
 import { lpP, effectiveRefs } from './config.js';
@@ -122,9 +122,7 @@ export function labShellHtml() {
         </fieldset>
         <fieldset><legend>Reference SVMs</legend>
           <div class="row wrap">
-            <label class="check"><input id="ref-fro" type="checkbox"${ref('fro')}> Frobenius <span class="dash dash-fro" aria-hidden="true"></span></label>
-            <label class="check"><input id="ref-nuclear" type="checkbox"${ref('nuclear')}> nuclear <span class="dash dash-nuclear" aria-hidden="true"></span></label>
-            <label class="check"><input id="ref-lp" type="checkbox"${ref('lp')}> l_p <span class="dash dash-lp" aria-hidden="true"></span></label>
+            ${NORM_REFS.map((r) => `<label class="check"><input id="ref-${r}" type="checkbox"${ref(r)}> ${REF_LABEL[r]} <span class="dash dash-${r}" aria-hidden="true"></span></label>`).join('\n            ')}
           </div>
           <div class="row">
             <label>l_p SVM p <input id="ctl-svmP"${val('svmP')} type="number" min="1.05" max="10" step="0.05"></label>

@@ -10,7 +10,7 @@
 //     hints, options, reference SVMs and formula slots, and the controls unfolded on wide screens (they
 //     are folded in the markup: unfolding below the paint moves nothing, folding would move the page;
 //     unfolded in the second frame after it, see below).
-import { SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
+import { NORM_REFS, SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
 import { dataHint, dataNote, variantLabels } from './controls.js';
 import { formulaSlot } from './layout.js';
 import { SCHEMA } from './state.js';
@@ -26,7 +26,7 @@ export function prepaintData() {
       hint: hints.indexOf(hint), variants: variantLabels(id), own: !!s.own, refs: s.refs, shape: s.shape };
   }
   return {
-    first: SCENARIO_ORDER[0], info, hints, slot: formulaSlot, mirror: MIRROR_OPTIMIZERS,
+    first: SCENARIO_ORDER[0], info, hints, slot: formulaSlot, mirror: MIRROR_OPTIMIZERS, normRefs: NORM_REFS,
     sphereHint: dataHint({ generator: 'sphere', data: null }), customHint: dataHint({ data: {} }),
     sphereNote: dataNote({ generator: 'sphere', data: null }), customNote: dataNote({ data: {} }),
     // the current softmax's shape: the link's keys that change it other than n and T (another
@@ -105,7 +105,7 @@ export function prepaint(S) {
   d.querySelector('[data-show="joint"]').hidden = q.get('joint') !== '1';
   // the reference SVMs shown: the link's, else the scenario's (as the module's first sync has them)
   const refs = q.has('refs') ? q.get('refs').split(',') : info.refs ?? [];
-  for (const r of ['fro', 'nuclear', 'lp']) $(`ref-${r}`).checked = refs.includes(r);
+  for (const r of S.normRefs) $(`ref-${r}`).checked = refs.includes(r);
   const variant = $('ctl-variant');
   variant.options[0].text = info.variants[0];
   variant.options[1].text = info.variants[1];

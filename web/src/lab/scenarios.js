@@ -143,4 +143,7 @@ export const SCENARIO_INFO = {
 
 export const SCENARIO_ORDER = Object.keys(SCENARIO_INFO);
 
+// The reference SVMs of the lab's norms: the engine's norms (engine.vocabulary().norm, the core's
+// norm registry; tests/wasm/vocabulary.test.mjs), each with its checkbox, dash and label.
+export const NORM_REFS = ['fro', 'nuclear', 'lp'];
 export const REF_LABEL = { fro: 'Frobenius', nuclear: 'nuclear', lp: 'l_p', gen: 'generalized SVM (W_dir)', head: 'head SVM (v)' };

@@ -3,7 +3,7 @@
 // link stays short; `null` means "the scenario's own value" for model/training overrides.
 // decodeHash never throws: it returns { state, errors } where errors name the bad fields.
 import { OPTIMIZER_NAMES } from './optimizers.js';
-import { SCENARIO_ORDER } from './scenarios.js';
+import { NORM_REFS, SCENARIO_ORDER } from './scenarios.js';
 
 // The URL's scenario enum: the lab's scenarios (scenarios.js, one entry each), whose engine-run ones
 // tests/browser/lab-scenarios.test.mjs checks against the engine's table (core scenarios.cpp).
@@ -43,7 +43,7 @@ export const SCHEMA = {
   headLr: { key: 'hlr', ...num(1e-6, 100, null, true) },
   iterations: { key: 'it', ...int(1, 20000, null, true) },
   // reference SVMs
-  refs: { key: 'refs', type: 'set', values: ['fro', 'nuclear', 'lp'], def: null, nullable: true },
+  refs: { key: 'refs', type: 'set', values: NORM_REFS, def: null, nullable: true },
   svmP: { key: 'svmp', ...num(1.05, 10, null, true) },
   selection: { key: 'sel', ...enumOf(['auto', 'optimal'], 'auto') },
   // real images (web/src/real/, SPEC section 6): the class pair, the split sizes, compare p = 1.1, 2, 3

@@ -1,6 +1,6 @@
 // The state written into the control panel (controls.js says what each control shows): the
 // fields' values, the options that apply to the scenario, and its caption and formulas.
-import { SCENARIO_INFO } from './scenarios.js';
+import { NORM_REFS, SCENARIO_INFO } from './scenarios.js';
 import { formulaSlot } from './layout.js';
 import { putFormulas } from './formulas.js';
 import { isMD } from './config.js';
@@ -42,7 +42,7 @@ export function createControlSync($, { session: s, readiness, updatePlayerUI }) 
     setProp($('ctl-localCase'), 'checked', !!s.state.localCase);
     setProp($('ctl-joint'), 'checked', jointChecked(s.state, s.cfg));
     const refList = s.effectiveRefs();
-    for (const r of ['fro', 'nuclear', 'lp']) setProp($(`ref-${r}`), 'checked', refList.includes(r));
+    for (const r of NORM_REFS) setProp($(`ref-${r}`), 'checked', refList.includes(r));
   }
 
   // The options that apply to this scenario, the data's hint and the variant's labels.

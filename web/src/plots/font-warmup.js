@@ -6,7 +6,7 @@
 // softmax's row and column names 9 px, uPlot's legend labels 600 11 px), which the lab's first
 // drawing met in its tasks. A canvas's measureText resolves the same strikes as laid-out text of the
 // same family (one cache per renderer), so the lab asks for them while it waits for the engine.
-// (tests/browser/plot-fonts.test.mjs: every font the drawn panels use is the page's or listed here)
+// (tests/browser/first-drawing.test.mjs: every font the drawn panels use is the page's or listed here)
 export const PLOT_FONTS = ['400 10px', '400 9px', '600 11px'];
 
 // family: the CSS font-family the plots' text gets (the panels' computed one)

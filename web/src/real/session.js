@@ -1,7 +1,7 @@
 // The runs of the "Real images" scenario, without DOM: the asset of the two classes (asset.js), one
 // real-images run per p, each in a Web Worker of its own (the attnsvm-experiments module, loaded on
 // demand), streamed by a player at display rate, with the measurements of every frame kept as
-// series. The lab (lab-view.js) and the embed (figure-real.js) draw from it.
+// series. The lab (lab-real.js) and the embed (figure-real.js) draw from it.
 //
 // createRealSession(options) -> session
 //   options: { settings (see realSettings), compare: bool (p = 1.1, 2, 3 side by side), baseUrl (the

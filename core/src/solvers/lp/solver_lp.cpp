@@ -32,7 +32,7 @@ namespace detail {
 // from headers included above the region and keep the full optimization; measured wasm against
 // wasm, the solves are as fast as with the whole file optimized for speed (docs/BENCHMARKS.md).
 ATTNSVM_COLD_BEGIN
-// (declared in solvers_internal.hpp: shared with solver_lp_primal.cpp and solver_nuclear.cpp)
+// (declared in solvers_internal.hpp: shared with solver_lp_primal.cpp)
 std::vector<LpGroup> groupByW(const MarginProblem& pb) {
   std::map<std::vector<double>, std::size_t> where;
   std::vector<LpGroup> groups;
