@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "attnsvm/data/real_images.hpp"
-#include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_basin.hpp"
 #include "attnsvm/experiments/real_ladder.hpp"
+#include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/experiments/real_study.hpp"
 #include "attnsvm/vocab/fields.hpp"
 #include "attnsvm/vocab/names.hpp"

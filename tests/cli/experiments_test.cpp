@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <set>
 
-#include "experiment_test_util.hpp"
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/experiment.hpp"
+#include "experiment_test_util.hpp"
 #include "experiments.hpp"
 
 using namespace attnsvm::cli;
@@ -195,6 +195,7 @@ TEST(ExperimentRegistry, EverySeededExperimentHasItsCliLine) {
     (void)runExperiment("no-such-thing", ExperimentOptions{});
     ADD_FAILURE() << "no error";
   } catch (const attnsvm::InputError& e) {
-    for (const std::string& n : cli) EXPECT_NE(std::string(e.what()).find(n), std::string::npos) << n;
+    for (const std::string& n : cli)
+      EXPECT_NE(std::string(e.what()).find(n), std::string::npos) << n;
   }
 }

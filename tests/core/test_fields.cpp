@@ -17,9 +17,9 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/data/real_images.hpp"
-#include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_basin.hpp"
+#include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/vocab/fields.hpp"

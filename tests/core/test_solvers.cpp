@@ -66,12 +66,12 @@ TEST(NormRegistry, DualNormsAndSolversOfEveryEntry) {
     // the maximizer of <A, B> / ||B||_* : A itself (fro), U V^T (nuclear), sign(A)|A|^{p-1} (lp)
     const Mat a = randomMat(4, 3);
     Eigen::JacobiSVD<Mat> svd(a, Eigen::ComputeThinU | Eigen::ComputeThinV);
-    const Mat maximizer = info.kind == NormKind::Nuclear ? Mat(svd.matrixU() * svd.matrixV().transpose())
-                          : info.kind == NormKind::Lp
-                              ? Mat(a.unaryExpr([&](double x) {
-                                  return std::copysign(std::pow(std::abs(x), p - 1), x);
-                                }))
-                              : a;
+    const Mat maximizer = info.kind == NormKind::Nuclear
+                              ? Mat(svd.matrixU() * svd.matrixV().transpose())
+                          : info.kind == NormKind::Lp ? Mat(a.unaryExpr([&](double x) {
+                              return std::copysign(std::pow(std::abs(x), p - 1), x);
+                            }))
+                                                      : a;
     EXPECT_NEAR((a.array() * maximizer.array()).sum(),
                 matrixNorm(a, info.kind, p) * dualNorm(maximizer, info.kind, p),
                 1e-10 * matrixNorm(a, info.kind, p) * dualNorm(maximizer, info.kind, p));

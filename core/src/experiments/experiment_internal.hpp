@@ -34,7 +34,8 @@ struct PlannedRun {
 };
 using PlanRun = PlannedRun (*)(std::uint64_t seed, const SeedOptions& o);
 // trained: the seed's run when oneRunSeeds trained it with others (null: train it here).
-using FinishRun = SeedResult (*)(std::uint64_t seed, const SeedOptions& o, const RunRecord* trained);
+using FinishRun = SeedResult (*)(std::uint64_t seed, const SeedOptions& o,
+                                 const RunRecord* trained);
 std::vector<SeedResult> oneRunSeeds(std::uint64_t first, int count, const SeedOptions& o,
                                     PlanRun plan, FinishRun finish);
 
@@ -55,8 +56,8 @@ RealMethod parseRealMethod(const std::string& text, const std::string& field, bo
 // ---- The seeded experiments, one file each, registered in experiment_seed.cpp ----
 SeedResult localConvergenceSeed(std::uint64_t seed, const SeedOptions& o);  // experiment_local.cpp
 std::vector<SeedResult> localConvergenceSeeds(std::uint64_t first, int count, const SeedOptions& o);
-SeedResult overparamSeed(std::uint64_t seed, const SeedOptions& o);  // experiment_overparam.cpp
-SeedResult ratesSeed(std::uint64_t seed, const SeedOptions& o);      // experiment_rates.cpp
+SeedResult overparamSeed(std::uint64_t seed, const SeedOptions& o);      // experiment_overparam.cpp
+SeedResult ratesSeed(std::uint64_t seed, const SeedOptions& o);          // experiment_rates.cpp
 SeedResult mirrorDescentSeed(std::uint64_t seed, const SeedOptions& o);  // experiment_mirror.cpp
 std::vector<SeedResult> mirrorDescentSeeds(std::uint64_t first, int count, const SeedOptions& o);
 SeedResult multitokenSeed(std::uint64_t seed, const SeedOptions& o);  // experiment_multitoken.cpp

@@ -9,8 +9,8 @@
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
-#include "experiments/experiment_internal.hpp"
 #include "attnsvm/experiments/train_batched.hpp"
+#include "experiments/experiment_internal.hpp"
 
 namespace attnsvm::experiment_detail {
 

@@ -1,6 +1,6 @@
-// The multitoken experiment (registered in experiment_seed.cpp): the relu head keeps several tokens;
-// 1 - corr with the generalized SVM's prediction, the W^mm of the optimal tokens and the one-token
-// SVM of the final selection.
+// The multitoken experiment (registered in experiment_seed.cpp): the relu head keeps several
+// tokens; 1 - corr with the generalized SVM's prediction, the W^mm of the optimal tokens and the
+// one-token SVM of the final selection.
 #include <optional>
 #include <vector>
 

@@ -81,7 +81,8 @@ std::vector<SeedResult> runExperimentSeeds(const std::string& name, std::uint64_
   if (count == 0) return out;
   const SeedExperiment& e = seedExperiment(name);
   if (e.seeds) {
-    constexpr int kBatch = 64;  // runs per batch: bounds the working memory, results do not depend on it
+    constexpr int kBatch =
+        64;  // runs per batch: bounds the working memory, results do not depend on it
     for (int k = 0; k < count; k += kBatch) {
       std::vector<SeedResult> part = e.seeds(first + k, std::min(kBatch, count - k), o);
       for (std::size_t j = 0; j < part.size(); ++j) {

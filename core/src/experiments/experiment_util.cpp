@@ -267,9 +267,9 @@ RealMethod parseRealMethod(const std::string& text, const std::string& field, bo
   const auto colon = text.find(':');
   const std::string opt = text.substr(0, colon);
   if ((opt != "md" && opt != "nmd") || colon == std::string::npos)
-    throw InputError(field + ": '" + text + "' is not a method (" +
-                     (adam ? "md:p, nmd:p or adam, e.g. md:1.1" : "md:p or nmd:p, e.g. nmd:2 for NGD") +
-                     ")");
+    throw InputError(
+        field + ": '" + text + "' is not a method (" +
+        (adam ? "md:p, nmd:p or adam, e.g. md:1.1" : "md:p or nmd:p, e.g. nmd:2 for NGD") + ")");
   const double p = parseNumber(text.substr(colon + 1), field + " '" + text + "'");
   if (!(p > 1.0) || p > 1000.0)
     throw InputError(field + ": '" + text + "': p must be in (1, 1000]");

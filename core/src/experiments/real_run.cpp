@@ -11,8 +11,8 @@
 #include "attnsvm/analysis/selection.hpp"
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/data/real_images.hpp"
-#include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/train/real_train.hpp"
 

@@ -86,10 +86,22 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
 
   const std::vector<NormInfo>& normRegistry() {
     static const std::vector<NormInfo> registry = {
-        {NormKind::Frobenius, {"fro", "frobenius"}, "fro", false, &frobeniusNorm, &frobeniusNorm,
-         &alwaysFrobenius, nullptr},
-        {NormKind::Nuclear, {"nuclear", "nuc"}, "spectral", false, &nuclearNorm, &spectralDual,
-         &vectorShaped, &nuclearSolver},
+        {NormKind::Frobenius,
+         {"fro", "frobenius"},
+         "fro",
+         false,
+         &frobeniusNorm,
+         &frobeniusNorm,
+         &alwaysFrobenius,
+         nullptr},
+        {NormKind::Nuclear,
+         {"nuclear", "nuc"},
+         "spectral",
+         false,
+         &nuclearNorm,
+         &spectralDual,
+         &vectorShaped,
+         &nuclearSolver},
         {NormKind::Lp, {"lp"}, "lq", true, &lpNormOfW, &lqDual, &lpIsFrobenius, &lpSolver},
     };
     return registry;

@@ -83,7 +83,8 @@ class DualModel {
 };
 
 // Constraints grouped by their shared w_j (all tokens of one sequence), for the l_p solvers
-// (solver_lp.cpp, solver_lp_primal.cpp): the matrices A diag(D) A^T they need then cost O(groups^2 rows cols + m^2 rows).
+// (solver_lp.cpp, solver_lp_primal.cpp): the matrices A diag(D) A^T they need then cost O(groups^2
+// rows cols + m^2 rows).
 struct LpGroup {
   Vec w;                 // the shared w (cols)
   std::vector<Index> j;  // constraint indices

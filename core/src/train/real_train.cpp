@@ -10,9 +10,10 @@
 //   nmd-fro: U <- U - lr D / ||D||_F  (the Frobenius-normalized variant; zero step at D = 0)
 //   adam: m <- b1 m + (1-b1) g, s <- b2 s + (1-b2) g^2, W <- W - lr/(1-b1^k) m / (sqrt(s/(1-b2^k))
 //   + eps)
-// For md, nmd and nmd-fro (the registry's mirror optimizers) the dual variable U = sign(W)|W|^{p-1} is the state and W its image (the same
-// algorithm as recomputing U from W each step, in exact arithmetic, with one power per entry and
-// step instead of two); p = 2 needs no map (GD), p = 3 uses the square root. The same for v.
+// For md, nmd and nmd-fro (the registry's mirror optimizers) the dual variable U = sign(W)|W|^{p-1}
+// is the state and W its image (the same algorithm as recomputing U from W each step, in exact
+// arithmetic, with one power per entry and step instead of two); p = 2 needs no map (GD), p = 3
+// uses the square root. The same for v.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -22,8 +23,8 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/portable_math.hpp"
-#include "attnsvm/train/real_train.hpp"
 #include "attnsvm/train/optimizers.hpp"
+#include "attnsvm/train/real_train.hpp"
 #include "train/real_kernel.hpp"
 
 // GCC on x86-64: the power loops are compiled for AVX-512, AVX2 and the SSE2 baseline (the same

@@ -188,8 +188,8 @@ ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params ini
   const TrainSettings& s = settings_;
   requirePositive(s.lr, "lr");
   requireMirrorExponent(s.p, "p");
-  const bool adam =
-      optimizerInfo(s.optimizer).scale == StepScale::Adaptive || (s.trainHead && optimizerInfo(s.headOptimizer).scale == StepScale::Adaptive);
+  const bool adam = optimizerInfo(s.optimizer).scale == StepScale::Adaptive ||
+                    (s.trainHead && optimizerInfo(s.headOptimizer).scale == StepScale::Adaptive);
   if (adam) requireAdamSettings(s);
   if (s.trainHead) {
     requirePositive(s.headLr, "headLr");
