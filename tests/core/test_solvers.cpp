@@ -8,6 +8,7 @@
 #include "attnsvm/solvers/margin.hpp"
 #include "attnsvm/solvers/norms.hpp"
 #include "attnsvm/vocab/names.hpp"
+#include "registry_test.hpp"
 #include "svm_test_data.hpp"
 
 using namespace attnsvm;
@@ -40,8 +41,7 @@ struct Size {
 // entry's dual norm satisfies Hoelder's inequality <A, B> <= ||A|| ||B||_* on random pairs with
 // equality at a known maximizer (a wrong dual fails), and its solver returns a certified optimum.
 TEST(NormRegistry, DualNormsAndSolversOfEveryEntry) {
-  const auto& registry = normRegistry();
-  ASSERT_EQ(registry.size(), wireNames<NormKind>().size());
+  test::expectNamedRegistry<NormKind>(normRegistry(), normInfo, "norm");
   svmtest::TestRng rng(17);
   auto randomMat = [&](int r, int c) {
     Mat m(r, c);
@@ -49,14 +49,8 @@ TEST(NormRegistry, DualNormsAndSolversOfEveryEntry) {
     return m;
   };
   const Dataset data = svmtest::sphere(3, 4, 5, 29);
-  for (std::size_t k = 0; k < registry.size(); ++k) {
-    const NormInfo& info = registry[k];
+  for (const NormInfo& info : normRegistry()) {
     SCOPED_TRACE(info.names[0]);
-    EXPECT_EQ(static_cast<std::size_t>(info.kind), k);
-    EXPECT_STREQ(wireName(info.kind), info.names[0]);
-    for (const char* alias : info.names)
-      if (alias) EXPECT_EQ(parseWireName<NormKind>(alias, "norm"), info.kind);
-    EXPECT_EQ(&normInfo(info.kind), &info);
     const double p = info.usesP ? 3.0 : 2.0;
     for (int trial = 0; trial < 20; ++trial) {
       const Mat a = randomMat(4, 3), b = randomMat(4, 3);

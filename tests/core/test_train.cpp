@@ -13,6 +13,7 @@
 #include "attnsvm/train/train.hpp"
 #include "attnsvm/vocab/names.hpp"
 #include "engine_test_data.hpp"
+#include "registry_test.hpp"
 
 namespace attnsvm {
 namespace {
@@ -53,17 +54,10 @@ TEST(Mirror, RoundTripForManyP) {
 // isNormalizedOptimizer, and the Trainer takes finite steps with every entry, alone and as the
 // head's optimizer.
 TEST(OptimizerRegistry, EveryEntryIsNamedAndTrains) {
-  const auto& registry = optimizerRegistry();
-  ASSERT_EQ(registry.size(), wireNames<Optimizer>().size());
+  test::expectNamedRegistry<Optimizer>(optimizerRegistry(), optimizerInfo, "optimizer");
   const Dataset data = sphereDataset(3, 4, 3, 1);
-  for (std::size_t k = 0; k < registry.size(); ++k) {
-    const OptimizerInfo& info = registry[k];
+  for (const OptimizerInfo& info : optimizerRegistry()) {
     SCOPED_TRACE(info.names[0]);
-    EXPECT_EQ(static_cast<std::size_t>(info.kind), k);
-    EXPECT_STREQ(wireName(info.kind), info.names[0]);
-    for (const char* alias : info.names)
-      if (alias) EXPECT_EQ(parseWireName<Optimizer>(alias, "optimizer"), info.kind);
-    EXPECT_EQ(&optimizerInfo(info.kind), &info);
     EXPECT_EQ(isMirrorOptimizer(info.kind), info.mirror);
     EXPECT_EQ(isNormalizedOptimizer(info.kind),
               info.scale == StepScale::Frobenius || info.scale == StepScale::DualNorm);

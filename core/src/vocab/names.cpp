@@ -72,27 +72,25 @@ ATTNSVM_TABLE(Verdict, ATTNSVM_ROW(Verdict::GloballyOptimal, "globally_optimal")
 #undef ATTNSVM_ROW
 #undef ATTNSVM_TABLE
 
-// The optimizers' names are their registry's (attnsvm/train/optimizers.hpp).
-template <>
-Table table<Optimizer>() {
-  static const std::vector<Row> rows = [] {
+// The optimizers' and the norms' names are their registries' (attnsvm/train/optimizers.hpp,
+// attnsvm/solvers/norms.hpp): rows made once from the entries' kind and names.
+template <class Entry>
+Table tableOf(const std::vector<Entry>& registry) {
+  static const std::vector<Row> rows = [&] {
     std::vector<Row> out;
-    for (const OptimizerInfo& o : optimizerRegistry())
-      out.push_back({static_cast<int>(o.kind), {o.names[0], o.names[1], o.names[2]}});
+    for (const Entry& e : registry)
+      out.push_back({static_cast<int>(e.kind), {e.names[0], e.names[1], e.names[2]}});
     return out;
   }();
   return {rows.data(), static_cast<int>(rows.size())};
 }
-// The norms' names are their registry's (attnsvm/solvers/norms.hpp).
+template <>
+Table table<Optimizer>() {
+  return tableOf(optimizerRegistry());
+}
 template <>
 Table table<NormKind>() {
-  static const std::vector<Row> rows = [] {
-    std::vector<Row> out;
-    for (const NormInfo& n : normRegistry())
-      out.push_back({static_cast<int>(n.kind), {n.names[0], n.names[1], n.names[2]}});
-    return out;
-  }();
-  return {rows.data(), static_cast<int>(rows.size())};
+  return tableOf(normRegistry());
 }
 
 const char* nameOf(Table t, int value) {
