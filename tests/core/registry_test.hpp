@@ -19,8 +19,11 @@ void expectNamedRegistry(const std::vector<Entry>& registry, Lookup lookup, cons
     SCOPED_TRACE(info.names[0]);
     EXPECT_EQ(static_cast<std::size_t>(info.kind), k);
     EXPECT_STREQ(wireName(info.kind), info.names[0]);
-    for (const char* alias : info.names)
-      if (alias) EXPECT_EQ(parseWireName<E>(alias, what), info.kind);
+    for (const char* alias : info.names) {
+      if (alias) {
+        EXPECT_EQ(parseWireName<E>(alias, what), info.kind);
+      }
+    }
     EXPECT_EQ(&lookup(info.kind), &info);
   }
 }
