@@ -118,7 +118,8 @@ def main():
                   os.devnull]
     pairs = []
     for k in range(a.pairs):
-        nw, nc = timed(lambda: subprocess.run(native_cmd, check=True, stdout=subprocess.DEVNULL))
+        nw, nc = timed(lambda: subprocess.run(native_cmd, check=True, stdout=subprocess.DEVNULL,
+                                                  stderr=subprocess.DEVNULL))
         tw, tc = timed(lambda: torch_training(torch)) if torch else (float("nan"), float("nan"))
         pairs.append((nw, nc, tw, tc))
         print(f"pair {k + 1}: native {nw:.3f} s wall ({nc:.3f} s CPU), torch {tw:.3f} s wall "
