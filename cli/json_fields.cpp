@@ -75,10 +75,10 @@ void readValue(const json& j, const std::string& where, Vec& x) {
 void readValue(const json& j, const std::string& where, std::vector<int>& x) {
   if (j.is_null()) return;
   if (const auto a = detail::packedArray(j)) {  // see json_io_packed.cpp
-    const bool ints = a->shape.size() == 1 &&
-                      std::all_of(a->values.begin(), a->values.end(), [](double v) {
-                        return v == std::floor(v) && std::abs(v) <= 1e9;
-                      });
+    const bool ints =
+        a->shape.size() == 1 && std::all_of(a->values.begin(), a->values.end(), [](double v) {
+          return v == std::floor(v) && std::abs(v) <= 1e9;
+        });
     if (!ints) return readValue(detail::unpacked(j), where, x);
     x.assign(a->values.begin(), a->values.end());
     return;

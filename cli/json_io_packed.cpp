@@ -206,8 +206,8 @@ std::optional<PackedArray> packedArray(const json& j) {
   a.values.resize(count);
   std::memcpy(a.values.data(), b.data() + 8 * (1 + rank), 8 * count);
   const std::size_t textBegin = 8 * (1 + rank + count);
-  a.text = std::string_view(reinterpret_cast<const char*>(b.data()) + textBegin,
-                            b.size() - textBegin);
+  a.text =
+      std::string_view(reinterpret_cast<const char*>(b.data()) + textBegin, b.size() - textBegin);
   return a;
 }
 
@@ -304,17 +304,16 @@ json parseProblemText(const std::string& text, const std::string& source) {
     if (s.compare(0, detail::kMarker.size(), detail::kMarker) != 0) continue;
     const std::size_t k = std::stoul(s.substr(detail::kMarker.size()));
     const Packed& a = arrays[k];
-    value = json::binary(
-        detail::packBytes(a.shape, a.values,
-                          std::string_view(text).substr(a.begin, a.end - a.begin)),
-        detail::kPackedSubtype);
+    value = json::binary(detail::packBytes(a.shape, a.values,
+                                           std::string_view(text).substr(a.begin, a.end - a.begin)),
+                         detail::kPackedSubtype);
   }
   return j;
 }
 
 json readProblemFile(const std::string& path) {
-  return parseProblemText(readTextFile(path), path == "-" ? std::string("standard input")
-                                                          : "'" + path + "'");
+  return parseProblemText(readTextFile(path),
+                          path == "-" ? std::string("standard input") : "'" + path + "'");
 }
 
 }  // namespace attnsvm::cli

@@ -35,9 +35,20 @@ void expectSameBits(const Mat& a, const Mat& b, const char* what) {
 // Numbers in every JSON spelling: integers, -0 and -0.0, exponents, 17 significant digits,
 // subnormal-adjacent and large magnitudes, integers beyond 2^53 and beyond 2^64.
 std::string number(std::mt19937_64& rng) {
-  static const char* fixed[] = {"0",    "-0",   "-0.0", "1",       "-7",       "1e3", "2E-3",
-                                "1e+2", "0.5",  "12345678901234567891",        "-9007199254740993",
-                                "4.9406564584124654e-324",   "1.7976931348623157e308", "3.0"};
+  static const char* fixed[] = {"0",
+                                "-0",
+                                "-0.0",
+                                "1",
+                                "-7",
+                                "1e3",
+                                "2E-3",
+                                "1e+2",
+                                "0.5",
+                                "12345678901234567891",
+                                "-9007199254740993",
+                                "4.9406564584124654e-324",
+                                "1.7976931348623157e308",
+                                "3.0"};
   const std::uint64_t r = rng();
   if (r % 5 == 0) return fixed[(r / 5) % (sizeof(fixed) / sizeof(fixed[0]))];
   std::normal_distribution<double> g(0.0, 1.0);
@@ -77,13 +88,13 @@ TEST(JsonIoPacked, ReadsTheSameDoublesAsTheDom) {
   }
   for (int k = 0; k < d; ++k) v += (k ? "," : "") + number(rng);
   const std::string text = "{ \"v\": " + v + "],\"X\" :" + nested(rng, n, T, d) +
-                           ", \"Z\": " + matrix(rng, n, d) +
-                           ", \"alpha\": " + alpha + "], \"Y\": " + Y + "], \"W\": " +
-                           matrix(rng, n * T, d) +
+                           ", \"Z\": " + matrix(rng, n, d) + ", \"alpha\": " + alpha +
+                           "], \"Y\": " + Y + "], \"W\": " + matrix(rng, n * T, d) +
                            ", \"title\": \"a [\\\"]\"}";
   const json plain = parseJsonText(text, "t");
   const json packed = parseProblemText(text, "t");
-  for (const char* key : {"X", "Z", "Y", "v", "alpha", "W"}) EXPECT_TRUE(packed[key].is_binary()) << key;
+  for (const char* key : {"X", "Z", "Y", "v", "alpha", "W"})
+    EXPECT_TRUE(packed[key].is_binary()) << key;
   EXPECT_EQ(packed["title"], plain["title"]);
   // The random magnitudes make no valid problem: problemFromJson fails the same way on both, and
   // the arrays read by the readers have the same bits.
@@ -145,8 +156,7 @@ TEST(JsonIoPacked, AValidProblemReadsIdentically) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), "W has 2 rows, expected 5");
   }
-  expectSameBits(readMatrix(parseJsonText(text, "t")["W"], "W"), readMatrix(packed["W"], "W"),
-                 "W");
+  expectSameBits(readMatrix(parseJsonText(text, "t")["W"], "W"), readMatrix(packed["W"], "W"), "W");
 }
 
 TEST(JsonIoPacked, SeqToSeqSelectionsAndSyntaxErrorsAsThePlainParser) {
