@@ -36,7 +36,7 @@ Command addAnalyzeCommand(CLI::App& app) {
   Command c;
   c.app = sub;
   c.run = [o]() {
-    const json input = readJsonFile(o->file);
+    const json input = readProblemFile(o->file);
     ProblemInput in = problemFromJson(input);
     if (in.kind != AttentionKind::Cross && in.kind != AttentionKind::Self)
       throw InputError(

@@ -43,7 +43,7 @@ Command addSolveCommand(CLI::App& app) {
     settings.p = settings.norm == NormKind::Lp ? o->p : 2.0;
     if (o->tol >= 0) settings.tolerance = o->tol;
     if (o->maxIterations > 0) settings.maxIterations = o->maxIterations;
-    ProblemInput in = problemFromJson(readJsonFile(o->file));
+    ProblemInput in = problemFromJson(readProblemFile(o->file));
     const MarginProblem problem = attentionSvmProblem(in.data, in.kind, in.units);
     const MarginSolution sol = solveMargin(problem, settings);
     json out = solutionToJson(problem, sol);

@@ -152,7 +152,7 @@ TrainSetup setupFromScenario(TrainOptions& o, const CLI::App& sub) {
 // From the input file and the options (no initial point: see initialPoint()).
 TrainSetup setupFromFile(const TrainOptions& o) {
   if (o.file.empty()) throw InputError("train needs FILE (or --scenario NAME)");
-  const json input = readJsonFile(o.file);
+  const json input = readProblemFile(o.file);
   ProblemInput in = problemFromJson(input);
   TrainSetup t;
   t.data = std::move(in.data);

@@ -75,6 +75,15 @@ void readValue(const json& j, const std::string& where, Vec& x) {
 }
 void readValue(const json& j, const std::string& where, std::vector<int>& x) {
   if (j.is_null()) return;
+  if (const auto a = detail::packedArray(j)) {  // see json_io_packed.cpp
+    const bool ints =
+        a->shape.size() == 1 && std::all_of(a->values.begin(), a->values.end(), [](double v) {
+          return v == std::floor(v) && std::abs(v) <= 1e9;
+        });
+    if (!ints) return readValue(detail::unpacked(j), where, x);
+    x.assign(a->values.begin(), a->values.end());
+    return;
+  }
   if (!j.is_array()) fail(where + " is " + typeWord(j) + ", expected an array of integers");
   x.resize(j.size());
   for (std::size_t k = 0; k < j.size(); ++k)
@@ -83,6 +92,15 @@ void readValue(const json& j, const std::string& where, std::vector<int>& x) {
 // A dataset's X: n x T x d nested arrays, every index named in the messages.
 void readValue(const json& jx, const std::string& where, const TokensRef<Mat, int>& tokens) {
   if (jx.is_null()) return;
+  if (const auto a = detail::packedArray(jx)) {  // see json_io_packed.cpp
+    if (a->shape.size() != 3) return readValue(detail::unpacked(jx), where, tokens);
+    using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    tokens.X = Eigen::Map<const RowMajor>(a->values.data(), a->shape[0] * a->shape[1], a->shape[2]);
+    tokens.n = static_cast<int>(a->shape[0]);
+    tokens.T = static_cast<int>(a->shape[1]);
+    tokens.d = static_cast<int>(a->shape[2]);
+    return;
+  }
   if (!jx.is_array()) fail(where + " is " + typeWord(jx) + ", expected n x T x d nested arrays");
   if (jx.empty()) fail(where + " is empty: need at least one sequence");
   if (!jx[0].is_array())
@@ -351,6 +369,8 @@ ProblemInput problemFromJson(const json& j) {
   }
 
   const json* ja = perQuery && j.contains("alpha") && !j["alpha"].is_null() ? &j["alpha"] : nullptr;
+  json jaUnpacked;  // n x T selections, read element by element (not packed: n T ints are small)
+  if (ja && detail::packedArray(*ja)) ja = &(jaUnpacked = detail::unpacked(*ja));
   const bool alphaGiven = ja != nullptr || !data.alpha.empty();
   if (data.Y.size() == 0) {
     if (!alphaGiven)

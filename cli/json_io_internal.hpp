@@ -1,6 +1,9 @@
 // Private to json_io.cpp and json_fields.cpp: the pieces of the JSON readers' error messages.
 #pragma once
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "attnsvm/base/errors.hpp"
 #include "json_io.hpp"
@@ -33,5 +36,16 @@ inline const char* typeWord(const json& j) {
       return "a number";
   }
 }
+
+// A numeric array packed by parseProblemText (json_io_packed.cpp): its shape (outermost first), its
+// values in row-major order and its text. Readers take the values when the shape is the one they
+// expect and otherwise read unpacked(j), the DOM the plain parser builds, for its messages.
+struct PackedArray {
+  std::vector<Index> shape;
+  std::vector<double> values;
+  std::string_view text;
+};
+std::optional<PackedArray> packedArray(const json& j);  // nullopt unless j is packed
+json unpacked(const json& j);                           // j itself unless packed
 
 }  // namespace attnsvm::cli::detail

@@ -81,11 +81,30 @@ test_stage() {
 }
 needed() { for s in "$@"; do is_cached "$s" || return 0; done; return 1; }
 
+# Further stages, one line each: "NAME|TITLE|INPUT PATHS (space-separated)|COMMAND". Each runs in the
+# native pipeline after its tests (at nice 10, whether or not the native build was needed), is skipped
+# when its inputs (and the harness) are unchanged since a run in which it passed, and its failure fails
+# the run. Example: "python|python: the bindings (pytest)|python tests/python core|bash scripts/test-python.sh"
+extra_stages=(
+)
+for line in "${extra_stages[@]}"; do
+  IFS='|' read -r name _ inputs _ <<< "$line"
+  # shellcheck disable=SC2086  # the inputs are a space-separated list of paths
+  key[$name]=$(stage_key "$name" $inputs)
+done
+run_extra_stages() {
+  for line in "${extra_stages[@]}"; do
+    IFS='|' read -r name title _ command <<< "$line"
+    test_stage "$name" "$title" "${low[@]}" bash -c "$command"
+  done
+}
+
 # The wasm API tests compare with the native CLI (tests/wasm/cli-agreement.test.mjs, experiment.test.mjs):
 # they wait for the native pipeline's build, which runs in parallel, instead of skipping those tests.
 native_pipeline() {
   if ! needed native-tests cmake-consumer wasm-api; then
-    echo "native build not needed (its tests are cached)"; touch "$logdir/native-built"; return 0
+    echo "native build not needed (its tests are cached)"; touch "$logdir/native-built"
+    run_extra_stages; return 0
   fi
   if stage "native build (ASan+UBSan)" native_build; then
     touch "$logdir/native-built"
@@ -95,6 +114,7 @@ native_pipeline() {
   else
     touch "$logdir/native-failed"
   fi
+  run_extra_stages
 }
 # wait_for_build native|wasm: waits until that pipeline's build has ended; true when it succeeded.
 wait_for_build() {

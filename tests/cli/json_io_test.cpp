@@ -12,13 +12,23 @@ using namespace attnsvm::cli;
 
 namespace {
 
-std::string errorOf(const std::string& text) {
+std::string errorOfParser(json (*parse)(const std::string&, const std::string&),
+                          const std::string& text) {
   try {
-    problemFromJson(parseJsonText(text, "test"));
+    problemFromJson(parse(text, "test"));
   } catch (const InputError& e) {
     return e.what();
   }
   return "(no error)";
+}
+
+// The message of a bad problem, read both ways: through nlohmann's DOM (parseJsonText) and with
+// the problem's arrays packed (parseProblemText, what the commands read files with), which must
+// give the same message.
+std::string errorOf(const std::string& text) {
+  const std::string plain = errorOfParser(parseJsonText, text);
+  EXPECT_EQ(errorOfParser(parseProblemText, text), plain) << text;
+  return plain;
 }
 
 const char* kGood = R"({"X": [[[1,0],[0,1],[-1,-0.5]], [[0.5,0.5],[-1,0.2],[0.3,-1]]],
