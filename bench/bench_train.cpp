@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include "attnsvm/data/real_images.hpp"
+#include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/experiments/train_batched.hpp"
 #include "attnsvm/train/train.hpp"

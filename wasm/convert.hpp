@@ -25,6 +25,7 @@
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_basin.hpp"
 #include "attnsvm/experiments/real_ladder.hpp"
+#include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/experiments/real_study.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/model/model.hpp"
@@ -145,7 +146,7 @@ val writeFields(const T& s);
 // The field lists of the public structs (attnsvm/vocab/fields.hpp) as {dataset: [names], model,
 // train, params, init, solve, scenarioOptions, solution, report}: engine.vocabulary().fields.
 val fieldLists();
-// The experiments' field lists (experiment.hpp, experiment_basin.hpp, real_images.hpp) as
+// The experiments' field lists (experiment.hpp, experiment_basin.hpp, real_run.hpp) as
 // {experimentSeeds: [names] (SeedsRequest), basinMap (BasinMapRequest), realImagesSettings,
 // realImagesFrame, realImagesAnalysis}: the attnsvm-experiments module's experimentVocabulary()
 // (the page's module does not carry them: its size bound).
