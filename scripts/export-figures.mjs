@@ -144,7 +144,13 @@ try {
         const summary = await page.evaluate((n) => window.__attnsvmExperiment.run({ name: n })
           .then((r) => ({ ms: Math.round(r.ms), workers: r.workers, settings: r.settings?.length ?? r.cells.length })), name);
         const file = resolve(outDir, `experiment-${name}.png`);
-        await (await page.$('#experiment-panel .exp-plots')).screenshot({ path: file });
+        // scrolled there first and settled: the lab's panels above draw as they come into view, and a
+        // box measured before they did was shifted (a cut key under the last plot)
+        const plots = await page.$('#experiment-panel .exp-plots');
+        await plots.scrollIntoViewIfNeeded();
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        await page.waitForTimeout(500);
+        await plots.screenshot({ path: file });
         console.log(`wrote ${file} (${JSON.stringify(summary)})`);
       }
       if (!only || only.has('basin-map')) {
