@@ -3,11 +3,12 @@
 // reader sees on the page: for each scenario, open the built lab (dist/) in headless Chromium at the
 // scenario's default state, play the run to its end, and save chosen panels through the lab's own
 // PNG/SVG export (window.__lab.exportPanel); then run the seeded experiments at the papers' full settings in
-// the lab's experiment panel (its worker pool) and save its mean ± std band plots and the basin map as
+// the lab's experiment panel (its worker pool) and save its band plots (mean ± std on linear axes, the
+// median and 10-90 % of the seeds on log axes: web/src/experiments/bands.js) and the basin map as
 // screenshots of the panel. And the README's picture of the lab (lab.png: the page at 1400 x 900 in the
 // middle of a run, the paths bending toward the SVM arrows). Needs `npm run build` first.
 //
-//   node scripts/export-figures.mjs [--out docs/figures] [--only lab,local-convergence,rank] [--panels-only]
+//   node scripts/export-figures.mjs [--out docs/figures] [--only lab,local-convergence,rank] [--panels-only] [--help]
 //   (--panels-only: the scenarios' panels alone, not the real images nor the experiments of the same names)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -34,7 +35,16 @@ const FIGURES = [
 const EXPERIMENT_FIGURES = ['local-convergence', 'rates', 'mirror-descent', 'rank', 'prompt-global-local', 'loss-function',
   'joint-pv', 'paths2d', 'paths2d-t5', 'md-convergence', 'joint-wv'];
 
-const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/figures' }, only: { type: 'string' }, 'panels-only': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/figures' }, only: { type: 'string' }, 'panels-only': { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false } } });
+if (values.help) {
+  console.log(`node scripts/export-figures.mjs [--out docs/figures] [--only NAME,...] [--panels-only]  (after npm run build)
+  --only: lab, a scenario's panels (${FIGURES.map((f) => f.scenario).join(', ')}), real-images,
+          an experiment of the panel (${EXPERIMENT_FIGURES.join(', ')}), basin-map
+          (a name that is both a scenario and an experiment exports both)
+  --panels-only: the scenarios' panels alone`);
+  process.exit(0);
+}
 const panelsOnly = values['panels-only'];
 const outDir = resolve(repoRoot, values.out);
 const only = values.only ? new Set(values.only.split(',')) : null;
@@ -134,7 +144,13 @@ try {
         const summary = await page.evaluate((n) => window.__attnsvmExperiment.run({ name: n })
           .then((r) => ({ ms: Math.round(r.ms), workers: r.workers, settings: r.settings?.length ?? r.cells.length })), name);
         const file = resolve(outDir, `experiment-${name}.png`);
-        await (await page.$('#experiment-panel .exp-plots')).screenshot({ path: file });
+        // scrolled there first and settled: the lab's panels above draw as they come into view, and a
+        // box measured before they did was shifted (a cut key under the last plot)
+        const plots = await page.$('#experiment-panel .exp-plots');
+        await plots.scrollIntoViewIfNeeded();
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        await page.waitForTimeout(500);
+        await plots.screenshot({ path: file });
         console.log(`wrote ${file} (${JSON.stringify(summary)})`);
       }
       if (!only || only.has('basin-map')) {

@@ -16,6 +16,7 @@
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_basin.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
+#include "attnsvm/experiments/seed_spread.hpp"
 #include "attnsvm/experiments/train_batched.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
@@ -171,6 +172,31 @@ val trainSeedsW(const val& req) {
   });
 }
 
+// The spread over runs of series (the core's seriesSpread, seed_spread.hpp: what the CLI writes in
+// its experiment JSON): mean, std, median, q10, q90 per snapshot. The lab's experiment panel sends
+// each setting's series (all seeds) here once its workers are done, so its bands are the engine's.
+// The request is read through SeriesSpreadRequest's field list, the result written through
+// SeriesSpread's.
+struct SpreadWriter {
+  val& out;
+  void operator()(const char* name, const std::vector<double>& v) const {
+    wire::put(out, name, wire::f64(v));
+  }
+};
+val seriesSpreadW(const val& req) {
+  return guarded([&] {
+    SeriesSpreadRequest r;
+    wire::Reader in(req, "");
+    visitFields(r, in);
+    in.finish();
+    const SeriesSpread s = seriesSpread(r.values, r.runs, r.length);
+    val o = val::object();
+    SpreadWriter w{o};
+    visitFields(s, w);
+    return o;
+  });
+}
+
 val experimentNamesW() {
   return guarded([] { return wire::namesObject(seedExperimentNames()); });
 }
@@ -203,6 +229,7 @@ EMSCRIPTEN_BINDINGS(attnsvm_experiments) {
   function("experimentNames", &experimentNamesW);
   function("basinMap", &basinMapW);
   function("basinLimits", &basinLimitsW);
+  function("seriesSpread", &seriesSpreadW);
   function("trainSeeds", &trainSeedsW);
   function("experimentVocabulary", &experimentVocabularyW);
   function("fieldsRoundTrip", &fieldsRoundTripW);

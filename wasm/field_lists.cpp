@@ -3,6 +3,7 @@
 #include <string>
 
 #include "attnsvm/base/errors.hpp"
+#include "attnsvm/experiments/seed_spread.hpp"
 #include "attnsvm/vocab/fields.hpp"
 #include "cold.hpp"
 #include "convert.hpp"
@@ -89,6 +90,8 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
     put(o, "realLadderRunResult", names<RealLadderRunResult>());
     put(o, "realLadderRow", names<RealLadderRow>());
     put(o, "realLadderSummary", names<RealLadderSummary>());
+    put(o, "seriesSpread", names<SeriesSpreadRequest>());
+    put(o, "seriesSpreadResult", names<SeriesSpread>());
     return o;
   }
 

@@ -180,25 +180,32 @@ namespace attnsvm::cli {
 
 void SeriesBlock::add(const std::string& name, const std::vector<std::vector<double>>& perSeed) {
   names.push_back(name);
-  std::vector<double> m(iteration.size(), kNaN), s(iteration.size(), kNaN);
-  for (std::size_t k = 0; k < iteration.size(); ++k) {
-    std::vector<double> col;
-    col.reserve(perSeed.size());
-    for (const auto& row : perSeed) col.push_back(k < row.size() ? row[k] : kNaN);
-    const Stats st = stats(col);
-    if (st.count > 0) {
-      m[k] = st.mean;
-      s[k] = st.std;
-    }
-  }
-  means.push_back(std::move(m));
-  stds.push_back(std::move(s));
+  SeriesSpread s = seriesSpread(perSeed, iteration.size());
+  means.push_back(s.mean);
+  stds.push_back(s.std);
+  spreads.push_back(std::move(s));
 }
+
+namespace {
+// Writes a SeriesSpread's fields through its field list (seed_spread.hpp), those of `names` only.
+struct SpreadJson {
+  json& out;
+  bool all;
+  void operator()(const char* name, const std::vector<double>& v) {
+    if (all || std::string(name) == "mean" || std::string(name) == "std") out[name] = v;
+  }
+};
+}  // namespace
 
 json SeriesBlock::toJson() const {
   json j;
   j["iteration"] = iteration;
-  for (std::size_t m = 0; m < names.size(); ++m) j[names[m]] = seriesJson(means[m], stds[m]);
+  for (std::size_t m = 0; m < names.size(); ++m) {
+    json s = json::object();
+    SpreadJson v{s, quantiles};
+    visitFields(spreads[m], v);
+    j[names[m]] = std::move(s);
+  }
   return j;
 }
 

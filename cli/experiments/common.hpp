@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/seed_spread.hpp"
 #include "attnsvm/model/model.hpp"
 #include "attnsvm/train/train.hpp"
 #include "experiments.hpp"
@@ -58,11 +59,17 @@ json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds
 
 namespace attnsvm::cli {
 
-// Per-iteration series over seeds: mean and std (non-finite values skipped), in seed order.
+// Per-iteration series over seeds: mean and std (non-finite values skipped), in seed order, and
+// the median, q10 and q90 of the log axes' bands (the core's seriesSpread, seed_spread.hpp: the
+// numbers the wasm module gives the lab). The JSON writes all five per series (quantiles: unless
+// `quantiles` is false, a single run's block); the CSV the mean and std only (its columns as ever).
 struct SeriesBlock {
   std::vector<int> iteration;
   std::vector<std::string> names;
   std::vector<std::vector<double>> means, stds;
+  std::vector<SeriesSpread> spreads;  // per name (mean and std also in means, stds)
+  bool quantiles = true;
+  // A new experiment gets every statistic by calling this once per series.
   void add(const std::string& name, const std::vector<std::vector<double>>& perSeed);
   json toJson() const;
   std::string csv(const std::string& prefixColumn = "", const std::string& prefixValue = "",

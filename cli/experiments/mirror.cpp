@@ -179,7 +179,9 @@ ExperimentResult jointWvExperiment(const ExperimentOptions& o) {
   j["settings"]["references"] =
       "W: l_p Att-SVM of the final selection; v: l_p head SVM of the selected tokens; D_p in the "
       "run's p";
-  const SeriesBlock block = aggregateSeries(&r, 1);
+  SeriesBlock block = aggregateSeries(&r, 1);
+  // one deterministic run: no band (its quantiles would repeat its values)
+  block.quantiles = false;
   json runs = json::array();
   for (std::size_t k = 0; k < r.selectionNames.size(); ++k) {
     const std::string& P = r.selectionNames[k];  // the run's scope, "p1.75"

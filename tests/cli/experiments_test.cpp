@@ -199,3 +199,31 @@ TEST(ExperimentRegistry, EverySeededExperimentHasItsCliLine) {
       EXPECT_NE(std::string(e.what()).find(n), std::string::npos) << n;
   }
 }
+
+// Every series block of a seeded experiment carries the quantiles of the log axes' bands (the
+// core's seriesSpread): q10 <= median <= q90 at every snapshot, one entry a snapshot; a single
+// run's block (joint-wv) carries none. The CSV keeps its columns (mean, std).
+TEST(Experiments, SeriesBlocksCarryTheSeedQuantiles) {
+  const ExperimentResult r = ratesExperiment(small(5, 300));
+  for (const json& m : r.json["methods"]) {
+    const json& s = m["series"]["oneMinusCorr"];
+    ASSERT_TRUE(s.contains("median") && s.contains("q10") && s.contains("q90")) << s.dump();
+    ASSERT_EQ(s["median"].size(), m["series"]["iteration"].size());
+    int positive = 0;
+    for (std::size_t i = 0; i < s["median"].size(); ++i) {
+      if (s["median"][i].is_null()) continue;
+      const double lo = s["q10"][i], mid = s["median"][i], hi = s["q90"][i];
+      EXPECT_LE(lo, mid) << m["method"] << " " << i;
+      EXPECT_LE(mid, hi) << m["method"] << " " << i;
+      positive += lo > 0;
+    }
+    EXPECT_GT(positive, 0);
+  }
+  EXPECT_EQ(r.csv.find("median"), std::string::npos);
+  const ExperimentResult j = jointWvExperiment(small(-1, 200));
+  for (const auto& [name, block] : j.json["series"].items()) {
+    if (name == "iteration") continue;
+    EXPECT_TRUE(block.contains("mean"));
+    EXPECT_FALSE(block.contains("median")) << name;
+  }
+}

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadEngine, assertClose, repoRoot, worst } from './helpers.mjs';
-import { aggregate } from '../../web/src/experiments/aggregate.js';
+import { aggregate, aggregateWithSpread } from '../../web/src/experiments/aggregate.js';
 import { rankCell, rankMaxAttempts } from '../../web/src/experiments/rank.js';
 
 const TOL = 1e-9;
@@ -204,6 +204,60 @@ test('md-convergence: per-seed D_p and corr against every l_q SVM, bands and tab
       assertClose([a.finals[`q${q}/div`].mean], [c.table.divMean[pi][qi]], `table p=${p} q=${q}`, TOL);
     }
   });
+});
+
+// The seeds' quantiles (median, q10, q90: the log axes' bands, issue 43) are the core's seriesSpread on
+// both sides: the CLI's JSON and engine.seriesSpread over the wasm seeds (as the lab's panel calls it,
+// aggregateWithSpread) agree for md-convergence's D_p and rates' 1 − corr; and the module's mean/std are the
+// lab's aggregate.js arithmetic to the bit.
+test('seed quantiles (median, q10, q90) agree between the CLI JSON and wasm seriesSpread', { skip }, async () => {
+  const seeds = 7, iters = 300, base = 2;
+  const md = experiment(['md-convergence', '--seeds', `${seeds}`, '--iters', `${iters}`, '--seed-base', `${base}`, '--ps', '2']);
+  const chunks = [engine.experimentSeeds('md-convergence', { p: 2, seedStart: base + 3, seedCount: 4, iters }),
+    engine.experimentSeeds('md-convergence', { p: 2, seedStart: base, seedCount: 3, iters })];
+  const a = await aggregateWithSpread(chunks, engine);
+  let compared = 0;
+  for (const q of md.settings.qs) {
+    for (const m of ['div', 'corr']) {
+      const key = `q${q}/${m}`, cli = md.perP[0].series[key];
+      for (const f of ['median', 'q10', 'q90']) {
+        assert.equal(cli[f].length, a.series[key][f].length, `${key} ${f} length`);
+        assertClose(a.series[key][f], nan(cli[f]), `md-convergence p=2 ${key} ${f}`, TOL);
+        compared++;
+      }
+      // the quantiles are not the mean: a band of positive D_p is positive where mean − std may not be
+      if (m === 'div') assert.ok(a.series[key].q10.every((v) => !(v <= 0)), `${key}: q10 > 0`);
+    }
+  }
+  assert.equal(compared, 18);
+  const rates = experiment(['rates', '--seeds', `${seeds}`, '--iters', `${iters}`]);
+  for (const method of ['gd', 'ngd']) {
+    const r = await aggregateWithSpread([engine.experimentSeeds('rates', { method, seedStart: 0, seedCount: seeds, iters })], engine);
+    const cli = rates.methods.find((x) => x.method === method).series.oneMinusCorr;
+    for (const f of ['median', 'q10', 'q90']) assertClose(r.series.oneMinusCorr[f], nan(cli[f]), `rates ${method} ${f}`, TOL);
+  }
+  // the module's mean and std: aggregate.js's to the bit (one arithmetic, in seed order)
+  const names = [...chunks[0].seriesNames];
+  const { spreadRequest } = await import('../../web/src/experiments/aggregate.js');
+  const { request } = spreadRequest(chunks);
+  const s = engine.seriesSpread(request);
+  names.forEach((name, k) => {
+    const I = request.length;
+    assert.deepEqual(Array.from(s.mean.subarray(k * I, (k + 1) * I)), Array.from(a.series[name].mean), `${name} mean`);
+    assert.deepEqual(Array.from(s.std.subarray(k * I, (k + 1) * I)), Array.from(a.series[name].std), `${name} std`);
+  });
+});
+
+test('seriesSpread: type-7 quantiles by hand, NaN left out, bad input named', () => {
+  // two series of 3 runs x 2 snapshots; run k's value at snapshot i of series m at (m * 3 + k) * 2 + i
+  const s = engine.seriesSpread({ values: [1, 10, 3, NaN, 2, 30, /* series 1 */ 5, 0, 5, 0, 5, -1], runs: 3, length: 2 });
+  assert.deepEqual(Array.from(s.median), [2, 20, 5, 0]);
+  assert.deepEqual(Array.from(s.q10).map((v) => +v.toFixed(12)), [1.2, 12, 5, -0.8]);
+  assert.deepEqual(Array.from(s.q90).map((v) => +v.toFixed(12)), [2.8, 28, 5, 0]);
+  assert.deepEqual(Array.from(s.mean), [2, 20, 5, -1 / 3]);
+  assert.throws(() => engine.seriesSpread({ values: [1, 2, 3], runs: 2, length: 1 }), /not a multiple of runs x length = 2/);
+  assert.throws(() => engine.seriesSpread({ values: [1], runs: 0, length: 1 }), /runs = 0/);
+  assert.throws(() => engine.seriesSpread({ values: [1], runs: 1, length: 1, band: 0.8 }), /band/);
 });
 
 test('joint-wv: every p\'s series, selection and probabilities agree with the CLI', { skip }, () => {

@@ -96,7 +96,7 @@ const EXPERIMENT_INTERFACES = {
   realStudySettings: 'RealStudySettings', realStudyRun: 'RealStudyRunSpec', realStudyRunResult: 'RealStudyRunResult',
   realStudyRow: 'RealStudyRow', realTrainSettings: 'RealTrainSettings', realLadderSettings: 'RealLadderSettings',
   realLadderRun: 'RealLadderRunSpec', realLadderRunResult: 'RealLadderRunResult', realLadderRow: 'RealLadderRow',
-  realLadderSummary: 'RealLadderSummary',
+  realLadderSummary: 'RealLadderSummary', seriesSpread: 'SeriesSpreadOptions', seriesSpreadResult: 'SeriesSpreadResult',
 };
 
 test('attnsvm.d.ts experiment interfaces list exactly the experiments module\'s field lists', async () => {

@@ -271,6 +271,23 @@ export interface ExperimentSeeds {
 // scenario's 1000; seed 0).
 export interface BasinMapOptions { grid?: number; rowStart?: number; rowCount?: number; iters?: number; seed?: number; }
 
+// The spread over runs (seeds) of series, per snapshot (the core's seriesSpread, attnsvm/experiments/
+// seed_spread.hpp; the same numbers as the series blocks of `attnsvm experiment`'s JSON, docs/CLI.md).
+// values: runs x length per series, series after series ((m * runs + k) * length + i: series m, run k,
+// snapshot i); NaN (or any non-finite value) where a run has none, left out of every statistic.
+export interface SeriesSpreadOptions {
+  values: Float64Array | number[];
+  runs: number;      // >= 1
+  length: number;    // snapshots per series, >= 1; values.length must be a multiple of runs x length
+}
+// Each array: series x length, NaN where no run is finite. mean and std (population, summed in run order):
+// the bands of linear axes; median, q10, q90: quantiles of type 7 (linear interpolation between the order
+// statistics of the finite values, as R's default and numpy's 'linear'), the median with the 10-90 % band
+// of log axes (positive wherever every run is positive, unlike mean − std).
+export interface SeriesSpreadResult {
+  mean: Float64Array; std: Float64Array; median: Float64Array; q10: Float64Array; q90: Float64Array;
+}
+
 export interface Engine {
   version(): string;
   scenarioNames(): string[];
@@ -293,7 +310,7 @@ export interface Engine {
     iterationsPerRadius?: number }): Matrix[];
   heapBytes(): number;                   // wasm heap size (leak tests)
   heapUsed(): number;                    // bytes currently malloc'd in the wasm heap (exact leak probe)
-  // The four experiment methods below need the 'attnsvm-experiments' build (createEngine({moduleName}));
+  // The experiment methods below need the 'attnsvm-experiments' build (createEngine({moduleName}));
   // the default build throws an AttnsvmError saying so.
   experimentNames(): SeedExperimentName[];
   // Seeds of a seeded experiment, computed by the same core code as the native CLI.
@@ -303,6 +320,8 @@ export interface Engine {
     { grid: number; rowStart: number; rowCount: number; selection: Int32Array };  // row-major, row = y index
   basinLimits(options?: { seed?: number }):
     { tokens: { token: number; global: boolean; direction: Float64Array | null }[]; range: number[] };
+  // The spread over seeds of series: mean, std and the quantiles of the log axes' bands.
+  seriesSpread(options: SeriesSpreadOptions): SeriesSpreadResult;
 }
 
 // Every failure is thrown as an AttnsvmError (an Error) whose message is the core's, unchanged.
@@ -355,6 +374,7 @@ export interface WorkerEngine {
   experimentSeeds: Async<Engine['experimentSeeds']>;
   basinMap: Async<Engine['basinMap']>;
   basinLimits: Async<Engine['basinLimits']>;
+  seriesSpread: Async<Engine['seriesSpread']>;
   readonly worker: Worker;
   // Player: one active run per id, advanced in the worker; frames arrive at display rate, with the
   // number of steps per frame adapted to keep each under ~16 ms of compute.

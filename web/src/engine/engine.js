@@ -268,6 +268,16 @@ export function wrapModule(M) {
         selections: Array.from({ length: r.count }, (_, k) => sel.slice(k * S, (k + 1) * S)),
       };
     },
+    // The spread over runs of series, per snapshot: {mean, std, median, q10, q90} (Float64Arrays of
+    // series x length), the core's seriesSpread, the numbers `attnsvm experiment` writes in its JSON.
+    // values: runs x length per series, series after series (run k's value at snapshot i of series m
+    // at (m * runs + k) * length + i); NaN where a run has none. Quantiles: type 7 over the finite values.
+    seriesSpread(options) {
+      if (!options || typeof options !== 'object') throw new AttnsvmError('seriesSpread: options must be an object');
+      const wire = { ...options, ...(options.values != null ? { values: toF64(options.values, 'values') } : {}) };
+      const { ok: _ok, ...spread } = unwrap(experimentEntry('seriesSpread')(wire));
+      return spread;
+    },
     // Rows of the basin map (prompt-global-local, local case): {grid, rowStart, rowCount, selection:
     // Int32Array (rowCount x grid, row-major; row = y index)}.
     basinMap(options = {}) { return unwrap(experimentEntry('basinMap')(options ?? {})); },

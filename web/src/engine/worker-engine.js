@@ -10,7 +10,7 @@ import { createAnswers, offerKey } from './first-answers.js';
 
 const ENGINE_METHODS = ['version', 'scenarioNames', 'vocabulary', 'scenario', 'sphere', 'validate', 'scores',
   'forward', 'solve', 'analyze', 'enumerate', 'generalized', 'path', 'heapBytes', 'heapUsed',
-  'experimentNames', 'experimentSeeds', 'basinMap', 'basinLimits'];
+  'experimentNames', 'experimentSeeds', 'basinMap', 'basinLimits', 'seriesSpread'];
 
 const raf = (f) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(f) : setTimeout(f, 16));
 

@@ -56,3 +56,36 @@ export function aggregate(chunks) {
   return { experiment: first.experiment, n: first.n, T: first.T, d: first.d, iters: first.iters, every: first.every,
     seeds, iteration: Array.from(first.iteration), series, finals, values, labels, selections };
 }
+
+// The request of Engine.seriesSpread for every series of chunks (as aggregate takes them): one call
+// a setting, values[(m * seeds + k) * I + i] = series m of seed k (seed order) at snapshot i.
+export function spreadRequest(chunks) {
+  const sorted = [...chunks].sort((a, b) => a.seeds[0] - b.seeds[0]);
+  const first = sorted[0];
+  const I = first.iteration.length, S = first.seriesNames.length;
+  const runs = sorted.reduce((n, c) => n + c.count, 0);
+  const values = new Float64Array(S * runs * I);
+  let k = 0;
+  for (const c of sorted) {
+    for (let j = 0; j < c.count; j++, k++) {
+      for (let m = 0; m < S; m++) values.set(c.series.subarray((j * S + m) * I, (j * S + m + 1) * I), (m * runs + k) * I);
+    }
+  }
+  return { names: [...first.seriesNames], request: { values, runs, length: I } };
+}
+
+// aggregate(chunks) with the engine's spread of each series (Engine.seriesSpread, the core's
+// seed_spread.hpp, the numbers of the CLI's JSON): series[name] gains median, q10 and q90, the log
+// axes' band (bands.js). engine: an Engine or a WorkerEngine (the experiments build).
+export async function aggregateWithSpread(chunks, engine) {
+  const out = aggregate(chunks);
+  const { names, request } = spreadRequest(chunks);
+  if (names.length === 0 || request.length === 0) return out;
+  const s = await engine.seriesSpread(request);
+  const I = request.length;
+  names.forEach((name, m) => {
+    const part = (a) => a.slice(m * I, (m + 1) * I);
+    Object.assign(out.series[name], { median: part(s.median), q10: part(s.q10), q90: part(s.q90) });
+  });
+  return out;
+}

@@ -1,5 +1,6 @@
 // The mirror-descent paper's figures (SPEC 5.2): md-convergence (per training p, D_p and corr
-// against the l_q Att-SVMs, q in {1.75, 2, 3}, mean ± std bands over seeds, each p on its own
+// against the l_q Att-SVMs, q in {1.75, 2, 3}, bands over seeds (bands.js: D_p on a log axis, the
+// median and 10-90 % of the seeds; corr, linear, mean ± std), each p on its own
 // iteration axis; and the 3 x 3 tables of final values as heatmaps with the numbers written in),
 // and joint-wv (per p, the token plane with the paths of W(k) z_i, the l_p SVM directions
 // W^mm_p z_i, and the head's v^mm_p).
@@ -76,9 +77,9 @@ export function drawMdConvergence(box, first, res) {
     const r = s.result, p = s.options.p;
     const curves = (metric) => MD_QS.map((q) => ({ label: `q = ${q}`, ...r.series[columnName(`q${q}`, metric)] }))
       .filter((cv) => cv.mean);
-    drawBands(box(`p = ${p}: D_p(W^mm_q, W(k)) in the training p (${r.iters} iterations, mean ± std over ${r.seeds.length} seeds)`),
+    drawBands(box(`p = ${p}: D_p(W^mm_q, W(k)) in the training p (${r.iters} iterations; median, 10–90 % of ${r.seeds.length} seeds)`),
       r.iteration, curves('div'), { y: { label: `D_${p}`, log: true } });
-    drawBands(box(`p = ${p}: corr(W(k), W^mm_q)`), r.iteration, curves('corr'), { y: { label: 'corr', log: false } });
+    drawBands(box(`p = ${p}: corr(W(k), W^mm_q) (mean ± std)`), r.iteration, curves('corr'), { y: { label: 'corr', log: false } });
   }
 }
 

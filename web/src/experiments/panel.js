@@ -1,11 +1,13 @@
 // "Run the full experiment": a panel that runs one of the seeded experiments at the papers' full
-// settings across the worker pool (runner.js), with progress, ETA and cancel, then plots mean ± std
-// bands over iterations (bands.js) and tabulates the final per-seed values (mean ± std over seeds).
+// settings across the worker pool (runner.js), with progress, ETA and cancel, then plots bands over
+// iterations (bands.js: mean ± std on linear axes, median and 10-90 % of the seeds on log axes) and
+// tabulates the final per-seed values (mean ± std over seeds).
 // Also the basin map (beyond the papers) on the same pool, drawn by basin.js, and the rank
 // experiment (a grid of cells, rank.js / rankview.js: "seeds" is then the feasible instances per cell).
-// Test hook: window.__attnsvmExperiment {run(spec), basin(spec), cancel(), state()}.
+// Test hook: window.__attnsvmExperiment {run(spec), basin(spec), cancel(), state(), plot(spec), charts()}.
 import { EXPERIMENTS } from './catalog.js';
-import { runExperiment, runBasinMap, Cancelled, warmPool } from './runner.js';
+import { runExperiment, runBasinMap, Cancelled, warmPool, resultOfChunks } from './runner.js';
+import { describeBands } from './bands.js';
 import { drawBasinMap } from './basin.js';
 import { runRank } from './rank.js';
 import { drawRank } from './rankview.js';
@@ -135,7 +137,16 @@ export function mountExperimentPanel(container, options = {}) {
   ui.runBtn.addEventListener('click', () => { ui.details.open = true; run().catch(() => {}); });
   ui.basinBtn.addEventListener('click', () => { ui.details.open = true; basin().catch(() => {}); });
   ui.cancelBtn.addEventListener('click', cancel);
-  const api = { run, basin, cancel, state: () => ({ ...state }) };
+  // Draws seeds computed elsewhere as a run of `name` ({name, settings: [{label, options, chunks}]},
+  // chunks shaped as experimentSeeds' results), and what each band chart shows (bands.js describeBands).
+  async function plot(spec) {
+    const res = await resultOfChunks(spec.name, spec.settings);
+    drawResult(ui.plots, ui.table, res);
+    return res;
+  }
+  const charts = () => [...ui.plots.querySelectorAll('.exp-plot')].map((p) => ({ title: p.querySelector('h4')?.textContent,
+    chart: describeBands(p.querySelector('h4 + div')) })).filter((c) => c.chart);
+  const api = { run, basin, cancel, state: () => ({ ...state }), plot, charts };
   if (typeof window !== 'undefined') window.__attnsvmExperiment = api;
   return api;
 }

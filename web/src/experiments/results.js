@@ -1,6 +1,7 @@
 // The experiment panel's renderer: a finished run (runner.js's result) -> its plots (the catalog's
-// summary and figure, then one mean ± std band plot a metric, bands.js) and the table of final
-// values (one row a value, one column a setting).
+// summary and figure, then one band plot a metric, bands.js: mean ± std on a linear axis, median and
+// 10-90 % of the seeds on a log axis) and the table of final values (one row a value, one column a
+// setting).
 import { EXPERIMENTS } from './catalog.js';
 import { drawBands } from './bands.js';
 import { METRIC_TITLES, groupSeries } from './metrics.js';

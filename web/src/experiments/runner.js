@@ -1,8 +1,9 @@
 // Runs a seeded experiment across a pool of classic workers (navigator.hardwareConcurrency), each
 // computing chunks of consecutive seeds with Engine.experimentSeeds; aggregates per setting in
-// seed order (aggregate.js), so the result does not depend on the pool size or the chunking.
+// seed order (aggregate.js), so the result does not depend on the pool size or the chunking; the
+// seeds' quantiles (the log axes' bands) come from the engine too (Engine.seriesSpread).
 import { createWorkerEngine } from '../engine/worker-engine.js';
-import { aggregate } from './aggregate.js';
+import { aggregateWithSpread } from './aggregate.js';
 
 export class Cancelled extends Error {
   constructor() { super('experiment cancelled'); this.name = 'Cancelled'; }
@@ -116,12 +117,23 @@ export async function runExperiment(spec, { onProgress = () => {}, signal, engin
     const r = await w.experimentSeeds(spec.name, options);
     return () => { chunks[it.si].push(r); };
   }, { total: seeds * spec.settings.length, onProgress, signal, engineOptions, t0 });
-  return {
-    name: spec.name,
-    settings: spec.settings.map((s, si) => ({ ...s, result: aggregate(chunks[si]) })),
-    workers: size,
-    ms: performance.now() - t0,
-  };
+  return { name: spec.name, settings: await aggregateSettings(spec.settings, chunks, engineOptions), workers: size,
+    ms: performance.now() - t0 };
+}
+
+// Each setting's chunks aggregated (aggregate.js, with the engine's spread of the series, one call a
+// setting on the pool's workers): [{...setting, result}].
+async function aggregateSettings(settings, chunks, engineOptions) {
+  const workers = await getPool(poolSize(), engineOptions);
+  return Promise.all(settings.map(async (s, si) => ({ ...s, result: await aggregateWithSpread(chunks[si], workers[si % workers.length]) })));
+}
+
+// A run's result (as runExperiment returns it) from seeds computed elsewhere: name, settings
+// [{label, options, chunks: [experimentSeeds results]}] (the panel's test hook draws synthetic runs).
+export async function resultOfChunks(name, settings, { engineOptions } = {}) {
+  const t0 = performance.now();
+  const results = await aggregateSettings(settings.map(({ chunks: _c, ...s }) => s), settings.map((s) => s.chunks), engineOptions);
+  return { name, settings: results, workers: 0, ms: performance.now() - t0 };
 }
 
 // Basin map: rows of a grid x grid map split over the pool. spec: {grid, iters?, seed?, workers?}

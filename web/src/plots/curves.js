@@ -7,7 +7,8 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { themeColors } from './theme.js';
-import { drawLineChart, decimatedIndices, mantissa } from './linechart.js';
+import { drawLineChart, decimatedIndices } from './linechart.js';
+import { logGrid, logTicks, logLabels } from './log-axis.js';
 import { tickLabels } from './number-format.js';
 
 export function createCurves(container, options) {
@@ -117,45 +118,3 @@ const linearLabels = tickLabels();
 
 // color 'fg': the theme's text colour, resolved at each build (a theme switch rebuilds the chart)
 const colorOf = (s, c) => (s.color === 'fg' ? c.fg : s.color);
-
-// Which of a log axis's splits get a grid line: the decades; the 2 and 5 too while a decade is
-// tall enough (>= 60 px) for them not to crowd. logTicks: a tick at every split while a decade has
-// room for them (>= 30 px), else at the decades only.
-const isDecade = (v) => v != null && v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-6;
-function decadePx(u, splits) {
-  const vals = splits.filter((v) => v != null && v > 0);
-  if (vals.length < 2) return Infinity;
-  const decades = Math.log10(Math.max(...vals) / Math.min(...vals));
-  return decades > 0 ? u.bbox.height / devicePixelRatio / decades : Infinity;
-}
-function logGrid(u, splits) {
-  const px = decadePx(u, splits);
-  return splits.map((v) => {
-    if (v == null || isDecade(v)) return v;
-    const m = mantissa(v);
-    return px >= 60 && (m === 2 || m === 5) ? v : null;
-  });
-}
-function logTicks(u, splits) {
-  return decadePx(u, splits) >= 30 ? splits : splits.map((v) => (isDecade(v) ? v : null));
-}
-
-// A log axis's labels: the decades; on an axis with fewer than two decades in view (a loss from 0.69
-// to 0.4: only "1" was labelled, its numbers unreadable) also the 2s and 5s the grid draws (logGrid),
-// or the 5s alone where a decade is short.
-function logLabels(u, splits) {
-  const decades = splits.filter(isDecade).length;
-  const px = decadePx(u, splits);
-  return splits.map((v) => {
-    if (v == null || !(v > 0)) return '';
-    if (isDecade(v)) return fmtLog(v);
-    if (decades >= 2) return '';
-    const m = mantissa(v);
-    return (px >= 60 && m === 2) || (px >= 30 && m === 5) ? fmtLog(v) : '';
-  });
-}
-function fmtLog(v) {
-  const e = Math.floor(Math.log10(v) + 1e-9);
-  if (e >= -2 && e <= 3) return String(Number(v.toPrecision(1)));
-  return `${mantissa(v)}e${e}`;
-}
