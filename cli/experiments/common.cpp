@@ -120,7 +120,8 @@ std::vector<std::string> experimentNames() {
           "loss-function",     "joint-pv", "mirror-descent", "overparam",
           "basin-map",         "rates",    "paths2d",        "paths2d-t5",
           "md-convergence",    "joint-wv", "real-images",    "real-study",
-          "real-ladder"};
+          "real-ladder",
+          "reg-path"};
 }
 
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& o) {
@@ -159,6 +160,7 @@ ExperimentResult runExperiment(const std::string& name, const ExperimentOptions&
   if (name == "paths2d-t5") return paths2dExperiment(o, true);
   if (name == "md-convergence") return mdConvergenceExperiment(o);  // mirror.cpp
   if (name == "joint-wv") return jointWvExperiment(o);
+  if (name == "reg-path") return regPathExperiment(o);  // reg_path.cpp
   std::string list;
   for (const auto& n : experimentNames()) list += (list.empty() ? "" : ", ") + n;
   throw InputError("unknown experiment '" + name + "'; expected one of: " + list);

@@ -10,6 +10,7 @@
 #include "attnsvm/experiments/experiment_md.hpp"
 #include "attnsvm/experiments/experiment_prompt.hpp"
 #include "attnsvm/experiments/experiment_rank.hpp"
+#include "attnsvm/experiments/experiment_reg_path.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/experiments/train_batched.hpp"
 #include "experiments/experiment_internal.hpp"
@@ -354,7 +355,8 @@ std::vector<std::string> seedExperimentNames() {
           "paths2d",
           "paths2d-t5",
           "md-convergence",
-          "joint-wv"};
+          "joint-wv",
+          "reg-path"};
 }
 
 namespace {
@@ -478,6 +480,8 @@ SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const 
     r = mdConvergenceSeed(seed, o);  // experiment_md.hpp
   else if (name == "joint-wv")
     r = jointWvSeed(seed, o.iters, o.every);
+  else if (name == "reg-path")
+    r = regPathSeed(seed, o);  // experiment_reg_path.hpp
   else {
     std::string list;
     for (const auto& n : seedExperimentNames()) list += (list.empty() ? "" : ", ") + n;
