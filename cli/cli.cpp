@@ -18,6 +18,7 @@ int runCli(int argc, const char* const* argv) {
   commands.push_back(addScenarioCommand(app));
   commands.push_back(addGenerateCommand(app));
   commands.push_back(addExperimentCommand(app));
+  commands.push_back(addPathCommand(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

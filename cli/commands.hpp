@@ -20,6 +20,7 @@ Command addTrainCommand(CLI::App& app);
 Command addScenarioCommand(CLI::App& app);
 Command addGenerateCommand(CLI::App& app);
 Command addExperimentCommand(CLI::App& app);
+Command addPathCommand(CLI::App& app);  // cmd_path.cpp
 
 // Runs the tool on argv-style arguments (used by main and by the tests). Returns the exit code:
 // 0 success, 1 bad input or options (message on stderr), 2 infeasible (solve), 3 solver stopped

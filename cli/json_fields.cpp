@@ -18,6 +18,7 @@
 #include "attnsvm/experiments/real_ladder.hpp"
 #include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/experiments/real_study.hpp"
+#include "attnsvm/train/path.hpp"
 #include "attnsvm/vocab/fields.hpp"
 #include "attnsvm/vocab/names.hpp"
 #include "json_io_internal.hpp"
@@ -331,6 +332,7 @@ template json fieldsToJson<RealImagesSettings>(const RealImagesSettings& s,
                                                const std::vector<std::string>& names, bool except);
 template json fieldsToJson<SeedOptions>(const SeedOptions& s, const std::vector<std::string>& names,
                                         bool except);
+template json fieldsToJson<PathPoint>(const PathPoint& s);  // attnsvm path
 
 ProblemInput problemFromJson(const json& j) {
   if (!j.is_object())

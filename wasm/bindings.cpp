@@ -17,6 +17,7 @@
 #include "attnsvm/analysis/selection.hpp"
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/data/dataset.hpp"
+#include "attnsvm/experiments/experiment_reg_path.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/model/model.hpp"
 #include "attnsvm/solvers/margin.hpp"
@@ -274,7 +275,9 @@ val generalizedW(const val& obj) {
   });
 }
 
-// Regularization path W(R) for increasing radii; the matrices are stacked in one array.
+// Regularization path W(R) for increasing radii: the matrices stacked in one array (count, rows,
+// cols, data) and per radius the certificate fields of PathPoint (attnsvm/train/path.hpp) in
+// `points` (the CLI's `attnsvm path` writes the same list; W is in `data`, not repeated there).
 val pathW(const val& obj) {
   return guarded([&] {
     wire::Reader r(obj, "");
@@ -287,6 +290,8 @@ val pathW(const val& obj) {
     r("norm", norm);
     r("p", ps.p);
     r("iterationsPerRadius", ps.iterationsPerRadius);
+    double gapTolerance = kPathGapTolerance;
+    r("gapTolerance", gapTolerance);
     Vec radii;
     r("radii", radii);
     r.finish();
@@ -295,21 +300,30 @@ val pathW(const val& obj) {
     ps.norm = norm == NormKind::Nuclear ? BallNorm::Nuclear
               : norm == NormKind::Lp    ? BallNorm::Lp
                                         : BallNorm::Frobenius;
-    const std::vector<Mat> path = regularizationPath(
-        model, std::vector<double>(radii.data(), radii.data() + radii.size()), ps);
+    if (norm != NormKind::Lp) ps.p = 2.0;
+    std::vector<PathPoint> path = regularizationPathPoints(
+        model, std::vector<double>(radii.data(), radii.data() + radii.size()), ps, gapTolerance);
+    annotatePath(d, spec, norm, ps.p, path);
     std::vector<double> data;
     int rows = 0, cols = 0;
-    for (const Mat& w : path) {
+    val points = val::array();
+    for (const PathPoint& pt : path) {
+      const Mat& w = pt.W;
       rows = static_cast<int>(w.rows());
       cols = static_cast<int>(w.cols());
       for (Index i = 0; i < w.rows(); ++i)
         for (Index j = 0; j < w.cols(); ++j) data.push_back(w(i, j));  // row-major, as the wire
+      val p = wire::writeFields(pt);
+      p.delete_("W");
+      p.set("rank", relativeRank(w));
+      points.call<void>("push", p);
     }
     val o = val::object();
     put(o, "count", val(static_cast<int>(path.size())));
     put(o, "rows", val(rows));
     put(o, "cols", val(cols));
     put(o, "data", val(wire::f64(data)));
+    put(o, "points", points);
     return o;
   });
 }

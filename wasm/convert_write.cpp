@@ -10,6 +10,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "attnsvm/train/path.hpp"
 #include "attnsvm/vocab/fields.hpp"
 #include "attnsvm/vocab/names.hpp"
 #include "cold.hpp"
@@ -166,6 +167,7 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
   template val writeFields<ScenarioOptions>(const ScenarioOptions&);
   template val writeFields<SolverSettings>(const SolverSettings&);
   template val writeFields<SolveRequest>(const SolveRequest&);
+  template val writeFields<PathPoint>(const PathPoint&);  // engine.path's points
 
   val dataset(const Dataset& d, AttentionKind attention) {
     val o = val::object();

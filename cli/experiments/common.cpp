@@ -138,6 +138,7 @@ const std::vector<CliExperiment>& experimentRegistry() {
       {"real-images", &realImagesExperiment},
       {"real-study", &realStudyExperiment},
       {"real-ladder", &realLadderExperiment},
+      {"reg-path", &regPathExperiment},  // reg_path.cpp
   };
   return registry;
 }

@@ -75,5 +75,6 @@ ExperimentResult ratesExperiment(const ExperimentOptions& options);
 ExperimentResult paths2dExperiment(const ExperimentOptions& options, bool t5);
 ExperimentResult mdConvergenceExperiment(const ExperimentOptions& options);
 ExperimentResult jointWvExperiment(const ExperimentOptions& options);
+ExperimentResult regPathExperiment(const ExperimentOptions& options);  // reg_path.cpp
 
 }  // namespace attnsvm::cli

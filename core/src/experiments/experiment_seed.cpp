@@ -9,6 +9,7 @@
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_md.hpp"
 #include "attnsvm/experiments/experiment_prompt.hpp"
+#include "attnsvm/experiments/experiment_reg_path.hpp"
 #include "experiments/experiment_internal.hpp"
 
 namespace attnsvm {
@@ -37,6 +38,7 @@ const std::vector<SeedExperiment>& seedExperimentRegistry() {
        nullptr},
       {"md-convergence", &mdConvergenceSeed, &mdConvergenceSeeds},  // experiment_md.cpp
       {"joint-wv", [](std::uint64_t s, O o) { return jointWvSeed(s, o.iters, o.every); }, nullptr},
+      {"reg-path", &regPathSeed, nullptr},  // experiment_reg_path.cpp
   };
   return registry;
 }

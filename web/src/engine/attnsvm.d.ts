@@ -306,8 +306,9 @@ export interface Engine {
   generalized(request: { dataset: DatasetJSON; softmax: Matrix; threshold?: number; norm?: NormKind; p?: number; W?: Matrix }):
     { selectedSets: number[][]; direction: Solution; finite: Matrix; radius?: number };  // radius: fitted R for W
   // Regularization path W(R) = argmin_{||W|| <= R} L(W) (Frank-Wolfe, warm-started), one matrix per radius.
+  // The array also carries `points`: per radius the Frank-Wolfe certificate (PathPoint).
   path(request: { dataset: DatasetJSON; model: ModelJSON; radii: number[]; norm: NormKind; p?: number;
-    iterationsPerRadius?: number }): Matrix[];
+    iterationsPerRadius?: number; gapTolerance?: number }): Matrix[] & { points: PathPoint[] };
   heapBytes(): number;                   // wasm heap size (leak tests)
   heapUsed(): number;                    // bytes currently malloc'd in the wasm heap (exact leak probe)
   // The experiment methods below need the 'attnsvm-experiments' build (createEngine({moduleName}));
@@ -565,3 +566,13 @@ export function createWorkerEngine(options?: {
   moduleName?: 'attnsvm' | 'attnsvm-experiments';  // build to load from baseUrl (default 'attnsvm')
   budgetMs?: number;         // compute per player frame (default 12)
 }): Promise<WorkerEngine>;
+
+// One radius of the regularization path (core PathPoint, attnsvm/train/path.hpp; the CLI's
+// `attnsvm path` writes the same fields). relativeGap = g / (R ||grad L||_dual) <= gapTolerance
+// when certified; logGradDual = ln ||grad L||_dual (finite after the gradient underflows);
+// lossResolved = false once the loss cannot change measurably inside the ball.
+export interface PathPoint {
+  radius: number; W: Matrix; loss: number; selection: number[]; corrOwn: number; corrGlobal: number;
+  globallyOptimal: boolean; gap: number; relativeGap: number; logGradDual: number; norm: number;
+  iterations: number; certified: boolean; lossResolved: boolean; rank: number;
+}

@@ -247,8 +247,12 @@ export function wrapModule(M) {
         radii: toF64(request.radii ?? [], 'radii') };
       const r = unwrap(M.path(wire));
       const size = r.rows * r.cols;
-      return Array.from({ length: r.count }, (_, k) =>
+      const matrices = Array.from({ length: r.count }, (_, k) =>
         fromWireMatrix({ rows: r.rows, cols: r.cols, data: r.data.subarray(k * size, (k + 1) * size) }));
+      // Per radius the certificate of the core's PathPoint (the CLI's `attnsvm path` points).
+      const points = Array.from(r.points ?? [], (pt, k) =>
+        ({ ...pt, selection: Array.from(pt.selection), W: matrices[k] }));
+      return Object.assign(matrices, { points });
     },
     // Names experimentSeeds accepts (the seeded experiments of the CLI).
     experimentNames: () => unwrap(experimentEntry('experimentNames')()).names,
