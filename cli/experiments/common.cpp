@@ -116,11 +116,13 @@ json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds
 }
 
 std::vector<std::string> experimentNames() {
-  return {"local-convergence", "rank",     "multitoken",     "prompt-global-local",
+  std::vector<std::string> names = {"local-convergence", "rank",     "multitoken",     "prompt-global-local",
           "loss-function",     "joint-pv", "mirror-descent", "overparam",
           "basin-map",         "rates",    "paths2d",        "paths2d-t5",
           "md-convergence",    "joint-wv", "real-images",    "real-study",
           "real-ladder"};
+  names.push_back("seq2seq-convergence");
+  return names;
 }
 
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& o) {
@@ -159,6 +161,7 @@ ExperimentResult runExperiment(const std::string& name, const ExperimentOptions&
   if (name == "paths2d-t5") return paths2dExperiment(o, true);
   if (name == "md-convergence") return mdConvergenceExperiment(o);  // mirror.cpp
   if (name == "joint-wv") return jointWvExperiment(o);
+  if (name == "seq2seq-convergence") return seq2seqConvergenceExperiment(o);
   std::string list;
   for (const auto& n : experimentNames()) list += (list.empty() ? "" : ", ") + n;
   throw InputError("unknown experiment '" + name + "'; expected one of: " + list);

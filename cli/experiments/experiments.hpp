@@ -68,5 +68,6 @@ ExperimentResult ratesExperiment(const ExperimentOptions& options);
 ExperimentResult paths2dExperiment(const ExperimentOptions& options, bool t5);
 ExperimentResult mdConvergenceExperiment(const ExperimentOptions& options);
 ExperimentResult jointWvExperiment(const ExperimentOptions& options);
+ExperimentResult seq2seqConvergenceExperiment(const ExperimentOptions& options);  // seq2seq.cpp
 
 }  // namespace attnsvm::cli

@@ -7,9 +7,11 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/experiment.hpp"
+#include "attnsvm/experiments/experiment_hierarchy.hpp"
 #include "attnsvm/experiments/experiment_md.hpp"
 #include "attnsvm/experiments/experiment_prompt.hpp"
 #include "attnsvm/experiments/experiment_rank.hpp"
+#include "attnsvm/experiments/experiment_seq2seq.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/experiments/train_batched.hpp"
 #include "experiments/experiment_internal.hpp"
@@ -354,7 +356,9 @@ std::vector<std::string> seedExperimentNames() {
           "paths2d",
           "paths2d-t5",
           "md-convergence",
-          "joint-wv"};
+          "joint-wv",
+          "seq2seq-convergence",
+          "hierarchy"};
 }
 
 namespace {
@@ -478,6 +482,10 @@ SeedResult runExperimentSeed(const std::string& name, std::uint64_t seed, const 
     r = mdConvergenceSeed(seed, o);  // experiment_md.hpp
   else if (name == "joint-wv")
     r = jointWvSeed(seed, o.iters, o.every);
+  else if (name == "seq2seq-convergence")
+    r = seq2seqConvergenceSeed(seed, o);  // experiment_seq2seq.hpp
+  else if (name == "hierarchy")
+    r = hierarchySeed(seed, o);  // experiment_hierarchy.hpp
   else {
     std::string list;
     for (const auto& n : seedExperimentNames()) list += (list.empty() ? "" : ", ") + n;
