@@ -122,6 +122,7 @@ std::vector<std::string> experimentNames() {
           "md-convergence",    "joint-wv", "real-images",    "real-study",
           "real-ladder"};
   names.push_back("seq2seq-convergence");
+  names.push_back("hierarchy");
   return names;
 }
 
@@ -162,6 +163,7 @@ ExperimentResult runExperiment(const std::string& name, const ExperimentOptions&
   if (name == "md-convergence") return mdConvergenceExperiment(o);  // mirror.cpp
   if (name == "joint-wv") return jointWvExperiment(o);
   if (name == "seq2seq-convergence") return seq2seqConvergenceExperiment(o);
+  if (name == "hierarchy") return hierarchyExperiment(o);
   std::string list;
   for (const auto& n : experimentNames()) list += (list.empty() ? "" : ", ") + n;
   throw InputError("unknown experiment '" + name + "'; expected one of: " + list);

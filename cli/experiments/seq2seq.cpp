@@ -55,6 +55,7 @@ ExperimentResult seq2seqConvergenceExperiment(const ExperimentOptions& o) {
   j["settings"]["init"] = "W = 0; K, Q with i.i.d. N(0, 0.1^2) entries (the sphere scenario's)";
   j["settings"]["labels"] = "Y_i for every query of sequence i (gamma_ikt = Y_i v^T x_it)";
   j["settings"]["scopes"] = seq2seqScopes();
+  j["settings"]["converged"] = "corrOwn >= 0.99 (fractionConverged: among the runs with an SVM)";
   j["settings"]["softmax"] =
       "mean over the units with two or more tokens (causal query 0 attends to itself only)";
   const SeriesBlock block = aggregateSeries(out.data(), seeds);
@@ -78,7 +79,7 @@ ExperimentResult seq2seqConvergenceExperiment(const ExperimentOptions& o) {
         ++withSvm;
         reached += c >= 0.99 ? 1 : 0;
       }
-    sm["fractionCorrOwnAbove0.99"] = withSvm ? static_cast<double>(reached) / withSvm : kNaN;
+    sm["fractionConverged"] = withSvm ? static_cast<double>(reached) / withSvm : kNaN;
     summary[scope] = std::move(sm);
   }
   for (int k = 0; k < seeds; ++k) {

@@ -68,28 +68,53 @@ Dataset layer2Data(const Dataset& data, const Mat& H) {
   return dh;
 }
 
-// The constraints of the units (i, beta_i) only.
-MarginProblem attendedUnits(const MarginProblem& all, const std::vector<int>& beta) {
+// The constraints of `all` that `keep` accepts (by their labels).
+template <class Keep>
+MarginProblem keepConstraints(const MarginProblem& all, Keep keep) {
   MarginProblem pb;
   pb.rows = all.rows;
   pb.cols = all.cols;
-  std::vector<Index> keep;
-  for (int j = 0; j < all.constraints(); ++j) {
-    const ConstraintLabel& l = all.label[static_cast<std::size_t>(j)];
-    if (l.query == beta[static_cast<std::size_t>(l.sequence)]) keep.push_back(j);
-  }
-  const Index m = static_cast<Index>(keep.size());
+  std::vector<Index> rows;
+  for (int j = 0; j < all.constraints(); ++j)
+    if (keep(all.label[static_cast<std::size_t>(j)])) rows.push_back(j);
+  const Index m = static_cast<Index>(rows.size());
   pb.U.resize(m, all.U.cols());
   pb.Wq.resize(m, all.Wq.cols());
   pb.b.resize(m);
   for (Index r = 0; r < m; ++r) {
-    pb.U.row(r) = all.U.row(keep[r]);
-    pb.Wq.row(r) = all.Wq.row(keep[r]);
-    pb.b[r] = all.b[keep[r]];
-    pb.label.push_back(all.label[static_cast<std::size_t>(keep[r])]);
+    pb.U.row(r) = all.U.row(rows[r]);
+    pb.Wq.row(r) = all.Wq.row(rows[r]);
+    pb.b[r] = all.b[rows[r]];
+    pb.label.push_back(all.label[static_cast<std::size_t>(rows[r])]);
   }
   pb.equality.assign(static_cast<std::size_t>(m), false);
   return pb;
+}
+
+// Layer 1's SAtt-SVM over the units layer 2 attends to: the units (i, k) of its selected set O_i
+// (below), which share layer 2's attention, so layer 1's gradient flows through them.
+MarginProblem attendedUnits(const MarginProblem& all, const std::vector<int>& alpha,
+                            const std::vector<int>& beta, int T) {
+  return keepConstraints(all, [&](const ConstraintLabel& l) {
+    const int i = l.sequence;
+    return alpha[static_cast<std::size_t>(i * T + l.query)] ==
+           alpha[static_cast<std::size_t>(i * T + beta[static_cast<std::size_t>(i)])];
+  });
+}
+
+// Layer 2's SVM of its selected *set*: once layer 1 is sharp, the rows h_ik of the queries k that
+// copy the same token are (nearly) equal, so no W2 separates one of them from the others (the
+// one-token Att-SVM is infeasible) and layer 2 spreads its attention over them at no cost. Its
+// selection is then the set O_i = {t : alpha_it = alpha_{i,beta_i}} (the rows copying the token
+// beta_i's row copies), and its SVM separates O_i's representative beta_i from the rows outside O_i
+// (SPEC 5.3; the generalized SVM's directional part without the equalities inside O_i).
+MarginProblem selectedSetSvm(const MarginProblem& all, const std::vector<int>& alpha,
+                             const std::vector<int>& beta, int T) {
+  return keepConstraints(all, [&](const ConstraintLabel& l) {
+    const int i = l.sequence;
+    return alpha[static_cast<std::size_t>(i * T + l.token)] !=
+           alpha[static_cast<std::size_t>(i * T + beta[static_cast<std::size_t>(i)])];
+  });
 }
 
 double corrOr(const std::optional<Mat>& ref, const Mat& W) {
@@ -136,10 +161,10 @@ SeedResult hierarchyRun(const Dataset& data, const TwoLayerParams& init, const H
   r.d = data.d;
   r.iters = plan.iters;
   r.every = every;
-  const char* names[] = {"loss",      "softmax1",  "residual1",      "softmax2",
-                         "residual2", "corrW2",    "corrW1All",      "corrW1Attended",
-                         "holds",     "normW1",    "normW2"};
-  constexpr int kSeries = 11;
+  const char* names[] = {"loss",      "softmax1",   "residual1", "softmax2",
+                         "residual2", "softmax2Set", "corrW2",  "corrW1All",
+                         "corrW1Attended", "holds",  "normW1",  "normW2"};
+  constexpr int kSeries = 12;
   std::vector<std::vector<double>> series(kSeries);
   // Row starts and sequences of the units, for the optimality shares.
   std::vector<int> seq1, start1, seq2, start2;
@@ -151,14 +176,23 @@ SeedResult hierarchyRun(const Dataset& data, const TwoLayerParams& init, const H
       start1.push_back(i * T);
     }
   }
-  Certified c2, c1All, c1Att;
+  Certified c2, c2One, c1All, c1Att;
   TwoLayerForward fw;
   auto snapshot = [&](int iteration, bool last) {
     fw = model.forward(params);
-    c2 = solveCertified(attentionSvmProblem(layer2Data(data, fw.H), AttentionKind::Cross,
-                                            fw.selected2));
+    const MarginProblem layer2 =
+        attentionSvmProblem(layer2Data(data, fw.H), AttentionKind::Cross, fw.selected2);
+    c2 = solveCertified(selectedSetSvm(layer2, fw.selected1, fw.selected2, T));
+    if (last) c2One = solveCertified(layer2);
+    // Layer 2's attention on its selected set O_i.
+    double setMass = 0.0;
+    for (int i = 0; i < n; ++i) {
+      const int copied = fw.selected1[static_cast<std::size_t>(i * T + fw.selected2[i])];
+      for (int t = 0; t < T; ++t)
+        if (fw.selected1[static_cast<std::size_t>(i * T + t)] == copied) setMass += fw.softmax2(i, t);
+    }
     const MarginProblem all = attentionSvmProblem(data, AttentionKind::SeqToSeq, fw.selected1);
-    c1Att = solveCertified(attendedUnits(all, fw.selected2));
+    c1Att = solveCertified(attendedUnits(all, fw.selected1, fw.selected2, T));
     c1All = plan.allUnitsEverySnapshot || last ? solveCertified(all) : Certified{};
     const double cW2 = corrOr(c2.W, params.W2), cAtt = corrOr(c1Att.W, params.W1);
     const double values[kSeries] = {
@@ -167,6 +201,7 @@ SeedResult hierarchyRun(const Dataset& data, const TwoLayerParams& init, const H
         fw.residual1.mean(),
         1.0 - fw.residual2.mean(),
         fw.residual2.mean(),
+        setMass / n,
         cW2,
         corrOr(c1All.W, params.W1),
         cAtt,
@@ -222,6 +257,7 @@ SeedResult hierarchyRun(const Dataset& data, const TwoLayerParams& init, const H
   }
   r.addLabel("verdict2", verdict2);
   r.addLabel("statusW2", c2.status);
+  r.addLabel("statusW2OneToken", c2One.status);
   r.addLabel("statusW1All", c1All.status);
   r.addLabel("statusW1Attended", c1Att.status);
   r.addLabel("stopReason", stop);
