@@ -94,19 +94,20 @@ TEST(Hierarchy, SeedColumnsAndCertificates) {
   EXPECT_NE(r.series, runExperimentSeed("hierarchy", 3, o).series);
 }
 
-// The layer-2 SVM the experiment builds is the Att-SVM of the current H: at the run's end, W2
-// scaled to margin 1 is feasible for it when the corr is ~1 (an independent check of the
-// bookkeeping: the constraints are the data's, not the solver's).
+// The layer-2 SVM the experiment builds is the SVM of the selected set on the current H: at the
+// end of a run whose corr is ~1 (seed 7: 0.999), W2 separates the selected row from every row that
+// copies another token (an independent check of the bookkeeping: the margins are recomputed from
+// the data and a replayed run, not taken from the solver).
 TEST(Hierarchy, Layer2SvmIsTheAttSvmOfTheCurrentOutputs) {
-  const Dataset data = sphereDataset(4, 5, 10, 5);
+  const Dataset data = sphereDataset(4, 5, 10, 7);
   HierarchyPlan plan;
   plan.iters = 2000;
   plan.every = 2000;
-  const SeedResult r = hierarchyRun(data, hierarchyInit(data, 5), plan);
-  if (!(r.value("corrW2") > 0.999)) GTEST_SKIP() << "seed 5 did not converge in layer 2";
+  const SeedResult r = hierarchyRun(data, hierarchyInit(data, 7), plan);
+  ASSERT_GT(r.value("corrW2"), 0.99);
   // Recompute the final state and check W2's margins on H by hand.
   const TwoLayerModel model(data);
-  TwoLayerParams p = hierarchyInit(data, 5);
+  TwoLayerParams p = hierarchyInit(data, 7);
   TwoLayerGradient g;
   for (int k = 0; k < 2000; ++k) ASSERT_EQ(twoLayerNgdStep(model, TwoLayerTrainSettings{}, p, g), "");
   const TwoLayerForward fw = model.forward(p);
@@ -117,8 +118,9 @@ TEST(Hierarchy, Layer2SvmIsTheAttSvmOfTheCurrentOutputs) {
     const auto H = fw.H.middleRows(i * data.T, data.T);
     const Vec q = p.W2 * H.row(0).transpose();
     const int b = fw.selected2[i];
+    const int copied = fw.selected1[i * data.T + b];
     for (int t = 0; t < data.T; ++t)
-      if (t != b) minMargin = std::min(minMargin, (H.row(b) - H.row(t)).dot(q));
+      if (fw.selected1[i * data.T + t] != copied) minMargin = std::min(minMargin, (H.row(b) - H.row(t)).dot(q));
   }
   EXPECT_GT(minMargin, 0.0);
 }
