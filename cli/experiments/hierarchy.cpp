@@ -17,7 +17,8 @@ namespace {
 constexpr int kImageSeeds = 5;
 constexpr int kImageN = 8;
 
-// The seeds' series (mean/std), every value's stats over the seeds, the count of each label value,
+// The seeds' series (mean/std), every value's stats over the seeds, the count of each label value
+// ({value, count} per label),
 // and the seeds' own finals.
 json blockJson(const std::vector<SeedResult>& out, std::uint64_t seedBase, std::string& csv,
                const std::string& part) {
@@ -29,7 +30,9 @@ json blockJson(const std::vector<SeedResult>& out, std::uint64_t seedBase, std::
   for (const std::string& name : out[0].labelNames) {
     std::map<std::string, int> count;
     for (const SeedResult& s : out) ++count[s.label(name)];
-    labels[name] = count;
+    json list = json::array();  // [{value, count}]: label values are not key names
+    for (const auto& [value, n] : count) list.push_back({{"value", value}, {"count", n}});
+    labels[name] = std::move(list);
   }
   for (int k = 0; k < seeds; ++k) {
     const SeedResult& s = out[k];
