@@ -139,6 +139,8 @@ const std::vector<CliExperiment>& experimentRegistry() {
       {"real-study", &realStudyExperiment},
       {"real-ladder", &realLadderExperiment},
       {"reg-path", &regPathExperiment},  // reg_path.cpp
+      {"seq2seq-convergence", &seq2seqConvergenceExperiment},  // seq2seq.cpp
+      {"hierarchy", &hierarchyExperiment},  // hierarchy.cpp
   };
   return registry;
 }

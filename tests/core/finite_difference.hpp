@@ -7,9 +7,9 @@
 namespace attnsvm {
 
 // Central differences (loss(x + h) - loss(x - h)) / 2h w.r.t. every entry of one parameter block
-// (Params::W, K, Q or v).
-template <class Block>
-Mat finiteDifference(const Model& model, Params params, Block Params::*field, double h) {
+// (Params::W, K, Q or v; any model with loss(params), e.g. TwoLayerModel's W1, W2, v).
+template <class ModelT, class ParamsT, class Block>
+Mat finiteDifference(const ModelT& model, ParamsT params, Block ParamsT::*field, double h) {
   Block& x = params.*field;
   Mat g(x.rows(), x.cols());
   for (Index r = 0; r < x.rows(); ++r)

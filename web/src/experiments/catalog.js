@@ -115,4 +115,19 @@ export const EXPERIMENTS = {
     title: 'GD paths in 2-D, T = 5: W(k) z_i for W and (K,Q), with the Frobenius and nuclear SVM directions',
     draw: drawPaths2d, series: false,
   },
+  // Issue 40 (SPEC 5.3): sequence-to-sequence and causal self-attention against their SAtt-SVMs
+  // ("seq2seq/W/corrFro": attention, parameterization, metric), and the two-layer hierarchy's sphere
+  // seeds (its Fashion-MNIST part reads the image files: CLI only).
+  'seq2seq-convergence': {
+    title: 'Sequence-to-sequence and causal self-attention (n = 4, T = 5, d = 10): NGD on W and (K,Q) against the Frobenius / nuclear SAtt-SVM of the final per-(sequence, query) selection',
+    seeds: 100, iters: 2000,
+    settings: [{ label: '', options: {} }],
+    y: { label: 'mean ± std over seeds', log: false },
+  },
+  hierarchy: {
+    title: 'Two attention layers (sphere n = 4, T = 5, d = 10): each layer against the SVM of its own selection given the other layer (layer 2: its selected set on H; layer 1: the seq2seq SAtt-SVM over all units and over the attended ones)',
+    seeds: 100, iters: 2000,
+    settings: [{ label: '', options: {} }],
+    y: { label: 'mean ± std over seeds', log: false },
+  },
 };

@@ -31,6 +31,18 @@ export const METRIC_TITLES = {
   divW: 'D_p(W^mm_p, W(k)): Bregman divergence of the directions (log)',
   corrV: 'corr(v(k), v^mm_p): ℓp head SVM of the selected tokens',
   divV: 'D_p(v^mm_p, v(k)) (log)',
+  // hierarchy (two layers)
+  softmax1: 'layer 1: mean selected softmax probability',
+  softmax2: 'layer 2: mean selected softmax probability',
+  softmax2Set: 'layer 2: attention on its selected set O_i',
+  residual1: 'layer 1: 1 − selected softmax',
+  residual2: 'layer 2: 1 − selected softmax',
+  corrW2: 'corr(W2(k), SVM of layer 2\'s selected set on the current H)',
+  corrW1All: 'corr(W1(k), seq2seq SAtt-SVM of layer 1, all units)',
+  corrW1Attended: 'corr(W1(k), seq2seq SAtt-SVM of layer 1, units layer 2 attends to)',
+  holds: 'share of seeds with both layers at corr ≥ 0.99',
+  normW1: '‖W1(k)‖_F',
+  normW2: '‖W2(k)‖_F',
 };
 
 // One plot per metric; runs of one seed that differ by their scope ("W/corrFro", "KQ/corrFro")
