@@ -120,7 +120,7 @@ std::vector<std::string> experimentNames() {
           "loss-function",     "joint-pv", "mirror-descent", "overparam",
           "basin-map",         "rates",    "paths2d",        "paths2d-t5",
           "md-convergence",    "joint-wv", "real-images",    "real-study",
-          "real-ladder"};
+          "real-ladder",       "real-phase"};
 }
 
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& o) {
@@ -145,6 +145,7 @@ ExperimentResult runExperiment(const std::string& name, const ExperimentOptions&
   if (name == "real-images") return realImagesExperiment(o);
   if (name == "real-study") return realStudyExperiment(o);
   if (name == "real-ladder") return realLadderExperiment(o);
+  if (name == "real-phase") return realPhaseExperiment(o);
   if (name == "local-convergence") return localConvergenceExperiment(o);
   if (name == "rank") return rankExperiment(o);
   if (name == "multitoken") return multitokenExperiment(o);

@@ -85,6 +85,20 @@ Dataset patchDataset(const ImageSet& images, int classA, int classB, int patch =
 // Pixel (r, c) of image k lands in token t = (r/patch)*g + c/patch, coordinate (r%patch)*patch +
 // c%patch.
 
+// Tokens of a chosen dimension d (SPEC 6.5): from patchDataset's tokens u (d0 = patch^2 + 2
+// numbers: pixels, then position), x = u when dim == d0 (today's tokens, unchanged bits), otherwise
+// random ReLU features x = sqrt(2/dim) relu(R^T u + b), R (d0 x dim) and b (dim) drawn once from
+// PortableGaussian(seed) (R row by row, entries N(0, 1); then b, entries N(0, 1/4), i.e. 0.5 times
+// a standard draw): the same bits natively and in wasm (the polar method with the portable log;
+// sums over the d0 inputs in order, then + b_k; sqrt is correctly rounded). The query stays the
+// mean of the embedded tokens (z_i = (1/T) sum_t x_it, summed in order): for dim > d0 every
+// feature mixes pixels and position, so the query has no separate position part (for d0 = dim its
+// last two coordinates, the mean position, are 0). The labels and the head v0 = 0 are kept.
+// InputError when dim is not in kTokenDims.
+Dataset embedTokens(const Dataset& patches, int dim, std::uint64_t seed = 0);
+// The dimensions the product offers (SPEC 6.5): 18 (the patches themselves) and random features.
+inline constexpr int kTokenDims[] = {18, 32, 64, 128, 256, 512};
+
 struct RealImagesSettings {
   int classA = 7, classB = 9;  // Sneaker (+1) vs Ankle boot (-1)
   int nTrain = 1000, nTest = 1000;
@@ -92,6 +106,9 @@ struct RealImagesSettings {
   // does not use it). The CLI's runs of a method take seeds --seed-base + k.
   std::uint64_t seed = 0;
   int patch = 4;
+  // Token dimension d and the embedding's seed (SPEC 6.5, embedTokens): 18 = the patches as they are.
+  int dim = 18;
+  std::uint64_t embedSeed = 0;
   Optimizer optimizer = Optimizer::NMD;  // W and v: l_p MD (normalized by the dual norm), or Adam
   double p = 2.0;                        // mirror-descent p (p = 2: GD); ignored by Adam
   double lr = 0.1;                       // W and v
@@ -106,7 +123,7 @@ struct RealImagesSettings {
 
 // The field list of RealImagesSettings (the visitor protocol of attnsvm/vocab/fields.hpp; the wasm
 // run's request `settings` is read through it, the CLI's experiment JSON written through it):
-// classA, classB, nTrain, nTest, seed, patch, optimizer, p (written unless Adam, which ignores it),
+// classA, classB, nTrain, nTest, seed, patch, dim, embedSeed, optimizer, p (written unless Adam, which ignores it),
 // lr, iters, nSvm, histogramBins.
 template <class S, class V>
 auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealImagesSettings> {
@@ -116,6 +133,8 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealImagesSettings> {
   v("nTest", s.nTest);
   v("seed", s.seed);
   v("patch", s.patch);
+  v("dim", s.dim);
+  v("embedSeed", s.embedSeed);
   v("optimizer", s.optimizer);
   v("p", s.p, s.optimizer != Optimizer::Adam);
   v("lr", s.lr);
