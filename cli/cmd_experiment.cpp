@@ -72,16 +72,19 @@ Command addExperimentCommand(CLI::App& app) {
   sub->add_option("--n-svm", o->e.nSvm,
                   "real-images: training images of the final SVM analysis (default 500)");
   sub->add_option("--lr", o->e.lr, "real-images: step of l_p MD (default 0.1)");
+  sub->add_option("--token-dim", o->e.tokenDim,
+                  "real-images, real-study, real-ladder: token dimension d, one of 18, 32, 64, "
+                  "128, 256, 512 (SPEC 6.5: 18 = the patches, else seeded random ReLU features)");
   sub->add_option("--adam-lr", o->e.adamLr, "real-images: step of Adam (default 0.01)");
   sub->add_option("--data-dir", o->e.dataDir,
                   "real-images: Fashion-MNIST directory (default $ATTNSVM_FASHION_MNIST or "
                   "/usr/share/datasets/fashion-mnist)");
   sub->add_option(
       "--settings", o->e.settings,
-      "real-study, real-ladder: the settings as a JSON object or @FILE (the core's field "
-      "lists RealStudySettings, RealLadderSettings); --seeds, --seed-base, --classes "
-      "override, and for real-study --train, --test, --iters (epochs), for "
-      "real-ladder --dims (the sizes n)");
+      "real-study, real-ladder, real-phase: the settings as a JSON object or @FILE (the core's "
+      "field lists RealStudySettings, RealLadderSettings, RealPhaseSettings); --seeds, "
+      "--seed-base, --classes override, and for real-study --train, --test, --iters (epochs), "
+      "for real-ladder --dims (the sizes n), for real-phase --dims (the token dimensions d)");
   sub->add_option("--out", o->out, "write the JSON result here (default: stdout)");
   sub->add_option("--csv", o->csv, "write the CSV table here");
   sub->add_flag("--quiet", o->quiet, "no progress on stderr");

@@ -88,8 +88,10 @@ class RealRunHandle {
       const ImageSet testAll = wire::imageSet(req["test"], "test");
       ImageSet train = binarySubset(trainAll, s.classA, s.classB, s.nTrain, s.seed);
       ImageSet test = binarySubset(testAll, s.classA, s.classB, s.nTest, s.seed);
-      run_ = std::make_unique<RealImagesRun>(patchDataset(train, s.classA, s.classB, s.patch),
-                                             patchDataset(test, s.classA, s.classB, s.patch), s);
+      // the tokens of dimension s.dim (SPEC 6.5; the same bits as the CLI's)
+      run_ = std::make_unique<RealImagesRun>(
+          embedTokens(patchDataset(train, s.classA, s.classB, s.patch), s.dim, s.embedSeed),
+          embedTokens(patchDataset(test, s.classA, s.classB, s.patch), s.dim, s.embedSeed), s);
       testImages_ = std::move(test);
       val o = val::object();
       const Dataset& d = run_->train();

@@ -22,6 +22,7 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/real_ladder.hpp"
+#include "attnsvm/experiments/real_phase.hpp"
 #include "attnsvm/experiments/real_study.hpp"
 #include "cold.hpp"
 #include "convert.hpp"
@@ -63,6 +64,16 @@ struct LadderPlan {
   static constexpr const char* name = "real-images ladder";
   static void addStatus(const RealLadder&, val&) {}
   static void addTable(const RealLadder& l, val& o) { put(o, "summary", listOf(l.summary())); }
+};
+
+// The (d, n) phase diagram (SPEC 6.5): its runs are the ladder's (RealLadderRunHandle runs them).
+struct PhasePlan {
+  using Planner = RealPhase;
+  using Settings = RealPhaseSettings;
+  using RunResult = RealLadderRunResult;
+  static constexpr const char* name = "real-images phase diagram";
+  static void addStatus(const RealPhase&, val&) {}
+  static void addTable(const RealPhase& p, val& o) { put(o, "summary", listOf(p.summary())); }
 };
 
 template <class Plan>
@@ -128,6 +139,7 @@ class PlannerHandle {
 
 using RealStudyPlannerHandle = PlannerHandle<StudyPlan>;
 using RealLadderPlannerHandle = PlannerHandle<LadderPlan>;
+using RealPhasePlannerHandle = PlannerHandle<PhasePlan>;
 
 // ---- the runs
 
@@ -252,6 +264,14 @@ EMSCRIPTEN_BINDINGS(attnsvm_real_study) {
       .function("progress", &RealLadderPlannerHandle::progress)
       .function("table", &RealLadderPlannerHandle::table)
       .function("record", &RealLadderPlannerHandle::record);
+  class_<RealPhasePlannerHandle>("RealPhasePlanner")
+      .constructor<>()
+      .function("init", &RealPhasePlannerHandle::init)
+      .function("take", &RealPhasePlannerHandle::take)
+      .function("submit", &RealPhasePlannerHandle::submit)
+      .function("progress", &RealPhasePlannerHandle::progress)
+      .function("table", &RealPhasePlannerHandle::table)
+      .function("record", &RealPhasePlannerHandle::record);
   class_<RealLadderRunHandle>("RealLadderRunHandle")
       .constructor<>()
       .function("init", &RealLadderRunHandle::init)

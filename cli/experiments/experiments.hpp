@@ -34,6 +34,8 @@ struct ExperimentOptions {
   // real-study, real-ladder: the experiment's settings as a JSON object (or @file) read through
   // the core's field list (RealStudySettings, RealLadderSettings); the options above override.
   std::string settings;
+  // real-images, real-study, real-ladder: the token dimension d (SPEC 6.5; -1: the settings', 18)
+  int tokenDim = -1;
 };
 
 struct ExperimentResult {
@@ -62,6 +64,7 @@ ExperimentResult runExperiment(const std::string& name, const ExperimentOptions&
 ExperimentResult realImagesExperiment(const ExperimentOptions& options);  // real_images.cpp
 ExperimentResult realStudyExperiment(const ExperimentOptions& options);   // real_study.cpp
 ExperimentResult realLadderExperiment(const ExperimentOptions& options);  // real_ladder.cpp
+ExperimentResult realPhaseExperiment(const ExperimentOptions& options);   // real_phase.cpp
 ExperimentResult localConvergenceExperiment(const ExperimentOptions& options);
 ExperimentResult rankExperiment(const ExperimentOptions& options);
 ExperimentResult multitokenExperiment(const ExperimentOptions& options);

@@ -87,10 +87,14 @@ struct RunOut {
 
 RunOut runOne(const ImageSet& trainAll, const ImageSet& testAll, const RealImagesSettings& s,
               int every) {
-  const Dataset train = patchDataset(binarySubset(trainAll, s.classA, s.classB, s.nTrain, s.seed),
-                                     s.classA, s.classB, s.patch);
-  const Dataset test = patchDataset(binarySubset(testAll, s.classA, s.classB, s.nTest, s.seed),
-                                    s.classA, s.classB, s.patch);
+  const Dataset train = embedTokens(
+      patchDataset(binarySubset(trainAll, s.classA, s.classB, s.nTrain, s.seed), s.classA,
+                   s.classB, s.patch),
+      s.dim, s.embedSeed);
+  const Dataset test = embedTokens(
+      patchDataset(binarySubset(testAll, s.classA, s.classB, s.nTest, s.seed), s.classA, s.classB,
+                   s.patch),
+      s.dim, s.embedSeed);
   RealImagesRun run(train, test, s);
   RunOut out;
   auto frame = [&]() {
@@ -132,6 +136,7 @@ RealImagesSettings baseSettings(const ExperimentOptions& o) {
   base.nTrain = pick(o.nTrain, base.nTrain);
   base.nTest = pick(o.nTest, base.nTest);
   base.nSvm = pick(o.nSvm, base.nSvm);
+  if (o.tokenDim != -1) base.dim = o.tokenDim;
   if (base.nSvm > base.nTrain)
     throw InputError("--n-svm = " + std::to_string(base.nSvm) +
                      " exceeds --train = " + std::to_string(base.nTrain));

@@ -30,6 +30,7 @@ RealLadderSettings ladderSettings(const ExperimentOptions& o) {
   if (o.seeds != -1) s.seeds = o.seeds;
   if (o.seedBase != 0) s.seedBase = o.seedBase;
   if (!o.dims.empty()) s.sizes = o.dims;  // --dims: the ladder's sizes n
+  if (o.tokenDim != -1) s.dim = o.tokenDim;
   return s;
 }
 

@@ -37,6 +37,7 @@ RealStudySettings studySettings(const ExperimentOptions& o) {
   s.nTrain = pick(o.nTrain, s.nTrain);
   s.nTest = pick(o.nTest, s.nTest);
   if (o.iters != -1) s.epochs = o.iters;
+  if (o.tokenDim != -1) s.dim = o.tokenDim;
   return s;
 }
 

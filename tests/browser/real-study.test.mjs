@@ -81,7 +81,8 @@ const skip = haveData ? false : 'dataset-fashion-mnist is not installed';
 
 async function runInLab(page, kinds) {
   for (const k of kinds) await page.evaluate((k) => window.__lab.realView().planPanel(k).start(), k);
-  await page.waitForFunction((ks) => ks.every((k) => { const i = window.__lab.realView().plan(k); return i.table || i.error; }), kinds, { timeout: 240000, polling: 250 });
+  // (a live result: the panels open with the shipped native one, info().native)
+  await page.waitForFunction((ks) => ks.every((k) => { const i = window.__lab.realView().plan(k); return (i.table && !i.native) || i.error; }), kinds, { timeout: 240000, polling: 250 });
   return page.evaluate((ks) => Object.fromEntries(ks.map((k) => [k, window.__lab.realView().plan(k)])), kinds);
 }
 
@@ -176,7 +177,8 @@ test('the URL round-trips: sseeds, lmax and run in the lab\'s hash; Run adds run
   await context.close();
 
   // a link without sseeds / lmax: the controls show the defaults the figures run (the seeds' input showed
-  // 3 while the study ran 5), and the empty figures say what they will show
+  // 3 while the study ran 5); at load no figure is empty: each shows the native result shipped with the
+  // page (its command and date said), and Run offers the reduced live rerun
   const plain = await openPage(browser, `${site.url}?autoplay=0#s=real-images`, { viewport: { width: 1400, height: 900 } });
   await plain.page.waitForFunction(() => window.__lab?.realView?.(), null, { timeout: 60000 });
   const seeds = await plain.page.evaluate(() => window.__lab.realView().plan('study').settings.seeds);
@@ -184,9 +186,18 @@ test('the URL round-trips: sseeds, lmax and run in the lab\'s hash; Run adds run
   assert.equal(await plain.page.inputValue('#real-sseeds'), String(seeds));
   assert.match(await plain.page.textContent('#real-body-study .plan-size'), new RegExp(`${seeds} seeds`));
   assert.equal(await plain.page.inputValue('#real-lmax'), '128');
-  for (const id of ['study', 'ladder']) {
+  for (const id of ['study', 'ladder', 'phase']) {
     await plain.page.evaluate((pid) => document.getElementById(`real-panel-${pid}`).scrollIntoView(), id);  // (made when near)
-    assert.match(await plain.page.textContent(`#real-body-${id} .plan-placeholder`), new RegExp(`^Run the ${id} to draw it here`));
+    await plain.page.waitForFunction((pid) => window.__lab.realView().plan(pid).table, id, { timeout: 20000 });
+    const info = await plain.page.evaluate((pid) => { const i = window.__lab.realView().plan(pid); return { native: i.native, rows: i.table.rows.length, caption: i.caption }; }, id);
+    assert.ok(info.native && info.rows > 0, `${id}: the native result at load (${info.rows} rows)`);
+    assert.ok(await plain.page.isHidden(`#real-body-${id} .plan-placeholder`), `${id}: no empty placeholder`);
+    const marks = await plain.page.evaluate((pid) => document.querySelectorAll(`#real-body-${pid} svg rect, #real-body-${pid} svg path, #real-body-${pid} svg circle`).length, id);
+    assert.ok(marks > 10, `${id}: a drawn figure (${marks} marks)`);
+    assert.ok(await plain.page.$$eval(`#real-body-${id} .plan-table tbody tr`, (t) => t.length) > 0, `${id}: its table`);
+    assert.match(await plain.page.textContent(`#real-body-${id} .plan-source`), /^Native result, computed by the CLI on \d{4}-\d\d-\d\d/);
+    assert.match(await plain.page.textContent(`#real-body-${id} .plan-run`), /Run it in this browser/);
+    assert.match(info.caption, /^Native result/);
   }
   await plain.context.close();
 });

@@ -12,6 +12,7 @@
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/rng.hpp"
 #include "attnsvm/experiments/real_ladder.hpp"
+#include "attnsvm/experiments/real_phase.hpp"
 
 namespace attnsvm {
 namespace {
@@ -111,6 +112,13 @@ TEST(RealLadder, EveryFeasibleSvmIsCertified) {
         EXPECT_FALSE(res.failing.empty());
       }
       if (!res.limitReached) EXPECT_FALSE(res.failing.empty());
+      // a run at chance is degenerate: labelled so, never the limit
+      EXPECT_EQ(res.degenerate, !(res.trainAccuracy > 0.5));
+      if (res.degenerate) {
+        EXPECT_FALSE(res.limitReached);
+        EXPECT_NE(res.failing.find("degenerate"), std::string::npos) << res.failing;
+      }
+      EXPECT_EQ(res.endedBy, res.stopReason.empty() ? "budget" : res.stopReason);
       if (res.limitReached) EXPECT_GE(res.corr, run.corrTarget);
       EXPECT_GE(res.minSoftmax, 1.0 / 49 - 1e-12);
       EXPECT_LE(res.minSoftmax, res.meanSoftmax + 1e-15);
@@ -166,6 +174,96 @@ TEST(RealLadder, PlanAndTable) {
   bad = s;
   bad.methods = "adam";
   EXPECT_THROW(RealLadder{bad}, InputError);
+}
+
+// The summary's largest n is the last n before the first that some seed misses, and a degenerate
+// row (limit not reached, failing "degenerate") counts as a miss: the first ladder named n = 256 for
+// a frozen l_1.1 row at chance accuracy whose smaller n had failed.
+TEST(RealLadder, SummaryStopsAtTheFirstMissAndCountsDegenerateRuns) {
+  RealLadderSettings s;
+  s.sizes = {4, 8, 16};
+  s.seeds = 1;
+  s.heads = "frozen";
+  s.methods = "nmd:2";
+  RealLadder ladder(s);
+  for (const RealLadderRun& r : ladder.take(3)) {
+    RealLadderRunResult res;
+    res.id = r.id;
+    res.snapshotSteps = {1};
+    res.corrFro = {0.999};
+    res.divergence = {0.0};
+    res.corr = 0.999;
+    res.trainAccuracy = r.n == 8 ? 0.5 : 1.0;
+    res.degenerate = r.n == 8;
+    res.limitReached = r.n != 8;
+    res.failing = r.n == 8 ? "degenerate" : "";
+    ladder.submit(res);
+  }
+  const std::vector<RealLadderRow> rows = ladder.table();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].n, 8);
+  EXPECT_EQ(rows[1].failDegenerate, 1);
+  EXPECT_EQ(rows[1].limitReached, 0);
+  ASSERT_EQ(ladder.summary().size(), 1u);
+  EXPECT_EQ(ladder.summary()[0].largestN, 4);  // not 16
+}
+
+// The phase diagram: one ladder per d, every run the same budget whatever n, rows per (d, n), the
+// runs of d > 18 on embedded tokens (their SVM is d x d), a summary per d.
+TEST(RealPhase, PlanTableAndSummaryPerDimension) {
+  RealPhaseSettings s;
+  s.dims = {18, 32};
+  s.sizes = {4, 8};
+  s.seeds = 1;
+  s.heads = "frozen";
+  s.methods = "nmd:2";
+  s.steps = 60;
+  s.headSteps = 20;
+  RealPhase phase(s);
+  ASSERT_EQ(phase.plannedRuns(), 4);
+  const std::vector<RealLadderRun> runs = phase.take(10);
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[0].dim, 32);  // the dearest first
+  EXPECT_EQ(runs[0].n, 8);
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    EXPECT_EQ(runs[k].id, static_cast<int>(k));
+    EXPECT_EQ(runs[k].steps, 60);  // independent of n
+  }
+  const ImageSet file = ladderTestFile(12, 5);
+  for (const RealLadderRun& r : runs) {
+    RealLadderRunner runner(file, r);
+    runner.advance(r.steps);
+    runner.analyze();
+    EXPECT_EQ(runner.data().d, r.dim);
+    if (runner.svmFro().status == SolveStatus::Optimal)
+      EXPECT_EQ(runner.svmFro().W.rows(), r.dim);
+    phase.submit(runner.result());
+  }
+  ASSERT_TRUE(phase.done());
+  const std::vector<RealPhaseRow> rows = phase.table();
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].dim, 18);
+  EXPECT_EQ(rows[3].dim, 32);
+  for (const RealPhaseRow& r : rows) {
+    EXPECT_EQ(r.row.seeds, 1);
+    EXPECT_EQ(r.row.steps, 60);
+    EXPECT_EQ(r.endedByBudget, 1);
+    EXPECT_EQ(r.degenerate, r.row.failDegenerate);
+  }
+  const std::vector<RealPhaseSummary> summary = phase.summary();
+  ASSERT_EQ(summary.size(), 2u);
+  for (const RealPhaseSummary& p : summary) {
+    if (p.firstFailingN > 0) {
+      EXPECT_LT(p.largestN, p.firstFailingN);
+      EXPECT_FALSE(p.failingBeyond.empty());
+    }
+  }
+  RealPhaseSettings bad = s;
+  bad.dims = {18, 18};
+  EXPECT_THROW(RealPhase{bad}, InputError);
+  bad = s;
+  bad.steps = 0;
+  EXPECT_THROW(RealPhase{bad}, InputError);
 }
 
 }  // namespace

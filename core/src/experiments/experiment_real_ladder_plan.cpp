@@ -37,6 +37,8 @@ void checkLadderSettings(const RealLadderSettings& s) {
   if (s.seeds < 1 || s.seeds > 1000) bad("seeds must be in 1..1000");
   if (!(s.certifyTol > 0.0)) bad("certifyTol must be > 0");
   if (!(s.corrTarget > 0.0 && s.corrTarget <= 1.0)) bad("corrTarget must be in (0, 1]");
+  if (s.budget != "by-n" && s.budget != "fixed")
+    bad("budget = '" + s.budget + "': expected by-n or fixed");
 }
 
 }  // namespace
@@ -70,6 +72,8 @@ struct RealLadder::Impl {
             r.classA = s.classA;
             r.classB = s.classB;
             r.n = n;
+            r.dim = s.dim;
+            r.embedSeed = s.embedSeed;
             r.head = h;
             r.method = m.name;
             r.optimizer = m.optimizer;
@@ -78,8 +82,9 @@ struct RealLadder::Impl {
             r.normEpsilon = s.normEpsilon;
             r.headSteps = s.headSteps;
             const double byWork = s.work / n;
-            r.steps = static_cast<int>(
-                std::min<double>(s.maxSteps, std::max<double>(s.minSteps, byWork)));
+            r.steps = s.budget == "fixed" ? s.maxSteps
+                                          : static_cast<int>(std::min<double>(
+                                                s.maxSteps, std::max<double>(s.minSteps, byWork)));
             r.snapshotsPerDecade = s.snapshotsPerDecade;
             r.seed = s.seedBase + static_cast<std::uint64_t>(j);
             r.certifyTol = s.certifyTol;
@@ -166,6 +171,7 @@ struct RealLadder::Impl {
           const std::string f = "," + r->failing + ",";
           return f.find("," + std::string(c) + ",") != std::string::npos;
         };
+        row.failDegenerate += has("degenerate");
         row.failInfeasible += has("infeasible");
         row.failUndecided += has("undecided");
         row.failNoPositiveToken += has("no-positive-token");
@@ -227,16 +233,22 @@ const std::vector<RealLadderRun>& RealLadder::runs() const { return impl_->runs;
 const std::vector<RealLadderRunResult>& RealLadder::results() const { return impl_->results; }
 
 std::vector<RealLadderSummary> RealLadder::summary() const {
+  // The rows come ordered by n within a (head, method): the largest n before the first row where
+  // some seed misses the limit.
   std::vector<RealLadderSummary> out;
+  std::vector<char> broken;
   for (const RealLadderRow& r : table()) {
-    auto it = std::find_if(out.begin(), out.end(), [&](const RealLadderSummary& s) {
-      return s.head == r.head && s.method == r.method;
-    });
-    if (it == out.end()) {
+    std::size_t k = 0;
+    while (k < out.size() && (out[k].head != r.head || out[k].method != r.method)) ++k;
+    if (k == out.size()) {
       out.push_back({r.head, r.method, 0});
-      it = out.end() - 1;
+      broken.push_back(0);
     }
-    if (r.limitReached == r.seeds && r.seeds > 0) it->largestN = std::max(it->largestN, r.n);
+    if (broken[k]) continue;
+    if (r.limitReached == r.seeds && r.seeds > 0)
+      out[k].largestN = r.n;
+    else
+      broken[k] = 1;
   }
   return out;
 }

@@ -79,7 +79,9 @@ struct RealLadderRunner::Impl {
   bool analyzed = false;
 
   Impl(const ImageSet& images, const RealLadderRun& r) : run((checkLadderRun(r), r)) {
-    data = patchDataset(binarySubset(images, r.classA, r.classB, r.n, r.seed), r.classA, r.classB);
+    data = embedTokens(
+        patchDataset(binarySubset(images, r.classA, r.classB, r.n, r.seed), r.classA, r.classB),
+        r.dim, r.embedSeed);
     kernelData = realData(data);
     const int d = data.d;
     RealTrainSettings s;
@@ -146,6 +148,7 @@ struct RealLadderRunner::Impl {
     out.id = run.id;
     out.steps = trainer->steps();
     out.stopReason = trainer->stopReason();
+    out.endedBy = out.stopReason.empty() ? "budget" : out.stopReason;
     if (out.snapshotSteps.empty() || out.snapshotSteps.back() != out.steps) {
       snapshots.push_back(trainer->W());
       normW.push_back(frobenius(trainer->W()));
@@ -205,10 +208,12 @@ struct RealLadderRunner::Impl {
     }
     out.corr = haveTarget ? (mirror ? out.corrLp.back() : out.corrFro.back()) : kLadderNaN;
     out.divergenceFinal = out.divergence.back();
-    out.limitReached = haveTarget && out.corr >= run.corrTarget;
+    out.degenerate = !(out.trainAccuracy > 0.5);
+    out.limitReached = haveTarget && out.corr >= run.corrTarget && !out.degenerate;
     if (!out.limitReached) {
       std::string f;
       auto add = [&](const char* c) { f += (f.empty() ? "" : ",") + std::string(c); };
+      if (out.degenerate) add("degenerate");
       if (fro.status == SolveStatus::Infeasible) add("infeasible");
       if ((fro.status != SolveStatus::Optimal && fro.status != SolveStatus::Infeasible) ||
           (fro.status == SolveStatus::Optimal && !haveTarget))

@@ -186,6 +186,8 @@ struct RealStudy::Impl {
     r.nTrain = s.nTrain;
     r.nValidation = s.nValidation;
     r.nTest = s.nTest;
+    r.dim = s.dim;
+    r.embedSeed = s.embedSeed;
     r.setting = c.setting;
     r.method = c.method.name;
     r.train.optimizer = c.method.optimizer;

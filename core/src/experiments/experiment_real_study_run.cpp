@@ -43,7 +43,7 @@ struct RealStudyRunner::Impl {
   Vec bestV;
 
   static std::shared_ptr<const RealData> data(const ImageSet& images, const RealStudyRun& r) {
-    return realData(patchDataset(images, r.classA, r.classB));
+    return realData(embedTokens(patchDataset(images, r.classA, r.classB), r.dim, r.embedSeed));
   }
 
   Impl(const RealStudyImages& images, const RealStudyRun& r)

@@ -14,7 +14,7 @@ import { decodeHash, encodeHash, closestName } from '../lab/state.js';
 
 export const PANEL_IDS = ['plane', 'softmax', 'current', 'corr', 'norms', 'spectrum', 'weights', 'readout'];
 // the panels of the real-images figure (web/src/real/figure-real.js)
-export const REAL_PANEL_IDS = ['gallery', 'accuracy', 'loss', 'sparsity', 'hist', 'weights', 'study', 'ladder'];
+export const REAL_PANEL_IDS = ['gallery', 'accuracy', 'loss', 'sparsity', 'hist', 'weights', 'study', 'ladder', 'phase'];
 export const panelIds = (scenario) => (scenario === 'real-images' ? REAL_PANEL_IDS : PANEL_IDS);
 export const REAL_PANEL_TITLES = {
   gallery: 'Test images: where attention looks',

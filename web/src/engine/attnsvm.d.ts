@@ -402,6 +402,8 @@ export interface RealImagesSettings {
   nTrain?: number; nTest?: number;       // default 1000 each (even; the first n/2 of each class in file order)
   seed?: number;                         // the split's seed (default 0: the first images; k > 0: drawn from the pool)
   patch?: number;                        // default 4 (T = 49, d = 18)
+  dim?: 18 | 32 | 64 | 128 | 256 | 512;  // token dimension (SPEC 6.5; default 18: the patches; else random ReLU features)
+  embedSeed?: number;                    // the feature map's seed (default 0)
   optimizer?: 'nmd' | 'md' | 'adam';     // W and the head v, the same optimizer (default 'nmd')
   p?: number; lr?: number; iters?: number; nSvm?: number; histogramBins?: number;
 }
@@ -439,6 +441,7 @@ export class RealImagesRun {
 export interface RealStudySettings {
   tasks?: string;             // 'AvB' comma-separated, default '7v9,6v0'
   nTrain?: number; nValidation?: number; nTest?: number;  // default 1000, 500, 1000 (even)
+  dim?: number; embedSeed?: number;  // token dimension (SPEC 6.5; default 18) and the feature map's seed
   methods?: string;           // the main setting's methods, default 'md:1.1,md:2,md:3,nmd:1.1,nmd:2,nmd:3,adam'
   design?: 'main' | 'full' | 'main-only';
   ablationMethods?: string;   // default 'md:1.1,md:2,md:3,adam' (full batch; zero start)
@@ -458,6 +461,7 @@ export interface RealTrainSettings {
 }
 export interface RealStudyRunSpec {  // the core's RealStudyRun: a run of the plan
   id: number; classA: number; classB: number; nTrain: number; nValidation: number; nTest: number;
+  dim: number; embedSeed: number;
   setting: string; method: string; train: RealTrainSettings; epochs: number; stopAccuracy: number; evalEvery: number;
 }
 export interface RealStudyRunResult {
@@ -484,13 +488,15 @@ export interface RealStudyRow {
 }
 export interface RealLadderSettings {
   classA?: number; classB?: number; sizes?: number[];
+  dim?: number; embedSeed?: number;  // token dimension (SPEC 6.5) and the feature map's seed
+  budget?: 'by-n' | 'fixed';  // steps min(maxSteps, max(minSteps, work / n)) (default) or maxSteps for every n
   heads?: string;             // default 'frozen,joint'
   methods?: string;           // default 'nmd:2,nmd:1.1'
   lr?: number; normEpsilon?: number; headSteps?: number; maxSteps?: number; minSteps?: number; work?: number;
   snapshotsPerDecade?: number; seeds?: number; seedBase?: number; certifyTol?: number; corrTarget?: number;
 }
 export interface RealLadderRunSpec {  // the core's RealLadderRun
-  id: number; classA: number; classB: number; n: number; head: string; method: string;
+  id: number; classA: number; classB: number; n: number; dim: number; embedSeed: number; head: string; method: string;
   optimizer: string; p: number; lr: number; normEpsilon: number; headSteps: number; steps: number;
   snapshotsPerDecade: number; seed: number; certifyTol: number; corrTarget: number;
 }
@@ -503,8 +509,10 @@ export interface RealLadderRunResult {
   verdict: string; status: string; statusLp: string; feasible: boolean; feasibleLp: boolean;
   gap: number; maxViolation: number; gapLp: number; maxViolationLp: number;
   corr: number; divergenceFinal: number; headGrowth: number; weightGrowth: number;
-  limitReached: boolean;
-  failing: string;            // comma-separated: infeasible, undecided, no-positive-token, head-faster, selection-moving, not-separated, slow
+  degenerate: boolean;        // training accuracy at chance (<= 0.5): a failure of its own
+  limitReached: boolean;      // corr >= corrTarget and not degenerate
+  endedBy: string;            // 'budget' or the trainer's stop reason
+  failing: string;            // comma-separated: degenerate, infeasible, undecided, no-positive-token, head-faster, selection-moving, not-separated, slow
 }
 export interface RealLadderRow {
   head: string; method: string; n: number; steps: number; seeds: number;
@@ -513,10 +521,33 @@ export interface RealLadderRow {
   snapshotSteps: Int32Array; corrAlongK: Float64Array; divergenceAlongK: Float64Array;
   minSoftmax: number; meanSoftmax: number; trainAccuracy: number; gammaOptimal: number;
   globallyOptimal: number; locallyOptimal: number; neither: number; verdictInfeasible: number; verdictUndecided: number;
-  failInfeasible: number; failUndecided: number; failNoPositiveToken: number; failHeadFaster: number;
+  failDegenerate: number; failInfeasible: number; failUndecided: number; failNoPositiveToken: number; failHeadFaster: number;
   failSelectionMoving: number; failNotSeparated: number; failSlow: number;
 }
-export interface RealLadderSummary { head: string; method: string; largestN: number; }
+export interface RealLadderSummary { head: string; method: string; largestN: number; }  // largest n up to which every seed reached the limit
+// The (d, n) phase diagram (SPEC 6.5; the core's real_phase.hpp): its runs are ladder runs (with their dim).
+export interface RealPhaseSettings {
+  classA?: number; classB?: number; dims?: number[]; sizes?: number[]; embedSeed?: number;
+  heads?: string; methods?: string; lr?: number; normEpsilon?: number; headSteps?: number;
+  steps?: number;             // every run's budget, the same for every n and d (default 2000)
+  snapshotsPerDecade?: number; seeds?: number; seedBase?: number; certifyTol?: number; corrTarget?: number;
+}
+export interface RealPhaseRow extends RealLadderRow { dim: number; endedByBudget: number; degenerate: number; }
+export interface RealPhaseSummary {
+  dim: number; head: string; method: string; largestN: number;
+  firstFailingN: number;      // 0: no n fails
+  failingBeyond: string;      // the failing conditions at firstFailingN, runs per condition
+}
+export class RealPhasePlanner {
+  constructor(module: object, settings?: RealPhaseSettings);
+  take(count: number): RealLadderRunSpec[];
+  submit(result: RealLadderRunResult): RealPlanProgress;
+  progress(): RealPlanProgress;
+  readonly done: boolean;
+  table(): { settings: RealPhaseSettings; rows: RealPhaseRow[]; summary: RealPhaseSummary[] };
+  record(): { runs: RealLadderRunSpec[]; results: RealLadderRunResult[] };
+  dispose(): void;
+}
 export interface RealPlanProgress { planned: number; submitted: number; inFlight?: number; done: boolean; }
 export class RealStudyPlanner {
   constructor(module: object, settings?: RealStudySettings);
@@ -557,7 +588,7 @@ export function executeStudyRun(module: object, images: { train: ImageSetJSON; t
   options?: { chunk?: number; onProgress?: (p: { epoch: number; epochs: number }) => void; signal?: AbortSignal }): Promise<RealStudyRunResult>;
 export function executeLadderRun(module: object, train: ImageSetJSON, run: RealLadderRunSpec,
   options?: { chunk?: number; onProgress?: (p: { step: number; steps: number; phase: 'train' | 'analysis' }) => void; signal?: AbortSignal }): Promise<RealLadderRunResult>;
-export function runPlan<R>(planner: RealStudyPlanner | RealLadderPlanner, execute: (run: any) => Promise<any>,
+export function runPlan<R>(planner: RealStudyPlanner | RealLadderPlanner | RealPhasePlanner, execute: (run: any) => Promise<any>,
   options?: { concurrency?: number; onProgress?: (p: RealPlanProgress) => void }): Promise<R>;
 
 export function createWorkerEngine(options?: {

@@ -88,6 +88,14 @@ export class RealLadderPlanner extends Planner {
   table() { const r = unwrap(this.live().table()); return { settings: r.settings, rows: r.rows, summary: r.summary }; }
 }
 
+// The (d, n) phase diagram's planner (SPEC 6.5): settings are RealPhaseSettings; its runs are ladder
+// runs (RealLadderRun / executeLadderRun run them), its table a row per (d, head, method, n) and a
+// summary per (d, head, method).
+export class RealPhasePlanner extends Planner {
+  constructor(M, settings = {}) { super(M, 'RealPhasePlanner', (h) => h.init(settings)); }
+  table() { const r = unwrap(this.live().table()); return { settings: r.settings, rows: r.rows, summary: r.summary }; }
+}
+
 // One ladder run: advance(steps) in chunks, then analyze() (the SVM solves, one chunk), result().
 export class RealLadderRun extends Handle {
   constructor(M, train, run) {

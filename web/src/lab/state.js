@@ -56,7 +56,9 @@ export const SCHEMA = {
   // ladder's largest n, and which of the two run as the page opens (run=study,ladder)
   studySeeds: { key: 'sseeds', ...int(2, 10, null, true) },
   ladderMax: { key: 'lmax', ...int(8, 1000, null, true) },
-  realRun: { key: 'run', type: 'set', values: ['study', 'ladder'], def: null, nullable: true },
+  realRun: { key: 'run', type: 'set', values: ['study', 'ladder', 'phase'], def: null, nullable: true },
+  // real images: the token dimension d (SPEC 6.5: 18 = the patches; 32..512 seeded random ReLU features)
+  tokenDim: { key: 'td', ...enumOf(['18', '32', '64', '128', '256', '512'], null, true) },
   // player: iterations per displayed frame
   speed: { key: 'speed', ...int(1, 1000, 5) },
 };

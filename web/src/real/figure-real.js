@@ -16,11 +16,12 @@ import { createFigureShell, el, setPlayButton } from '../embed/shell.js';
 import { registerFigure, onPrint } from '../access/figure-access.js';
 import { realFigureText } from './describe.js';
 import { createPlanPanel } from './plan-panel.js';
-import { studySettings, ladderSettings } from './plan-text.js';
+import { studySettings, ladderSettings, phaseSettings } from './plan-text.js';
+import { nativeResult } from './native.js';
 import { loadPair } from './asset.js';
 
 // the study and the ladder (plan-panel.js): panels of their own, run by a pool of workers
-const PLAN_PANELS = ['study', 'ladder'];
+const PLAN_PANELS = ['study', 'ladder', 'phase'];
 
 export function createRealFigure(root, options) {
   const state = options.state;
@@ -53,7 +54,8 @@ export function createRealFigure(root, options) {
   for (const kind of PLAN_PANELS.filter(has)) {
     plans[kind] = createPlanPanel(bodies[kind].body, {
       kind,
-      settings: () => (kind === 'study' ? studySettings(state) : ladderSettings(state)),
+      settings: () => (kind === 'study' ? studySettings(state) : kind === 'ladder' ? ladderSettings(state) : phaseSettings(state)),
+      native: () => nativeResult(kind, settings.classA, settings.classB),
       key: () => `${settings.classA}v${settings.classB}`,
       classes: () => [settings.classA, settings.classB],
       makeEngines: (count) => Promise.all(Array.from({ length: count }, (_, k) => (planEngines[k] ??= makeEngine().catch((e) => { planEngines[k] = undefined; throw e; })))),
@@ -193,7 +195,7 @@ export function createRealFigure(root, options) {
       visible = v;
       // run=study,ladder in the link: the author asks for them; they start when first shown (autoplay is
       // about the training's motion: a study is a computation whose result is a still figure)
-      if (v) for (const [kind, panel] of Object.entries(plans)) if ((state.realRun ?? []).includes(kind) && !panel.running && !panel.info().table && !panel.info().error) panel.start();
+      if (v) for (const [kind, panel] of Object.entries(plans)) if ((state.realRun ?? []).includes(kind) && !panel.running && (!panel.info().table || panel.info().native) && !panel.info().error) panel.start();
       if (v) { render(true); if (autoplay && !userPaused && !session?.info().done) play(); } else session?.pause();
     },
     setAutoplay(v) { autoplay = v; },

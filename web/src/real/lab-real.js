@@ -20,9 +20,13 @@ import { realFigureText } from './describe.js';
 import { createGallery } from './gallery.js';
 import { createPacer } from './pacer.js';
 import { createPlanPanel } from './plan-panel.js';
-import { studySettings, ladderSettings, STUDY_SEEDS, LADDER_MAX } from './plan-text.js';
+import { studySettings, ladderSettings, phaseSettings, STUDY_SEEDS, LADDER_MAX } from './plan-text.js';
+import { nativeResult } from './native.js';
 import { loadPair } from './asset.js';
 import { curveSeries, curveData, createHistograms, weightItems, runColor, analysisText, imageDetailText, pct, num } from './panels.js';
+
+// the figures computed by worker pools (plan-panel.js): the study, the ladder, the phase diagram
+const PLAN_KINDS = ['study', 'ladder', 'phase'];
 
 // mountRealImages({ layout (the lab's .layout, hidden while this view shows), scenarioOptions
 // (the <option>s of the lab's preset select), setState(patch), baseUrl })
@@ -52,7 +56,9 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   const planClasses = () => { const { classA, classB } = realSettings(current ?? {}); return [classA, classB]; };
   const planOptions = (kind) => ({
     kind,
-    settings: () => (kind === 'study' ? studySettings(current ?? {}) : ladderSettings(current ?? {})),
+    settings: () => (kind === 'study' ? studySettings(current ?? {}) : kind === 'ladder' ? ladderSettings(current ?? {}) : phaseSettings(current ?? {})),
+    // the full-size native result shipped with the page, drawn at once (native-results.js)
+    native: () => nativeResult(kind, ...planClasses()),
     key: () => planClasses().join('v'),
     classes: planClasses,
     makeEngines: makePlanEngines,
@@ -73,7 +79,8 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   }
   function syncPlan(kind, panel, s) {
     panel.refresh();
-    if ((s.realRun ?? []).includes(kind) && !panel.running && !panel.info().table && !panel.info().error) panel.start();
+    const info = panel.info();
+    if ((s.realRun ?? []).includes(kind) && !panel.running && (!info.table || info.native) && !info.error) panel.start();
   }
   const messages = root.querySelector('.real-messages');
   function message(text) {
@@ -146,6 +153,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   $('real-opt').onchange = (e) => setState({ optimizer: e.target.value });
   $('real-p').onchange = (e) => setState({ p: Number(e.target.value) });
   $('real-cmp').onchange = (e) => setState({ compare: e.target.checked });
+  $('real-dim').onchange = (e) => setState({ tokenDim: e.target.value === '18' ? null : e.target.value });
   numField('real-lr', 'lr'); numField('real-it', 'iterations'); numField('real-ntr', 'nTrain'); numField('real-nte', 'nTest');
   $('real-sseeds').onchange = (e) => setState({ studySeeds: e.target.value.trim() === '' ? null : e.target.value });
   $('real-lmax').onchange = (e) => setState({ ladderMax: Number(e.target.value) });
@@ -167,6 +175,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     set('real-scenario', 'real-images');
     set('real-ca', settings.classA); set('real-cb', settings.classB);
     set('real-opt', settings.optimizer);
+    set('real-dim', settings.dim);
     const pSel = $('real-p');
     if (![...pSel.options].some((o) => Number(o.value) === settings.p)) pSel.append(new Option(String(settings.p), String(settings.p)));
     set('real-p', settings.p);
@@ -188,7 +197,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     const settings = realSettings(s);
     current = s;
     syncControls(s, settings);
-    for (const kind of ['study', 'ladder']) {
+    for (const kind of PLAN_KINDS) {
       if (plans[kind]) syncPlan(kind, plans[kind], s);
       else if ((s.realRun ?? []).includes(kind)) planOf(kind);  // (it runs as the page opens: made now)
     }
@@ -294,7 +303,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
     for (const e of entries) {
       const id = e.target.id.replace(/^real-panel-/, '');
       if (e.isIntersecting) inView.add(id); else inView.delete(id);
-      if (e.isIntersecting && (id === 'study' || id === 'ladder')) planOf(id);
+      if (e.isIntersecting && PLAN_KINDS.includes(id)) planOf(id);
       if (e.isIntersecting && id in CURVE_KEYS) loadCurves();
     }
     if (!root.hidden) schedule(false);
@@ -390,7 +399,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   async function exportPanel(id) {
     if (id in CURVE_KEYS) await loadCurves();
     drawAll(true); // every panel as of now (the pacer may not have reached this one yet)
-    const svgEl = id === 'study' || id === 'ladder' ? planOf(id).svg() : plot(id).svg();
+    const svgEl = PLAN_KINDS.includes(id) ? planOf(id).svg() : plot(id).svg();
     const text = svgString(svgEl, { title: `attnsvm — real images — ${id}` });
     const { width, height } = svgSize(svgEl);
     return svgToPng(text, width, height, 2);
@@ -408,7 +417,7 @@ export function mountRealImages({ layout, scenarioOptions, setState, baseUrl = d
   onPrint({
     before: () => {
       if (root.hidden) return;
-      planOf('study'); planOf('ladder');
+      for (const kind of PLAN_KINDS) planOf(kind);
       if (session) drawAll(true);
     },
     after: () => { if (!root.hidden && session) schedule(true); },

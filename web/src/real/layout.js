@@ -37,6 +37,7 @@ export function realLayoutHtml(scenarioOptions) {
           <label>N test <input id="real-nte" type="number" min="2" max="1000" step="2"></label>
           <label>Seed <input id="real-seed" type="number" min="0" step="1"></label>
         </div>
+        <label>Token dimension d <select id="real-dim">${[18, 32, 64, 128, 256, 512].map((d) => opt(d, d === 18 ? '18 (the patches)' : `${d} (random ReLU features)`)).join('')}</select></label>
         <p class="hint">Seed 0: the first N/2 images of each class in the training and test files, in file order; seed k &gt; 0: N/2 drawn at random from the first 1000 of each class (the CLI's split, <code>--seed-base</code>).</p>
       </fieldset>
       <fieldset><legend>Training</legend>
@@ -94,6 +95,9 @@ export function realLayoutHtml(scenarioOptions) {
         <div class="tools"><label class="inline">largest n <select id="real-lmax">${[32, 64, 128, 256, 512, 1000].map((n) => opt(n)).join('')}</select></label>
         <button type="button" data-real-export="ladder">PNG</button></div></header>
         <div class="body" id="real-body-ladder"></div></section>
+      <section class="panel wide" id="real-panel-phase"><header><h3>The phase diagram (SPEC 6.5): where the regime holds, per token dimension d and n</h3>
+        <div class="tools"><button type="button" data-real-export="phase">PNG</button></div></header>
+        <div class="body" id="real-body-phase"></div></section>
     </div>
   </main></div>`;
 }

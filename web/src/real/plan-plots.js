@@ -165,3 +165,62 @@ export function drawLadder(svg, rows, { width = 600, target = 0.99 } = {}) {
   }
   return height;
 }
+
+// The (d, n) phase diagram (SPEC 6.5): one facet per (head, method), a grid of cells, n across (the
+// training images), d up (the token dimension); a cell's fill is the share of seeds whose W reaches the
+// limit (corr >= target with the Att-SVM of its selection: the theory's regime), its text the mean final
+// corr; a cross marks degenerate runs (chance accuracy), a dashed border an SVM not certified feasible
+// for every seed. rows: plan-text.js's phaseRows. Returns the height drawn.
+export function drawPhase(svg, rows, { width = 600 } = {}) {
+  const c = themeColors();
+  const groups = [...new Set(rows.map((r) => `${r.head}|${r.method}`))];
+  const dims = [...new Set(rows.map((r) => r.dim))].sort((a, b) => a - b);
+  const ns = [...new Set(rows.map((r) => r.n))].sort((a, b) => a - b);
+  const cols = width >= 640 ? Math.min(2, groups.length) : 1;
+  const facetW = (width - 10) / cols;
+  const m = { l: 52, r: 8, t: 24, b: 34 };
+  const cellH = 26, facetH = m.t + dims.length * cellH + m.b;
+  const legendH = 30;
+  const height = Math.ceil(groups.length / cols) * (facetH + 8) + legendH;
+  const add = reset(svg, width, height);
+  // the share of seeds as the accent's opacity (from faint: none, to full: every seed); no rows: grid
+  const fill = (share) => (Number.isFinite(share) ? share : c.grid);
+  groups.forEach((g, gi) => {
+    const [head, method] = g.split('|');
+    const ox = (gi % cols) * facetW, oy = Math.floor(gi / cols) * (facetH + 8);
+    const cellW = (facetW - m.l - m.r) / ns.length;
+    add('text', { x: ox + m.l, y: oy + 14, fill: c.fg, 'font-weight': 600 }, `${head === 'frozen' ? 'Frozen head' : 'Joint head'} (${method === 'nmd:2' ? 'normalized GD' : method === 'nmd:1.1' ? 'normalized l_1.1 MD' : method})`);
+    dims.forEach((d, di) => {
+      const y = oy + m.t + (dims.length - 1 - di) * cellH;
+      add('text', { x: ox + m.l - 6, y: y + cellH / 2 + 4, fill: c.muted, 'text-anchor': 'end' }, `d = ${d}`);
+      ns.forEach((n, ni) => {
+        const x = ox + m.l + ni * cellW;
+        const r = rows.find((q) => q.head === head && q.method === method && q.dim === d && q.n === n);
+        if (!r) return;
+        const share = fill(r.share);
+        add('rect', { x: x + 1, y: y + 1, width: cellW - 2, height: cellH - 2, fill: typeof share === 'number' ? OKABE_ITO.blue : share,
+          'fill-opacity': typeof share === 'number' ? 0.12 + 0.88 * share : 1,
+          stroke: r.feasibility === 'feasible' ? 'none' : c.fg, 'stroke-dasharray': r.feasibility === 'feasible' ? null : '3 2' });
+        const dark = typeof share === 'number' && share > 0.5;
+        add('text', { x: x + cellW / 2, y: y + cellH / 2 + 4, fill: dark ? '#fff' : c.fg, 'text-anchor': 'middle', 'font-size': 10 },
+          Number.isFinite(r.corr) ? r.corr.toFixed(2) : '—');
+        if (r.degenerate > 0) {
+          const s = 5, cx = x + cellW - 8, cy = y + 8;
+          add('path', { d: `M${cx - s / 2},${cy - s / 2}L${cx + s / 2},${cy + s / 2}M${cx - s / 2},${cy + s / 2}L${cx + s / 2},${cy - s / 2}`, stroke: OKABE_ITO.vermillion, 'stroke-width': 2 });
+        }
+      });
+    });
+    ns.forEach((n, ni) => add('text', { x: ox + m.l + (ni + 0.5) * cellW, y: oy + m.t + dims.length * cellH + 14, fill: c.muted, 'text-anchor': 'middle' }, String(n)));
+    add('text', { x: ox + m.l + (facetW - m.l - m.r) / 2, y: oy + facetH - 4, fill: c.muted, 'text-anchor': 'middle' }, 'training images n');
+  });
+  const ly = height - legendH + 14;
+  add('rect', { x: 6, y: ly - 8, width: 14, height: 12, fill: OKABE_ITO.blue, 'fill-opacity': 1 });
+  add('text', { x: 24, y: ly + 2, fill: c.fg }, 'every seed reaches corr ≥ target');
+  add('rect', { x: 206, y: ly - 8, width: 14, height: 12, fill: OKABE_ITO.blue, 'fill-opacity': 0.12 });
+  add('text', { x: 224, y: ly + 2, fill: c.fg }, 'none (number: mean corr)');
+  if (width > 520) {
+    add('rect', { x: 380, y: ly - 8, width: 14, height: 12, fill: 'none', stroke: c.fg, 'stroke-dasharray': '3 2' });
+    add('text', { x: 398, y: ly + 2, fill: c.fg }, 'SVM not certified for every seed; × degenerate');
+  }
+  return height;
+}

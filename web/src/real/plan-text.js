@@ -119,6 +119,7 @@ export function studyCaption(table) {
 
 // ---------- the ladder ----------
 export const FAILING = {
+  failDegenerate: 'the run is degenerate (training accuracy at chance)',
   failInfeasible: 'the Att-SVM of the reached selection is infeasible',
   failUndecided: 'the SVM solver could not decide',
   failNoPositiveToken: 'an image has no patch of positive score γ_it under the head',
@@ -176,5 +177,52 @@ export function ladderCaption(table) {
   for (const r of failed) for (const f of r.failing) counts.set(f, (counts.get(f) ?? 0) + 1);
   const top = [...counts.entries()].sort((a, b) => b[1] - a[1]);
   if (top.length) parts.push(`Where the limit is not reached, the most frequent failing condition is: ${top[0][0]} (${top[0][1]} of ${failed.length} rungs)${top[1] ? `, then ${top[1][0]} (${top[1][1]})` : ''}.`);
+  return parts.join(' ');
+}
+
+// ---------- the (d, n) phase diagram (SPEC 6.5) ----------
+// The browser's phase diagram: d = 18, 32, 64, n = 16, 32, 64, frozen and joint head, normalized GD, one
+// seed, 1000 steps for every n (the budget does not depend on n). The CLI's (attnsvm experiment
+// real-phase) adds d up to 512, n up to 1000, l_1.1 MD and three seeds.
+export const PHASE_DIMS = [18, 32, 64], PHASE_SIZES = [16, 32, 64];
+export function phaseSettings(state) {
+  return {
+    classA: state.classA ?? 7, classB: state.classB ?? 9, dims: PHASE_DIMS, sizes: PHASE_SIZES,
+    heads: 'frozen,joint', methods: 'nmd:2', steps: 1000, headSteps: 500, seeds: 1, seedBase: (state.seed ?? 0) + 1,
+  };
+}
+
+export function phaseSizeText(s) {
+  return `Reduced for the browser: d = ${s.dims.join(', ')} (token dimension), n = ${s.sizes.join(', ')} training images of ${CLASS_NAMES[s.classA]} vs ${CLASS_NAMES[s.classB]}, ` +
+    `normalized GD on W, head frozen or joint, ${s.seeds} seed, ${s.steps} steps for every n. ` +
+    'The CLI\'s phase diagram (attnsvm experiment real-phase) goes to d = 512 and n = 1000 with l_1.1 mirror descent and three seeds.';
+}
+
+// One cell per (d, head, method, n): the share of seeds that reach the limit, the degenerate runs
+// (chance accuracy: a failure of their own), the feasibility and the failing conditions.
+export function phaseRows(table) {
+  return (table?.rows ?? []).map((r) => ({
+    dim: r.dim, head: r.head, method: r.method, n: r.n, seeds: r.seeds, steps: r.steps,
+    reached: r.limitReached, share: r.seeds ? r.limitReached / r.seeds : NaN, degenerate: r.degenerate ?? r.failDegenerate ?? 0,
+    feasibility: feasibility(r), corr: r.corrMean, minSoftmax: r.minSoftmax, meanSoftmax: r.meanSoftmax,
+    trainAccuracy: r.trainAccuracy, gammaOptimal: r.gammaOptimal, failing: failingOf(r), endedByBudget: r.endedByBudget,
+  })).sort((a, b) => headOrder(a.head) - headOrder(b.head) || a.method.localeCompare(b.method) || a.dim - b.dim || a.n - b.n);
+}
+
+export function phaseCaption(table) {
+  const rows = phaseRows(table);
+  if (!rows.length) return '';
+  const target = table.settings?.corrTarget ?? 0.99;
+  const parts = [`Each cell: the share of seeds whose W reaches corr ≥ ${target} with the Att-SVM of its own selection (dark: all), × a degenerate run (training accuracy at chance).`];
+  const groups = [...new Set(rows.map((r) => `${r.head}|${r.method}`))];
+  for (const g of groups) {
+    const [head, method] = g.split('|');
+    const name = `${head === 'frozen' ? 'Frozen head' : 'Joint head'} (${methodLabel(method)})`;
+    const sums = (table.summary ?? []).filter((s) => s.head === head && s.method === method).sort((a, b) => a.dim - b.dim);
+    const per = sums.map((s) => `d = ${s.dim}: ${s.largestN ? `n ≤ ${s.largestN}` : 'no n'}${s.firstFailingN ? ` (at n = ${s.firstFailingN}: ${s.failingBeyond})` : ''}`);
+    parts.push(`${name}, the regime holds for ${per.join('; ')}.`);
+  }
+  const degenerate = rows.reduce((a, r) => a + r.degenerate, 0);
+  if (degenerate) parts.push(`${degenerate} run${degenerate > 1 ? 's are' : ' is'} degenerate (training accuracy at chance), counted as failures.`);
   return parts.join(' ');
 }

@@ -12,7 +12,7 @@ import './real-prefetch.js';  // (first: its message listener runs before worker
 import { handlers, runs, newRunId, getRun } from '../engine/worker.js';
 import { RealImagesRun } from '../engine/real-run.js';
 import { loadPair, checkSplitSizes } from './asset.js';
-import { RealStudyPlanner, RealLadderPlanner, RealStudyRun, RealLadderRun } from '../engine/real-study.js';
+import { RealStudyPlanner, RealLadderPlanner, RealPhasePlanner, RealStudyRun, RealLadderRun } from '../engine/real-study.js';
 
 const METHODS = ['params', 'measure', 'testSoftmax', 'testScores', 'testSelection', 'analyze'];
 
@@ -89,8 +89,9 @@ const getPlan = (planId) => {
 };
 
 handlers.planCreate = (engine, { kind, settings }) => {
-  const Planner = kind === 'study' ? RealStudyPlanner : kind === 'ladder' ? RealLadderPlanner : null;
-  if (!Planner) throw new Error(`unknown plan kind '${kind}' (study or ladder)`);
+  // (the phase diagram's runs are ladder runs: runStart and runAdvance treat them as such)
+  const Planner = { study: RealStudyPlanner, ladder: RealLadderPlanner, phase: RealPhasePlanner }[kind] ?? null;
+  if (!Planner) throw new Error(`unknown plan kind '${kind}' (study, ladder or phase)`);
   const plan = new Planner(engine.module, settings ?? {});
   const planId = nextPlanId++;
   plans.set(planId, plan);

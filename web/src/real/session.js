@@ -28,6 +28,9 @@ export function realSettings(state) {
     // that every other seed draws from, so the page makes the CLI's split for every seed)
     seed: state.seed ?? 0,
     patch: 4,
+    // the token dimension d (SPEC 6.5; the core's embedTokens with seed 0: the CLI's --token-dim)
+    dim: Number(state.tokenDim ?? 18),
+    embedSeed: 0,
     optimizer,
     p: state.p ?? 2,
     lr: state.lr ?? (optimizer === 'adam' ? 0.01 : 0.1),

@@ -81,4 +81,18 @@ Dataset patchDataset(const ImageSet& images, int classA, int classB, int patch =
 // Pixel (r, c) of image k lands in token t = (r/patch)*g + c/patch, coordinate (r%patch)*patch +
 // c%patch.
 
+// Tokens of a chosen dimension d (SPEC 6.5): from patchDataset's tokens u (d0 = patch^2 + 2
+// numbers: pixels, then position), x = u when dim == d0 (today's tokens, unchanged bits), otherwise
+// random ReLU features x = sqrt(2/dim) relu(R^T u + b), R (d0 x dim) and b (dim) drawn once from
+// PortableGaussian(seed) (R row by row, entries N(0, 1); then b, entries N(0, 1/4), i.e. 0.5 times
+// a standard draw): the same bits natively and in wasm (the polar method with the portable log;
+// sums over the d0 inputs in order, then + b_k; sqrt is correctly rounded). The query stays the
+// mean of the embedded tokens (z_i = (1/T) sum_t x_it, summed in order): for dim > d0 every
+// feature mixes pixels and position, so the query has no separate position part (for d0 = dim its
+// last two coordinates, the mean position, are 0). The labels and the head v0 = 0 are kept.
+// InputError when dim is not in kTokenDims.
+Dataset embedTokens(const Dataset& patches, int dim, std::uint64_t seed = 0);
+// The dimensions the product offers (SPEC 6.5): 18 (the patches themselves) and random features.
+inline constexpr int kTokenDims[] = {18, 32, 64, 128, 256, 512};
+
 }  // namespace attnsvm

@@ -26,6 +26,8 @@ namespace attnsvm {
 struct RealLadderSettings {
   int classA = 7, classB = 9;
   std::vector<int> sizes = {8, 16, 32, 64, 128, 256, 512, 1000};  // n (even), ascending
+  int dim = 18;                 // token dimension (SPEC 6.5, embedTokens); 18: the patches
+  std::uint64_t embedSeed = 0;  // the random feature map's seed (the same map for every run)
   std::string heads = "frozen,joint";
   std::string methods = "nmd:2,nmd:1.1";  // NGD and normalized l_p MD (md:p and nmd:p accepted)
   double lr = 0.1;                        // W's (and the joint head's) step
@@ -45,9 +47,13 @@ struct RealLadderSettings {
   // constraint violation at most certifyTol.
   double certifyTol = 1e-6;
   double corrTarget = 0.99;  // "the limit is reached": corr with the run's SVM >= corrTarget
+  // The step budget: "by-n" (min(maxSteps, max(minSteps, work / n)): the first ladder's, which falls
+  // with n and so confounds "the selection keeps moving" with the budget) or "fixed" (maxSteps for
+  // every n: the phase diagram's rule, independent of n).
+  std::string budget = "by-n";
 };
 
-// Its field list: classA, classB, sizes, heads, methods, lr, normEpsilon, headSteps, maxSteps,
+// Its field list: classA, classB, sizes, dim, embedSeed, heads, methods, lr, normEpsilon, headSteps, maxSteps,
 // minSteps, work,
 // snapshotsPerDecade, seeds, seedBase, certifyTol, corrTarget.
 template <class S, class V>
@@ -55,6 +61,8 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealLadderSettings> {
   v("classA", s.classA);
   v("classB", s.classB);
   v("sizes", s.sizes);
+  v("dim", s.dim);
+  v("embedSeed", s.embedSeed);
   v("heads", s.heads);
   v("methods", s.methods);
   v("lr", s.lr);
@@ -68,12 +76,15 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealLadderSettings> {
   v("seedBase", s.seedBase);
   v("certifyTol", s.certifyTol);
   v("corrTarget", s.corrTarget);
+  v("budget", s.budget);
 }
 
 struct RealLadderRun {
   int id = 0;
   int classA = 7, classB = 9;
   int n = 8;           // training images: binarySubset(train file, A, B, n, seed)
+  int dim = 18;        // their tokens: embedTokens(patches, dim, embedSeed)
+  std::uint64_t embedSeed = 0;
   std::string head;    // "frozen" or "joint"
   std::string method;  // "nmd:2", "nmd:1.1", "md:3", ...
   Optimizer optimizer = Optimizer::NMD;
@@ -94,6 +105,8 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealLadderRun> {
   v("classA", s.classA);
   v("classB", s.classB);
   v("n", s.n);
+  v("dim", s.dim);
+  v("embedSeed", s.embedSeed);
   v("head", s.head);
   v("method", s.method);
   v("optimizer", s.optimizer);
@@ -130,10 +143,17 @@ struct RealLadderRunResult {
   double corr = 0;  // corr with the SVM of the run's norm at the end (NaN without one)
   double divergenceFinal = 0;
   double headGrowth = 0, weightGrowth = 0;  // ||v|| and ||W|| ratio over the last decade
-  bool limitReached = false;                // corr >= corrTarget
-  // When the limit is not reached: the failing conditions, comma-separated, among infeasible,
-  // undecided, no-positive-token, head-faster, selection-moving, not-separated; "slow" when none
-  // of them holds (the conditions of the theory hold but the budget ended first).
+  // A degenerate run: training accuracy at chance (<= 0.5 on the balanced set; e.g. the loss stuck
+  // at ln 2, the head's output about 0 on every selected patch). Its W may converge in direction to
+  // the Att-SVM of a selection that does not classify: that is a failure of its own, never counted
+  // as the limit reached.
+  bool degenerate = false;
+  bool limitReached = false;  // corr >= corrTarget and not degenerate
+  // What ended the training: "budget" (the planned steps) or the trainer's stop reason.
+  std::string endedBy;
+  // When the limit is not reached: the failing conditions, comma-separated, among degenerate,
+  // infeasible, undecided, no-positive-token, head-faster, selection-moving, not-separated; "slow"
+  // when none of them holds (the conditions of the theory hold but the budget ended first).
   std::string failing;
 };
 
@@ -168,7 +188,9 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealLadderRunResult> {
   v("divergenceFinal", s.divergenceFinal);
   v("headGrowth", s.headGrowth);
   v("weightGrowth", s.weightGrowth);
+  v("degenerate", s.degenerate);
   v("limitReached", s.limitReached);
+  v("endedBy", s.endedBy);
   v("failing", s.failing);
 }
 
@@ -215,6 +237,7 @@ struct RealLadderRow {
   int globallyOptimal = 0, locallyOptimal = 0, neither = 0, verdictInfeasible = 0,
       verdictUndecided = 0;
   // Runs in which each condition fails (a run may fail several).
+  int failDegenerate = 0;  // training accuracy at chance (a failure of its own)
   int failInfeasible = 0, failUndecided = 0, failNoPositiveToken = 0, failHeadFaster = 0,
       failSelectionMoving = 0, failNotSeparated = 0, failSlow = 0;
 };
@@ -248,6 +271,7 @@ void visitFields(const RealLadderRow& r, Visitor& v) {
   v("neither", r.neither);
   v("verdictInfeasible", r.verdictInfeasible);
   v("verdictUndecided", r.verdictUndecided);
+  v("failDegenerate", r.failDegenerate);
   v("failInfeasible", r.failInfeasible);
   v("failUndecided", r.failUndecided);
   v("failNoPositiveToken", r.failNoPositiveToken);
@@ -257,7 +281,9 @@ void visitFields(const RealLadderRow& r, Visitor& v) {
   v("failSlow", r.failSlow);
 }
 
-// The largest n of a (head, method) at which every seed reached the limit (0: none).
+// The largest n of a (head, method) up to which every seed of every n reached the limit (0: none;
+// a degenerate run never counts as reaching it). The first ladder took the largest n at which every
+// seed did, which named n = 256 for a frozen l_1.1 row of degenerate runs.
 struct RealLadderSummary {
   std::string head, method;
   int largestN = 0;

@@ -29,6 +29,8 @@ namespace attnsvm {
 struct RealStudySettings {
   std::string tasks = "7v9,6v0";  // classA v classB, comma-separated (A is Y = +1)
   int nTrain = 1000, nValidation = 500, nTest = 1000;  // images (half per class)
+  int dim = 18;                 // token dimension (SPEC 6.5, embedTokens); 18: the patches
+  std::uint64_t embedSeed = 0;  // the random feature map's seed (the same map for every run)
   // The methods of the main setting (minibatch, small random start): md:p, nmd:p, adam.
   std::string methods = "md:1.1,md:2,md:3,nmd:1.1,nmd:2,nmd:3,adam";
   // design "main": the main setting for `methods` plus two one-factor ablations for
@@ -52,7 +54,7 @@ struct RealStudySettings {
   std::string gridCenters;
 };
 
-// The field list of RealStudySettings: tasks, nTrain, nValidation, nTest, methods, design,
+// The field list of RealStudySettings: tasks, nTrain, nValidation, nTest, dim, embedSeed, methods, design,
 // ablationMethods, batch, initScale, epochs, stopAccuracy, evalEvery, seeds, tuneSeeds, seedBase,
 // gridPoints, gridRatio, maxExtensions, gridCenters.
 template <class S, class V>
@@ -61,6 +63,8 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealStudySettings> {
   v("nTrain", s.nTrain);
   v("nValidation", s.nValidation);
   v("nTest", s.nTest);
+  v("dim", s.dim);
+  v("embedSeed", s.embedSeed);
   v("methods", s.methods);
   v("design", s.design);
   v("ablationMethods", s.ablationMethods);
@@ -83,6 +87,8 @@ struct RealStudyRun {
   int id = 0;
   int classA = 7, classB = 9;
   int nTrain = 1000, nValidation = 500, nTest = 1000;
+  int dim = 18;
+  std::uint64_t embedSeed = 0;
   std::string setting;      // "mini-random", "full-random", "mini-zero", "full-zero"
   std::string method;       // "md:1.1", "nmd:2", "adam"
   RealTrainSettings train;  // optimizer, p, lr, batch, initScale, seed (the run's seed)
@@ -91,7 +97,7 @@ struct RealStudyRun {
   int evalEvery = 1;
 };
 
-// Its field list: id, classA, classB, nTrain, nValidation, nTest, setting, method, train (the
+// Its field list: id, classA, classB, nTrain, nValidation, nTest, dim, embedSeed, setting, method, train (the
 // RealTrainSettings, nested), epochs, stopAccuracy, evalEvery.
 template <class S, class V>
 auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealStudyRun> {
@@ -101,6 +107,8 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealStudyRun> {
   v("nTrain", s.nTrain);
   v("nValidation", s.nValidation);
   v("nTest", s.nTest);
+  v("dim", s.dim);
+  v("embedSeed", s.embedSeed);
   v("setting", s.setting);
   v("method", s.method);
   v.object("train", [&](auto& sub) { visitFields(s.train, sub); });
