@@ -84,6 +84,9 @@ class Quiet(SimpleHTTPRequestHandler):
 
 
 def serve(folder: Path):
+    """A static server on 127.0.0.1 (with a favicon: the browser asks for one, and its 404 would be
+    a console error that is not the figures')."""
+    (folder / "favicon.ico").write_bytes(b"")
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(folder)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
