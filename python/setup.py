@@ -52,4 +52,19 @@ class CMakeBuild(build_ext):
         shutil.copy2(built[0], target)
 
 
+def copy_figure_script() -> None:
+    """attnsvm.figure's script: the site's dist/attnsvm-figure.js (npx vite build -c
+    vite.element.config.js; scripts/test-python.sh builds it when missing) into the package's
+    assets/, so that an installed package draws live figures with no network and no repository."""
+    src, dst = REPO / "dist" / "attnsvm-figure.js", HERE / "attnsvm" / "assets" / "attnsvm-figure.js"
+    if src.is_file():
+        dst.parent.mkdir(exist_ok=True)
+        if not dst.is_file() or dst.read_bytes() != src.read_bytes():
+            shutil.copy2(src, dst)
+    elif not dst.is_file():
+        print(f"attnsvm: {src} is missing: attnsvm.figure() will not work (build it: docs/PYTHON.md)",
+              file=sys.stderr)
+
+
+copy_figure_script()
 setup(ext_modules=[CMakeExtension("attnsvm._core")], cmdclass={"build_ext": CMakeBuild})
