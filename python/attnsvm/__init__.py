@@ -20,12 +20,15 @@ from .api import (
     version,
 )
 
+from .figure import figure  # live figures in notebooks (figure.py)
+
 __all__ = [
     "InputError",
     "NumericalError",
     "analyze",
     "experiment",
     "experiment_names",
+    "figure",
     "interop",
     "path",
     "scenario",
