@@ -20,17 +20,17 @@ class Figure:
     title: str
     def __init__(
         self,
-        scenario: Optional[str] = ...,
-        panels: Union[None, str, Sequence[str]] = ...,
-        state: Union[None, str, Mapping[str, Any]] = ...,
+        scenario: Optional[str] = None,
+        panels: Union[None, str, Sequence[str]] = None,
+        state: Union[None, str, Mapping[str, Any]] = None,
         *,
-        seed: Optional[int] = ...,
-        caption: Optional[str] = ...,
-        autoplay: bool = ...,
-        speed: Optional[int] = ...,
-        height: int = ...,
-        lab: Optional[str] = ...,
-        title: Optional[str] = ...,
+        seed: Optional[int] = None,
+        caption: Optional[str] = "scenario",
+        autoplay: bool = True,
+        speed: Optional[int] = None,
+        height: int = 560,
+        lab: Optional[str] = None,
+        title: Optional[str] = None,
     ) -> None: ...
     def attributes(self) -> Dict[str, str]: ...
     def lab_url(self) -> str: ...
@@ -42,15 +42,8 @@ class Figure:
     def _repr_mimebundle_(self, include: Any = ..., exclude: Any = ...) -> Dict[str, str]: ...
 
 def figure(
-    scenario: Optional[str] = ...,
-    panels: Union[None, str, Sequence[str]] = ...,
-    state: Union[None, str, Mapping[str, Any]] = ...,
-    *,
-    seed: Optional[int] = ...,
-    caption: Optional[str] = ...,
-    autoplay: bool = ...,
-    speed: Optional[int] = ...,
-    height: int = ...,
-    lab: Optional[str] = ...,
-    title: Optional[str] = ...,
+    scenario: Optional[str] = None,
+    panels: Union[None, str, Sequence[str]] = None,
+    state: Union[None, str, Mapping[str, Any]] = None,
+    **options: Any,
 ) -> Figure: ...

@@ -118,3 +118,38 @@ def test_two_figures_play_in_chromium_offline(tmp_path):
     for f in report["figures"]:
         assert f["defined"] and f["advanced"] and f["last"] > f["first"] > 0, f
         assert f["frame"] == "about:srcdoc"
+
+
+def check_stub(module_name: str) -> None:
+    """The module's .pyi declares each public function and the Figure class's __init__ with the
+    runtime's parameters (names, kinds, and defaults where the stub writes a literal)."""
+    import ast
+    import importlib
+    import inspect
+
+    module = importlib.import_module(module_name)
+    tree = ast.parse((Path(module.__file__).with_suffix(".pyi")).read_text())
+    stubs = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    for c in (c for c in tree.body if isinstance(c, ast.ClassDef)):
+        stubs.update({f"{c.name}.{f.name}": f for f in c.body if isinstance(f, ast.FunctionDef)})
+    public = [n for n in module.__all__ if inspect.isfunction(getattr(module, n))]
+    public += [f"{n}.__init__" for n in module.__all__ if inspect.isclass(getattr(module, n))]
+    for name in public:
+        obj = module
+        for part in name.split("."):
+            obj = getattr(obj, part)
+        f = stubs[name].args
+        pos = f.posonlyargs + f.args
+        declared = [(p.arg, d) for p, d in zip(pos, [None] * (len(pos) - len(f.defaults)) + list(f.defaults))]
+        declared += [(f.vararg.arg, None)] if f.vararg else []
+        declared += list(zip([p.arg for p in f.kwonlyargs], f.kw_defaults))
+        declared += [(f.kwarg.arg, None)] if f.kwarg else []
+        runtime = list(inspect.signature(obj).parameters.values())
+        assert [n for n, _ in declared] == [p.name for p in runtime], name
+        for (n, d), p in zip(declared, runtime):
+            if d is not None and not (isinstance(d, ast.Constant) and d.value is Ellipsis):
+                assert ast.literal_eval(d) == p.default, f"{name}({n})"
+
+
+def test_the_stub_matches():
+    check_stub("attnsvm.figure")
