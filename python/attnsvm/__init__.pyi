@@ -1,4 +1,5 @@
 from . import interop as interop
+from .figure import figure as figure
 from ._core import InputError as InputError, NumericalError as NumericalError
 from .api import (
     analyze as analyze,
