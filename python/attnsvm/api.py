@@ -235,9 +235,10 @@ def path(problem: Mapping, radii: Sequence[float], norm: str = "fro", p: float =
     if isinstance(radii, (str, bytes)) or not isinstance(radii, (Sequence, np.ndarray)):
         raise TypeError(f"radii must be a sequence of numbers, not {type(radii).__name__}")
     rs = [float(_float(f"radii[{k}]", r)) for k, r in enumerate(radii)]
-    return list(_core.path(dict(data), None if model is None else dict(_problem(model, "model")), rs,
-                           _str("norm", norm), float(_float("p", p)),
-                           int(_int("iterations_per_radius", iterations_per_radius))))
+    Ws = _core.path(dict(data), None if model is None else dict(_problem(model, "model")), rs,
+                    _str("norm", norm), float(_float("p", p)),
+                    int(_int("iterations_per_radius", iterations_per_radius)))
+    return [np.asarray(W, dtype=np.float64) for W in Ws]
 
 
 class _Bar:

@@ -7,7 +7,6 @@
 //   CLI's `experiment` options, progress reported to Python (tqdm) and Ctrl-C cancelling it.
 // - path(...): the core's regularizationPath (SPEC section 4) with the JS API's request fields.
 // Every call but the name lists runs through runInterruptible: GIL released, Ctrl-C honoured.
-#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <iostream>
@@ -126,14 +125,6 @@ cli::ExperimentOptions experimentOptions(const py::dict& kw) {
   return e;
 }
 
-py::array_t<double> matrixToNumpy(const Mat& m) {
-  py::array_t<double> a({m.rows(), m.cols()});
-  auto v = a.mutable_unchecked<2>();
-  for (Index i = 0; i < m.rows(); ++i)
-    for (Index j = 0; j < m.cols(); ++j) v(i, j) = m(i, j);
-  return a;
-}
-
 }  // namespace
 
 }  // namespace attnsvm::python
@@ -153,7 +144,7 @@ void bind_api(pybind11::module_& m) {
       "cli",
       [](const std::vector<std::string>& args, const py::object& input) {
         const std::string text = input.is_none() ? std::string() : fromPython(input, "problem").dump();
-        const json r = runInterruptible([&] { return runCliCaptured(args, text); }, py::none());
+        const json r = runInterruptible([args, text] { return runCliCaptured(args, text); }, py::none());
         return toPython(r);
       },
       py::arg("args"), py::arg("input") = py::none(),
@@ -165,8 +156,8 @@ void bind_api(pybind11::module_& m) {
       [](const std::string& name, const py::dict& options, const py::object& onProgress) {
         cli::ExperimentOptions e = experimentOptions(options);
         e.progress = false;  // no drawing on stderr: Python shows its own bar
-        const json r = runInterruptible(
-            [&] { return cli::runExperiment(name, e).json; }, onProgress);
+        const json r =
+            runInterruptible([name, e] { return cli::runExperiment(name, e).json; }, onProgress);
         return toPython(r);
       },
       py::arg("name"), py::arg("options"), py::arg("on_progress") = py::none());
@@ -177,19 +168,19 @@ void bind_api(pybind11::module_& m) {
          const std::string& norm, double p, int iterationsPerRadius) {
         const json input = fromPython(problem, "problem");
         const json modelJson = model.is_none() ? json(input.value("model", json())) : fromPython(model, "model");
-        std::vector<Mat> path;
-        runInterruptible(
-            [&] {
+        const json r = runInterruptible(
+            [input, modelJson, radii, norm, p, iterationsPerRadius] {
               cli::ProblemInput in = cli::problemFromJson(input);
-              ModelSpec spec = modelJson.is_null() ? ModelSpec{} : cli::fieldsFromJson<ModelSpec>(modelJson, "model");
+              ModelSpec spec = modelJson.is_null() ? ModelSpec{}
+                                                   : cli::fieldsFromJson<ModelSpec>(modelJson, "model");
               if (modelJson.is_null() || !modelJson.contains("attention")) spec.attention = in.kind;
               if (radii.empty()) throw InputError("radii (increasing ball radii) are missing");
               for (std::size_t k = 0; k < radii.size(); ++k)
-                if (!(radii[k] > 0) || !std::isfinite(radii[k]) || (k > 0 && !(radii[k] > radii[k - 1])))
+                if (!(radii[k] > 0) || !std::isfinite(radii[k]) ||
+                    (k > 0 && !(radii[k] > radii[k - 1])))
                   throw InputError("radii[" + std::to_string(k) + "] = " + std::to_string(radii[k]) +
                                    ": radii must be positive, finite and increasing");
-              if (iterationsPerRadius < 1)
-                throw InputError("iterations_per_radius must be >= 1");
+              if (iterationsPerRadius < 1) throw InputError("iterations_per_radius must be >= 1");
               PathSettings ps;
               const NormKind kind = parseWireName<NormKind>(norm, "norm");
               ps.norm = kind == NormKind::Nuclear ? BallNorm::Nuclear
@@ -198,14 +189,13 @@ void bind_api(pybind11::module_& m) {
               if (kind == NormKind::Lp) cli::checkP(p, "p");
               ps.p = kind == NormKind::Lp ? p : 2.0;
               ps.iterationsPerRadius = iterationsPerRadius;
-              const Model mdl(in.data, spec);
-              path = regularizationPath(mdl, radii, ps);
-              return json();
+              const Model model(in.data, spec);
+              json out = json::array();
+              for (const Mat& w : regularizationPath(model, radii, ps)) out.push_back(cli::toJson(w));
+              return out;  // matrices as rows of doubles (exact): numpy arrays in api.path
             },
             py::none());
-        py::list out;
-        for (const Mat& w : path) out.append(matrixToNumpy(w));
-        return out;
+        return toPython(r);
       },
       py::arg("problem"), py::arg("model"), py::arg("radii"), py::arg("norm"), py::arg("p"),
       py::arg("iterations_per_radius"));

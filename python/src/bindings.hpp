@@ -29,11 +29,11 @@ using ProgressCallback = std::function<void(const std::string& label, long done,
 // Runs work() on a worker thread with the GIL released; the calling thread wakes every 50 ms,
 // takes the GIL, runs PyErr_CheckSignals() and calls onProgress (Python code, GIL held) with the
 // latest progress. On a signal (Ctrl-C: KeyboardInterrupt) or an exception from onProgress it
-// requests cancellation of the CLI's loops (cli/progress.hpp), waits for the worker and raises
-// that Python exception. Calls are serialized (the CLI's cancel flag and observer are
-// process-wide). Exceptions of work() are rethrown (pybind11 maps InputError to ValueError via
-// the translator of bind_api).
-json runInterruptible(const std::function<json()>& work, const py::object& onProgress);
+// requests cancellation of the CLI's loops (cli/progress.hpp) and raises that Python exception at
+// once; the worker stops at its next cancellation point. work() must own what it uses (capture by
+// value): it may outlive the call. Calls are serialized (the CLI's cancel flag and observer are
+// process-wide). Exceptions of work() are rethrown (InputError -> ValueError, bind_api).
+json runInterruptible(std::function<json()> work, const py::object& onProgress);
 
 }  // namespace attnsvm::python
 

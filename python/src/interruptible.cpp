@@ -1,7 +1,14 @@
 // Long C++ calls with the GIL released and Ctrl-C honoured (bindings.hpp runInterruptible).
+//
+// The work runs on its own thread; the calling (Python) thread waits in slices of 50 ms and, with
+// the GIL held briefly, checks for signals and reports progress. On Ctrl-C it requests the CLI's
+// cancellation (cli/progress.hpp) and raises KeyboardInterrupt at once: the worker, which owns
+// everything it uses (CallState), stops at its next cancellation point (an experiment between
+// work items, train every 256 steps) and then releases the call lock, so a next call waits for it.
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -41,45 +48,56 @@ class LatestProgress : public cli::ProgressObserver {
   long done_ = 0, total_ = 0;
   bool changed_ = false;
 };
-}  // namespace
 
-json runInterruptible(const std::function<json()>& work, const py::object& onProgress) {
+// Everything the worker touches: shared with the caller, kept alive by the worker if the caller
+// leaves first (Ctrl-C).
+struct CallState {
+  std::function<json()> work;
+  LatestProgress progress;
+  std::mutex m;
+  std::condition_variable cv;
+  bool finished = false;
   json result;
   std::exception_ptr error;
+};
+
+void runWorker(const std::shared_ptr<CallState>& st) {
+  std::lock_guard<std::mutex> call(gCallMutex);
+  cli::clearCancel();
+  cli::setProgressObserver(&st->progress);
+  try {
+    st->result = st->work();
+  } catch (...) {
+    st->error = std::current_exception();
+  }
+  cli::setProgressObserver(nullptr);
+  cli::clearCancel();
+  std::lock_guard<std::mutex> lock(st->m);
+  st->finished = true;
+  st->cv.notify_all();
+}
+}  // namespace
+
+json runInterruptible(std::function<json()> work, const py::object& onProgress) {
+  auto st = std::make_shared<CallState>();
+  st->work = std::move(work);
   // A Python exception raised while we wait (KeyboardInterrupt from the signal handler, or from
-  // onProgress), kept as (type, value, traceback) and restored once the worker has stopped.
+  // onProgress), as (type, value, traceback).
   PyObject *excType = nullptr, *excValue = nullptr, *excTrace = nullptr;
   {
     py::gil_scoped_release release;
-    std::lock_guard<std::mutex> call(gCallMutex);
-    LatestProgress progress;
-    cli::clearCancel();
-    cli::setProgressObserver(&progress);
-    std::mutex m;
-    std::condition_variable cv;
-    bool finished = false;
-    std::thread worker([&] {
-      try {
-        result = work();
-      } catch (...) {
-        error = std::current_exception();
-      }
-      std::lock_guard<std::mutex> lock(m);
-      finished = true;
-      cv.notify_all();
-    });
-    bool cancelled = false;
+    std::thread worker([st] { runWorker(st); });
     for (;;) {
       {
-        std::unique_lock<std::mutex> lock(m);
-        if (cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return finished; })) break;
+        std::unique_lock<std::mutex> lock(st->m);
+        if (st->cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return st->finished; }))
+          break;
       }
-      if (cancelled) continue;  // waiting for the worker to reach its next cancellation point
       py::gil_scoped_acquire acquire;
       bool raised = PyErr_CheckSignals() != 0;
       std::string label;
       long done = 0, total = 0;
-      if (!raised && !onProgress.is_none() && progress.take(label, done, total)) {
+      if (!raised && !onProgress.is_none() && st->progress.take(label, done, total)) {
         try {
           onProgress(label, done, total);
         } catch (py::error_already_set& e) {
@@ -90,16 +108,16 @@ json runInterruptible(const std::function<json()>& work, const py::object& onPro
       if (raised) {
         PyErr_Fetch(&excType, &excValue, &excTrace);
         cli::requestCancel();
-        cancelled = true;
+        break;
       }
     }
-    worker.join();
-    cli::setProgressObserver(nullptr);
-    cli::clearCancel();
-    if (!cancelled && !onProgress.is_none()) {
+    if (excType != nullptr) {
+      worker.detach();  // it stops at its next cancellation point and frees its state
+    } else {
+      worker.join();
       std::string label;
       long done = 0, total = 0;
-      if (progress.take(label, done, total)) {
+      if (!onProgress.is_none() && st->progress.take(label, done, total)) {
         py::gil_scoped_acquire acquire;
         onProgress(label, done, total);  // the final state (a bar that ends at 100 %)
       }
@@ -109,8 +127,8 @@ json runInterruptible(const std::function<json()>& work, const py::object& onPro
     PyErr_Restore(excType, excValue, excTrace);
     throw py::error_already_set();
   }
-  if (error) std::rethrow_exception(error);
-  return result;
+  if (st->error) std::rethrow_exception(st->error);
+  return std::move(st->result);
 }
 
 }  // namespace attnsvm::python
