@@ -7,12 +7,24 @@
 
 namespace attnsvm::cli {
 
+namespace {
+std::atomic<ProgressObserver*> gObserver{nullptr};
+std::atomic<bool> gCancel{false};
+}  // namespace
+
+void setProgressObserver(ProgressObserver* observer) { gObserver.store(observer); }
+void requestCancel() { gCancel.store(true); }
+void clearCancel() { gCancel.store(false); }
+bool cancelRequested() { return gCancel.load(); }
+
 Progress::Progress(std::string label, long total, bool enabled)
     : label_(std::move(label)),
+      observer_(gObserver.load()),
       total_(total < 1 ? 1 : total),
       enabled_(enabled),
       tty_(enabled && isatty(STDERR_FILENO) != 0) {
   start_ = lastDraw_ = std::chrono::steady_clock::now();
+  if (observer_) observer_->update(label_, 0, total_.load());
   if (enabled_ && tty_) draw(0, false);
 }
 
@@ -24,6 +36,7 @@ double Progress::elapsedSeconds() const {
 
 void Progress::advance(long k) {
   const long now = done_.fetch_add(k) + k;
+  if (observer_) observer_->update(label_, now, total_.load());
   if (!enabled_) return;
   std::lock_guard<std::mutex> lock(mutex_);
   if (finished_) return;
@@ -42,7 +55,10 @@ void Progress::advance(long k) {
   }
 }
 
-void Progress::setTotal(long total) { total_.store(total < 1 ? 1 : total); }
+void Progress::setTotal(long total) {
+  total_.store(total < 1 ? 1 : total);
+  if (observer_) observer_->update(label_, done_.load(), total_.load());
+}
 
 void Progress::finish() {
   if (!enabled_) return;

@@ -4,9 +4,27 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 
 namespace attnsvm::cli {
+
+// Hooks for a host that embeds the tool (the Python package, python/src/bind_api.cpp): every
+// Progress also reports (label, done, total) to the observer, drawing or not; and long loops stop
+// when the host requests cancellation (parallelFor between work items, `train` between chunks of
+// iterations) by throwing Cancelled. Process-wide: the host runs one such call at a time.
+class ProgressObserver {
+ public:
+  virtual ~ProgressObserver() = default;
+  virtual void update(const std::string& label, long done, long total) = 0;  // any thread
+};
+void setProgressObserver(ProgressObserver* observer);  // nullptr: none
+void requestCancel();
+void clearCancel();
+bool cancelRequested();
+struct Cancelled : std::runtime_error {
+  Cancelled() : std::runtime_error("cancelled") {}
+};
 
 class Progress {
  public:
@@ -26,6 +44,7 @@ class Progress {
  private:
   void draw(long done, bool final);
   std::string label_;
+  ProgressObserver* observer_;
   std::atomic<long> total_;
   bool enabled_;
   bool tty_;

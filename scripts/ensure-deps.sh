@@ -20,6 +20,12 @@ DEBIAN_PACKAGES=(
   ccache                   # compiler cache: rebuilds of unchanged files (other clones, other build dirs) are free
   zlib1g-dev               # the core's gzipped IDX reader (real images)
   dataset-fashion-mnist    # Fashion-MNIST (MIT), the real-images scenario (SPEC section 6)
+  # the Python package and its tests (scripts/test-python.sh, docs/PYTHON.md)
+  python3-dev python3-venv python3-setuptools python3-pybind11 python3-numpy python3-pytest python3-tqdm
+  python3-torch            # the PyTorch interop and its worked example
+  python3-distributed      # the real-data study on Dask
+  jupyter-nbconvert python3-nbclient python3-ipykernel  # the notebooks run in the tests
+  mypy                     # the type stubs checked in the tests
 )
 
 missing=()

@@ -27,7 +27,7 @@ void parallelFor(int count, int threads, Progress& progress, const std::function
   auto worker = [&]() {
     for (;;) {
       const int k = next.fetch_add(1);
-      if (k >= count || failed.load()) return;
+      if (k >= count || failed.load() || cancelRequested()) return;
       try {
         fn(k);
       } catch (...) {
@@ -46,6 +46,7 @@ void parallelFor(int count, int threads, Progress& progress, const std::function
     for (int t = 0; t < n; ++t) pool.emplace_back(worker);
     for (auto& th : pool) th.join();
   }
+  if (cancelRequested()) throw Cancelled();  // the host's request (progress.hpp), not an error
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
 }

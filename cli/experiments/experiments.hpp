@@ -12,6 +12,10 @@
 
 #include "attnsvm/experiments/experiment_rank.hpp"
 
+namespace attnsvm {
+class RealStudy;  // attnsvm/experiments/real_study.hpp
+}
+
 namespace attnsvm::cli {
 
 struct ExperimentOptions {
@@ -65,6 +69,12 @@ ExperimentResult realImagesExperiment(const ExperimentOptions& options);  // rea
 ExperimentResult realStudyExperiment(const ExperimentOptions& options);   // real_study.cpp
 ExperimentResult realLadderExperiment(const ExperimentOptions& options);  // real_ladder.cpp
 ExperimentResult realPhaseExperiment(const ExperimentOptions& options);   // real_phase.cpp
+// The JSON and CSV of a finished real-study (what realStudyExperiment writes), given the CPU
+// seconds of run id at [id] and the wall seconds: also written by the Python package's Dask
+// driver (python/src/bind_study.cpp), which schedules the same plan on another engine.
+ExperimentResult realStudyResult(const RealStudy& study, const ExperimentOptions& options,
+                                 int threads, const std::vector<double>& cpuSeconds,
+                                 double seconds);
 ExperimentResult localConvergenceExperiment(const ExperimentOptions& options);
 ExperimentResult rankExperiment(const ExperimentOptions& options);
 ExperimentResult multitokenExperiment(const ExperimentOptions& options);

@@ -142,7 +142,14 @@ ExperimentResult realStudyExperiment(const ExperimentOptions& o) {
   RealStudyImages images{readFashionMnist("train", o.dataDir), readFashionMnist("t10k", o.dataDir)};
   std::vector<Timed> timing;
   runStudy(study, images, threads, o.progress, timing);
+  std::vector<double> cpuSeconds;
+  for (const Timed& t : timing) cpuSeconds.push_back(t.cpuSeconds);
+  return realStudyResult(study, o, threads, cpuSeconds, secondsSince(t0));
+}
 
+ExperimentResult realStudyResult(const RealStudy& study, const ExperimentOptions& o, int threads,
+                                 const std::vector<double>& cpuSeconds, double seconds) {
+  const RealStudySettings& settings = study.settings();
   ExperimentResult res;
   json& j = res.json;
   json s = settingsJson("real-study", o, settings.seeds, -1, threads);
@@ -169,7 +176,7 @@ ExperimentResult realStudyExperiment(const ExperimentOptions& o) {
   for (const RealStudyRun& r : study.runs()) {
     json run = fieldsToJson(r);
     run["result"] = fieldsToJson(study.results()[r.id]);
-    const double sec = r.id < static_cast<int>(timing.size()) ? timing[r.id].cpuSeconds : 0.0;
+    const double sec = r.id < static_cast<int>(cpuSeconds.size()) ? cpuSeconds[r.id] : 0.0;
     run["cpuSeconds"] = sec;
     cpu += sec;
     runs.push_back(std::move(run));
@@ -177,7 +184,7 @@ ExperimentResult realStudyExperiment(const ExperimentOptions& o) {
   j["runs"] = std::move(runs);
   j["runCount"] = study.runs().size();
   j["cpuSeconds"] = cpu;
-  j["seconds"] = secondsSince(t0);
+  j["seconds"] = seconds;
   res.csv = studyCsv(rows);
   return res;
 }
