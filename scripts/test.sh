@@ -86,12 +86,21 @@ needed() { for s in "$@"; do is_cached "$s" || return 0; done; return 1; }
 # when its inputs (and the harness) are unchanged since a run in which it passed, and its failure fails
 # the run. Example: "python|python: the bindings (pytest)|python tests/python core|bash scripts/test-python.sh"
 extra_stages=(
+  # The Python package (docs/PYTHON.md): built against the same core, its figure carries the site's
+  # element, so the stage waits for the site build of the other pipeline (wait_for_site).
+  "python|python package (pytest)|python tests/python core cli cmake CMakeLists.txt web scripts/test-python.sh|wait_for_site && bash scripts/test-python.sh"
 )
 for line in "${extra_stages[@]}"; do
   IFS='|' read -r name _ inputs _ <<< "$line"
   # shellcheck disable=SC2086  # the inputs are a space-separated list of paths
   key[$name]=$(stage_key "$name" $inputs)
 done
+# wait_for_site: until the other pipeline's site build has ended or will not run (the Python
+# package's build copies dist/attnsvm-figure.js and would otherwise build it at the same time).
+wait_for_site() {
+  while [[ ! -f "$logdir/site-done" && ! -f "$logdir/no-site" ]]; do sleep 2; done
+}
+export -f wait_for_site; export logdir
 run_extra_stages() {
   for line in "${extra_stages[@]}"; do
     IFS='|' read -r name title _ command <<< "$line"
@@ -131,9 +140,12 @@ wasm_api_tests() {
 browser_stages() {
   if needed npm-tarball browser browser-perf; then
     stage "site build (vite)" site_build || { touch "$logdir/no-site"; return 0; }
+    touch "$logdir/site-done"
     test_stage npm-tarball "package: npm tarball (node --test)" node --test --test-reporter=spec tests/package/
     test_stage browser "browser tests (node --test, chromium)" \
       node --test --test-concurrency=1 --test-reporter=spec "${browser_functional[@]}"
+  else
+    touch "$logdir/site-done"
   fi
 }
 # The browser tests that time the page (*-perf.test.mjs: frame rate, main-thread tasks) run alone at
@@ -151,7 +163,7 @@ wasm_tests() {
 }
 wasm_pipeline() {
   if ! needed wasm-gtest wasm-api npm-tarball browser browser-perf; then
-    echo "wasm build not needed (its tests are cached)"; touch "$logdir/wasm-built"; return 0
+    echo "wasm build not needed (its tests are cached)"; touch "$logdir/wasm-built" "$logdir/site-done"; return 0
   fi
   if ! stage "wasm build" wasm_build; then
     touch "$logdir/no-site" "$logdir/wasm-failed"
