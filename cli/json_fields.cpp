@@ -16,6 +16,7 @@
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_basin.hpp"
 #include "attnsvm/experiments/real_ladder.hpp"
+#include "attnsvm/experiments/real_phase.hpp"
 #include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/experiments/real_study.hpp"
 #include "attnsvm/train/path.hpp"
@@ -321,11 +322,14 @@ ATTNSVM_CLI_FIELDS(RealStudyRunResult)
 ATTNSVM_CLI_FIELDS(RealTrainSettings)
 ATTNSVM_CLI_FIELDS(RealLadderSettings)
 ATTNSVM_CLI_FIELDS(RealLadderRun)
+ATTNSVM_CLI_FIELDS(RealPhaseSettings)
 #undef ATTNSVM_CLI_FIELDS
 template json fieldsToJson<RealStudyRow>(const RealStudyRow& s);
 template json fieldsToJson<RealLadderRow>(const RealLadderRow& s);
 template json fieldsToJson<RealLadderRunResult>(const RealLadderRunResult& s);
 template json fieldsToJson<RealLadderSummary>(const RealLadderSummary& s);
+template json fieldsToJson<RealPhaseRow>(const RealPhaseRow& s);
+template json fieldsToJson<RealPhaseSummary>(const RealPhaseSummary& s);
 template json fieldsToJson<RealImagesFrame>(const RealImagesFrame& s);
 template json fieldsToJson<RealImagesAnalysis>(const RealImagesAnalysis& s);
 template json fieldsToJson<RealImagesSettings>(const RealImagesSettings& s,

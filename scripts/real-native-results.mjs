@@ -26,13 +26,14 @@ for (const kind of ['study', 'ladder', 'phase']) {
   if (!file) continue;
   const j = JSON.parse(readFileSync(file, 'utf8'));
   const s = j.settings ?? {};
-  const cpu = (j.trainCpuSeconds ?? 0) + (j.analysisCpuSeconds ?? 0);
+  const cpu = j.cpuSeconds ?? (j.trainCpuSeconds ?? 0) + (j.analysisCpuSeconds ?? 0);
   out[kind] = {
     made: {
       command: opt(`command-${kind}`) ?? `attnsvm experiment real-${kind} --settings '${JSON.stringify(Object.fromEntries(Object.entries(s).filter(([k]) => !['experiment', 'threads', 'model', 'certificate', 'degenerate', 'seedBase'].includes(k))))}'`,
       date: opt(`date-${kind}`) ?? statSync(file).mtime.toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
       commit: opt(`commit-${kind}`) ?? commit,
       cpuSeconds: cpu ? Math.round(cpu) : null,
+      reduced: opt(`reduced-${kind}`),
       wallSeconds: j.seconds != null ? Math.round(j.seconds) : null,
     },
     table: round({ settings: s, rows: j.table?.rows ?? j.table, ...(j.summary ? { summary: j.summary } : {}) }),

@@ -87,14 +87,14 @@ struct RunOut {
 
 RunOut runOne(const ImageSet& trainAll, const ImageSet& testAll, const RealImagesSettings& s,
               int every) {
-  const Dataset train = embedTokens(
-      patchDataset(binarySubset(trainAll, s.classA, s.classB, s.nTrain, s.seed), s.classA,
-                   s.classB, s.patch),
-      s.dim, s.embedSeed);
-  const Dataset test = embedTokens(
-      patchDataset(binarySubset(testAll, s.classA, s.classB, s.nTest, s.seed), s.classA, s.classB,
-                   s.patch),
-      s.dim, s.embedSeed);
+  const Dataset train =
+      embedTokens(patchDataset(binarySubset(trainAll, s.classA, s.classB, s.nTrain, s.seed),
+                               s.classA, s.classB, s.patch),
+                  s.dim, s.embedSeed);
+  const Dataset test =
+      embedTokens(patchDataset(binarySubset(testAll, s.classA, s.classB, s.nTest, s.seed), s.classA,
+                               s.classB, s.patch),
+                  s.dim, s.embedSeed);
   RealImagesRun run(train, test, s);
   RunOut out;
   auto frame = [&]() {

@@ -177,8 +177,8 @@ TEST(RealLadder, PlanAndTable) {
 }
 
 // The summary's largest n is the last n before the first that some seed misses, and a degenerate
-// row (limit not reached, failing "degenerate") counts as a miss: the first ladder named n = 256 for
-// a frozen l_1.1 row at chance accuracy whose smaller n had failed.
+// row (limit not reached, failing "degenerate") counts as a miss: the first ladder named n = 256
+// for a frozen l_1.1 row at chance accuracy whose smaller n had failed.
 TEST(RealLadder, SummaryStopsAtTheFirstMissAndCountsDegenerateRuns) {
   RealLadderSettings s;
   s.sizes = {4, 8, 16};
@@ -235,8 +235,7 @@ TEST(RealPhase, PlanTableAndSummaryPerDimension) {
     runner.advance(r.steps);
     runner.analyze();
     EXPECT_EQ(runner.data().d, r.dim);
-    if (runner.svmFro().status == SolveStatus::Optimal)
-      EXPECT_EQ(runner.svmFro().W.rows(), r.dim);
+    if (runner.svmFro().status == SolveStatus::Optimal) EXPECT_EQ(runner.svmFro().W.rows(), r.dim);
     phase.submit(runner.result());
   }
   ASSERT_TRUE(phase.done());

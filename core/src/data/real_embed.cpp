@@ -1,10 +1,10 @@
-// Tokens of a chosen dimension d for real images (SPEC 6.5): a fixed, seeded random ReLU feature map
-// of each patch's 18 numbers. Overparameterization is the theory's way into its regime (TF-as-SVM:
-// with d^2 unknowns against n (T - 1) constraints the Att-SVM becomes feasible); the map is drawn
-// once per seed and applied to every image, training and test alike, so that it is part of the data,
-// not of the model. Every number is computed in an order written here with correctly rounded
-// operations and the portable log (PortableGaussian), so the tokens are the same bits natively and in
-// wasm (SPEC 6.4).
+// Tokens of a chosen dimension d for real images (SPEC 6.5): a fixed, seeded random ReLU feature
+// map of each patch's 18 numbers. Overparameterization is the theory's way into its regime
+// (TF-as-SVM: with d^2 unknowns against n (T - 1) constraints the Att-SVM becomes feasible); the
+// map is drawn once per seed and applied to every image, training and test alike, so that it is
+// part of the data, not of the model. Every number is computed in an order written here with
+// correctly rounded operations and the portable log (PortableGaussian), so the tokens are the same
+// bits natively and in wasm (SPEC 6.4).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -39,15 +39,15 @@ Dataset embedTokens(const Dataset& patches, int dim, std::uint64_t seed) {
   const int n = patches.n, T = patches.T;
   if (patches.X.rows() != static_cast<Index>(n) * T || patches.X.cols() != d0)
     throw InputError("embedTokens: X is " + std::to_string(patches.X.rows()) + " x " +
-                     std::to_string(patches.X.cols()) + ", expected n T = " +
-                     std::to_string(static_cast<long>(n) * T) + " rows of d = " +
-                     std::to_string(d0));
+                     std::to_string(patches.X.cols()) +
+                     ", expected n T = " + std::to_string(static_cast<long>(n) * T) +
+                     " rows of d = " + std::to_string(d0));
   // R (d0 x dim) row by row, then b: one stream, so that R does not depend on how b is drawn.
   PortableGaussian gauss(seed);
   std::vector<double> R(static_cast<std::size_t>(d0) * dim), b(static_cast<std::size_t>(dim));
   for (double& r : R) r = gauss.next();
   for (double& x : b) x = 0.5 * gauss.next();  // N(0, 1/4)
-  const double scale = std::sqrt(2.0 / dim);  // E |x|^2 about E |u|^2 + 1/4 for ReLU features
+  const double scale = std::sqrt(2.0 / dim);   // E |x|^2 about E |u|^2 + 1/4 for ReLU features
 
   Dataset out = patches;
   out.d = dim;

@@ -17,7 +17,7 @@ export function nativeResult(kind, classA, classB, results = NATIVE_RESULTS) {
     return null;
   }
   const m = r.made ?? {};
-  const cpu = m.cpuSeconds != null ? `, ${m.cpuSeconds >= 3600 ? `${(m.cpuSeconds / 3600).toFixed(1)} CPU hours` : `${Math.round(m.cpuSeconds / 60)} CPU minutes`}` : '';
+  const cpu = m.cpuSeconds != null ? `, ${m.cpuSeconds >= 3600 ? `${(m.cpuSeconds / 3600).toFixed(1)} CPU hours` : m.cpuSeconds >= 120 ? `${Math.round(m.cpuSeconds / 60)} CPU minutes` : `${m.cpuSeconds} CPU seconds`}` : '';
   const note = `Native result, computed by the CLI on ${m.date ?? 'an unknown date'} (commit ${m.commit ?? '?'}${cpu}): ${m.command ?? `attnsvm experiment real-${kind}`}${m.reduced ? ` — ${m.reduced}` : ''}`;
   return { table, note };
 }

@@ -9,7 +9,7 @@
 //   makeEngines(count) -> Promise<engines>, loadImages(A, B) -> Promise<{train, test}>, onRun?(),
 //   onUpdate?(), native?() -> {table, note} | null }) -> { start(), cancel(), refresh(), info(), destroy(), figure }
 // kind: 'study', 'ladder' or 'phase' (the (d, n) phase diagram, SPEC 6.5).
-// native(): the full-size result computed natively by the CLI and shipped with the page
+// native(): the result computed natively by the CLI and shipped with the page
 // (web/src/real/native-results.js), drawn at once when the panel has no live result of its own; `note`
 // says which command made it and when. Run reruns a reduced version live; its result replaces it.
 import { registerFigure, announce } from '../access/figure-access.js';
@@ -78,7 +78,7 @@ export function createPlanPanel(body, opts) {
   }
 
   function describe() {
-    if (table) return (nativeNote ? 'Native result (the CLI, full size). ' : '') + caption0(table);
+    if (table) return (nativeNote ? 'Native result (computed by the CLI; its command under the figure). ' : '') + caption0(table);
     if (running) return `Running: ${prog?.submitted ?? 0} of ${prog?.planned ?? '?'} runs done.`;
     return `Not run yet. ${sizeText()}`;
   }

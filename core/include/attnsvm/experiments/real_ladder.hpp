@@ -47,15 +47,14 @@ struct RealLadderSettings {
   // constraint violation at most certifyTol.
   double certifyTol = 1e-6;
   double corrTarget = 0.99;  // "the limit is reached": corr with the run's SVM >= corrTarget
-  // The step budget: "by-n" (min(maxSteps, max(minSteps, work / n)): the first ladder's, which falls
-  // with n and so confounds "the selection keeps moving" with the budget) or "fixed" (maxSteps for
-  // every n: the phase diagram's rule, independent of n).
+  // The step budget: "by-n" (min(maxSteps, max(minSteps, work / n)): the first ladder's, which
+  // falls with n and so confounds "the selection keeps moving" with the budget) or "fixed"
+  // (maxSteps for every n: the phase diagram's rule, independent of n).
   std::string budget = "by-n";
 };
 
-// Its field list: classA, classB, sizes, dim, embedSeed, heads, methods, lr, normEpsilon, headSteps, maxSteps,
-// minSteps, work,
-// snapshotsPerDecade, seeds, seedBase, certifyTol, corrTarget.
+// Its field list: classA, classB, sizes, dim, embedSeed, heads, methods, lr, normEpsilon,
+// headSteps, maxSteps, minSteps, work, snapshotsPerDecade, seeds, seedBase, certifyTol, corrTarget.
 template <class S, class V>
 auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealLadderSettings> {
   v("classA", s.classA);
@@ -82,8 +81,8 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealLadderSettings> {
 struct RealLadderRun {
   int id = 0;
   int classA = 7, classB = 9;
-  int n = 8;           // training images: binarySubset(train file, A, B, n, seed)
-  int dim = 18;        // their tokens: embedTokens(patches, dim, embedSeed)
+  int n = 8;     // training images: binarySubset(train file, A, B, n, seed)
+  int dim = 18;  // their tokens: embedTokens(patches, dim, embedSeed)
   std::uint64_t embedSeed = 0;
   std::string head;    // "frozen" or "joint"
   std::string method;  // "nmd:2", "nmd:1.1", "md:3", ...

@@ -23,9 +23,9 @@ namespace attnsvm {
 
 struct RealPhaseSettings {
   int classA = 7, classB = 9;
-  std::vector<int> dims = {18, 32, 64, 128, 256, 512};            // token dimensions d
-  std::vector<int> sizes = {16, 32, 64, 128, 256, 512, 1000};     // n (even)
-  std::uint64_t embedSeed = 0;                                    // one feature map per d
+  std::vector<int> dims = {18, 32, 64, 128, 256, 512};         // token dimensions d
+  std::vector<int> sizes = {16, 32, 64, 128, 256, 512, 1000};  // n (even)
+  std::uint64_t embedSeed = 0;                                 // one feature map per d
   std::string heads = "frozen,joint";
   std::string methods = "nmd:2,nmd:1.1";
   double lr = 0.1;

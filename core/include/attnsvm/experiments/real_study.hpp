@@ -54,9 +54,9 @@ struct RealStudySettings {
   std::string gridCenters;
 };
 
-// The field list of RealStudySettings: tasks, nTrain, nValidation, nTest, dim, embedSeed, methods, design,
-// ablationMethods, batch, initScale, epochs, stopAccuracy, evalEvery, seeds, tuneSeeds, seedBase,
-// gridPoints, gridRatio, maxExtensions, gridCenters.
+// The field list of RealStudySettings: tasks, nTrain, nValidation, nTest, dim, embedSeed, methods,
+// design, ablationMethods, batch, initScale, epochs, stopAccuracy, evalEvery, seeds, tuneSeeds,
+// seedBase, gridPoints, gridRatio, maxExtensions, gridCenters.
 template <class S, class V>
 auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealStudySettings> {
   v("tasks", s.tasks);
@@ -97,8 +97,8 @@ struct RealStudyRun {
   int evalEvery = 1;
 };
 
-// Its field list: id, classA, classB, nTrain, nValidation, nTest, dim, embedSeed, setting, method, train (the
-// RealTrainSettings, nested), epochs, stopAccuracy, evalEvery.
+// Its field list: id, classA, classB, nTrain, nValidation, nTest, dim, embedSeed, setting, method,
+// train (the RealTrainSettings, nested), epochs, stopAccuracy, evalEvery.
 template <class S, class V>
 auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealStudyRun> {
   v("id", s.id);
