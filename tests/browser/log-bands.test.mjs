@@ -81,7 +81,10 @@ test('a spread that crosses zero draws a positive, continuous 10-90 % band on th
     assert.deepEqual(a.labels.filter(zeroLabel), [], `a log axis labels a tick "0": ${a.labels.join(' | ')}`);
     assert.ok(a.splits.every((v) => v == null || v > 0), `a log axis has a split <= 0: ${a.splits}`);
   }
-  await (await page.$('#experiment-panel .exp-plots')).screenshot({ path: screenshotPath('log-bands') });
+  const plots = await page.$('#experiment-panel .exp-plots');
+  await plots.scrollIntoViewIfNeeded();   // (the lab's panels above draw as they come into view: settle first)
+  await page.waitForTimeout(500);
+  await plots.screenshot({ path: screenshotPath('log-bands') });
   assert.deepEqual(problems, []);
 });
 

@@ -140,6 +140,8 @@ export function mountExperimentPanel(container, options = {}) {
   // Draws seeds computed elsewhere as a run of `name` ({name, settings: [{label, options, chunks}]},
   // chunks shaped as experimentSeeds' results), and what each band chart shows (bands.js describeBands).
   async function plot(spec) {
+    if (!EXPERIMENTS[spec.name]) throw new Error(`unknown experiment '${spec.name}'`);
+    if (spec.name !== ui.select.value) { ui.select.value = spec.name; syncDefaults(ui); }
     const res = await resultOfChunks(spec.name, spec.settings);
     drawResult(ui.plots, ui.table, res);
     return res;
