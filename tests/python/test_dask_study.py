@@ -28,11 +28,13 @@ DATA = Path(os.environ.get("ATTNSVM_FASHION_MNIST", "/usr/share/datasets/fashion
 pytestmark = pytest.mark.skipif(not (DATA / "train-images-idx3-ubyte.gz").exists(),
                                 reason="Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist)")
 
-# The reduced study of tests/wasm/real-study.test.mjs: grids that extend, an nmd, Adam, ablations.
+# The reduced study of tests/wasm/real-study.test.mjs (an nmd, Adam, two ablations; 51 runs) with
+# low grid centers, so that a grid is extended while the study runs.
 STUDY = {
     "tasks": "7v9", "nTrain": 100, "nValidation": 40, "nTest": 100, "epochs": 4, "seeds": 3,
     "tuneSeeds": 2, "design": "main", "methods": "md:2,nmd:1.1,adam", "ablationMethods": "md:2,md:1.1",
     "gridPoints": 3, "maxExtensions": 1,
+    "gridCenters": "md:2=0.001,adam=0.0001",  # Adam's best step is above this grid: it is extended
 }
 
 # The tasks below are pickled by value: the workers need not import this test module.
@@ -135,8 +137,14 @@ def test_bad_settings_and_runs_name_the_field(client):
         _core.RealStudy({"methods": "md:1"})
     study = _core.RealStudy(STUDY)
     run = study.take(1)[0]
-    with pytest.raises(ValueError, match="unknown|id"):
-        study.submit({**run_one(run)[0], "id": 10_000})
+    result = run_one(run)[0]
+    with pytest.raises(ValueError, match="result for run 10000: no such run was handed out"):
+        study.submit({**result, "id": 10_000})
+    study.submit(result)
+    with pytest.raises(ValueError, match="result for run 0 submitted twice"):
+        study.submit(result)
+    with pytest.raises(ValueError, match=r"result\.epoch is not a field"):
+        study.submit({**result, "epoch": 3})
 
 
 def test_the_stub_matches():
