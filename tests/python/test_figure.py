@@ -92,10 +92,12 @@ def serve(folder: Path):
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
-def figures_play(url: str, screenshot=None):
+def figures_play(url: str, screenshot=None, pdf=None):
     cmd = [NODE, str(HERE / "figure_plays.mjs"), url]
     if screenshot:
         cmd += ["--screenshot", str(screenshot)]
+    if pdf:
+        cmd += ["--pdf", str(pdf)]
     done = subprocess.run(cmd, cwd=REPO, check=True, capture_output=True, text=True, timeout=180)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
