@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,30 @@ def test_the_planner_is_order_independent(cli_study):
         tables.append(study.table())
     assert tables[0] == tables[1] == cli_study["table"]
     assert attnsvm.__version__
+
+
+def fail_on(victim: int):
+    """A task whose run `victim` always raises (a bad worker, a broken installation)."""
+
+    def task(run, data_dir=""):
+        if run["id"] == victim:
+            raise RuntimeError(f"run {victim} failed on purpose")
+        return run_one(run, data_dir)
+
+    return task
+
+
+def test_a_failing_run_stops_the_study_and_frees_the_cluster(client):
+    with pytest.raises(RuntimeError, match="run 2 failed on purpose"):
+        real_study_dask(STUDY, client=client, progress=False, retries=1, task=fail_on(2))
+
+    def study_tasks(dask_scheduler):  # the study's tasks still to run or running
+        return [(str(k), t.state) for k, t in dask_scheduler.tasks.items()
+                if "attnsvm-real-study" in str(k) and t.state in ("released", "waiting", "queued", "no-worker", "processing")]
+
+    for _ in range(50):  # cancelling is asynchronous
+        left = client.run_on_scheduler(study_tasks)
+        if not left:
+            break
+        time.sleep(0.1)
+    assert left == [], "the study's other runs were cancelled"
