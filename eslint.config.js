@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['build/', 'dist/', 'node_modules/', 'web/public/', 'web/dist/', 'artifacts/'] },
+  { ignores: ['build/', 'dist/', 'node_modules/', 'web/public/', 'web/dist/', 'artifacts/', 'python/build/', 'python/attnsvm/assets/'] },
   js.configs.recommended,
   {
     files: ['**/*.js', '**/*.mjs'],

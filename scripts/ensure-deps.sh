@@ -26,6 +26,7 @@ DEBIAN_PACKAGES=(
   python3-distributed      # the real-data study on Dask
   jupyter-nbconvert python3-nbclient python3-ipykernel  # the notebooks run in the tests
   mypy                     # the type stubs checked in the tests
+  libjs-requirejs libjs-mathjax  # what nbconvert's HTML export of a notebook loads (tests/python/test_notebook.py)
 )
 
 missing=()

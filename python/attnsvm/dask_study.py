@@ -147,7 +147,7 @@ def real_study_dask(
         text, table = study.result_json(threads, [cpu_seconds.get(k, 0.0) for k in range(runs)],
                                         time.perf_counter() - started)
     except BaseException:
-        dask.cancel([f for f in futures if not f.done()])  # Ctrl-C or an error: free the cluster
+        dask.cancel(futures)  # Ctrl-C or an error: stop the runs in flight, release the results
         raise
     finally:
         if owned:

@@ -16,7 +16,7 @@ figure's code, CSS, worker and the gzipped wasm engine in one file, copied from 
   lab. A printed page (or PDF from the browser) prints each live figure as pictures of its panels
   (the element's own print path, ``beforeprint``).
 
-Each figure carries its own copy of the script (~0.7 MB in the .ipynb and the exported HTML): a
+Each figure carries its own copy of the script (~0.6 MB in the .ipynb and the exported HTML): a
 figure is self-contained, survives being copied into another page, and needs no first cell.
 """
 

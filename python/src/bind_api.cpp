@@ -29,7 +29,8 @@ namespace {
 // Swaps a stream's buffer for the lifetime of the object (exception-safe restore).
 class StreamSwap {
  public:
-  StreamSwap(std::ios& stream, std::streambuf* buffer) : stream_(stream), old_(stream.rdbuf(buffer)) {}
+  StreamSwap(std::ios& stream, std::streambuf* buffer)
+      : stream_(stream), old_(stream.rdbuf(buffer)) {}
   ~StreamSwap() { stream_.rdbuf(old_); }
   StreamSwap(const StreamSwap&) = delete;
   StreamSwap& operator=(const StreamSwap&) = delete;
@@ -82,11 +83,16 @@ cli::ExperimentOptions experimentOptions(const py::dict& kw) {
         throw py::type_error(key + " must be a number");
       return v.cast<double>();
     };
-    if (key == "seeds") intOption(e.seeds, 0, cli::kMaxSeeds);
-    else if (key == "iters") intOption(e.iters, 0, cli::kMaxIters);
-    else if (key == "threads") intOption(e.threads, 0, cli::kMaxThreads);
-    else if (key == "grid") intOption(e.grid, 1, cli::kMaxGrid);
-    else if (key == "every") intOption(e.every, 1, cli::kMaxIters);
+    if (key == "seeds")
+      intOption(e.seeds, 0, cli::kMaxSeeds);
+    else if (key == "iters")
+      intOption(e.iters, 0, cli::kMaxIters);
+    else if (key == "threads")
+      intOption(e.threads, 0, cli::kMaxThreads);
+    else if (key == "grid")
+      intOption(e.grid, 1, cli::kMaxGrid);
+    else if (key == "every")
+      intOption(e.every, 1, cli::kMaxIters);
     else if (key == "seed_base") {
       const long long x = asInt();
       if (x < 0) throw InputError("seed_base = " + std::to_string(x) + " must be >= 0");
@@ -105,16 +111,23 @@ cli::ExperimentOptions experimentOptions(const py::dict& kw) {
         for (auto x : py::reinterpret_borrow<py::iterable>(v))
           e.optimizers.push_back(x.cast<std::string>());
       }
-    } else if (key == "rank_tol") e.rankTol = asDouble();
-    else if (key == "train") intOption(e.nTrain, 1, 1 << 30);
-    else if (key == "test") intOption(e.nTest, 1, 1 << 30);
-    else if (key == "n_svm") intOption(e.nSvm, 1, 1 << 30);
-    else if (key == "lr") e.lr = asDouble();
-    else if (key == "adam_lr") e.adamLr = asDouble();
-    else if (key == "data_dir") e.dataDir = v.cast<std::string>();
+    } else if (key == "rank_tol")
+      e.rankTol = asDouble();
+    else if (key == "train")
+      intOption(e.nTrain, 1, 1 << 30);
+    else if (key == "test")
+      intOption(e.nTest, 1, 1 << 30);
+    else if (key == "n_svm")
+      intOption(e.nSvm, 1, 1 << 30);
+    else if (key == "lr")
+      e.lr = asDouble();
+    else if (key == "adam_lr")
+      e.adamLr = asDouble();
+    else if (key == "data_dir")
+      e.dataDir = v.cast<std::string>();
     else if (key == "settings")
-      e.settings = PyUnicode_Check(v.ptr()) ? v.cast<std::string>()
-                                            : fromPython(v, "settings").dump();
+      e.settings =
+          PyUnicode_Check(v.ptr()) ? v.cast<std::string>() : fromPython(v, "settings").dump();
     else
       throw py::type_error(
           "experiment() got an unexpected keyword '" + key +
@@ -143,8 +156,10 @@ void bind_api(pybind11::module_& m) {
   m.def(
       "cli",
       [](const std::vector<std::string>& args, const py::object& input) {
-        const std::string text = input.is_none() ? std::string() : fromPython(input, "problem").dump();
-        const json r = runInterruptible([args, text] { return runCliCaptured(args, text); }, py::none());
+        const std::string text =
+            input.is_none() ? std::string() : fromPython(input, "problem").dump();
+        const json r =
+            runInterruptible([args, text] { return runCliCaptured(args, text); }, py::none());
         return toPython(r);
       },
       py::arg("args"), py::arg("input") = py::none(),
@@ -167,18 +182,21 @@ void bind_api(pybind11::module_& m) {
       [](const py::object& problem, const py::object& model, const std::vector<double>& radii,
          const std::string& norm, double p, int iterationsPerRadius) {
         const json input = fromPython(problem, "problem");
-        const json modelJson = model.is_none() ? json(input.value("model", json())) : fromPython(model, "model");
+        const json modelJson =
+            model.is_none() ? json(input.value("model", json())) : fromPython(model, "model");
         const json r = runInterruptible(
             [input, modelJson, radii, norm, p, iterationsPerRadius] {
               cli::ProblemInput in = cli::problemFromJson(input);
-              ModelSpec spec = modelJson.is_null() ? ModelSpec{}
-                                                   : cli::fieldsFromJson<ModelSpec>(modelJson, "model");
+              ModelSpec spec = modelJson.is_null()
+                                   ? ModelSpec{}
+                                   : cli::fieldsFromJson<ModelSpec>(modelJson, "model");
               if (modelJson.is_null() || !modelJson.contains("attention")) spec.attention = in.kind;
               if (radii.empty()) throw InputError("radii (increasing ball radii) are missing");
               for (std::size_t k = 0; k < radii.size(); ++k)
                 if (!(radii[k] > 0) || !std::isfinite(radii[k]) ||
                     (k > 0 && !(radii[k] > radii[k - 1])))
-                  throw InputError("radii[" + std::to_string(k) + "] = " + std::to_string(radii[k]) +
+                  throw InputError("radii[" + std::to_string(k) +
+                                   "] = " + std::to_string(radii[k]) +
                                    ": radii must be positive, finite and increasing");
               if (iterationsPerRadius < 1) throw InputError("iterations_per_radius must be >= 1");
               PathSettings ps;
@@ -191,7 +209,8 @@ void bind_api(pybind11::module_& m) {
               ps.iterationsPerRadius = iterationsPerRadius;
               const Model model(in.data, spec);
               json out = json::array();
-              for (const Mat& w : regularizationPath(model, radii, ps)) out.push_back(cli::toJson(w));
+              for (const Mat& w : regularizationPath(model, radii, ps))
+                out.push_back(cli::toJson(w));
               return out;  // matrices as rows of doubles (exact): numpy arrays in api.path
             },
             py::none());

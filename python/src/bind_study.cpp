@@ -4,6 +4,7 @@
 // (cli/experiments/real_study.cpp's realStudyResult). The driver keeps the planner in its own
 // process and only schedules runs, as the CLI's threads and the lab's workers do; a run computes
 // the same bits wherever it runs, so the study's JSON is the CLI's.
+#include <pybind11/stl.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,8 +31,8 @@ std::shared_ptr<const RealStudyImages> imagesFor(const std::string& directory) {
   std::lock_guard<std::mutex> lock(mutex);
   auto& slot = cache[directory];
   if (!slot) {
-    slot = std::make_shared<const RealStudyImages>(RealStudyImages{
-        readFashionMnist("train", directory), readFashionMnist("t10k", directory)});
+    slot = std::make_shared<const RealStudyImages>(
+        RealStudyImages{readFashionMnist("train", directory), readFashionMnist("t10k", directory)});
   }
   return slot;
 }

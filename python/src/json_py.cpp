@@ -76,8 +76,10 @@ json fromPython(py::handle h, const std::string& what) {
   }
   // numpy arrays and scalars, torch tensors: their Python values (float64 stays exact).
   if (py::hasattr(h, "tolist")) return fromPython(h.attr("tolist")(), what);
-  if (py::hasattr(h, "__index__")) return fromPython(py::int_(py::reinterpret_borrow<py::object>(h)), what);
-  if (py::hasattr(h, "__float__")) return fromPython(py::float_(py::reinterpret_borrow<py::object>(h)), what);
+  if (py::hasattr(h, "__index__"))
+    return fromPython(py::int_(py::reinterpret_borrow<py::object>(h)), what);
+  if (py::hasattr(h, "__float__"))
+    return fromPython(py::float_(py::reinterpret_borrow<py::object>(h)), what);
   throw py::type_error(what + ": cannot convert a " +
                        std::string(py::str(py::type::of(h).attr("__name__"))) +
                        " (expected numbers, lists, numpy arrays or dicts)");

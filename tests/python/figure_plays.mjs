@@ -1,10 +1,13 @@
 // Opens a page in Debian's Chromium (playwright-core) and reports whether its attnsvm figures play:
-//   node tests/python/figure_plays.mjs URL [--screenshot FILE] [--timeout-ms 60000]
+//   node tests/python/figure_plays.mjs URL [--screenshot FILE] [--pdf FILE] [--timeout-ms 60000]
 // Every <attnsvm-figure>, in the page or in any frame (the Python package's figures live in
 // <iframe srcdoc>), is scrolled into view in turn and watched until its step counter advances
 // twice (started, then playing); prints one JSON line:
 //   {figures: [{frame, scenario, first, last, advanced}], problems: [console errors/warnings,
-//    uncaught errors], title}
+//    uncaught errors], title, printed}
+// With --pdf the page is then printed to that file (Chromium fires beforeprint in every frame: each
+// figure puts pictures of its panels in its place); printed: per figure, what its frame's print
+// path reports ({prints, pictures}: web/src/access/figure-access.js).
 // Used by tests/python/test_figure.py and test_notebook.py (they assert on the JSON).
 import { chromium } from 'playwright-core';
 
@@ -12,6 +15,7 @@ const args = process.argv.slice(2);
 const url = args[0];
 const opt = (name, dflt) => { const k = args.indexOf(name); return k >= 0 ? args[k + 1] : dflt; };
 const screenshot = opt('--screenshot', null);
+const pdf = opt('--pdf', null);
 const timeoutMs = Number(opt('--timeout-ms', '60000'));
 if (!url) { console.error('usage: node tests/python/figure_plays.mjs URL [--screenshot FILE]'); process.exit(2); }
 
@@ -54,6 +58,10 @@ try {
     const steps = seen.filter((i) => i > 0);
     out.figures.push({ frame: frame === page.mainFrame() ? 'main' : frame.url(), scenario: s.scenario, first: steps[0] ?? 0,
       last: steps[steps.length - 1] ?? 0, advanced: steps.length >= 3, defined: s.defined });
+  }
+  if (pdf) {
+    await page.pdf({ path: pdf, format: 'A4', printBackground: true });
+    out.printed = await Promise.all(found.map(({ frame }) => frame.evaluate(() => globalThis.__attnsvmPrint ?? null)));
   }
   if (screenshot) {
     if (found.length) await ((await found[0].frame.frameElement().catch(() => null)) ?? found[0].el).scrollIntoViewIfNeeded();

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -28,11 +29,13 @@ DATA = Path(os.environ.get("ATTNSVM_FASHION_MNIST", "/usr/share/datasets/fashion
 pytestmark = pytest.mark.skipif(not (DATA / "train-images-idx3-ubyte.gz").exists(),
                                 reason="Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist)")
 
-# The reduced study of tests/wasm/real-study.test.mjs: grids that extend, an nmd, Adam, ablations.
+# The reduced study of tests/wasm/real-study.test.mjs (an nmd, Adam, two ablations; 51 runs) with
+# low grid centers, so that a grid is extended while the study runs.
 STUDY = {
     "tasks": "7v9", "nTrain": 100, "nValidation": 40, "nTest": 100, "epochs": 4, "seeds": 3,
     "tuneSeeds": 2, "design": "main", "methods": "md:2,nmd:1.1,adam", "ablationMethods": "md:2,md:1.1",
     "gridPoints": 3, "maxExtensions": 1,
+    "gridCenters": "md:2=0.001,adam=0.0001",  # Adam's best step is above this grid: it is extended
 }
 
 # The tasks below are pickled by value: the workers need not import this test module.
@@ -135,8 +138,14 @@ def test_bad_settings_and_runs_name_the_field(client):
         _core.RealStudy({"methods": "md:1"})
     study = _core.RealStudy(STUDY)
     run = study.take(1)[0]
-    with pytest.raises(ValueError, match="unknown|id"):
-        study.submit({**run_one(run)[0], "id": 10_000})
+    result = run_one(run)[0]
+    with pytest.raises(ValueError, match="result for run 10000: no such run was handed out"):
+        study.submit({**result, "id": 10_000})
+    study.submit(result)
+    with pytest.raises(ValueError, match="result for run 0 submitted twice"):
+        study.submit(result)
+    with pytest.raises(ValueError, match=r"result\.epoch is not a field"):
+        study.submit({**result, "epoch": 3})
 
 
 def test_the_stub_matches():
@@ -159,3 +168,30 @@ def test_the_planner_is_order_independent(cli_study):
         tables.append(study.table())
     assert tables[0] == tables[1] == cli_study["table"]
     assert attnsvm.__version__
+
+
+def fail_on(victim: int):
+    """A task whose run `victim` always raises (a bad worker, a broken installation)."""
+
+    def task(run, data_dir=""):
+        if run["id"] == victim:
+            raise RuntimeError(f"run {victim} failed on purpose")
+        return run_one(run, data_dir)
+
+    return task
+
+
+def test_a_failing_run_stops_the_study_and_frees_the_cluster(client):
+    with pytest.raises(RuntimeError, match="run 2 failed on purpose"):
+        real_study_dask(STUDY, client=client, progress=False, retries=1, task=fail_on(2))
+
+    def study_tasks(dask_scheduler):  # the study's tasks still to run or running
+        return [(str(k), t.state) for k, t in dask_scheduler.tasks.items()
+                if "attnsvm-real-study" in str(k) and t.state in ("released", "waiting", "queued", "no-worker", "processing")]
+
+    for _ in range(50):  # cancelling is asynchronous
+        left = client.run_on_scheduler(study_tasks)
+        if not left:
+            break
+        time.sleep(0.1)
+    assert left == [], "the study's other runs were cancelled"

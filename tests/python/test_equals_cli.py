@@ -49,10 +49,16 @@ def test_analyze_with_weights(run_cli, local):
     W = attnsvm.solve(local, norm="fro")["W"]
     rng = np.random.default_rng(0)
     W = W + 0.3 * rng.standard_normal(W.shape)  # some selection, not necessarily the optimal one
-    r = attnsvm.analyze(local, W, enumerate=True, max_selections=10**7)
-    same(r, run_cli(["analyze", "--enumerate", "--max-selections", str(10**7)],
-                    dict(local, W=W.tolist())))
-    assert "weights" in r and len(r["locallyOptimal"]) >= 1
+    r = attnsvm.analyze(local, W)
+    same(r, run_cli(["analyze"], dict(local, W=W.tolist())))
+    assert r["weights"]["svm"]["W"].shape == (10, 10)
+
+
+def test_analyze_enumerate(run_cli):
+    small = run_cli(["scenario", "sphere", "--seed", "4", "--n", "3", "--T", "4", "--d", "3"])
+    r = attnsvm.analyze(small, enumerate=True, max_selections=64)  # T^n = 64 selections
+    same(r, run_cli(["analyze", "--enumerate", "--max-selections", "64"], small))
+    assert len(r["locallyOptimal"]) >= 1
 
 
 def test_train_scenario_kq(run_cli):

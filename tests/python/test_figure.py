@@ -3,7 +3,7 @@
 The browser test serves a page holding two figures' notebook HTML (the <iframe srcdoc> a notebook
 shows) from a static server on 127.0.0.1 with no other file, opens it in Chromium and checks that
 both figures play (their step counters advance) with no console error: the package's own copy of
-the element and its wasm, no network.
+the element and its wasm, no network. The same page opened from disk (file://) plays too.
 """
 
 import html
@@ -92,10 +92,12 @@ def serve(folder: Path):
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
-def figures_play(url: str, screenshot=None):
+def figures_play(url: str, screenshot=None, pdf=None):
     cmd = [NODE, str(HERE / "figure_plays.mjs"), url]
     if screenshot:
         cmd += ["--screenshot", str(screenshot)]
+    if pdf:
+        cmd += ["--pdf", str(pdf)]
     done = subprocess.run(cmd, cwd=REPO, check=True, capture_output=True, text=True, timeout=180)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -113,11 +115,14 @@ def test_two_figures_play_in_chromium_offline(tmp_path):
         report = figures_play(f"{url}/index.html", screenshot=shots / "python-figure.png")
     finally:
         server.shutdown()
-    assert report["problems"] == []
-    assert [f["scenario"] for f in report["figures"]] == ["paths2d", "local-convergence"]
-    for f in report["figures"]:
-        assert f["defined"] and f["advanced"] and f["last"] > f["first"] > 0, f
-        assert f["frame"] == "about:srcdoc"
+    # and the same page opened from disk (file://: no server at all)
+    from_disk = figures_play((tmp_path / "index.html").as_uri())
+    for r in (report, from_disk):
+        assert r["problems"] == []
+        assert [f["scenario"] for f in r["figures"]] == ["paths2d", "local-convergence"]
+        for f in r["figures"]:
+            assert f["defined"] and f["advanced"] and f["last"] > f["first"] > 0, f
+            assert f["frame"] == "about:srcdoc"
 
 
 def check_stub(module_name: str) -> None:
