@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "attnsvm/base/portable_math.hpp"
+
 namespace attnsvm {
 
 namespace {
@@ -80,6 +82,22 @@ Mat Rng::normalMatrix(Index rows, Index cols) {
   for (Index r = 0; r < rows; ++r)
     for (Index c = 0; c < cols; ++c) out(r, c) = normal();
   return out;
+}
+
+double PortableGaussian::next() {
+  if (hasSpare_) {
+    hasSpare_ = false;
+    return spare_;
+  }
+  for (;;) {
+    const double u = 2.0 * rng_.uniform() - 1.0, v = 2.0 * rng_.uniform() - 1.0;
+    const double s = u * u + v * v;
+    if (!(s > 0.0 && s < 1.0)) continue;
+    const double f = std::sqrt(-2.0 * pmath::log(s) / s);
+    spare_ = v * f;
+    hasSpare_ = true;
+    return u * f;
+  }
 }
 
 }  // namespace attnsvm

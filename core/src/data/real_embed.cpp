@@ -12,7 +12,7 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/data/real_images.hpp"
-#include "attnsvm/train/real_train.hpp"
+#include "attnsvm/base/rng.hpp"
 
 namespace attnsvm {
 

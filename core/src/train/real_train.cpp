@@ -216,22 +216,6 @@ RealTrainSettings normalized(RealTrainSettings s) {
 
 }  // namespace
 
-double PortableGaussian::next() {
-  if (hasSpare_) {
-    hasSpare_ = false;
-    return spare_;
-  }
-  for (;;) {
-    const double u = 2.0 * rng_.uniform() - 1.0, v = 2.0 * rng_.uniform() - 1.0;
-    const double s = u * u + v * v;
-    if (!(s > 0.0 && s < 1.0)) continue;
-    const double f = std::sqrt(-2.0 * pmath::log(s) / s);
-    spare_ = v * f;
-    hasSpare_ = true;
-    return u * f;
-  }
-}
-
 std::shared_ptr<const RealData> realData(const Dataset& data) {
   if (data.Z.rows() != data.n || data.Z.cols() != data.d)
     throw InputError("the real-images kernel needs cross-attention queries Z (n x d)");

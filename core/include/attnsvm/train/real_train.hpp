@@ -103,20 +103,4 @@ class RealTrainer {
 // RealEvaluation's selection).
 Mat realSoftmax(const RealData& data, const Mat& W, const Vec& v);
 
-// A standard Gaussian from the project's Rng computed with the portable log (Marsaglia's polar
-// method: u, v uniform in (-1, 1) until 0 < s = u^2 + v^2 < 1, then u sqrt(-2 log(s) / s); the
-// second value v sqrt(...) is returned by the next call): the same bits natively and in wasm,
-// unlike Rng::normal's libm cos/sin.
-class PortableGaussian {
- public:
-  explicit PortableGaussian(std::uint64_t seed) : rng_(seed) {}
-  double next();
-  Rng& rng() { return rng_; }  // the underlying stream (the minibatch shuffles continue it)
-
- private:
-  Rng rng_;
-  bool hasSpare_ = false;
-  double spare_ = 0.0;
-};
-
 }  // namespace attnsvm
