@@ -116,11 +116,12 @@ json settingsJson(const std::string& name, const ExperimentOptions& o, int seeds
 }
 
 std::vector<std::string> experimentNames() {
-  std::vector<std::string> names = {"local-convergence", "rank",     "multitoken",     "prompt-global-local",
-          "loss-function",     "joint-pv", "mirror-descent", "overparam",
-          "basin-map",         "rates",    "paths2d",        "paths2d-t5",
-          "md-convergence",    "joint-wv", "real-images",    "real-study",
-          "real-ladder"};
+  std::vector<std::string> names = {
+      "local-convergence", "rank",     "multitoken",     "prompt-global-local",
+      "loss-function",     "joint-pv", "mirror-descent", "overparam",
+      "basin-map",         "rates",    "paths2d",        "paths2d-t5",
+      "md-convergence",    "joint-wv", "real-images",    "real-study",
+      "real-ladder"};
   names.push_back("seq2seq-convergence");
   names.push_back("hierarchy");
   return names;

@@ -9,7 +9,7 @@ export async function serveLab() {
 }
 
 export const SCENARIOS = ['paths2d', 'paths2d-t5', 'local-convergence', 'rank', 'multitoken', 'prompt-global-local',
-  'loss-function', 'joint-pv', 'mirror-descent', 'md-convergence', 'joint-wv', 'overparam', 'sphere'];
+  'loss-function', 'joint-pv', 'mirror-descent', 'md-convergence', 'joint-wv', 'overparam', 'sphere', 'seq2seq', 'causal'];
 
 // Opens the lab (no autoplay unless asked) and waits for the first plotted frame.
 export async function openLab(browser, siteUrl, hash = '', { autoplay = false, viewport, timeout = 30000 } = {}) {

@@ -6,6 +6,7 @@
 export const SCENARIO_IDS = [
   'paths2d', 'paths2d-t5', 'local-convergence', 'rank', 'multitoken', 'prompt-global-local',
   'loss-function', 'joint-pv', 'mirror-descent', 'md-convergence', 'joint-wv', 'overparam', 'sphere', 'real-images',
+  'seq2seq', 'causal',
 ];
 
 const enumOf = (values, def, nullable = false) => ({ type: 'enum', values, def, nullable });
