@@ -45,9 +45,10 @@ json blockJson(const std::vector<SeedResult>& out, std::uint64_t seedBase, std::
     runs.push_back(std::move(r));
   }
   csv += block.csv("part", part, csv.empty());
-  return json{{"n", out[0].n},           {"T", out[0].T},         {"d", out[0].d},
-              {"iters", out[0].iters},   {"every", out[0].every}, {"summary", summary},
-              {"labels", labels},        {"series", block.toJson()}, {"runs", runs}};
+  return json{
+      {"n", out[0].n},         {"T", out[0].T},      {"d", out[0].d},    {"iters", out[0].iters},
+      {"every", out[0].every}, {"summary", summary}, {"labels", labels}, {"series", block.toJson()},
+      {"runs", runs}};
 }
 
 }  // namespace

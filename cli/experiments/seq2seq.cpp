@@ -37,7 +37,8 @@ ExperimentResult seq2seqConvergenceExperiment(const ExperimentOptions& o) {
   std::vector<SeedResult> out(seeds);
   Progress progress("seq2seq-convergence", seeds, o.progress);
   parallelFor(seeds, threads, progress, [&](int k) {
-    out[k] = runExperimentSeed("seq2seq-convergence", o.seedBase + static_cast<std::uint64_t>(k), so);
+    out[k] =
+        runExperimentSeed("seq2seq-convergence", o.seedBase + static_cast<std::uint64_t>(k), so);
   });
   progress.finish();
 
@@ -59,12 +60,14 @@ ExperimentResult seq2seqConvergenceExperiment(const ExperimentOptions& o) {
   j["settings"]["softmax"] =
       "mean over the units with two or more tokens (causal query 0 attends to itself only)";
   const SeriesBlock block = aggregateSeries(out.data(), seeds);
-  const char* fields[] = {"softmaxSelected", "corrFro",     "corrNuclear", "corrOwn",
-                          "minSoftmax",      "loss",        "shareOptimal", "shareLocal",
-                          "gapFro",          "gapNuclear",  "violationFro", "rankW"};
+  const char* fields[] = {"softmaxSelected", "corrFro",    "corrNuclear",  "corrOwn",
+                          "minSoftmax",      "loss",       "shareOptimal", "shareLocal",
+                          "gapFro",          "gapNuclear", "violationFro", "rankW"};
   json summary, runs = json::array();
   for (const std::string& scope : seq2seqScopes()) {
-    auto col = [&](const char* f) { return valueColumn(out.data(), seeds, columnName({scope, f})); };
+    auto col = [&](const char* f) {
+      return valueColumn(out.data(), seeds, columnName({scope, f}));
+    };
     json sm;
     for (const char* f : fields) sm[f] = statsJson(stats(col(f)));
     for (const char* f : {"feasible", "global", "local"}) {

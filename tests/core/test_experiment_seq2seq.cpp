@@ -109,7 +109,8 @@ TEST(Hierarchy, Layer2SvmIsTheAttSvmOfTheCurrentOutputs) {
   const TwoLayerModel model(data);
   TwoLayerParams p = hierarchyInit(data, 7);
   TwoLayerGradient g;
-  for (int k = 0; k < 2000; ++k) ASSERT_EQ(twoLayerNgdStep(model, TwoLayerTrainSettings{}, p, g), "");
+  for (int k = 0; k < 2000; ++k)
+    ASSERT_EQ(twoLayerNgdStep(model, TwoLayerTrainSettings{}, p, g), "");
   const TwoLayerForward fw = model.forward(p);
   EXPECT_EQ(fw.selected2, r.selections[1]);
   EXPECT_EQ(fw.selected1, r.selections[0]);
@@ -120,7 +121,8 @@ TEST(Hierarchy, Layer2SvmIsTheAttSvmOfTheCurrentOutputs) {
     const int b = fw.selected2[i];
     const int copied = fw.selected1[i * data.T + b];
     for (int t = 0; t < data.T; ++t)
-      if (fw.selected1[i * data.T + t] != copied) minMargin = std::min(minMargin, (H.row(b) - H.row(t)).dot(q));
+      if (fw.selected1[i * data.T + t] != copied)
+        minMargin = std::min(minMargin, (H.row(b) - H.row(t)).dot(q));
   }
   EXPECT_GT(minMargin, 0.0);
 }

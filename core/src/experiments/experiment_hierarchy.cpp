@@ -146,7 +146,8 @@ TwoLayerParams hierarchyInit(const Dataset& data, std::uint64_t seed, double sca
   return p;
 }
 
-SeedResult hierarchyRun(const Dataset& data, const TwoLayerParams& init, const HierarchyPlan& plan) {
+SeedResult hierarchyRun(const Dataset& data, const TwoLayerParams& init,
+                        const HierarchyPlan& plan) {
   const TwoLayerModel model(data);
   const int n = data.n, T = data.T;
   TwoLayerParams params = init;
@@ -161,9 +162,9 @@ SeedResult hierarchyRun(const Dataset& data, const TwoLayerParams& init, const H
   r.d = data.d;
   r.iters = plan.iters;
   r.every = every;
-  const char* names[] = {"loss",      "softmax1",   "residual1", "softmax2",
-                         "residual2", "softmax2Set", "corrW2",  "corrW1All",
-                         "corrW1Attended", "holds",  "normW1",  "normW2"};
+  const char* names[] = {"loss",           "softmax1",    "residual1", "softmax2",
+                         "residual2",      "softmax2Set", "corrW2",    "corrW1All",
+                         "corrW1Attended", "holds",       "normW1",    "normW2"};
   constexpr int kSeries = 12;
   std::vector<std::vector<double>> series(kSeries);
   // Row starts and sequences of the units, for the optimality shares.
@@ -189,25 +190,25 @@ SeedResult hierarchyRun(const Dataset& data, const TwoLayerParams& init, const H
     for (int i = 0; i < n; ++i) {
       const int copied = fw.selected1[static_cast<std::size_t>(i * T + fw.selected2[i])];
       for (int t = 0; t < T; ++t)
-        if (fw.selected1[static_cast<std::size_t>(i * T + t)] == copied) setMass += fw.softmax2(i, t);
+        if (fw.selected1[static_cast<std::size_t>(i * T + t)] == copied)
+          setMass += fw.softmax2(i, t);
     }
     const MarginProblem all = attentionSvmProblem(data, AttentionKind::SeqToSeq, fw.selected1);
     c1Att = solveCertified(attendedUnits(all, fw.selected1, fw.selected2, T));
     c1All = plan.allUnitsEverySnapshot || last ? solveCertified(all) : Certified{};
     const double cW2 = corrOr(c2.W, params.W2), cAtt = corrOr(c1Att.W, params.W1);
-    const double values[kSeries] = {
-        fw.loss,
-        1.0 - fw.residual1.mean(),
-        fw.residual1.mean(),
-        1.0 - fw.residual2.mean(),
-        fw.residual2.mean(),
-        setMass / n,
-        cW2,
-        corrOr(c1All.W, params.W1),
-        cAtt,
-        cW2 >= kHierarchyCorr && cAtt >= kHierarchyCorr ? 1.0 : 0.0,
-        params.W1.norm(),
-        params.W2.norm()};
+    const double values[kSeries] = {fw.loss,
+                                    1.0 - fw.residual1.mean(),
+                                    fw.residual1.mean(),
+                                    1.0 - fw.residual2.mean(),
+                                    fw.residual2.mean(),
+                                    setMass / n,
+                                    cW2,
+                                    corrOr(c1All.W, params.W1),
+                                    cAtt,
+                                    cW2 >= kHierarchyCorr && cAtt >= kHierarchyCorr ? 1.0 : 0.0,
+                                    params.W1.norm(),
+                                    params.W2.norm()};
     r.iteration.push_back(iteration);
     for (int s = 0; s < kSeries; ++s) series[s].push_back(values[s]);
   };
@@ -270,9 +271,9 @@ SeedResult hierarchySeed(std::uint64_t seed, const SeedOptions& o) {
   const HierarchySizes def;
   const int n = o.n == -1 ? def.n : o.n, T = o.T == -1 ? def.T : o.T, d = o.d == -1 ? def.d : o.d;
   if (n < 1 || T < 2 || d < 1)
-    throw InputError("hierarchy: n >= 1, T >= 2 and d >= 1 are needed (got n = " +
-                     std::to_string(n) + ", T = " + std::to_string(T) +
-                     ", d = " + std::to_string(d) + ")");
+    throw InputError(
+        "hierarchy: n >= 1, T >= 2 and d >= 1 are needed (got n = " + std::to_string(n) +
+        ", T = " + std::to_string(T) + ", d = " + std::to_string(d) + ")");
   const Dataset data = sphereDataset(n, T, d, seed);
   HierarchyPlan plan;
   plan.iters = o.iters == -1 ? kHierarchyIters : o.iters;

@@ -79,8 +79,8 @@ std::vector<double> corrSeries(const RunRecord& r, const std::optional<Mat>& ref
 
 // The SAtt-SVMs of one selection (both runs of an attention often end at the same selection).
 struct Refs {
-  SelectionReport report;          // Frobenius SVM, verdict, support tokens, violators
-  std::optional<Mat> fro, nuc;     // certified solutions (status optimal)
+  SelectionReport report;       // Frobenius SVM, verdict, support tokens, violators
+  std::optional<Mat> fro, nuc;  // certified solutions (status optimal)
   double gapNuclear = kNaN;
 };
 
@@ -116,9 +116,9 @@ SeedResult seq2seqConvergenceSeed(std::uint64_t seed, const SeedOptions& o) {
   r.every = every;
   std::map<std::pair<int, std::vector<int>>, Refs> cache;
   std::vector<std::vector<double>> finals;
-  const char* fields[] = {"softmaxSelected", "corrFro",  "corrNuclear", "corrOwn",
-                          "minSoftmax",      "loss",     "shareOptimal", "shareLocal",
-                          "feasible",        "global",   "local",        "gapFro",
+  const char* fields[] = {"softmaxSelected", "corrFro",      "corrNuclear",  "corrOwn",
+                          "minSoftmax",      "loss",         "shareOptimal", "shareLocal",
+                          "feasible",        "global",       "local",        "gapFro",
                           "gapNuclear",      "violationFro", "rankW"};
   for (int k = 0; k < 4; ++k) {
     const std::string scope = seq2seqScopes()[k];
@@ -160,12 +160,10 @@ SeedResult seq2seqConvergenceSeed(std::uint64_t seed, const SeedOptions& o) {
     std::vector<double> cf = corrSeries(rec, ref.fro), cn = corrSeries(rec, ref.nuc);
     const bool isW = spec.param == Parameterization::W;
     const double cOwn = isW ? cf.back() : cn.back();
-    finals.push_back({soft.back(), cf.back(), cn.back(), cOwn,
-                      minNontrivial(model, rec.finalProb), rec.finalLoss,
-                      units ? static_cast<double>(optimal) / units : kNaN,
+    finals.push_back({soft.back(), cf.back(), cn.back(), cOwn, minNontrivial(model, rec.finalProb),
+                      rec.finalLoss, units ? static_cast<double>(optimal) / units : kNaN,
                       rep.feasible && units ? static_cast<double>(local) / units : kNaN,
-                      rep.feasible ? 1.0 : 0.0,
-                      rep.verdict == Verdict::GloballyOptimal ? 1.0 : 0.0,
+                      rep.feasible ? 1.0 : 0.0, rep.verdict == Verdict::GloballyOptimal ? 1.0 : 0.0,
                       rep.verdict == Verdict::LocallyOptimal ? 1.0 : 0.0,
                       rep.feasible ? rep.svm.gap : kNaN, ref.gapNuclear,
                       rep.feasible ? rep.svm.maxViolation : kNaN,

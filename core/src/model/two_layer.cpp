@@ -69,10 +69,11 @@ void TwoLayerModel::checkParams(const TwoLayerParams& p) const {
   const Index d = data_.d;
   auto square = [&](const Mat& m, const char* name) {
     if (m.rows() != d || m.cols() != d)
-      throw InputError(std::string("two-layer model: ") + name + " is " +
-                       std::to_string(m.rows()) + " x " + std::to_string(m.cols()) +
+      throw InputError(std::string("two-layer model: ") + name + " is " + std::to_string(m.rows()) +
+                       " x " + std::to_string(m.cols()) +
                        ", expected d x d = " + std::to_string(d) + " x " + std::to_string(d));
-    if (!m.allFinite()) throw InputError(std::string("two-layer model: ") + name + " is not finite");
+    if (!m.allFinite())
+      throw InputError(std::string("two-layer model: ") + name + " is not finite");
   };
   square(p.W1, "W1");
   square(p.W2, "W2");

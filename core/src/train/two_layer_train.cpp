@@ -10,8 +10,7 @@ std::string twoLayerNgdStep(const TwoLayerModel& model, const TwoLayerTrainSetti
   model.gradient(params, grad);
   const double n1 = grad.W1.norm(), n2 = grad.W2.norm();
   const double nv = settings.trainHead ? grad.v.norm() : 0.0;
-  if (!std::isfinite(n1) || !std::isfinite(n2) || !std::isfinite(nv))
-    return "non-finite gradient";
+  if (!std::isfinite(n1) || !std::isfinite(n2) || !std::isfinite(nv)) return "non-finite gradient";
   if (n1 == 0.0 && n2 == 0.0 && nv == 0.0)
     return "gradient underflow: every block's gradient is exactly zero";
   if (n1 > 0.0) params.W1 -= (settings.lr / n1) * grad.W1;

@@ -37,19 +37,19 @@ struct HierarchyPlan {
 // 1 - it), "softmax2", "residual2" (layer 2), "softmax2Set" (layer 2's attention on its selected
 // set O_i = {t : alpha_it = alpha_{i,beta_i}}, the rows of H_i that copy the token its selected row
 // copies), "corrW2" (W2 against the Frobenius SVM of that set on the current H_i with query h_i0:
-// (h_{i,beta_i} - h_it)^T W2 h_i0 >= 1 for t outside O_i), "corrW1All" (W1 against the seq2seq SAtt-SVM
-// of layer 1's selection over all units), "corrW1Attended" (over the units (i, k), k in O_i, that
-// layer 2 attends to), "holds" (1 when corrW2 and corrW1Attended are both >= kHierarchyCorr with
-// certified SVMs), "normW1", "normW2"; NaN where an SVM is infeasible or not certified. Values: the
-// finals of these, "certifiedW2", "certifiedW1All", "certifiedW1Attended" (1 when the solver
-// returned a certified optimum: gap <= 1e-6, violation <= 1e-8), "layer2Optimal" (share of
-// sequences whose layer-2 selection maximizes Y_i v^T h_it), "layer1Optimal" (share of units whose
-// layer-1 selection maximizes Y_i v^T x_it), "layer1AttendedOptimal" (the same over the attended
-// units: the token the model finally reads is the sequence's best), "accuracy" (sign f_i = Y_i),
-// "stopIteration"; labels "verdict2" (analyzeSelection of layer 2 on the final H), "statusW2",
-// "statusW2OneToken" (the one-token Att-SVM of layer 2 at the end: infeasible when O_i has two
-// rows that layer 1 made equal), "statusW1All",
-// "statusW1Attended", "stopReason"; selections "layer1" (n T), "layer2" (n).
+// (h_{i,beta_i} - h_it)^T W2 h_i0 >= 1 for t outside O_i), "corrW1All" (W1 against the seq2seq
+// SAtt-SVM of layer 1's selection over all units), "corrW1Attended" (over the units (i, k), k in
+// O_i, that layer 2 attends to), "holds" (1 when corrW2 and corrW1Attended are both >=
+// kHierarchyCorr with certified SVMs), "normW1", "normW2"; NaN where an SVM is infeasible or not
+// certified. Values: the finals of these, "certifiedW2", "certifiedW1All", "certifiedW1Attended" (1
+// when the solver returned a certified optimum: gap <= 1e-6, violation <= 1e-8), "layer2Optimal"
+// (share of sequences whose layer-2 selection maximizes Y_i v^T h_it), "layer1Optimal" (share of
+// units whose layer-1 selection maximizes Y_i v^T x_it), "layer1AttendedOptimal" (the same over the
+// attended units: the token the model finally reads is the sequence's best), "accuracy" (sign f_i =
+// Y_i), "stopIteration"; labels "verdict2" (analyzeSelection of layer 2 on the final H),
+// "statusW2", "statusW2OneToken" (the one-token Att-SVM of layer 2 at the end: infeasible when O_i
+// has two rows that layer 1 made equal), "statusW1All", "statusW1Attended", "stopReason";
+// selections "layer1" (n T), "layer2" (n).
 SeedResult hierarchyRun(const Dataset& data, const TwoLayerParams& init, const HierarchyPlan& plan);
 
 // The start of seed `seed`: W1, W2 with i.i.d. N(0, scale^2) entries from the seed's own stream,
