@@ -17,12 +17,13 @@ struct RegPathData {
   int seeds;  // -1: the --seeds option (default 100)
 };
 
-// First radius index from which the mean of `s` no longer falls (by more than 1e-3 of its value):
-// where growing R stops helping on average.
+// The radius index after which the mean of `s` never again falls by more than 1e-3 of its value:
+// where growing R stops helping on average (the last index if it falls to the end).
 int stopsFalling(const std::vector<double>& s) {
-  for (std::size_t k = 0; k + 1 < s.size(); ++k)
-    if (!(s[k + 1] < s[k] * (1.0 - 1e-3))) return static_cast<int>(k);
-  return static_cast<int>(s.size()) - 1;
+  int last = 0;
+  for (std::size_t k = 1; k < s.size(); ++k)
+    if (s[k] < s[k - 1] * (1.0 - 1e-3)) last = static_cast<int>(k);
+  return last;
 }
 
 json summaryOf(const std::vector<SeedResult>& out, const SeriesBlock& block,

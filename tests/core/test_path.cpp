@@ -8,6 +8,7 @@
 #include <Eigen/SVD>
 #include <cmath>
 
+#include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/rng.hpp"
 #include "attnsvm/experiments/experiment_reg_path.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
