@@ -13,7 +13,8 @@ namespace attnsvm::cli {
 namespace {
 
 struct RegPathData {
-  const char* name;
+  const char* name;  // the scenario (SeedOptions::method)
+  const char* key;   // its camelCase key in the JSON (docs/NAMES.md)
   int seeds;  // -1: the --seeds option (default 100)
 };
 
@@ -89,7 +90,8 @@ ExperimentResult regPathExperiment(const ExperimentOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   const int seeds = pick(o.seeds, 100);
   const int threads = resolveThreads(o.threads);
-  const RegPathData datasets[3] = {{"local-convergence", -1}, {"paths2d", 1}, {"paths2d-t5", 1}};
+  const RegPathData datasets[3] = {
+      {"local-convergence", "localConvergence", -1}, {"paths2d", "paths2d", 1}, {"paths2d-t5", "paths2dT5", 1}};
   const std::vector<double> radii = regPathRadii();
   ExperimentResult res;
   json& j = res.json;
@@ -132,8 +134,8 @@ ExperimentResult regPathExperiment(const ExperimentOptions& o) {
     d["radius"] = radii;
     d["series"] = block.toJson();
     d["summary"] = summaryOf(part, block, radii);
-    j["data"][datasets[dset].name] = std::move(d);
-    csv += block.csv("data", datasets[dset].name, dset == 0);
+    j["data"][datasets[dset].key] = std::move(d);
+    csv += block.csv("data", datasets[dset].key, dset == 0);
   }
   j["seconds"] = secondsSince(t0);
   res.csv = csv;

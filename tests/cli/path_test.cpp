@@ -75,10 +75,10 @@ TEST(PathCli, ExplicitRadiiAndBadOptions) {
 // the largest radius (each ball's own SVM closest, Frobenius against nuclear).
 TEST(PathCli, RegPathExperimentAtReducedSize) {
   const ExperimentResult r = regPathExperiment(test::small(3, -1));
-  const json& lc = r.json["data"]["local-convergence"];
+  const json& lc = r.json["data"]["localConvergence"];
   EXPECT_EQ(lc["seeds"].get<int>(), 3);
   EXPECT_EQ(lc["radius"].size(), 17u);
-  for (const char* ball : {"fro", "nuclear", "lp1.75", "lp3"}) {
+  for (const char* ball : {"fro", "nuclear", "p1.75", "p3"}) {
     const json& s = lc["summary"][ball];
     // Certified up to R ~ 30 on every ball, on most seeds beyond (RESULTS: 58-74 % overall).
     EXPECT_GE(s["fractionCertified"].get<double>(), 7.0 / 17.0) << ball;  // R <= 31.6 at least
@@ -90,7 +90,7 @@ TEST(PathCli, RegPathExperimentAtReducedSize) {
   EXPECT_LT(fro["fro"]["mean"].get<double>(), fro["nuclear"]["mean"].get<double>());
   EXPECT_LT(nuc["nuclear"]["mean"].get<double>(), nuc["fro"]["mean"].get<double>());
   EXPECT_TRUE(r.json["data"].contains("paths2d"));
-  EXPECT_TRUE(r.json["data"].contains("paths2d-t5"));
+  EXPECT_TRUE(r.json["data"].contains("paths2dT5"));
   EXPECT_NE(r.csv.find("fro/oneMinusCorr/fro/mean"), std::string::npos);
   const ExperimentResult one = regPathExperiment(test::small(3, -1, 1));
   EXPECT_EQ(test::stripTiming(one.json).dump(), test::stripTiming(r.json).dump());

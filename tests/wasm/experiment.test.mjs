@@ -271,6 +271,7 @@ const REDUCED = {
   'paths2d-t5': ['--iters', '60'],
   'md-convergence': ['--seeds', '2', '--iters', '60'],
   'joint-wv': ['--iters', '60'],
+  'reg-path': ['--seeds', '2', '--iters', '30'],
   'real-images': ['--seeds', '1', '--iters', '3', '--train', '20', '--test', '20', '--n-svm', '10', '--ps', '2', '--optimizer', 'nmd,adam'],
   'real-study': ['--settings', JSON.stringify({ tasks: '7v9', nTrain: 40, nValidation: 20, nTest: 40, epochs: 2, seeds: 2, tuneSeeds: 2,
     design: 'main', methods: 'md:2,adam', ablationMethods: 'md:2', gridPoints: 3, maxExtensions: 0 })],
@@ -338,7 +339,7 @@ test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('rates', { method: 'adam' }), /method 'adam' is unknown/);
   assert.throws(() => engine.experimentSeeds('mirror-descent', { p: 1 }), /p must be in \(1, 1000\]/);
   assert.deepEqual(engine.experimentNames(), ['local-convergence', 'overparam', 'rates', 'mirror-descent', 'multitoken', 'rank',
-    'prompt-global-local', 'loss-function', 'joint-pv', 'paths2d', 'paths2d-t5', 'md-convergence', 'joint-wv']);
+    'prompt-global-local', 'loss-function', 'joint-pv', 'paths2d', 'paths2d-t5', 'md-convergence', 'joint-wv', 'reg-path']);
   // the types list the same names
   const dts = readFileSync(resolve(repoRoot, 'web/src/engine/attnsvm.d.ts'), 'utf8');
   const union = /export type SeedExperimentName = ([^;]+);/.exec(dts)[1];

@@ -61,12 +61,12 @@ test('experiment reg-path: seeds and mean/std bands equal the CLI', { skip }, ()
   const seeds = 2, iters = 200;
   const c = JSON.parse(execFileSync(cli, ['experiment', 'reg-path', '--seeds', `${seeds}`, '--iters', `${iters}`,
     '--quiet', '--threads', '2'], { maxBuffer: 1 << 28 }).toString());
-  const lc = c.data['local-convergence'];
+  const lc = c.data.localConvergence;
   const a = aggregate([experiments.experimentSeeds('reg-path', { seedStart: 0, seedCount: seeds, iters })]);
   // The l_p balls go through pow (the l_p norm of the oracle, 300 steps per radius): there native
   // and wasm differ by up to ~1e-5 relative in 1 - corr (values ~1e-4), hence their own bar.
   for (const [name, tol] of [['fro/oneMinusCorr/fro', TOL], ['fro/oneMinusCorr/nuclear', TOL],
-    ['nuclear/oneMinusCorr/nuclear', TOL], ['lp1.75/oneMinusCorr/lp1.75', 1e-4], ['lp3/oneMinusCorr/lp3', 1e-4],
+    ['nuclear/oneMinusCorr/nuclear', TOL], ['p1.75/oneMinusCorr/p1.75', 1e-4], ['p3/oneMinusCorr/p3', 1e-4],
     ['nuclear/rank', TOL], ['fro/global', TOL]]) {
     assertClose(a.series[name].mean, nan(lc.series[name].mean), `${name} mean`, tol);
     assertClose(a.series[name].std, nan(lc.series[name].std), `${name} std`, tol, 1);

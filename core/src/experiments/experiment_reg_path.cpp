@@ -64,8 +64,8 @@ const std::vector<RegPathBall>& regPathBalls() {
   static const std::vector<RegPathBall> balls = {
       {"fro", BallNorm::Frobenius, 2.0, NormKind::Frobenius},
       {"nuclear", BallNorm::Nuclear, 2.0, NormKind::Nuclear},
-      {"lp1.75", BallNorm::Lp, 1.75, NormKind::Lp},
-      {"lp3", BallNorm::Lp, 3.0, NormKind::Lp}};
+      {"p1.75", BallNorm::Lp, 1.75, NormKind::Lp},
+      {"p3", BallNorm::Lp, 3.0, NormKind::Lp}};
   return balls;
 }
 
