@@ -120,8 +120,7 @@ std::vector<std::string> experimentNames() {
           "loss-function",     "joint-pv", "mirror-descent", "overparam",
           "basin-map",         "rates",    "paths2d",        "paths2d-t5",
           "md-convergence",    "joint-wv", "real-images",    "real-study",
-          "real-ladder",
-          "reg-path"};
+          "real-ladder",       "reg-path"};
 }
 
 ExperimentResult runExperiment(const std::string& name, const ExperimentOptions& o) {

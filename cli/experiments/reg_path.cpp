@@ -15,7 +15,7 @@ namespace {
 struct RegPathData {
   const char* name;  // the scenario (SeedOptions::method)
   const char* key;   // its camelCase key in the JSON (docs/NAMES.md)
-  int seeds;  // -1: the --seeds option (default 100)
+  int seeds;         // -1: the --seeds option (default 100)
 };
 
 // The radius index after which the mean of `s` never again falls by more than 1e-3 of its value:
@@ -90,8 +90,9 @@ ExperimentResult regPathExperiment(const ExperimentOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   const int seeds = pick(o.seeds, 100);
   const int threads = resolveThreads(o.threads);
-  const RegPathData datasets[3] = {
-      {"local-convergence", "localConvergence", -1}, {"paths2d", "paths2d", 1}, {"paths2d-t5", "paths2dT5", 1}};
+  const RegPathData datasets[3] = {{"local-convergence", "localConvergence", -1},
+                                   {"paths2d", "paths2d", 1},
+                                   {"paths2d-t5", "paths2dT5", 1}};
   const std::vector<double> radii = regPathRadii();
   ExperimentResult res;
   json& j = res.json;

@@ -53,8 +53,10 @@ struct Ball {
   BallNorm norm;
   double p;
 };
-const Ball kBalls[4] = {
-    {BallNorm::Frobenius, 2.0}, {BallNorm::Nuclear, 2.0}, {BallNorm::Lp, 1.75}, {BallNorm::Lp, 3.0}};
+const Ball kBalls[4] = {{BallNorm::Frobenius, 2.0},
+                        {BallNorm::Nuclear, 2.0},
+                        {BallNorm::Lp, 1.75},
+                        {BallNorm::Lp, 3.0}};
 
 // Every radius is certified, and the certificate is what it says: recomputed from the model's
 // gradient with an independent dual norm it agrees, and no point S of the ball beats it. Radii up
@@ -84,8 +86,8 @@ TEST(Path, EveryRadiusCarriesItsFrankWolfeCertificate) {
         Gradient g;
         model.gradient(params, g);
         const double dual = dualNorm(g.W, b.norm, b.p);
-        const double rel = (pt.radius * dual + (g.W.array() * pt.W.array()).sum()) /
-                           (pt.radius * dual);
+        const double rel =
+            (pt.radius * dual + (g.W.array() * pt.W.array()).sum()) / (pt.radius * dual);
         EXPECT_NEAR(rel, pt.relativeGap, 1e-9);
         EXPECT_NEAR(pt.logGradDual, g.logScale + std::log(dual), 1e-9);
         EXPECT_EQ(pt.selection, g.selected);
@@ -120,7 +122,8 @@ TEST(Path, TheCertificateOutlivesTheLossResolution) {
   const Scenario sc = localData(3);
   const Model model(sc.data, sc.model);
   PathSettings ps;
-  const std::vector<PathPoint> pts = regularizationPathPoints(model, geometricRadii(1, 316.2, 6), ps);
+  const std::vector<PathPoint> pts =
+      regularizationPathPoints(model, geometricRadii(1, 316.2, 6), ps);
   EXPECT_TRUE(pts.front().lossResolved);
   EXPECT_FALSE(pts.back().lossResolved);
   EXPECT_TRUE(pts.back().certified);

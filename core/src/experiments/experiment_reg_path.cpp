@@ -170,8 +170,7 @@ SeedResult regPathSeed(std::uint64_t seed, const SeedOptions& o) {
     r.addValue(columnName({n, "relativeGap"}), last.relativeGap);
     r.addValue(columnName({n, "sameSelectionAsGd"}),
                last.selection == g.finalSelection ? 1.0 : 0.0);
-    r.addValue(columnName({n, "oneMinusCorrWithGd"}),
-               1.0 - correlation(last.W, g.weights.back()));
+    r.addValue(columnName({n, "oneMinusCorrWithGd"}), 1.0 - correlation(last.W, g.weights.back()));
     r.selectionNames.push_back(n);
     r.selections.push_back(last.selection);
   }

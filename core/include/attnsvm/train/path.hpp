@@ -47,7 +47,8 @@ struct PathPoint {
 // gapTolerance or after settings.iterationsPerRadius iterations (then certified = false).
 // The default bound of the certificate (the relative gap at which a radius stops).
 inline constexpr double kPathGapTolerance = 1e-3;
-std::vector<PathPoint> regularizationPathPoints(const Model& model, const std::vector<double>& radii,
+std::vector<PathPoint> regularizationPathPoints(const Model& model,
+                                                const std::vector<double>& radii,
                                                 const PathSettings& settings,
                                                 double gapTolerance = kPathGapTolerance);
 
