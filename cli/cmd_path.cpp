@@ -111,8 +111,7 @@ Command addPathCommand(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--p", o->p, "p of the l_p ball, p > 1 (with --norm lp)")->capture_default_str();
   sub->add_option("--loss", o->loss, "logistic, exp or correlation")->capture_default_str();
-  sub->add_option("--radii", o->radii, "radii, increasing (e.g. --radii 1,10,100)")
-      ->delimiter(',');
+  sub->add_option("--radii", o->radii, "radii, increasing (e.g. --radii 1,10,100)")->delimiter(',');
   sub->add_option("--r0", o->r0, "first radius of the geometric schedule")->capture_default_str();
   sub->add_option("--r1", o->r1, "last radius of the geometric schedule")->capture_default_str();
   sub->add_option("--count", o->count, "number of radii of the schedule")->capture_default_str();
@@ -121,8 +120,9 @@ Command addPathCommand(CLI::App& app) {
   sub->add_option("--gap-tol", o->gapTol,
                   "stop a radius at this relative Frank-Wolfe gap (the certificate's bound)")
       ->capture_default_str();
-  sub->add_flag("--no-w", [o](std::int64_t) { o->withW = false; },
-                "leave the matrices W(R) out of the output");
+  sub->add_flag(
+      "--no-w", [o](std::int64_t) { o->withW = false; },
+      "leave the matrices W(R) out of the output");
   sub->add_flag("--pretty", o->pretty, "indent the JSON output");
   Command c;
   c.app = sub;

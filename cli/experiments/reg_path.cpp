@@ -13,16 +13,18 @@ namespace attnsvm::cli {
 namespace {
 
 struct RegPathData {
-  const char* name;
-  int seeds;  // -1: the --seeds option (default 100)
+  const char* name;  // the scenario (SeedOptions::method)
+  const char* key;   // its camelCase key in the JSON (docs/NAMES.md)
+  int seeds;         // -1: the --seeds option (default 100)
 };
 
-// First radius index from which the mean of `s` no longer falls (by more than 1e-3 of its value):
-// where growing R stops helping on average.
+// The radius index after which the mean of `s` never again falls by more than 1e-3 of its value:
+// where growing R stops helping on average (the last index if it falls to the end).
 int stopsFalling(const std::vector<double>& s) {
-  for (std::size_t k = 0; k + 1 < s.size(); ++k)
-    if (!(s[k + 1] < s[k] * (1.0 - 1e-3))) return static_cast<int>(k);
-  return static_cast<int>(s.size()) - 1;
+  int last = 0;
+  for (std::size_t k = 1; k < s.size(); ++k)
+    if (s[k] < s[k - 1] * (1.0 - 1e-3)) last = static_cast<int>(k);
+  return last;
 }
 
 json summaryOf(const std::vector<SeedResult>& out, const SeriesBlock& block,
@@ -88,7 +90,9 @@ ExperimentResult regPathExperiment(const ExperimentOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   const int seeds = pick(o.seeds, 100);
   const int threads = resolveThreads(o.threads);
-  const RegPathData datasets[3] = {{"local-convergence", -1}, {"paths2d", 1}, {"paths2d-t5", 1}};
+  const RegPathData datasets[3] = {{"local-convergence", "localConvergence", -1},
+                                   {"paths2d", "paths2d", 1},
+                                   {"paths2d-t5", "paths2dT5", 1}};
   const std::vector<double> radii = regPathRadii();
   ExperimentResult res;
   json& j = res.json;
@@ -131,8 +135,8 @@ ExperimentResult regPathExperiment(const ExperimentOptions& o) {
     d["radius"] = radii;
     d["series"] = block.toJson();
     d["summary"] = summaryOf(part, block, radii);
-    j["data"][datasets[dset].name] = std::move(d);
-    csv += block.csv("data", datasets[dset].name, dset == 0);
+    j["data"][datasets[dset].key] = std::move(d);
+    csv += block.csv("data", datasets[dset].key, dset == 0);
   }
   j["seconds"] = secondsSince(t0);
   res.csv = csv;

@@ -8,6 +8,7 @@
 #include <Eigen/SVD>
 #include <cmath>
 
+#include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/rng.hpp"
 #include "attnsvm/experiments/experiment_reg_path.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
@@ -52,8 +53,10 @@ struct Ball {
   BallNorm norm;
   double p;
 };
-const Ball kBalls[4] = {
-    {BallNorm::Frobenius, 2.0}, {BallNorm::Nuclear, 2.0}, {BallNorm::Lp, 1.75}, {BallNorm::Lp, 3.0}};
+const Ball kBalls[4] = {{BallNorm::Frobenius, 2.0},
+                        {BallNorm::Nuclear, 2.0},
+                        {BallNorm::Lp, 1.75},
+                        {BallNorm::Lp, 3.0}};
 
 // Every radius is certified, and the certificate is what it says: recomputed from the model's
 // gradient with an independent dual norm it agrees, and no point S of the ball beats it. Radii up
@@ -83,8 +86,8 @@ TEST(Path, EveryRadiusCarriesItsFrankWolfeCertificate) {
         Gradient g;
         model.gradient(params, g);
         const double dual = dualNorm(g.W, b.norm, b.p);
-        const double rel = (pt.radius * dual + (g.W.array() * pt.W.array()).sum()) /
-                           (pt.radius * dual);
+        const double rel =
+            (pt.radius * dual + (g.W.array() * pt.W.array()).sum()) / (pt.radius * dual);
         EXPECT_NEAR(rel, pt.relativeGap, 1e-9);
         EXPECT_NEAR(pt.logGradDual, g.logScale + std::log(dual), 1e-9);
         EXPECT_EQ(pt.selection, g.selected);
@@ -112,17 +115,26 @@ TEST(Path, TheGapOfANonStationaryPointIsLarge) {
   EXPECT_GT(pt.relativeGap, 1e-2);
 }
 
-// At radii where the loss is flat to double precision, the certificate still holds and says so.
+// At radii where the loss is flat to double precision, the certificate still holds and says so;
+// far beyond, where the true gradient underflows, the relative gap is still a number in [0, 2]
+// from the log-domain direction.
 TEST(Path, TheCertificateOutlivesTheLossResolution) {
-  const Scenario sc = localData(0);
+  const Scenario sc = localData(3);
   const Model model(sc.data, sc.model);
   PathSettings ps;
-  const std::vector<PathPoint> pts = regularizationPathPoints(model, {1.0, 1e2, 1e4}, ps);
+  const std::vector<PathPoint> pts =
+      regularizationPathPoints(model, geometricRadii(1, 316.2, 6), ps);
   EXPECT_TRUE(pts.front().lossResolved);
   EXPECT_FALSE(pts.back().lossResolved);
-  EXPECT_TRUE(std::isfinite(pts.back().logGradDual));
-  EXPECT_LT(pts.back().logGradDual, std::log(1e-300));  // the true gradient underflows
   EXPECT_TRUE(pts.back().certified);
+  EXPECT_LT(std::log(pts.back().radius) + pts.back().logGradDual,
+            std::log(2.3e-16 * pts.back().loss));
+  const std::vector<PathPoint> far = regularizationPathPoints(model, regPathRadii(), ps);
+  EXPECT_TRUE(std::isfinite(far.back().logGradDual));
+  EXPECT_LT(far.back().logGradDual, std::log(1e-300));  // the true gradient underflows
+  EXPECT_EQ(far.back().gap, 0.0);
+  EXPECT_GE(far.back().relativeGap, 0.0);
+  EXPECT_LT(far.back().relativeGap, 0.05);
 }
 
 // The theorem at R = 10^4 on seeds where it applies (the path's selection is globally optimal

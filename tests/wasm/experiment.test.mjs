@@ -325,6 +325,7 @@ const REDUCED = {
   'paths2d-t5': ['--iters', '60'],
   'md-convergence': ['--seeds', '2', '--iters', '60'],
   'joint-wv': ['--iters', '60'],
+  'reg-path': ['--seeds', '2', '--iters', '30'],
   'seq2seq-convergence': ['--seeds', '2', '--iters', '60'],
   hierarchy: ['--seeds', '2', '--iters', '60'],
   'real-images': ['--seeds', '1', '--iters', '3', '--train', '20', '--test', '20', '--n-svm', '10', '--ps', '2', '--optimizer', 'nmd,adam'],
@@ -395,7 +396,7 @@ test('experimentSeeds: bad input is a clear error naming the field', () => {
   assert.throws(() => engine.experimentSeeds('mirror-descent', { p: 1 }), /p must be in \(1, 1000\]/);
   assert.deepEqual(engine.experimentNames(), ['local-convergence', 'overparam', 'rates', 'mirror-descent', 'multitoken', 'rank',
     'prompt-global-local', 'loss-function', 'joint-pv', 'paths2d', 'paths2d-t5', 'md-convergence', 'joint-wv',
-    'seq2seq-convergence', 'hierarchy']);
+    'reg-path', 'seq2seq-convergence', 'hierarchy']);
   // the types list the same names
   const dts = readFileSync(resolve(repoRoot, 'web/src/engine/attnsvm.d.ts'), 'utf8');
   const union = /export type SeedExperimentName = ([^;]+);/.exec(dts)[1];

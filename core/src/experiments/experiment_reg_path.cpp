@@ -64,8 +64,8 @@ const std::vector<RegPathBall>& regPathBalls() {
   static const std::vector<RegPathBall> balls = {
       {"fro", BallNorm::Frobenius, 2.0, NormKind::Frobenius},
       {"nuclear", BallNorm::Nuclear, 2.0, NormKind::Nuclear},
-      {"lp1.75", BallNorm::Lp, 1.75, NormKind::Lp},
-      {"lp3", BallNorm::Lp, 3.0, NormKind::Lp}};
+      {"p1.75", BallNorm::Lp, 1.75, NormKind::Lp},
+      {"p3", BallNorm::Lp, 3.0, NormKind::Lp}};
   return balls;
 }
 
@@ -170,8 +170,7 @@ SeedResult regPathSeed(std::uint64_t seed, const SeedOptions& o) {
     r.addValue(columnName({n, "relativeGap"}), last.relativeGap);
     r.addValue(columnName({n, "sameSelectionAsGd"}),
                last.selection == g.finalSelection ? 1.0 : 0.0);
-    r.addValue(columnName({n, "oneMinusCorrWithGd"}),
-               1.0 - correlation(last.W, g.weights.back()));
+    r.addValue(columnName({n, "oneMinusCorrWithGd"}), 1.0 - correlation(last.W, g.weights.back()));
     r.selectionNames.push_back(n);
     r.selections.push_back(last.selection);
   }

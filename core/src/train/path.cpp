@@ -16,9 +16,9 @@
 #include "attnsvm/base/portable_math.hpp"
 #include "attnsvm/train/path.hpp"
 #include "base/svd.hpp"
-#include "model/model_internal.hpp"
 #include "cold.hpp"
 #include "model/mirror_internal.hpp"
+#include "model/model_internal.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)
     namespace attnsvm {
@@ -255,8 +255,8 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
   // One projected-gradient step on the nuclear ball (Frank-Wolfe's atoms are rank one, and it
   // crawls when W(R) has rank above one): W <- P(W - eta R D / ||D||_F), eta by backtracking on
   // lossDifference from eta0. Returns the step taken (0: none lowered the loss).
-  double projectedStep(const Model& model, Iterate& it, Mat& x, const Mat& D, double R,
-                       double eta0, Decomposition& at) {
+  double projectedStep(const Model& model, Iterate& it, Mat& x, const Mat& D, double R, double eta0,
+                       Decomposition& at) {
     const LossKind kind = model.spec().loss;
     const Mat unit = (R / D.norm()) * D;
     double eta = eta0;
@@ -288,9 +288,9 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
     return radii;
   }
 
-  std::vector<PathPoint> regularizationPathPoints(const Model& model,
-                                                 const std::vector<double>& radii,
-                                                 const PathSettings& settings, double gapTolerance) {
+  std::vector<PathPoint> regularizationPathPoints(
+      const Model& model, const std::vector<double>& radii, const PathSettings& settings,
+      double gapTolerance) {
     const ModelSpec& spec = model.spec();
     if (spec.param == Parameterization::KQ)
       throw InputError(
@@ -301,8 +301,7 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
       throw InputError("iterationsPerRadius = " + std::to_string(settings.iterationsPerRadius) +
                        ": must be >= 1");
     if (!(gapTolerance > 0.0) || !(gapTolerance < 2.0))
-      throw InputError("gapTolerance = " + std::to_string(gapTolerance) +
-                       ": must be in (0, 2)");
+      throw InputError("gapTolerance = " + std::to_string(gapTolerance) + ": must be in (0, 2)");
     for (std::size_t k = 0; k < radii.size(); ++k) {
       if (!(radii[k] > 0.0) || !std::isfinite(radii[k]))
         throw InputError("radii[" + std::to_string(k) + "] = " + std::to_string(radii[k]) +

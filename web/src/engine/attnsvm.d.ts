@@ -235,7 +235,7 @@ export interface Run {
 // test checks these interfaces against them, and a key that is not a field throws, listing the fields.
 export type SeedExperimentName = 'local-convergence' | 'overparam' | 'rates' | 'mirror-descent' | 'multitoken' | 'rank' |
   'prompt-global-local' | 'loss-function' | 'joint-pv' | 'paths2d' | 'paths2d-t5' | 'md-convergence' | 'joint-wv' |
-  'seq2seq-convergence' | 'hierarchy';
+  'reg-path' | 'seq2seq-convergence' | 'hierarchy';
 export interface ExperimentSeedOptions {
   seedStart?: number;   // first seed (integer, default 0)
   seedCount?: number;   // number of consecutive seeds (1..100000, default 1)

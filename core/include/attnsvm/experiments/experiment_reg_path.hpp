@@ -12,8 +12,8 @@
 
 namespace attnsvm {
 
-// One ball of the experiment: its column name ("fro", "nuclear", "lp1.75", "lp3"), the ball and
-// the SVM norm that the theory pairs with it.
+// One ball of the experiment: its column name ("fro", "nuclear", "p1.75", "p3": the exponent scope
+// of docs/NAMES.md), the ball and the SVM norm that the theory pairs with it.
 struct RegPathBall {
   const char* name;
   BallNorm ball;

@@ -10,10 +10,10 @@
 // once R ||grad L||_dual < eps * L the change of the loss over the whole ball is below its
 // rounding, and the reported loss is its saturated limit (lossResolved = false).
 #pragma once
+#include <limits>
 #include <vector>
 
 #include "attnsvm/train/train.hpp"
-#include "attnsvm/vocab/fields.hpp"
 
 namespace attnsvm {
 
@@ -47,31 +47,13 @@ struct PathPoint {
 // gapTolerance or after settings.iterationsPerRadius iterations (then certified = false).
 // The default bound of the certificate (the relative gap at which a radius stops).
 inline constexpr double kPathGapTolerance = 1e-3;
-std::vector<PathPoint> regularizationPathPoints(const Model& model, const std::vector<double>& radii,
+std::vector<PathPoint> regularizationPathPoints(const Model& model,
+                                                const std::vector<double>& radii,
                                                 const PathSettings& settings,
                                                 double gapTolerance = kPathGapTolerance);
 
 // Geometric radii r0, r0 q, ..., r1 (count >= 2 values, r0 < r1; count = 1 gives r0).
 std::vector<double> geometricRadii(double r0, double r1, int count);
 
-// The field list of a path point (written only): radius, W, loss, selection, corrOwn, corrGlobal,
-// globallyOptimal, gap, relativeGap, logGradDual, norm, iterations, certified, lossResolved.
-template <class S, class V>
-auto visitFields(S& s, V& v) -> detail::IfStruct<S, PathPoint> {
-  v("radius", s.radius);
-  v("W", s.W);
-  v("loss", s.loss);
-  v("selection", s.selection);
-  v("corrOwn", s.corrOwn);
-  v("corrGlobal", s.corrGlobal);
-  v("globallyOptimal", s.globallyOptimal);
-  v("gap", s.gap);
-  v("relativeGap", s.relativeGap);
-  v("logGradDual", s.logGradDual);
-  v("norm", s.norm);
-  v("iterations", s.iterations);
-  v("certified", s.certified);
-  v("lossResolved", s.lossResolved);
-}
 
 }  // namespace attnsvm

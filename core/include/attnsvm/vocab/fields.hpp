@@ -39,6 +39,7 @@
 
 #include "attnsvm/analysis/selection.hpp"
 #include "attnsvm/solvers/margin.hpp"
+#include "attnsvm/train/path.hpp"
 #include "attnsvm/train/real_train.hpp"
 #include "attnsvm/train/train.hpp"
 #include "attnsvm/vocab/names.hpp"
@@ -282,6 +283,26 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealTrainSettings> {
   v("adamBeta2", s.adamBeta2, adam);
   v("adamEps", s.adamEps, adam);
   v("normEpsilon", s.normEpsilon, s.optimizer == Optimizer::NMD || s.optimizer == Optimizer::NGD);
+}
+
+// The field list of a path point (written only): radius, W, loss, selection, corrOwn, corrGlobal,
+// globallyOptimal, gap, relativeGap, logGradDual, norm, iterations, certified, lossResolved.
+template <class S, class V>
+auto visitFields(S& s, V& v) -> detail::IfStruct<S, PathPoint> {
+  v("radius", s.radius);
+  v("W", s.W);
+  v("loss", s.loss);
+  v("selection", s.selection);
+  v("corrOwn", s.corrOwn);
+  v("corrGlobal", s.corrGlobal);
+  v("globallyOptimal", s.globallyOptimal);
+  v("gap", s.gap);
+  v("relativeGap", s.relativeGap);
+  v("logGradDual", s.logGradDual);
+  v("norm", s.norm);
+  v("iterations", s.iterations);
+  v("certified", s.certified);
+  v("lossResolved", s.lossResolved);
 }
 
 }  // namespace attnsvm
