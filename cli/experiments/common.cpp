@@ -139,10 +139,10 @@ const std::vector<CliExperiment>& experimentRegistry() {
       {"real-images", &realImagesExperiment},
       {"real-study", &realStudyExperiment},
       {"real-ladder", &realLadderExperiment},
-      {"real-phase", &realPhaseExperiment},  // real_phase.cpp
-      {"reg-path", &regPathExperiment},  // reg_path.cpp
+      {"real-phase", &realPhaseExperiment},                    // real_phase.cpp
+      {"reg-path", &regPathExperiment},                        // reg_path.cpp
       {"seq2seq-convergence", &seq2seqConvergenceExperiment},  // seq2seq.cpp
-      {"hierarchy", &hierarchyExperiment},  // hierarchy.cpp
+      {"hierarchy", &hierarchyExperiment},                     // hierarchy.cpp
   };
   return registry;
 }

@@ -88,7 +88,7 @@ ExperimentResult ratesExperiment(const ExperimentOptions& options);
 ExperimentResult paths2dExperiment(const ExperimentOptions& options, bool t5);
 ExperimentResult mdConvergenceExperiment(const ExperimentOptions& options);
 ExperimentResult jointWvExperiment(const ExperimentOptions& options);
-ExperimentResult regPathExperiment(const ExperimentOptions& options);  // reg_path.cpp
+ExperimentResult regPathExperiment(const ExperimentOptions& options);             // reg_path.cpp
 ExperimentResult seq2seqConvergenceExperiment(const ExperimentOptions& options);  // seq2seq.cpp
 ExperimentResult hierarchyExperiment(const ExperimentOptions& options);           // hierarchy.cpp
 

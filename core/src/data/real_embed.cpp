@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "attnsvm/base/errors.hpp"
-#include "attnsvm/data/real_images.hpp"
 #include "attnsvm/base/rng.hpp"
+#include "attnsvm/data/real_images.hpp"
 
 namespace attnsvm {
 

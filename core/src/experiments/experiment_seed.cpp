@@ -7,8 +7,8 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/experiment.hpp"
-#include "attnsvm/experiments/experiment_md.hpp"
 #include "attnsvm/experiments/experiment_hierarchy.hpp"
+#include "attnsvm/experiments/experiment_md.hpp"
 #include "attnsvm/experiments/experiment_prompt.hpp"
 #include "attnsvm/experiments/experiment_reg_path.hpp"
 #include "attnsvm/experiments/experiment_seq2seq.hpp"
@@ -40,9 +40,9 @@ const std::vector<SeedExperiment>& seedExperimentRegistry() {
        nullptr},
       {"md-convergence", &mdConvergenceSeed, &mdConvergenceSeeds},  // experiment_md.cpp
       {"joint-wv", [](std::uint64_t s, O o) { return jointWvSeed(s, o.iters, o.every); }, nullptr},
-      {"reg-path", &regPathSeed, nullptr},  // experiment_reg_path.cpp
+      {"reg-path", &regPathSeed, nullptr},                        // experiment_reg_path.cpp
       {"seq2seq-convergence", &seq2seqConvergenceSeed, nullptr},  // experiment_seq2seq.cpp
-      {"hierarchy", &hierarchySeed, nullptr},  // experiment_hierarchy.cpp
+      {"hierarchy", &hierarchySeed, nullptr},                     // experiment_hierarchy.cpp
   };
   return registry;
 }

@@ -22,7 +22,8 @@ struct RealImagesSettings {
   // does not use it). The CLI's runs of a method take seeds --seed-base + k.
   std::uint64_t seed = 0;
   int patch = 4;
-  // Token dimension d and the embedding's seed (SPEC 6.5, embedTokens): 18 = the patches as they are.
+  // Token dimension d and the embedding's seed (SPEC 6.5, embedTokens): 18 = the patches as they
+  // are.
   int dim = 18;
   std::uint64_t embedSeed = 0;
   Optimizer optimizer = Optimizer::NMD;  // W and v: l_p MD (normalized by the dual norm), or Adam
@@ -39,8 +40,8 @@ struct RealImagesSettings {
 
 // The field list of RealImagesSettings (the visitor protocol of attnsvm/vocab/fields.hpp; the wasm
 // run's request `settings` is read through it, the CLI's experiment JSON written through it):
-// classA, classB, nTrain, nTest, seed, patch, dim, embedSeed, optimizer, p (written unless Adam, which
-// ignores it), lr, iters, nSvm, histogramBins.
+// classA, classB, nTrain, nTest, seed, patch, dim, embedSeed, optimizer, p (written unless Adam,
+// which ignores it), lr, iters, nSvm, histogramBins.
 template <class S, class V>
 auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealImagesSettings> {
   v("classA", s.classA);

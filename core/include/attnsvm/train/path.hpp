@@ -55,5 +55,4 @@ std::vector<PathPoint> regularizationPathPoints(const Model& model,
 // Geometric radii r0, r0 q, ..., r1 (count >= 2 values, r0 < r1; count = 1 gives r0).
 std::vector<double> geometricRadii(double r0, double r1, int count);
 
-
 }  // namespace attnsvm
