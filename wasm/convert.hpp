@@ -25,6 +25,7 @@
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_basin.hpp"
 #include "attnsvm/experiments/real_ladder.hpp"
+#include "attnsvm/experiments/real_phase.hpp"
 #include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/experiments/real_study.hpp"
 #include "attnsvm/experiments/scenarios.hpp"

@@ -267,6 +267,7 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
   template RealLadderSettings readFields<RealLadderSettings>(const val&, const std::string&);
   template RealLadderRun readFields<RealLadderRun>(const val&, const std::string&);
   template RealLadderRunResult readFields<RealLadderRunResult>(const val&, const std::string&);
+  template RealPhaseSettings readFields<RealPhaseSettings>(const val&, const std::string&);
   // Read and written back by roundTripFields (field_lists.cpp).
   template SolverSettings readFields<SolverSettings>(const val&, const std::string&);
   template SolveRequest readFields<SolveRequest>(const val&, const std::string&);

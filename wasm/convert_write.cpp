@@ -163,6 +163,9 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
   template val writeFields<RealLadderRunResult>(const RealLadderRunResult&);
   template val writeFields<RealLadderRow>(const RealLadderRow&);
   template val writeFields<RealLadderSummary>(const RealLadderSummary&);
+  template val writeFields<RealPhaseSettings>(const RealPhaseSettings&);
+  template val writeFields<RealPhaseRow>(const RealPhaseRow&);
+  template val writeFields<RealPhaseSummary>(const RealPhaseSummary&);
   // Read and written back by roundTripFields (field_lists.cpp).
   template val writeFields<ScenarioOptions>(const ScenarioOptions&);
   template val writeFields<SolverSettings>(const SolverSettings&);

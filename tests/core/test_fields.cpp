@@ -194,8 +194,9 @@ TEST(Fields, ExperimentListsNameEveryFieldAndRoundTrip) {
   EXPECT_EQ(fieldNames<BasinMapRequest>(),
             (std::vector<std::string>{"grid", "rowStart", "rowCount", "iters", "seed"}));
   EXPECT_EQ(fieldNames<RealImagesSettings>(),
-            (std::vector<std::string>{"classA", "classB", "nTrain", "nTest", "seed", "patch",
-                                      "optimizer", "p", "lr", "iters", "nSvm", "histogramBins"}));
+            (std::vector<std::string>{"classA", "classB", "nTrain", "nTest", "seed", "patch", "dim",
+                                      "embedSeed", "optimizer", "p", "lr", "iters", "nSvm",
+                                      "histogramBins"}));
   EXPECT_EQ(fieldNames<RealImagesFrame>(),
             (std::vector<std::string>{"iteration", "trainLoss", "testLoss", "trainAccuracy",
                                       "testAccuracy", "trainMaxSoftmax", "testMaxSoftmax",
