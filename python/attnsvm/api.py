@@ -1,9 +1,10 @@
 """The public API: the CLI's commands and the JS API's calls, with their names and JSON keys.
 
-``scenario``, ``solve``, ``analyze`` and ``train`` run the command-line tool's own code in process
-(``attnsvm._core.cli``: the CLI's parser and commands, its standard input and output captured),
-so a result is exactly ``attnsvm <command> ...``'s JSON with its matrices as numpy arrays.
-``experiment`` calls the CLI's experiment registry, ``path`` the core's regularization path.
+``scenario``, ``solve``, ``analyze``, ``train`` and ``path`` run the command-line tool's own code
+in process (``attnsvm._core.cli``: the CLI's parser and commands, its standard input and output
+captured), so a result is exactly ``attnsvm <command> ...``'s JSON with its matrices as numpy
+arrays.
+``experiment`` calls the CLI's experiment registry.
 Every long call releases the GIL and stops on Ctrl-C (KeyboardInterrupt) within a fraction of a
 second (a solve, an analysis or a path finishes first: they are short at the CLI's limits).
 """
@@ -217,28 +218,103 @@ def train(problem: Optional[Mapping] = None, *, scenario: Optional[str] = None,
     return _run(args, data)
 
 
-# --- the core's calls beyond the CLI -----------------------------------------------------------
+def path(problem: Optional[Mapping] = None, *, scenario: Optional[str] = None,
+         seed: Optional[int] = None, norm: str = "fro", p: Optional[float] = None,
+         loss: Optional[str] = None, radii: Optional[Sequence[float]] = None,
+         r0: Optional[float] = None, r1: Optional[float] = None, count: Optional[int] = None,
+         iterations: Optional[int] = None, gap_tol: Optional[float] = None,
+         include_W: bool = True, n: Optional[int] = None, T: Optional[int] = None,
+         d: Optional[int] = None, C: Optional[float] = None, start: Optional[int] = None,
+         local: bool = False, variant: Optional[int] = None) -> Dict[str, Any]:
+    """The regularization path with its certificate (SPEC section 5.3): ``attnsvm path``.
 
+        W(R) = argmin_{||W|| <= R} L(W)
 
-def path(problem: Mapping, radii: Sequence[float], norm: str = "fro", p: float = 2.0, *,
-         model: Optional[Mapping] = None, iterations_per_radius: int = 500) -> List[np.ndarray]:
-    """The regularization path (SPEC section 2): W(R) = argmin_{||W|| <= R} L(W) per radius R.
+    for increasing radii R, in the Frobenius (``"fro"``), nuclear (``"nuclear"``: the (K,Q) path)
+    or entrywise l_p (``"lp"``, ``p > 1``) ball: Frank-Wolfe from W = 0 at the first radius, each
+    later radius warm-started at the previous W(R). The theory: W(R)/R tends to the Att-SVM
+    direction of ``solve(problem, norm)`` as R grows. The problem is non-convex, so each W(R) is
+    certified *stationary* on its ball, not globally optimal, by the Frank-Wolfe gap
 
-    Frank-Wolfe with the closed-form linear minimization oracle of the Frobenius, nuclear or l_p
-    ball, warm-started along the increasing ``radii``, ``iterations_per_radius`` steps each (the JS
-    API's ``path``). The theory (SPEC section 4): W(R)/R tends to the Att-SVM direction of
-    ``solve(problem, norm)`` as R grows. ``model``: the model's fields (attention, loss, head, ...;
-    default: the problem's ``model`` when it is a scenario, else a linear head with the logistic
-    loss). Returns one numpy d x d matrix per radius.
+        g(R) = max_{||S|| <= R} <-grad L(W(R)), S - W(R)>
+             = R ||grad L(W(R))||_dual + <grad L(W(R)), W(R)>  >= 0   (zero iff stationary),
+
+    reported as the relative gap g / (R ||grad L||_dual) in [0, 2] (exact at every R: it is
+    computed from the log-domain gradient direction); a radius is ``certified`` when that is
+    <= ``gap_tol``. Dual norms: Frobenius, spectral, l_q with q = p/(p-1).
+
+    The data: ``problem`` (a dict, as for ``solve``; its model is attention with a linear head)
+    or ``scenario=NAME`` with ``seed`` and the scenario options ``n``, ``T``, ``d``, ``C``,
+    ``start``, ``local``, ``variant`` (the scenario's model; a (K,Q) one is run on W). The radii:
+    ``radii`` (increasing, positive) or the geometric schedule ``r0``, ``r1``, ``count``
+    (CLI default: 1 .. 10^4, 17 radii). ``loss`` (logistic, exponential, correlation),
+    ``iterations`` (Frank-Wolfe iterations per radius at most; 500) and ``gap_tol`` (1e-3) are
+    the CLI's ``--loss``, ``--iterations``, ``--gap-tol``; options left at None take the CLI's
+    defaults.
+    ``include_W=False`` is ``--no-w``.
+
+    Returns the CLI's JSON: ``norm`` (and ``p``), ``scenario``, ``iterationsPerRadius``,
+    ``gapTolerance``, ``guarantee``, ``allCertified`` and ``points``, one dict per radius:
+    ``radius``, ``W`` (numpy d x d), ``loss``, ``selection``, ``corrOwn`` / ``corrGlobal`` (corr
+    of W(R) with the Att-SVM, in the ball's norm, of its own / the globally optimal selection;
+    None where infeasible), ``globallyOptimal``, ``gap``, ``relativeGap``, ``logGradDual``,
+    ``norm``, ``iterations``, ``certified``, ``lossResolved`` (R ||grad L||_dual >= eps L: the
+    loss still tells points apart), ``rank``. An uncertified radius is a result
+    (``allCertified`` false), not an exception.
     """
-    data = _problem(problem)
-    if isinstance(radii, (str, bytes)) or not isinstance(radii, (Sequence, np.ndarray)):
-        raise TypeError(f"radii must be a sequence of numbers, not {type(radii).__name__}")
-    rs = [float(_float(f"radii[{k}]", r)) for k, r in enumerate(radii)]
-    Ws = _core.path(dict(data), None if model is None else dict(_problem(model, "model")), rs,
-                    _str("norm", norm), float(_float("p", p)),
-                    int(_int("iterations_per_radius", iterations_per_radius)))
-    return [np.asarray(W, dtype=np.float64) for W in Ws]
+    args = ["path"]
+    given = {name: value for name, value in (("seed", seed), ("n", n), ("T", T), ("d", d), ("C", C),
+                                             ("start", start), ("variant", variant))
+             if value is not None}
+    if local:
+        given["local"] = local
+    if scenario is not None:
+        if problem is not None:
+            raise TypeError("path takes a problem or scenario=..., not both")
+        args += ["--scenario", _str("scenario", scenario)]
+        if seed is not None:
+            args += ["--seed", _int("seed", seed)]
+        args += _scenario_options(n, T, d, C, start, local, variant)
+        data = None
+    else:
+        if problem is None:
+            raise TypeError("path needs a problem (a dict) or scenario=NAME")
+        if given:
+            name = next(iter(given))
+            raise TypeError(f"{name} is a scenario option: give it with scenario=NAME")
+        args.append("-")
+        data = _problem(problem)
+    args += ["--norm", _str("norm", norm)]
+    if p is not None:
+        args += ["--p", _float("p", p)]
+    if loss is not None:
+        args += ["--loss", _str("loss", loss)]
+    schedule = [(name, value) for name, value in (("r0", r0), ("r1", r1), ("count", count))
+                if value is not None]
+    if radii is not None:
+        if schedule:
+            raise TypeError(f"path takes radii or r0/r1/count, not both (got radii and "
+                            f"{schedule[0][0]})")
+        if isinstance(radii, (str, bytes)) or not isinstance(radii, (Sequence, np.ndarray)):
+            raise TypeError(f"radii must be a sequence of numbers, not {type(radii).__name__}")
+        values = [_float(f"radii[{k}]", r) for k, r in enumerate(radii)]
+        if not values:
+            raise ValueError("radii must not be empty")
+        for k, text in enumerate(values):
+            if not math.isfinite(float(text)):
+                raise ValueError(f"radii[{k}] = {text} is not finite")
+        args.append("--radii=" + ",".join(values))
+    for name, value in schedule:
+        args += [f"--{name}", _int(name, value) if name == "count" else _float(name, value)]
+    if iterations is not None:
+        args += ["--iterations", _int("iterations", iterations)]
+    if gap_tol is not None:
+        args += ["--gap-tol", _float("gap_tol", gap_tol)]
+    if not isinstance(include_W, bool):
+        raise TypeError(f"include_W must be a bool, not {type(include_W).__name__}")
+    if not include_W:
+        args.append("--no-w")
+    return _run(args, data)
 
 
 class _Bar:

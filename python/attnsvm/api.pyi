@@ -1,7 +1,5 @@
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-import numpy as np
-
 __all__: List[str]
 
 def version() -> str: ...
@@ -24,7 +22,12 @@ def train(problem: Optional[Mapping[str, Any]] = None, *, scenario: Optional[str
           n: Optional[int] = None, T: Optional[int] = None, d: Optional[int] = None,
           C: Optional[float] = None, start: Optional[int] = None, local: bool = False,
           variant: Optional[int] = None) -> Dict[str, Any]: ...
-def path(problem: Mapping[str, Any], radii: Sequence[float], norm: str = "fro", p: float = 2.0, *,
-         model: Optional[Mapping[str, Any]] = None,
-         iterations_per_radius: int = 500) -> List[np.ndarray]: ...
+def path(problem: Optional[Mapping[str, Any]] = None, *, scenario: Optional[str] = None,
+         seed: Optional[int] = None, norm: str = "fro", p: Optional[float] = None,
+         loss: Optional[str] = None, radii: Optional[Sequence[float]] = None,
+         r0: Optional[float] = None, r1: Optional[float] = None, count: Optional[int] = None,
+         iterations: Optional[int] = None, gap_tol: Optional[float] = None,
+         include_W: bool = True, n: Optional[int] = None, T: Optional[int] = None,
+         d: Optional[int] = None, C: Optional[float] = None, start: Optional[int] = None,
+         local: bool = False, variant: Optional[int] = None) -> Dict[str, Any]: ...
 def experiment(name: str, progress: bool = True, **settings: Any) -> Dict[str, Any]: ...

@@ -88,22 +88,71 @@ def test_experiment_reduced(run_cli):
     assert untimed(r2) == untimed(cli)
 
 
-def test_path_against_theory(local):
-    """No `attnsvm path` command in this build: W(R) is checked against SPEC section 2/4 instead.
+def test_path_scenario_fro(run_cli):
+    r = attnsvm.path(scenario="local-convergence", seed=3, norm="fro", radii=[1, 10, 100])
+    assert [pt["radius"] for pt in r["points"]] == [1.0, 10.0, 100.0]
+    assert all(isinstance(pt["W"], np.ndarray) and pt["W"].shape == (10, 10) for pt in r["points"])
+    same(r, run_cli(["path", "--scenario", "local-convergence", "--seed", "3", "--norm", "fro",
+                     "--radii", "1,10,100"]))
 
-    Each W(R) lies in the ball ||W||_F <= R, the loss decreases with R, and the direction
-    W(R)/R approaches the Att-SVM direction of the optimal selection as R grows.
-    """
+
+def test_path_file_nuclear(run_cli, local):
+    # the problem as numpy arrays (Python's scenario) and as the CLI's file
+    r = attnsvm.path(attnsvm.scenario("local-convergence", seed=3), norm="nuclear",
+                     radii=[1.0, 10.0, 100.0])
+    assert r["norm"] == "nuclear" and all(pt["W"].shape == (10, 10) for pt in r["points"])
+    same(r, run_cli(["path", "--norm", "nuclear", "--radii", "1,10,100"], local))
+
+
+def test_path_against_theory(local):
+    """W(R) against SPEC sections 2, 4 and 5.3: each W(R) lies in its ball, its Frank-Wolfe
+    certificate holds, and W(R)/R approaches the Att-SVM direction of the optimal selection."""
     radii = [0.5, 2.0, 8.0, 32.0]
-    Ws = attnsvm.path(local, radii, norm="fro", iterations_per_radius=400)
-    assert len(Ws) == 4 and all(W.shape == (10, 10) for W in Ws)
-    for R, W in zip(radii, Ws):
-        assert np.linalg.norm(W) <= R * (1 + 1e-9)
+    r = attnsvm.path(local, radii=radii, norm="fro", iterations=400)
+    points = r["points"]
+    assert len(points) == 4 and all(pt["W"].shape == (10, 10) for pt in points)
+    for R, pt in zip(radii, points):
+        assert pt["radius"] == R and np.linalg.norm(pt["W"]) <= R * (1 + 1e-9)
+        assert 0 <= pt["relativeGap"] <= 2 and pt["gap"] >= 0
+        assert pt["certified"] == (pt["relativeGap"] <= r["gapTolerance"])
     # the path's limit is the SVM of the globally optimal tokens (no alpha: solve takes them)
     optimal = {k: v for k, v in local.items() if k != "alpha"}
     svm = attnsvm.solve(optimal, norm="fro")["W"]
-    corr = [float(np.sum(W * svm) / (np.linalg.norm(W) * np.linalg.norm(svm))) for W in Ws]
+    corr = [float(np.sum(pt["W"] * svm) / (np.linalg.norm(pt["W"]) * np.linalg.norm(svm)))
+            for pt in points]
     assert corr[-1] > corr[0] and corr[-1] > 0.9, corr
-    # nuclear ball: the nuclear norm stays within R
-    Wn = attnsvm.path(local, [1.0, 4.0], norm="nuclear", iterations_per_radius=200)
-    assert np.linalg.svd(Wn[-1], compute_uv=False).sum() <= 4.0 * (1 + 1e-9)
+    assert points[-1]["globallyOptimal"] and abs(points[-1]["corrGlobal"] - corr[-1]) < 1e-9
+    # nuclear ball, geometric schedule, W left out: the nuclear norm stays within R
+    n = attnsvm.path(local, r0=1.0, r1=4.0, count=2, norm="nuclear", iterations=200,
+                     include_W=False)
+    assert [pt["radius"] for pt in n["points"]] == [1.0, 4.0]
+    assert all("W" not in pt and pt["norm"] <= pt["radius"] * (1 + 1e-9) for pt in n["points"])
+
+
+def test_path_arguments(local):
+    with pytest.raises(TypeError, match="problem"):
+        attnsvm.path(radii=[1.0])
+    with pytest.raises(TypeError, match="not both"):
+        attnsvm.path(local, scenario="local-convergence")
+    with pytest.raises(TypeError, match="seed is a scenario option"):
+        attnsvm.path(local, seed=3)
+    with pytest.raises(TypeError, match="radii or r0/r1/count"):
+        attnsvm.path(local, radii=[1.0], count=3)
+    with pytest.raises(TypeError, match="radii must be a sequence"):
+        attnsvm.path(local, radii="1,10")
+    with pytest.raises(TypeError, match=r"radii\[1\] must be a number"):
+        attnsvm.path(local, radii=[1.0, "10"])
+    with pytest.raises(ValueError, match="radii must not be empty"):
+        attnsvm.path(local, radii=[])
+    with pytest.raises(ValueError, match=r"radii\[0\] = inf is not finite"):
+        attnsvm.path(local, radii=[float("inf")])
+    with pytest.raises(TypeError, match="iterations must be an int"):
+        attnsvm.path(local, radii=[1.0], iterations=1.5)
+    with pytest.raises(TypeError, match="gap_tol must be a number"):
+        attnsvm.path(local, radii=[1.0], gap_tol="1e-3")
+    with pytest.raises(TypeError, match="include_W must be a bool"):
+        attnsvm.path(local, radii=[1.0], include_W=0)
+    with pytest.raises(ValueError, match="norm"):
+        attnsvm.path(local, radii=[1.0], norm="max")
+    with pytest.raises(ValueError):  # the core's check: radii increasing
+        attnsvm.path(local, radii=[10.0, 1.0])

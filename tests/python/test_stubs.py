@@ -86,7 +86,8 @@ def test_mypy_on_stubs_and_usage(tmp_path):
         "s = attnsvm.scenario('sphere', seed=1, n=3)\n"
         "r = attnsvm.solve(s, norm='nuclear')\n"
         "status: str = r['status']\n"
-        "Ws = attnsvm.path(s, [1.0, 2.0])\n"
+        "pt = attnsvm.path(s, radii=[1.0, 2.0], iterations=20)\n"
+        "certified: bool = pt['allCertified']\n"
         "e = attnsvm.experiment('rank', progress=False, seeds=1)\n"
         "c = attnsvm.interop.check(s['X'], s['Y'], s['v'], W=np.eye(3), Z=s['Z'])\n")
     r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
