@@ -149,6 +149,8 @@ test('scenario: every scenario has the same fields and values as the CLI', { ski
     const { scenario, title, iterations, model, train, init, ...dataset } = c;
     // The relu head's V is also at the top of the CLI's file, where `attnsvm train FILE` reads it.
     if (dataset.V) { same(model.V, dataset.V, `${name}: V at the top of the file is model.V`); delete dataset.V; }
+    // So is a self-attention scenario's attention kind (seq2seq, causal), where `attnsvm train FILE` reads it.
+    if (dataset.attention) { assert.equal(dataset.attention, model.attention, `${name}: attention at the top of the file is model.attention`); delete dataset.attention; }
     assert.equal(w.name, scenario, name);
     assert.equal(w.title, title, `${name}: title`);
     assert.equal(w.iterations, iterations, `${name}: iterations`);
