@@ -55,8 +55,6 @@ export const DEFAULT_PANELS = {
   overparam: ['readout', 'corr'],
   sphere: ['plane', 'corr'],
   'real-images': ['gallery', 'accuracy'],
-  seq2seq: ['softmax', 'corr'],
-  causal: ['softmax', 'corr'],
 };
 
 export const EMBED_KEYS = ['panels', 'caption', 'id', 'autoplay', 'theme'];

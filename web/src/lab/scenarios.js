@@ -130,24 +130,6 @@ export const SCENARIO_INFO = {
     refs: ['fro', 'nuclear'],
     options: ['seed', 'n', 'T', 'd'],
   },
-  // Issue 40 (SPEC 5.3): every position a query; the softmax panel shows each sequence's T x T
-  // attention (a row per query), the readout the SAtt-SVM's certificates and verdict per unit.
-  seq2seq: {
-    title: 'Sequence-to-sequence attention',
-    shape: { n: 4, T: 5 },
-    caption: 'Self-attention with every token a query: each (sequence, query) unit selects a token, and W(k)/||W(k)|| converges to the SAtt-SVM of the selection it reaches, an SVM with one constraint set per unit. The softmax panel shows each sequence\'s T x T attention, a row per query; the readout certifies the SAtt-SVM and says, unit by unit, whether the selection is globally or locally optimal. Over 100 seeds: the seq2seq-convergence experiment below.',
-    formulas: [String.raw`(x_{i\alpha_{ik}} - x_{it})^\top W x_{ik} \ge 1\ \ \forall i, k,\ t \ne \alpha_{ik}`, CORR],
-    refs: ['fro', 'nuclear'],
-    options: ['seed', 'n', 'T', 'd'],
-  },
-  causal: {
-    title: 'Causal attention',
-    shape: { n: 4, T: 5 },
-    caption: 'Causal self-attention: query k attends only to the tokens t <= k, so the T x T attention of each sequence is lower triangular and the SAtt-SVM has constraints only over t <= k. Query 0 has nothing to choose. Over 100 seeds: the seq2seq-convergence experiment below.',
-    formulas: [String.raw`(x_{i\alpha_{ik}} - x_{it})^\top W x_{ik} \ge 1\ \ \forall i, k,\ t \le k,\ t \ne \alpha_{ik}`, CORR],
-    refs: ['fro', 'nuclear'],
-    options: ['seed', 'n', 'T', 'd'],
-  },
   // Its own view (web/src/real/lab-real.js), not the token panels: the engine has no scenario of this name.
   'real-images': {
     title: 'Real images (Fashion-MNIST patches)',
