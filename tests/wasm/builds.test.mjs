@@ -52,7 +52,12 @@ test('no eval or new Function in the generated JavaScript (strict CSP)', () => {
 // 217200 B = 212.1 KB measured with both, +10.3 KB over issue 26 alone). Accepted by the lead: the
 // certified real-image solvers and bit-identical training are the round's product; the 150 KB target
 // stays unmet and the breakdown (scripts/wasm-size-breakdown.sh) says where a diet would start.
-const SIZE_BOUND = 216 * 1024;
+// 220 KB since the round of issues 38-43 (224593 B = 219.3 KB measured, +7.4 KB): the regularization
+// path's certificates (its log-domain line search and the nuclear ball's projected step), the token
+// embedding of SPEC 6.5, the optimizer and norm registries' vocabulary and the phase diagram's
+// conversions. Accepted by the lead as the price of those features, not as a new normal: the 150 KB
+// target stays unmet (scripts/wasm-size-breakdown.sh says where a diet would start).
+const SIZE_BOUND = 220 * 1024;
 test('module + wrapper gzipped size (reported; bound against regressions)', async (t) => {
   const { wasm, glue, wrapper, wrapperSource, single, total } = await bundleSizes();
   t.diagnostic(`gzipped: wasm ${wasm} B, glue ${glue} B, wrapper ${wrapper} B as shipped (${wrapperSource} B ` +

@@ -89,6 +89,8 @@ export function createGallery(container, { onSelect } = {}) {
   canvas.className = 'real-gallery';
   canvas.tabIndex = 0;
   canvas.setAttribute('role', 'img');
+  // a name before the first drawing too (the view can be read, e.g. its native results, before the images come)
+  canvas.setAttribute('aria-label', 'Test images and where attention looks: not drawn yet');
   canvas.width = 0; canvas.height = 0;  // no box until reserve() or the first drawing (layout shift)
   container.append(canvas);
   let data = null, width = container.clientWidth || 600, geom = null;
