@@ -332,6 +332,7 @@ const REDUCED = {
   'real-study': ['--settings', JSON.stringify({ tasks: '7v9', nTrain: 40, nValidation: 20, nTest: 40, epochs: 2, seeds: 2, tuneSeeds: 2,
     design: 'main', methods: 'md:2,adam', ablationMethods: 'md:2', gridPoints: 3, maxExtensions: 0 })],
   'real-ladder': ['--settings', JSON.stringify({ sizes: [8], heads: 'frozen', methods: 'nmd:2', maxSteps: 200, minSteps: 50, work: 2000, headSteps: 50, seeds: 1 })],
+  'real-phase': ['--settings', JSON.stringify({ dims: [18], sizes: [16], heads: 'frozen', methods: 'nmd:2', headSteps: 50, steps: 50, seeds: 1 })],
 };
 
 test('every experiment\'s JSON keys, CSV columns and wasm column names are camelCase (joined by /)', { skip, timeout: 300000 }, () => {

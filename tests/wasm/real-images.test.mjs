@@ -107,7 +107,8 @@ test('the wasm run makes the split of SPEC section 6 and reports bad requests', 
   assert.throws(() => realRun({ ...pair, settings: { classA: 2, classB: 5, optimizer: 'sgd' } }), (e) => e.kind === 'input' && /sgd/.test(e.message));
   // the settings are read through RealImagesSettings' field list: a key that is not a field is an error listing them
   const { fields } = engine.module.experimentVocabulary();
-  assert.deepEqual(fields.realImagesSettings, ['classA', 'classB', 'nTrain', 'nTest', 'seed', 'patch', 'optimizer', 'p', 'lr', 'iters', 'nSvm', 'histogramBins']);
+  assert.deepEqual(fields.realImagesSettings, ['classA', 'classB', 'nTrain', 'nTest', 'seed', 'patch', 'dim', 'embedSeed', 'optimizer', 'p', 'lr', 'iters',
+    'nSvm', 'histogramBins']);
   assert.throws(() => realRun({ ...pair, settings: { classA: 2, classB: 5, nTrian: 60 } }),
     (e) => e.kind === 'input' && e.message === `settings.nTrian is not a field; expected one of ${fields.realImagesSettings.join(', ')}`);
   assert.throws(() => realRun({ ...pair, settings: { classA: 2, classB: 5, iters: '5' } }), (e) => e.kind === 'input' && e.message === 'settings.iters must be a number');
