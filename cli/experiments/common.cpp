@@ -82,10 +82,6 @@ std::string seriesCsv(const std::vector<int>& iteration, const std::vector<std::
   return os.str();
 }
 
-json seriesJson(const std::vector<double>& mean, const std::vector<double>& stdev) {
-  return json{{"mean", mean}, {"std", stdev}};
-}
-
 void checkRange(int value, int lo, int hi, const std::string& option) {
   if (value < lo || value > hi)
     throw InputError(option + " = " + std::to_string(value) + " is out of range " +

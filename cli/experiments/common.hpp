@@ -47,7 +47,6 @@ std::string seriesCsv(const std::vector<int>& iteration, const std::vector<std::
                       const std::vector<std::vector<double>>& stds,
                       const std::string& prefixColumn = "", const std::string& prefixValue = "",
                       bool header = true);
-json seriesJson(const std::vector<double>& mean, const std::vector<double>& stdev);
 
 void checkRange(int value, int lo, int hi, const std::string& option);
 int pick(int value, int fallback);  // value if set (>= 0 and not -1), else fallback

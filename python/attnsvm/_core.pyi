@@ -1,5 +1,5 @@
 # The C++ extension (python/src): use the attnsvm package's functions instead.
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -12,8 +12,6 @@ def experiment_names() -> List[str]: ...
 def cli(args: List[str], input: Any = None) -> Dict[str, Any]: ...
 def experiment(name: str, options: Dict[str, Any],
                on_progress: Optional[Callable[[str, int, int], None]] = None) -> Any: ...
-def path(problem: Any, model: Any, radii: Sequence[float], norm: str, p: float,
-         iterations_per_radius: int) -> List[List[List[float]]]: ...
 
 # the real-data study for a distributed driver (bind_study.cpp; attnsvm.dask_study)
 class RealStudy:

@@ -176,46 +176,4 @@ void bind_api(pybind11::module_& m) {
         return toPython(r);
       },
       py::arg("name"), py::arg("options"), py::arg("on_progress") = py::none());
-
-  m.def(
-      "path",
-      [](const py::object& problem, const py::object& model, const std::vector<double>& radii,
-         const std::string& norm, double p, int iterationsPerRadius) {
-        const json input = fromPython(problem, "problem");
-        const json modelJson =
-            model.is_none() ? json(input.value("model", json())) : fromPython(model, "model");
-        const json r = runInterruptible(
-            [input, modelJson, radii, norm, p, iterationsPerRadius] {
-              cli::ProblemInput in = cli::problemFromJson(input);
-              ModelSpec spec = modelJson.is_null()
-                                   ? ModelSpec{}
-                                   : cli::fieldsFromJson<ModelSpec>(modelJson, "model");
-              if (modelJson.is_null() || !modelJson.contains("attention")) spec.attention = in.kind;
-              if (radii.empty()) throw InputError("radii (increasing ball radii) are missing");
-              for (std::size_t k = 0; k < radii.size(); ++k)
-                if (!(radii[k] > 0) || !std::isfinite(radii[k]) ||
-                    (k > 0 && !(radii[k] > radii[k - 1])))
-                  throw InputError("radii[" + std::to_string(k) +
-                                   "] = " + std::to_string(radii[k]) +
-                                   ": radii must be positive, finite and increasing");
-              if (iterationsPerRadius < 1) throw InputError("iterations_per_radius must be >= 1");
-              PathSettings ps;
-              const NormKind kind = parseWireName<NormKind>(norm, "norm");
-              ps.norm = kind == NormKind::Nuclear ? BallNorm::Nuclear
-                        : kind == NormKind::Lp    ? BallNorm::Lp
-                                                  : BallNorm::Frobenius;
-              if (kind == NormKind::Lp) cli::checkP(p, "p");
-              ps.p = kind == NormKind::Lp ? p : 2.0;
-              ps.iterationsPerRadius = iterationsPerRadius;
-              const Model model(in.data, spec);
-              json out = json::array();
-              for (const Mat& w : regularizationPath(model, radii, ps))
-                out.push_back(cli::toJson(w));
-              return out;  // matrices as rows of doubles (exact): numpy arrays in api.path
-            },
-            py::none());
-        return toPython(r);
-      },
-      py::arg("problem"), py::arg("model"), py::arg("radii"), py::arg("norm"), py::arg("p"),
-      py::arg("iterations_per_radius"));
 }
