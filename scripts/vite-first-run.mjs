@@ -59,7 +59,7 @@ export async function computeOffer(hash = '') {
   // (a structured clone: what the worker's init reply carries; a step's compute time, which the lab
   // does not use and the worker's offer is compared without (first-answers.js offerKey), set to 0 so
   // that the same engine gives the same module and the build's output does not change from build to build)
-  const offer = structuredClone(startFirstRun(engine, hash, handlers));
+  const offer = structuredClone(await startFirstRun(engine, hash, handlers));
   return { ...offer, answers: offer.answers.map(([key, result]) => [key, untimed(result)]) };
 }
 

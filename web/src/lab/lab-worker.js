@@ -26,9 +26,10 @@ if (boot) {
   compiled.catch(() => {}); // (reported through the engine's promise)
   let offer = null;
   // (the marks: the worker's timeline in a trace, bench/browser/worker-timeline.mjs)
-  adoptEngine(createEngine({ baseUrl: boot.baseUrl, factory: loadGlue(), compiled }).then((engine) => {
+  adoptEngine(createEngine({ baseUrl: boot.baseUrl, factory: loadGlue(), compiled }).then(async (engine) => {
     performance.mark('attnsvm-worker-engine');
-    offer = startFirstRun(engine, boot.hash, handlers);
+    // (the engine answers at once: the offer is done in this task, before the init reply)
+    offer = await startFirstRun(engine, boot.hash, handlers);
     performance.mark('attnsvm-worker-first-run');
     return engine;
   }));

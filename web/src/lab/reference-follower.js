@@ -1,9 +1,9 @@
 // The reference SVMs of a run and the verdict on its selection, shared by the lab (references.js) and the
 // embedded figures (embed/figure.js): which selection to solve for, the solves themselves (in the
 // worker), and following the run's selection as it decides without piling up solves.
-import { unitsOf } from './views.js';
+// No DOM and no views: the run controller (run.js) imports it, in the engine's worker too.
 import { isMD } from './config.js';
-import { decidedSelection, defaultSelection, referenceRequests } from './reference-requests.js';
+import { decidedSelection, defaultSelection, referenceRequests, unitsOf } from './reference-requests.js';
 
 export { defaultSelection };
 
@@ -50,10 +50,32 @@ export async function solveReferences(client, ctx) {
   return { refs, headSvm, report };
 }
 
+// A solution whose W is a direction to compare with: the one test of it (the trace's correlations,
+// the token plane's arrows, the head SVM's vector). A boundary solve counts: its status says the
+// problem is numerically on the boundary of feasibility (feasibility margin proven <= 1e-6,
+// solvers/margin.hpp) and its W is the best feasible direction the solver found; the lab drew
+// its arrow and correlation, the embeds drew its arrow but dropped its correlation (issue 39).
+// Kept everywhere, and said in the message line (referenceProblem), so a reader sees the curve
+// with the warning rather than a missing curve without a reason.
+export const usableSolution = (sol) => !!sol && !!sol.W
+  && (sol.status === 'optimal' || sol.status === 'max_iterations' || sol.status === 'boundary');
+
+// The first reference the message line speaks of: [norm, solution] for one without a certified
+// solution (infeasible, on the boundary, or an error), else null.
+export const referenceProblem = (refs) => Object.entries(refs)
+  .find(([, r]) => r.status === 'infeasible' || r.status === 'boundary' || r.status === 'error') ?? null;
+
+// What a trace compares its snapshots with (trace.js setReferences): the usable references' W by
+// norm and the head SVM's vector (its W is d x 1) under joint training, or null.
+export function traceReferences(refs, headSvm) {
+  const ws = Object.fromEntries(Object.entries(refs).filter(([, r]) => usableSolution(r)).map(([k, r]) => [k, r.W]));
+  return { refs: ws, head: usableSolution(headSvm) ? headSvm.W.flat() : null };
+}
+
 // At most one re-solve for the run's selection in flight; the latest wanted selection wins.
 //   createFollower({ refresh(selection) -> Promise, solvedFor() -> number[] | null,
-//                    generation() -> any (a change drops the pending selection) })
-export function createFollower({ refresh, solvedFor, generation }) {
+//                    signal() -> the run's AbortSignal (its abort drops the pending selection) })
+export function createFollower({ refresh, solvedFor, signal }) {
   let wanted = null, busy = false;
   const same = (a, b) => !!a && !!b && a.join(',') === b.join(',');
   return {
@@ -61,9 +83,9 @@ export function createFollower({ refresh, solvedFor, generation }) {
       if (same(solvedFor(), sel) && !busy) return;
       wanted = sel;
       if (busy) return;
-      const my = generation();
+      const run = signal();
       const next = () => {
-        if (my !== generation() || !wanted) { busy = false; return; }
+        if (run?.aborted || !wanted) { busy = false; return; }
         const want = wanted;
         wanted = null;
         if (same(solvedFor(), want)) { next(); return; }

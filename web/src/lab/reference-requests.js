@@ -4,6 +4,11 @@
 // the page's own requests only if they are equal value for value. No DOM and no views: the engine's
 // worker imports it.
 
+// The units that select a token: one per sequence, or per (sequence, query) for sequence-to-sequence
+// and causal attention.
+export const unitsOf = (cfg) => (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal'
+  ? cfg.dataset.X.length * cfg.dataset.X[0].length : cfg.dataset.X.length);
+
 // Sequence-to-sequence and causal attention select one token per (sequence, query) unit.
 export const perQuery = (cfg) => cfg.model.param !== 'prompt' && (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal');
 

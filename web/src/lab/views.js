@@ -7,14 +7,15 @@
 //           refList: string[], lpP: number, followSelection: bool }
 import { fro, dot, matVec, transpose, singularValues, principalPlane } from './linalg.js';
 import { REF_LABEL } from './scenarios.js';
+import { unitsOf } from './reference-requests.js';
+import { usableSolution } from './reference-follower.js';
 import { PANEL_SUBTITLES } from './layout.js';
 import { REF_STYLE, OKABE_ITO } from '../plots/theme.js';
 
 export const fmt = (v, digits = 4) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
 const sub = (k) => String(k).split('').map((ch) => '₀₁₂₃₄₅₆₇₈₉'[ch]).join('');
 
-export const unitsOf = (cfg) => (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal'
-  ? cfg.dataset.X.length * cfg.dataset.X[0].length : cfg.dataset.X.length);
+export { unitsOf };
 
 // The 2-D view of the tokens: the plane itself for d = 2; for prompts whose W_k keeps two
 // coordinates, those (exact); else the top-2 principal directions of `base` (the generator's tokens,
@@ -64,8 +65,6 @@ export function supportFromSolution(sol, n) {
   return out;
 }
 
-// A solution whose W is a direction to compare with (a boundary solve keeps its best feasible W).
-const usable = (s) => s && (s.status === 'optimal' || s.status === 'max_iterations' || s.status === 'boundary');
 
 // A playing frame's plane view recomputes only what changed: the parts below are kept per trace
 // while their inputs are the same objects (the view context's parts are replaced, not changed in
@@ -159,7 +158,7 @@ function planeArrows(refs, g) {
   const { cfg, ds, P, units, radius, seqOf } = g;
   const arrows = [];
   for (const [norm, sol] of Object.entries(refs)) {
-    if (!usable(sol)) continue;
+    if (!usableSolution(sol)) continue;  // (reference-follower.js: the one test)
     for (const i of units) {
       const u = scoreVector(cfg, sol.W, i, ds);
       const nu = u ? Math.hypot(...u) : 0;
