@@ -23,18 +23,18 @@
 // host's IntersectionObserver), unless autoplay is off (reduced motion, autoplay=0) or the reader
 // paused it; it pauses when it leaves the view and resumes when it comes back.
 //
-// The configuration is built by the lab's own rules (lab/config.js: the scenario from the engine,
-// the sphere generator if asked, then the state's overrides), so "open in the lab" replays the
-// same run.
+// The run is loaded by the lab's own pipeline (lab/run.js, the run controller: the scenario from
+// the engine, the sphere generator if asked, the state's overrides, the run, its first frame and
+// references), so "open in the lab" replays the same run, value for value.
 //
 // Parts: the frame (shell.js, shared with the real-images figure), the panels and their notes
 // (figure-panels.js), the legend (legend.js), the play/step loop (lab/player.js, shared with the
 // lab); this file holds the run state and its phases (load, references, frames, reset, drawing).
 import { SCENARIO_INFO, REF_LABEL } from '../lab/scenarios.js';
 import { TraceStore } from '../lab/trace.js';
-import { currentSelection, defaultSelection, solveReferences, createFollower } from '../lab/reference-follower.js';
-import { scenarioOptions, sphereArgs, buildConfig, initialWeights, validationKind, lpP as configLpP,
-  effectiveRefs as configEffectiveRefs } from '../lab/config.js';
+import { currentSelection, defaultSelection, solveReferences, createFollower, referenceProblem, traceReferences } from '../lab/reference-follower.js';
+import { lpP as configLpP, effectiveRefs as configEffectiveRefs } from '../lab/config.js';
+import { createRunController, whenCurrent, latest, solvedSelection } from '../lab/run.js';
 import { computeProjection, verdictOf } from '../lab/views.js';
 import { createPlayer } from '../lab/player.js';
 import { createFrameQueue } from '../lab/frame-queue.js';
@@ -62,7 +62,9 @@ function figureContext(root, options) {
     speed: Math.max(1, options.speed ?? state.speed ?? 5),
     client: null, cfg: null, baseDataset: null, proj: null, scores: null, trace: new TraceStore(),
     refs: {}, refSelection: null, report: null, headSvm: null,
-    run: { id: null, done: false }, gen: 0, refGen: 0, solving: 0,
+    // the runs (run.js: a new one aborts the one before), the current run ({ serial, signal, id }),
+    // the serial of the run whose last frame came, the latest reference solve's signal
+    runs: createRunController(), run: { serial: 0, signal: null, id: null }, finished: 0, nextSolve: latest(), solving: 0,
     ready: false, started: false, error: null, begun: null, stale: false,
     visible: false, userPaused: false, destroyed: false, autoplay: options.autoplay !== false,
   };
@@ -73,15 +75,15 @@ export function createFigure(root, options) {
   if (options.state.scenario === 'real-images') return createLazyRealFigure(root, options);
   const f = figureContext(root, options);
   f.player = createPlayer({
-    canStep: () => !!f.run.id && !f.run.done,
+    canStep: () => f.run.id !== null && !done(f),
     step: (k) => f.client.step(f.run.id, k),
     onFrame: (frame) => onFrame(f, frame),
     onError: (e) => { f.player.stop(); fail(f, `Training failed: ${e.message}`); },
     onChange: () => updatePlayer(f),
     speed: () => f.speed,
-    generation: () => f.gen,
+    signal: () => f.run.signal,
   });
-  f.follower = createFollower({ refresh: (sel) => refreshReferences(f, sel), solvedFor: () => f.refSelection, generation: () => f.gen });
+  f.follower = createFollower({ refresh: (sel) => refreshReferences(f, sel), solvedFor: () => f.refSelection, signal: () => f.run.signal });
   f.schedule = createFrameQueue(() => render(f));
   f.shell.bPlay.onclick = () => {
     if (f.player.playing) {
@@ -131,7 +133,7 @@ function figureApi(f, ro) {
       f.visible = v;
       if (v) {
         if (f.stale) render(f, true);  // frames came while it was hidden
-        if (f.ready && f.autoplay && !f.userPaused && !f.run.done) play(f);
+        if (f.ready && f.autoplay && !f.userPaused && !done(f)) play(f);
       } else if (f.player.playing) {
         f.player.stop();
       }
@@ -143,6 +145,7 @@ function figureApi(f, ro) {
       f.player.stop();
       ro.disconnect();
       f.view?.destroy();
+      f.runs.abort();
       if (f.run.id !== null && f.client) f.client.cancel(f.run.id);
     },
     info: () => figureInfo(f),
@@ -153,7 +156,7 @@ function figureApi(f, ro) {
 function figureInfo(f) {
   const { trace, cfg } = f;
   return {
-    ready: f.ready, playing: f.player.playing, done: f.run.done, started: f.started, error: f.error, visible: f.visible,
+    ready: f.ready, playing: f.player.playing, done: done(f), started: f.started, error: f.error, visible: f.visible,
     begun: !!f.begun,
     busy: f.player.inFlight || f.solving > 0,
     iteration: trace.iterationNow(), maxIterations: cfg?.iterations ?? null,
@@ -162,86 +165,67 @@ function figureInfo(f) {
   };
 }
 
+const done = (f) => f.run.id !== null && f.finished === f.run.serial;
 function fail(f, text) { f.error = text; f.shell.showMessage(text); updatePlayer(f); f.options.onUpdate?.(f.api); }
 const effectiveRefs = (f) => configEffectiveRefs(f.state, f.cfg);
 const lpP = (f) => configLpP(f.state, f.cfg);
 
-// ---------- loading: scenario -> configuration -> run -> references -> first drawing ----------
+// ---------- loading: the run controller (lab/run.js) -> the references -> the first drawing ----------
+// Also the reset: a new run of the same state (the one before aborted and its engine run cancelled).
 async function load(f) {
-  const my = ++f.gen;
   try {
     const client = f.options.client;
     f.client = f.client ?? await (typeof client === 'function' ? client() : client);
-    const base = await scenarioBase(f);
-    if (my !== f.gen || f.destroyed) return;
-    f.cfg = await usableConfig(f, base);
-    f.baseDataset = base.dataset;
+    if (f.destroyed) return;
+    if (f.run.id !== null) f.client.cancel(f.run.id);
+    f.run = { ...f.run, id: null };
+    const run = await f.runs.start(f.client, f.state, { onDataDropped: (text) => f.shell.showMessage(text) });
+    if (!run) return;  // a newer load (a reset) or destroy() took over
+    f.run = { serial: run.serial, signal: run.signal, id: run.runId };
+    f.cfg = run.cfg;
+    f.baseDataset = run.base.dataset;
     // the token plane's view (principal directions: 10-35 ms for d = 10); no plane, no projection
     f.proj = f.shell.has('plane') ? computeProjection(f.cfg, f.baseDataset) : null;
-    try { f.scores = await f.client.scores(f.cfg.dataset); } catch { f.scores = null; }
-    if (!await startRun(f, my)) return;
-    await refreshReferences(f);
-    if (my !== f.gen || f.destroyed) return;
+    f.scores = run.scores;
+    f.trace = run.trace;
+    f.follower.reset();
+    await takeReferences(f, f.nextSolve(run.signal), run.references);
+    if (run.signal.aborted) return;
     await firstDraw(f);
-    if (my !== f.gen || f.destroyed) return;
+    if (run.signal.aborted) return;
     f.ready = true;
     f.root.classList.remove('af-waiting');
     updatePlayer(f);
     if (f.visible && f.autoplay && !f.userPaused) play(f);
     f.options.onUpdate?.(f.api);
   } catch (e) {
-    if (my === f.gen) fail(f, `This figure could not start: ${e.message}`);
+    fail(f, `This figure could not start: ${e.message}`);
   }
-}
-
-// The scenario from the engine, with the sphere generator's data if the state asks for it.
-async function scenarioBase({ client, state }) {
-  const base = await client.scenario(state.scenario, scenarioOptions(state));
-  if (state.generator === 'sphere') return { ...base, dataset: await client.sphere(...sphereArgs(state, base.dataset)) };
-  return base;
-}
-
-// The state's configuration; a link's dataset the engine rejects gives way to the scenario's data.
-async function usableConfig(f, base) {
-  const { client, state } = f;
-  const config = buildConfig(state, base);
-  try {
-    await client.validate(config.dataset, validationKind(config));
-    return config;
-  } catch (e) {
-    if (!state.data) throw e;
-    f.shell.showMessage(`The link's dataset cannot be used (${e.message}); showing the scenario's data.`);
-    return buildConfig({ ...state, data: null }, base);
-  }
-}
-
-// Starts the training run and takes its first frame (k = 0); false when a newer load took over.
-async function startRun(f, my) {
-  const { client, cfg } = f;
-  const id = await client.startRun({ dataset: cfg.dataset, model: cfg.model, train: cfg.train, init: cfg.init }, cfg.iterations);
-  if (my !== f.gen || f.destroyed) { client.cancel(id); return false; }
-  f.run.id = id;
-  f.trace.setInitial(initialWeights(cfg));
-  f.trace.ingest(await client.step(id, 0));
-  return true;
 }
 
 // ---------- reference SVMs (lab/reference-follower.js: the same rules as the lab) ----------
 async function refreshReferences(f, selection = currentSelection(f.cfg, f.trace, f.state.selection) ?? defaultSelection(f.cfg, f.scores)) {
   if (!f.cfg) return;
-  const my = f.gen, mine = ++f.refGen;
+  const signal = f.nextSolve(f.run.signal);
+  const scores = f.scores;
+  const solved = solveReferences(f.client, { cfg: f.cfg, selection, refList: effectiveRefs(f), lpP: lpP(f) });
+  await takeReferences(f, signal, solved.then((out) => ({ ...out, selection: solvedSelection(selection, out, scores) })));
+}
+
+// A solve's answer { refs, headSvm, report, selection } into the figure, while its signal holds.
+async function takeReferences(f, signal, answer) {
   f.solving++;
   try {
-    const out = await solveReferences(f.client, { cfg: f.cfg, selection, refList: effectiveRefs(f), lpP: lpP(f) });
-    if (my !== f.gen || mine !== f.refGen) return;
-    f.refs = out.refs;
-    f.headSvm = out.headSvm;
-    f.refSelection = selection ?? out.report?.selection ?? f.scores?.optimal ?? null;
-    f.report = out.report;
-    showSolveProblems(f);
-    f.trace.setReferences(Object.fromEntries(Object.entries(f.refs)
-      .filter(([, s]) => s.status === 'optimal' || s.status === 'max_iterations').map(([k, s]) => [k, s.W])));
-    f.schedule();
+    await whenCurrent(signal, answer, (out) => {
+      f.refs = out.refs;
+      f.headSvm = out.headSvm;
+      f.refSelection = out.selection;
+      f.report = out.report;
+      showSolveProblems(f);
+      const { refs, head } = traceReferences(f.refs, f.headSvm);
+      f.trace.setReferences(refs, head, f.cfg.train.traceP);
+      f.schedule();
+    });
   } finally {
     f.solving--;
   }
@@ -249,7 +233,7 @@ async function refreshReferences(f, selection = currentSelection(f.cfg, f.trace,
 
 // A reference without a solution is said in the message line (and its message cleared once solved).
 function showSolveProblems({ refs, shell }) {
-  const failed = Object.entries(refs).find(([, s]) => s.status === 'error' || s.status === 'infeasible');
+  const failed = referenceProblem(refs);
   if (failed) shell.showMessage(`The ${REF_LABEL[failed[0]]} SVM has no solution for this selection: ${failed[1].message || failed[1].status}`);
   else if (shell.msg.textContent.startsWith('The ') && shell.msg.textContent.includes(' SVM has no solution')) shell.showMessage(null);
 }
@@ -267,7 +251,7 @@ function pause(f) { f.player.stop(); f.options.onUpdate?.(f.api); }
 function onFrame(f, frame) {
   f.trace.ingest(frame);
   if (frame.done) {
-    f.run.done = true;
+    f.finished = f.run.serial;
     f.player.stop();
     if (frame.stopped && frame.stopReason) f.shell.showMessage(`Stopped at k = ${f.trace.iterationNow()}: ${frame.stopReason}`);
     announce(f.shell.bPlay, runSummary(viewContext(f), 'The run ended'));
@@ -275,33 +259,25 @@ function onFrame(f, frame) {
   const sel = currentSelection(f.cfg, f.trace, f.state.selection);
   if (sel) f.follower.follow(sel);
   f.schedule();
-  if (f.run.done) f.options.onUpdate?.(f.api);
+  if (done(f)) f.options.onUpdate?.(f.api);
 }
 
+// Reset: the run again from k = 0 (a new run of the same state: load).
 async function reset(f) {
-  if (!f.run.id || !f.client) return;
-  const my = ++f.gen;
-  f.run.done = false;
+  if (f.run.id === null || !f.client) return;
   f.player.stop();
   f.userPaused = false;
   f.shell.showMessage(null);
-  while (f.player.inFlight) await new Promise((r) => setTimeout(r, 10));
-  await f.client.reset(f.run.id);
-  if (my !== f.gen) return;
-  f.trace = new TraceStore();
-  f.trace.setInitial(initialWeights(f.cfg));
-  f.trace.ingest(await f.client.step(f.run.id, 0));
-  f.refs = {}; f.refSelection = null; f.report = null; f.follower.reset();
-  await refreshReferences(f);
+  await load(f);
   render(f, true);
   if (f.visible) play(f);
 }
 
 function updatePlayer(f) {
   const { bPlay, bReset, iterOut } = f.shell;
-  const playing = f.player.playing, done = f.run.done;
-  setPlayButton(bPlay, playing ? 'pause' : (done ? 'done' : 'play'));
-  bPlay.disabled = !f.ready || done;
+  const playing = f.player.playing, finished = done(f);
+  setPlayButton(bPlay, playing ? 'pause' : (finished ? 'done' : 'play'));
+  bPlay.disabled = !f.ready || finished;
   bReset.disabled = !f.ready;
   // the counter at most ~10 times a second while playing (a text change costs a layout and a paint)
   const now = performance.now();

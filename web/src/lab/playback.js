@@ -1,6 +1,6 @@
 // The lab's player (player.js runs the loop; these are the lab's rules): when the run can step,
 // what a frame does, and the top bar's play, step, reset and speed controls with the play button's
-// state.
+// state. The session's playback field (finished: the run whose last frame came) is written here only.
 import { createPlayer } from './player.js';
 import { currentSelection } from './reference-follower.js';
 import { runSummary } from './describe.js';
@@ -11,13 +11,13 @@ import { announce } from '../access/figure-access.js';
 //   describeFigures(now), restart() }) -> { player, play(), stop(), advance(k), updatePlayerUI() }
 export function createPlayback($, { session: s, setMessage, references, scheduleRender, describeFigures, restart }) {
   const player = createPlayer({
-    canStep: () => !!s.run.id && !s.run.done,
+    canStep: () => s.run.id !== null && !s.done(),
     step: (k) => s.client.step(s.run.id, k),
     onFrame,
     onError: (e) => { setMessage('engine-run', `Training failed: ${e.message}`); stop(); },
     onChange: () => updatePlayerUI(),
     speed: () => s.state.speed,
-    generation: () => s.gen,
+    signal: () => s.run.signal,
   });
   const play = () => { player.play(); };
   const stop = () => player.stop();
@@ -28,7 +28,7 @@ export function createPlayback($, { session: s, setMessage, references, schedule
   function onFrame(frame) {
     s.trace.ingest(frame);
     if (frame.done) {
-      s.run.done = true;
+      s.finished = s.run.serial;
       if (frame.stopped && frame.stopReason) setMessage('engine-run', `The run stopped at k = ${s.trace.iterationNow()}: ${frame.stopReason}`);
       stop();
       announce($('btn-play'), runSummary(s.viewContext(), 'The run ended'));
@@ -46,10 +46,10 @@ export function createPlayback($, { session: s, setMessage, references, schedule
   function updatePlayerUI() {
     ui ??= { b: $('btn-play'), ico: $('btn-play').querySelector('.ico'), lbl: $('btn-play').querySelector('.lbl'), step: $('btn-step'), iter: $('iter-out') };
     const playing = player.playing;
-    setText(ui.ico, playing ? '❚❚' : (s.run.done ? '✓' : '▶'));
-    setText(ui.lbl, playing ? 'Pause' : (s.run.done ? 'Done' : 'Play'));
-    setDisabled(ui.b, !s.run.id || (s.run.done && !playing));
-    setDisabled(ui.step, !s.run.id || s.run.done || playing);
+    setText(ui.ico, playing ? '❚❚' : (s.done() ? '✓' : '▶'));
+    setText(ui.lbl, playing ? 'Pause' : (s.done() ? 'Done' : 'Play'));
+    setDisabled(ui.b, s.run.id === null || (s.done() && !playing));
+    setDisabled(ui.step, s.run.id === null || s.done() || playing);
     setText(ui.iter, `k = ${s.trace.iterationNow()} / ${s.cfg?.iterations ?? '—'}`);
   }
 

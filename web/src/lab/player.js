@@ -5,15 +5,17 @@
 // (the engine call) and what a frame does (ingest, follow the references, schedule a redraw).
 //
 // createPlayer({ canStep(), step(k) -> Promise<frame>, onFrame(frame), onError(e), onChange(),
-//                speed() -> iterations a tick, generation() -> the run's generation }) ->
+//                speed() -> iterations a tick, signal() -> the run's AbortSignal }) ->
 //   { play() -> bool (started), stop(), advance(k), playing, inFlight }
-// A step whose generation has passed (the run restarted meanwhile) is dropped: neither onFrame nor
-// onError sees it, and it does not count as in flight for the new run (which would otherwise never
-// step: a setting changed while a step was in flight froze the lab at k = 0).
-export function createPlayer({ canStep, step, onFrame, onError, onChange, speed, generation }) {
+// A step of an aborted run (a newer run started meanwhile) is dropped (run.js whenCurrent): neither
+// onFrame nor onError sees it, and it does not count as in flight for the new run (which would
+// otherwise never step: a setting changed while a step was in flight froze the lab at k = 0).
+import { whenCurrent } from './run.js';
+
+export function createPlayer({ canStep, step, onFrame, onError, onChange, speed, signal }) {
   let playing = false;
-  let inFlightGen = null; // the generation of the step in flight, or null
-  const inFlight = () => inFlightGen !== null && inFlightGen === generation();
+  let inFlightRun = null; // the signal of the run whose step is in flight, or null
+  const inFlight = () => inFlightRun !== null && inFlightRun === signal() && !inFlightRun.aborted;
 
   function play() {
     if (!canStep()) return false;
@@ -30,16 +32,14 @@ export function createPlayer({ canStep, step, onFrame, onError, onChange, speed,
   }
   async function advance(k) {
     if (!canStep() || inFlight()) return;
-    const my = generation();
-    inFlightGen = my;
+    const run = signal();
+    inFlightRun = run;
     try {
-      const frame = await step(k);
-      if (my !== generation()) return;
-      onFrame(frame);
+      await whenCurrent(run, step(k), onFrame);
     } catch (e) {
-      if (my === generation()) onError(e);
+      onError(e);
     } finally {
-      if (inFlightGen === my) inFlightGen = null;
+      if (inFlightRun === run) inFlightRun = null;
     }
   }
   return {

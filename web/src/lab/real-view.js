@@ -1,19 +1,19 @@
 // The "Real images" scenario's own view (web/src/real/lab-real.js) in the lab: its module loaded
 // when the view is first opened, shown in place of the token panels and hidden when left.
 //
-// createRealView($, { session, setMessage(key, text), markReady() }) -> { show(generation), hide(), view }
+// createRealView($, { session, setMessage(key, text), markReady() }) -> { show(signal: the run's
+// AbortSignal, restart.js), hide(), view }
 export function createRealView($, { session: s, setMessage, markReady }) {
   let realView = null;
-  async function show(my) {
+  async function show(signal) {
     document.documentElement.dataset.view = 'real-images';
-    s.cfg = null;
     s.writeHash();
     try {
       // (a task of its own: a page opened on this view gets here in the task that evaluated the lab)
       await new Promise((resolve) => setTimeout(resolve, 0));
-      if (my !== s.gen) return;
+      if (signal.aborted) return;
       const { mountRealImages } = await import('../real/lab-real.js');
-      if (my !== s.gen) return;
+      if (signal.aborted) return;
       if (!realView) {
         realView = mountRealImages({ layout: document.querySelector('.layout:not(.real-layout)'), scenarioOptions: $('ctl-scenario').innerHTML, setState: s.setState });
         // A page opened on this view starts no lab engine (engine-early.js): the footer names the
@@ -24,7 +24,7 @@ export function createRealView($, { session: s, setMessage, markReady }) {
       }
       // (its first session, which fetches and draws, in a task of its own after the mount's)
       await new Promise((resolve) => setTimeout(resolve, 0));
-      if (my !== s.gen) return;
+      if (signal.aborted) return;
       realView.show(s.state);
     } catch (e) {
       setMessage('engine-run', `The real-images view could not load: ${e.message}`);

@@ -36,15 +36,15 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
   // still to come: its first drawing draws every panel itself, in short tasks (a frame queued in
   // between drew the whole cold token plane and the heatmaps in one task of ~100 ms, the new
   // configuration with no trace yet), or a failed restart draws what it has (renderAll below).
-  let drawnGen = null;
+  let drawnRun = null;  // (the run whose drawing has begun: session.run)
   const scheduleRender = createFrameQueue(() => {
-    if (s.cfg && drawnGen !== s.gen) updatePlayerUI(); else renderAll();
+    if (s.cfg && drawnRun !== s.run) updatePlayerUI(); else renderAll();
   });
 
   // steps: returns the plot's drawing steps to run (renderer.plane), else draws it whole
   function renderPlane(ctx = s.viewContext(), { steps = false } = {}) {
     if (!s.cfg || !s.projection) return [];
-    return renderer.plane(ctx, `${s.state.scenario}|${s.gen}`, { steps });
+    return renderer.plane(ctx, `${s.state.scenario}|${s.run.serial}`, { steps });
   }
 
   let renders = 0;
@@ -63,14 +63,14 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
     const ids = Object.keys(byPanel).filter((id) => id === 'readout' || visible.has(id));
     const first = ids.filter((id) => onScreen.has(id)), then = ids.filter((id) => !onScreen.has(id));
     const jobs = [presizer(ids), ...first.flatMap((id) => byPanel[id]), MARK, ...then.flatMap((id) => byPanel[id])];
-    const my = s.gen;
+    const run = s.run.signal;
     staggered = true;
-    drawnGen = my;
+    drawnRun = s.run;
     let later = urgentTask;  // (the panels on screen: urgent; after the mark, in turn with rendering)
     const next = () => {
       // a newer run took over: still resolve, or the superseded restart would wait forever (and the
       // page would stay "busy")
-      if (my !== s.gen) { staggered = false; done?.(); return; }
+      if (run.aborted) { staggered = false; done?.(); return; }
       const job = jobs.shift();
       if (job === MARK) { later = nextTask; viewDrawn(); afterPaint(next); return; }
       if (!job) { staggered = false; updatePlayerUI(); done?.(); return; }
@@ -92,7 +92,7 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
     if (!s.cfg) { updatePlayerUI(); return; }
     if (staggered && !force) return;
     renders++;
-    drawnGen = s.gen;
+    drawnRun = s.run;
     const ctx = s.viewContext();
     renderer.frame(ctx, { force, playing: isPlaying(), show: (id) => force || visible.has(id), plane: () => renderPlane(ctx) });
     updatePlayerUI();
@@ -108,9 +108,9 @@ export function createRenderLoop({ session: s, panels, lossChart, renderer, isPl
   function renderCurves() {
     if (!s.cfg || staggered) return;
     const ids = ['corr', 'norms'].filter((id) => visible.has(id));
-    const my = s.gen;
+    const run = s.run.signal;
     const step = () => {
-      if (my !== s.gen || staggered) { curvesPending = false; return; }
+      if (run.aborted || staggered) { curvesPending = false; return; }
       const id = ids.shift();
       if (visible.has(id)) { renderer.curve(s.viewContext(), id); describeFigures(false); }
       if (ids.length) setTimeout(step, 0); else curvesPending = false;

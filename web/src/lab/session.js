@@ -1,6 +1,6 @@
 // The lab's session: the state (state.js, kept in the URL hash) and what a change of it affects,
-// and the current run's objects (config, trace, references), which the lab's modules read and
-// replace through this one object.
+// and the current run's objects (config, trace, references), which the lab's modules read through
+// this one object; each field has one writer (named beside it).
 import { decodeHash, encodeHash, updateState } from './state.js';
 import { TraceStore } from './trace.js';
 import { lpP, effectiveRefs } from './config.js';
@@ -8,6 +8,8 @@ import { lpP, effectiveRefs } from './config.js';
 const linkMessage = (errors) => (errors.length ? `The link has problems (defaults used instead):\n• ${errors.join('\n• ')}` : null);
 // What a change affects: the player speed (nothing), the reference SVMs (re-solve), or the run.
 const REF_FIELDS = new Set(['refs', 'svmP', 'selection']);
+// (before a run: no engine run, a signal never aborted)
+const NO_RUN = Object.freeze({ serial: 0, signal: new AbortController().signal, id: null, maxIterations: 0 });
 
 // createSession({ setMessage(key, text), syncControls(), refreshReferences(), restart() }) -> the
 // session (the effects are called on changes only, so they may be bound after the session is made).
@@ -16,18 +18,20 @@ export function createSession({ setMessage, syncControls, refreshReferences, res
   const decoded = decodeHash(location.hash);
   if (decoded.errors.length) setMessage('link', linkMessage(decoded.errors));
 
-  // Who replaces what (everyone reads): [session] this file, [restart] restart.js, [refs]
-  // references.js, [player] playback.js, [real] real-view.js, [drag] drag.js, [boot] app.js.
+  // One writer per field (everyone reads): [session] this file, [restart] restart.js (from the run
+  // controller's answer, run.js), [refs] references.js, [player] playback.js, [drag] drag.js,
+  // [boot] app.js. A field's writer is the only module that assigns it.
   const s = {
-    state: decoded.state,     // [session] (setState, the hash, dropCustomData)
+    state: decoded.state,     // [session] (setState, the hash, dropCustomData: restart.js asks through it)
     client: null,             // [boot] the engine (engine-client.js) once it has started
-    gen: 0,                   // [restart] bumps on every restart; stale async results are dropped
-    run: { id: null, maxIterations: 0, done: false }, // [restart, player] (playing, inFlight: the player's)
-    cfg: null,                // [restart, real] { scenario, dataset, model, train, init, iterations }
+    run: NO_RUN,              // [restart] the current run: { serial, signal (aborted when a newer run starts), id, maxIterations }
+    finished: 0,              // [player] the serial of the run whose last frame came (done() below: the current run's)
+    cfg: null,                // [restart] { scenario, dataset, model, train, init, iterations }; null without a run
     baseDataset: null,        // [restart] the scenario's own data (projection basis, "scenario data" button)
     projection: null,         // [restart] the token plane's axes (views.js computeProjection)
     scores: null,             // [restart] { gamma, optimal, ties }
-    trace: new TraceStore(),  // [session] (a new one a run); frames ingested by [restart, player]
+    trace: new TraceStore(),  // [restart] a run's trace (the controller's, with k = 0); its frames are appended by
+                              // [player] (ingest) and its references set by [refs] (setReferences), each its own part
     refs: {},                 // [refs] norm -> Solution (current reference selection)
     refSelection: null,       // [refs] the selection the references were solved for
     report: null,             // [refs] analysis of refSelection (verdict, support tokens)
@@ -61,12 +65,8 @@ export function createSession({ setMessage, syncControls, refreshReferences, res
       s.state = { ...s.state, data: null };
       s.writeHash();
     },
-    // The previous run's trace and references (restart.js ends its engine run and its messages).
-    clearRun() {
-      s.run.id = null; s.run.done = false;
-      s.trace = new TraceStore();
-      s.refs = {}; s.report = null; s.refSelection = null; s.headSvm = null; s.generalizedRef = null;
-    },
+    // The current run's last frame has come (the player stops at it).
+    done: () => s.run.id !== null && s.finished === s.run.serial,
 
     allRefs: () => (s.generalizedRef ? { ...s.refs, gen: s.generalizedRef } : s.refs),
     effectiveRefs: () => effectiveRefs(s.state, s.cfg),

@@ -17,7 +17,7 @@ export function installTestHook({ session: s, readiness, messages, panels, loop,
       return l && { iteration: l.iteration, selected: Array.from(l.selected), selectedProbability: Array.from(l.selectedProbability), loss: l.loss, normFro: l.normFro };
     },
     get playing() { return player.playing; },
-    get done() { return s.run.done; },
+    get done() { return s.done(); },
     get busy() { return player.inFlight || references.solving > 0 || restarter.restarting > 0; },
     // drawing: the curve charts' code is loading, or their first drawing waits in a task (a run can
     // end before the code is in: its curves are drawn then). Not part of busy, which the startup
