@@ -1,6 +1,6 @@
 // The play/step loop shared by the lab and the embeds (web/src/lab/player.js), in node with a
 // hand-driven requestAnimationFrame and engine: one step in flight at most, frames of a restarted
-// run dropped, stop and errors.
+// run (its AbortSignal aborted) dropped, stop and errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPlayer } from '../../web/src/lab/player.js';
@@ -13,7 +13,7 @@ const flush = () => new Promise((r) => setImmediate(r));
 
 function harness({ canStep = () => true } = {}) {
   const calls = [], frames = [], errors = [];
-  let changes = 0, gen = 0;
+  let changes = 0, run = new AbortController();
   const pending = [];
   const player = createPlayer({
     canStep,
@@ -22,9 +22,10 @@ function harness({ canStep = () => true } = {}) {
     onError: (e) => errors.push(e.message),
     onChange: () => { changes++; },
     speed: () => 5,
-    generation: () => gen,
+    signal: () => run.signal,
   });
-  return { player, calls, frames, errors, pending, changes: () => changes, bump: () => { gen++; } };
+  // bump(): the run restarted (its signal aborted, a new run's in place: restart.js, run.js)
+  return { player, calls, frames, errors, pending, changes: () => changes, bump: () => { run.abort(); run = new AbortController(); } };
 }
 
 test('playing steps once a frame with one step in flight, and stops', async () => {
@@ -63,7 +64,7 @@ test('a run that cannot step neither plays nor advances', async () => {
   assert.equal(queued.length, 0);
 });
 
-test('a frame or an error of an earlier generation is dropped', async () => {
+test('a frame or an error of an aborted run is dropped', async () => {
   queued = [];
   const h = harness();
   h.player.advance(7);
