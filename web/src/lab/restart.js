@@ -20,7 +20,7 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
     const wasPlaying = playback.player.playing || autoplay || drag.resumeAfterDrag;
     dropRun();
     if (s.state.scenario === 'real-images') {
-      const { signal } = s.run = { ...runs.begin(), id: null, maxIterations: 0 };
+      const { signal } = s.run = { ...runs.begin(), id: null };
       s.cfg = null;
       await realView.show(signal);
       return;
@@ -40,7 +40,7 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
       return;
     }
     if (!run) return;  // a newer restart took over
-    s.run = { serial: run.serial, signal: run.signal, id: run.runId, maxIterations: run.cfg.iterations };
+    s.run = { serial: run.serial, signal: run.signal, id: run.runId };
     s.cfg = run.cfg;
     s.baseDataset = run.base.dataset;
     s.projection = computeProjection(s.cfg, s.baseDataset);
@@ -57,7 +57,7 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
     playback.stop();
     runs.abort();
     if (s.run.id !== null) s.client.cancel(s.run.id);
-    s.run = { ...s.run, id: null, maxIterations: 0 };  // (its signal aborted: what it still answers is dropped)
+    s.run = { ...s.run, id: null };  // (its signal aborted: what it still answers is dropped)
     references.clear();
     setMessage('data', null); setMessage('engine-run', null);
   }

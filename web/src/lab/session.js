@@ -9,7 +9,7 @@ const linkMessage = (errors) => (errors.length ? `The link has problems (default
 // What a change affects: the player speed (nothing), the reference SVMs (re-solve), or the run.
 const REF_FIELDS = new Set(['refs', 'svmP', 'selection']);
 // (before a run: no engine run, a signal never aborted)
-const NO_RUN = Object.freeze({ serial: 0, signal: new AbortController().signal, id: null, maxIterations: 0 });
+const NO_RUN = Object.freeze({ serial: 0, signal: new AbortController().signal, id: null });
 
 // createSession({ setMessage(key, text), syncControls(), refreshReferences(), restart() }) -> the
 // session (the effects are called on changes only, so they may be bound after the session is made).
@@ -24,7 +24,7 @@ export function createSession({ setMessage, syncControls, refreshReferences, res
   const s = {
     state: decoded.state,     // [session] (setState, the hash, dropCustomData: restart.js asks through it)
     client: null,             // [boot] the engine (engine-client.js) once it has started
-    run: NO_RUN,              // [restart] the current run: { serial, signal (aborted when a newer run starts), id, maxIterations }
+    run: NO_RUN,              // [restart] the current run: { serial, signal (aborted when a newer run starts), id (the engine's) }
     finished: 0,              // [player] the serial of the run whose last frame came (done() below: the current run's)
     cfg: null,                // [restart] { scenario, dataset, model, train, init, iterations }; null without a run
     baseDataset: null,        // [restart] the scenario's own data (projection basis, "scenario data" button)
