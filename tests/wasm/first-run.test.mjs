@@ -86,6 +86,9 @@ const CASES = [
   ['the sphere generator', '#s=sphere&gen=sphere&n=5&T=4&d=3&seed=11'],
   ['custom data', `#s=paths2d&data=${encodeURIComponent(CUSTOM)}`],
   ['a bad link', '#s=nope&lr=abc&what=1'],
+  // (joint training: the head SVM's solve, then the attention SVMs' for its answer; one pipeline,
+  // so made ahead too)
+  ['joint training', '#s=joint-wv'],
 ];
 
 test('first run ahead, custom data the engine rejects: the same numbers (both drop the data)', async () => {
