@@ -26,8 +26,7 @@ export function mountLabPath({ section, session: s }) {
   let problemCfg = null;     // the lab's cfg the path was computed for
   let visible = false;
   let dragRequests = 0;
-  const timings = [];        // drag -> drawn path, ms (bench/browser/path-drag.mjs)
-  let dragStart = null;
+  const timings = [];        // a drag's last move -> its path drawn, ms (bench/browser/path-drag.mjs)
 
   const figure = createPathFigure(body, {
     prefix: LAB_PATH_PREFIX,
@@ -39,7 +38,8 @@ export function mountLabPath({ section, session: s }) {
     onUpdate(result) {
       figure.message(null);
       figure.setResult(result);
-      if (result.done && dragStart !== null) { timings.push(performance.now() - dragStart); dragStart = null; }
+      // (only the newest request gets here done: an older one's answers are dropped)
+      if (result.done && result.problem.dragAt !== undefined) timings.push(performance.now() - result.problem.dragAt);
     },
     onError(message) { figure.message(`The path could not be computed: ${message}`); },
   });
@@ -83,9 +83,9 @@ export function mountLabPath({ section, session: s }) {
     dataset = { ...dataset, X: dataset.X.map((seq, a) => (a === i ? seq.map((tok, b) => (b === t ? moved : tok)) : seq)) };
     delete dataset.alpha;
     dragRequests++;
-    dragStart = performance.now();
-    figure.setProblem(problem());
-    computer.request(problem(), { debounce: phase === 'move' });
+    const next = { ...problem(), dragAt: performance.now() };
+    figure.setProblem(next);
+    computer.request(next, { debounce: phase === 'move' });
     if (phase === 'end') {
       // the lab takes the moved tokens (its run restarts on them, and the path follows the new
       // configuration once it is there: problemCfg stays the old one until then)
