@@ -14,8 +14,12 @@ import { createPathFigure } from './path-figure.js';
 import { createPathComputer } from './path-compute.js';
 import { pathUnsupported, radiusIndex } from './path-model.js';
 
+// The panels' engine worker (one per page): by default the engine's worker.js from the page's
+// folder; the single-script element, which has no such file, sets its inlined one (element.js).
 let shared = null;
-const ownEngine = () => (shared ??= createWorkerEngine().catch((e) => { shared = null; throw e; }));
+let makeEngine = () => createWorkerEngine();
+export function setPathEngine(factory) { makeEngine = factory; shared = null; }
+const ownEngine = () => (shared ??= makeEngine().catch((e) => { shared = null; throw e; }));
 
 export function createPathPanel(body, { engine = ownEngine } = {}) {
   const figure = createPathFigure(body, { compact: true });

@@ -67,7 +67,7 @@ export function createPathFigure(root, { compact = false, prefix = null, onRadiu
     slider.value = String(k);
     slider.setAttribute('aria-valuetext', `R = ${fmtR(R)}`);
     rval.textContent = `R = ${fmtR(R)}`;
-    const text = result ? describeRadius(result.paths, k, problem?.lpP ?? 2) : '';
+    const text = result ? describeRadius(result.paths, k, problem?.lpP ?? 2, { short: compact }) : '';
     const stop = result?.paths?.fro ? lossStopsResolving(result.paths.fro) : null;
     const tail = result?.done
       ? ` The loss stops resolving in double precision at R ≈ ${stop === null ? `beyond ${fmtR(PATH_RADII.at(-1))}` : fmtR(stop)} (Frobenius ball); the gap, computed from the log-domain gradient, stays exact beyond. Rank: singular values above ${RANK_TOLERANCE} of the largest.`

@@ -132,13 +132,18 @@ export function pathPlaneData({ cfg, dataset, proj, paths, svms, shown, k }) {
 const fmt = (v, digits = 3) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
 export const fmtR = (R) => (R >= 100 ? Math.round(R).toString() : fmt(R, 3));
 
-// The readout of the current radius in words (the figure's text alternative and the status line).
-export function describeRadius(paths, k, lpP) {
+// The readout of the current radius in words (the figure's text alternative and the status line;
+// short: the embed's compact panel).
+export function describeRadius(paths, k, lpP, { short = false } = {}) {
   const parts = [];
   for (const ball of PATH_BALLS) {
     const s = pointSummary(paths?.[ball], k);
     if (!s) continue;
     const name = ball === 'lp' ? `l_${fmt(lpP, 3)}` : BALL_LABEL[ball];
+    if (short) {
+      parts.push(`${name}: 1 − corr ${fmt(s.oneMinusCorr, 2)}, rank ${s.rank}, gap ${fmt(s.relativeGap, 2)} (${s.certified ? 'certified' : 'not certified'})`);
+      continue;
+    }
     parts.push(`${name} ball: 1 − corr with its own SVM ${fmt(s.oneMinusCorr, 2)}, rank ${s.rank}, relative Frank-Wolfe gap ${fmt(s.relativeGap, 2)} (${s.certified ? 'certified' : 'not certified'})${s.lossResolved ? '' : ', loss no longer resolved in double precision'}`);
   }
   const R = PATH_RADII[k];
