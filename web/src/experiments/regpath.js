@@ -26,7 +26,8 @@ export function drawRegPath(box, r) {
   drawBands(box('rank of W(R) (singular values > 1e-7 of the largest; mean ± std over seeds)'),
     R, REG_PATH_BALLS.map((b) => pick(columnName(b, 'rank'), `${LABEL[b]} ball`)).filter(Boolean),
     { x: { log: true, label: 'radius R' }, y: { label: 'rank', log: false } });
-  drawBands(box('share of seeds whose path selection at R is globally optimal (mean ± std)'),
-    R, REG_PATH_BALLS.map((b) => pick(columnName(b, 'global'), `${LABEL[b]} ball`)).filter(Boolean),
-    { x: { log: true, label: 'radius R' }, y: { label: 'share', log: false } });
+  // (a share of 0/1 outcomes: the mean alone; its std would draw a band outside [0, 1])
+  const share = (b) => { const c = pick(columnName(b, 'global'), `${LABEL[b]} ball`); return c && { ...c, std: Array.from(c.mean, () => 0) }; };
+  drawBands(box('share of seeds whose path selection at R is globally optimal (no band: a share of 0/1 outcomes)'),
+    R, REG_PATH_BALLS.map(share).filter(Boolean), { x: { log: true, label: 'radius R' }, y: { label: 'share', log: false } });
 }
