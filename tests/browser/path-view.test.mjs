@@ -155,3 +155,21 @@ test('the embed\'s path panel draws the engine\'s path', async () => {
     await opened.context.close();
   }
 });
+
+test('Full experiments: reg-path (2 seeds, 30 Frank-Wolfe steps a radius) draws its five charts against R', async () => {
+  const opened = await openPage(browser, `${site.url}?autoplay=0`);
+  try {
+    await opened.page.waitForFunction(() => window.__attnsvmExperiment, null, { timeout: 60000 });
+    const r = await opened.page.evaluate(() => window.__attnsvmExperiment.run({ name: 'reg-path', seeds: 2, iters: 30 })
+      .then((res) => ({ x: Array.from(res.settings[0].result.series.radius.mean), global: Array.from(res.settings[0].result.series['fro/global'].mean) })));
+    assert.equal(r.x.length, 17);
+    assert.ok(Math.abs(r.x.at(-1) - 1e4) < 1e-6 && r.x[0] === 1, 'the x axis is the radius, 1 to 10^4');
+    assert.ok(r.global.every((v) => v >= 0 && v <= 1));
+    const charts = await opened.page.evaluate(() => window.__attnsvmExperiment.charts().map((c) => c.title));
+    assert.equal(charts.length, 5, charts.join(' | '));
+    assert.match(charts[0], /own norm\) against the radius R/);
+    assert.deepEqual(opened.problems, []);
+  } finally {
+    await opened.context.close();
+  }
+});
