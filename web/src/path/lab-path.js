@@ -83,7 +83,7 @@ export function mountLabPath({ section, session: s }) {
     dataset = { ...dataset, X: dataset.X.map((seq, a) => (a === i ? seq.map((tok, b) => (b === t ? moved : tok)) : seq)) };
     delete dataset.alpha;
     dragRequests++;
-    const next = { ...problem(), dragAt: performance.now() };
+    const next = { ...problem(), dragAt: performance.now(), preview: phase === 'move' };
     figure.setProblem(next);
     computer.request(next, { debounce: phase === 'move' });
     if (phase === 'end') {

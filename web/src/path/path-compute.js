@@ -7,7 +7,7 @@
 //
 // createPathComputer({ engine: () => Promise<{ path, solve }>, onUpdate(result), onError(message),
 //   debounceMs }) -> { request(problem, { debounce }), cancel(), get busy, get lastMs }
-//   problem: { cfg, dataset, lpP }; result: { problem, paths: {ball: PathPoint[]}, svms: {ball:
+//   problem: { cfg, dataset, lpP, preview? }; result: { problem, paths: {ball: PathPoint[]}, svms: {ball:
 //   Solution}, done: bool, ms }
 import { PATH_BALLS, pathRequest, svmRequest } from './path-model.js';
 
@@ -25,7 +25,7 @@ export function createPathComputer({ engine, onUpdate, onError, debounceMs = 60 
       const { cfg, dataset, lpP } = problem;
       const result = { problem, paths: {}, svms: {}, done: false, ms: null };
       for (const ball of PATH_BALLS) {
-        const pts = (await api.path(pathRequest(cfg, dataset, ball, lpP))).points;
+        const pts = (await api.path(pathRequest(cfg, dataset, ball, lpP, { preview: !!problem.preview }))).points;
         if (my !== gen) return;
         result.paths[ball] = pts;
         onUpdate({ ...result, paths: { ...result.paths } });

@@ -14,7 +14,7 @@ import { drawLineChart, newSvg } from '../plots/linechart.js';
 import { REF_STYLE, themeColors } from '../plots/theme.js';
 import { pathFigureHtml } from './path-layout.js';
 import { PATH_BALLS, PATH_RADII, BALL_LABEL, pathPlaneData, pointSummary, describeRadius, fmtR,
-  lossStopsResolving, RANK_TOLERANCE } from './path-model.js';
+  lossStopsResolving, RANK_TOLERANCE, PREVIEW_ITERATIONS } from './path-model.js';
 
 const fmt = (v, digits = 3) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
 const PLAY_MS = 450;  // one radius per step while playing
@@ -72,7 +72,8 @@ export function createPathFigure(root, { compact = false, prefix = null, onRadiu
     const tail = result?.done
       ? ` The loss stops resolving in double precision at R ≈ ${stop === null ? `beyond ${fmtR(PATH_RADII.at(-1))}` : fmtR(stop)} (Frobenius ball); the gap, computed from the log-domain gradient, stays exact beyond. Rank: singular values above ${RANK_TOLERANCE} of the largest.`
       : (result ? ' Computing the other balls…' : '');
-    statusEl.textContent = msgText ? '' : (compact ? text : text + tail);
+    const preview = result?.problem?.preview ? ` (A preview while the token moves: at most ${PREVIEW_ITERATIONS} Frank-Wolfe iterations a radius; the full path when it is dropped.)` : '';
+    statusEl.textContent = msgText ? '' : (compact ? text : text + preview + tail);
     if (!table) return;
     for (const b of PATH_BALLS) {
       const row = table.querySelector(`tr[data-ball="${b}"]`);

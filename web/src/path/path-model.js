@@ -21,6 +21,10 @@ export const RADII_PER_DECADE = 4;
 export const RADIUS_DECADES = 3;
 export const PATH_RADII = Array.from({ length: RADIUS_DECADES * RADII_PER_DECADE + 1 },
   (_, k) => 10 ** (k / RADII_PER_DECADE));
+// While a token moves, the path is a preview: at most this many Frank-Wolfe iterations a radius
+// (the engine's default is 500; a radius that stops short is reported uncertified, as any other);
+// the full path follows when the token is dropped.
+export const PREVIEW_ITERATIONS = 100;
 // The rank of W(R): singular values above this fraction of the largest (as the reg-path experiment).
 export const RANK_TOLERANCE = 1e-7;
 
@@ -42,11 +46,13 @@ export function pathUnsupported(cfg) {
 }
 
 // The engine's `path` request of one ball: the lab's tokens and model, W in place of (K, Q) (the
-// nuclear ball is the (K, Q) path, SPEC 5.3), the schedule, p for the l_p ball.
-export function pathRequest(cfg, dataset, ball, lpP, radii = PATH_RADII) {
+// nuclear ball is the (K, Q) path, SPEC 5.3), the schedule, p for the l_p ball; preview: the
+// iterations capped (PREVIEW_ITERATIONS), else the engine's defaults.
+export function pathRequest(cfg, dataset, ball, lpP, { radii = PATH_RADII, preview = false } = {}) {
   const model = { ...cfg.model, param: cfg.model.param === 'prompt' ? 'prompt' : 'W' };
   delete model.K; delete model.Q; delete model.W;
-  return { dataset, model, radii: [...radii], norm: ball, ...(ball === 'lp' ? { p: lpP } : {}) };
+  return { dataset, model, radii: [...radii], norm: ball, ...(ball === 'lp' ? { p: lpP } : {}),
+    ...(preview ? { iterationsPerRadius: PREVIEW_ITERATIONS } : {}) };
 }
 
 // The SVM a ball's path points at: the Att-SVM of the selection of its last radius, in its norm.
