@@ -35,7 +35,8 @@ async function openPath(hash, { viewport = { width: 1280, height: 900 } } = {}) 
   await opened.page.addInitScript(() => {
     window.__shifts = [];
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts.push({ value: e.value, at: e.startTime });
+      const name = (n) => { const el = n?.nodeType === 1 ? n : n?.parentElement; return el ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${[...el.classList].join('.')}` : '?'; };
+      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts.push({ value: e.value, at: e.startTime, sources: e.sources.map((x) => name(x.node)) });
     }).observe({ type: 'layout-shift', buffered: true });
   });
   await opened.page.goto(`${site.url}?autoplay=0#${hash}`);
