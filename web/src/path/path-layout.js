@@ -25,8 +25,8 @@ export function pathFigureHtml(prefix, { compact = false } = {}) {
     <div class="path-plane" id="${p('plane')}" aria-describedby="${p('status')}"></div>
     <div class="path-chart" id="${p('chart')}" role="img" aria-label="1 − corr with each ball's own SVM against R, log axes"></div>
   </div>
-  <p id="${p('status')}" class="path-status${compact ? ' compact' : ''}" aria-live="polite"></p>
-  ${compact ? '' : `<div class="path-table-wrap"><table class="path-table" id="${p('table')}"><caption class="sr-only">The current radius on each ball</caption>
+  <p id="${p('status')}" class="path-status${compact ? ' compact' : ''}" aria-live="polite" tabindex="0"></p>
+  ${compact ? '' : `<div class="path-table-wrap" role="region" aria-label="The current radius on each ball" tabindex="0"><table class="path-table" id="${p('table')}"><caption class="sr-only">The current radius on each ball</caption>
     <thead><tr><th scope="col">ball</th><th scope="col">1 − corr (own SVM)</th><th scope="col">rank W(R)</th>
     <th scope="col">rel. Frank-Wolfe gap</th><th scope="col">certificate</th><th scope="col">loss resolved</th><th scope="col">selection</th></tr></thead>
     <tbody>${PATH_BALLS.map((b) => `<tr data-ball="${b}"><th scope="row">${BALL_LABEL[b]}</th>${'<td>…</td>'.repeat(6)}</tr>`).join('')}</tbody></table></div>`}`;
