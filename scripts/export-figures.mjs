@@ -33,7 +33,7 @@ const FIGURES = [
 
 // Experiments run in full in the lab's experiment panel (web/src/experiments): name -> what to save.
 const EXPERIMENT_FIGURES = ['local-convergence', 'rates', 'mirror-descent', 'rank', 'prompt-global-local', 'loss-function',
-  'joint-pv', 'paths2d', 'paths2d-t5', 'md-convergence', 'joint-wv'];
+  'joint-pv', 'paths2d', 'paths2d-t5', 'md-convergence', 'joint-wv', 'reg-path', 'seq2seq-convergence', 'hierarchy'];
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/figures' }, only: { type: 'string' }, 'panels-only': { type: 'boolean', default: false },
   help: { type: 'boolean', default: false } } });

@@ -15,6 +15,7 @@
 import { labShellHtml, PREPAINT_MARK } from '../web/src/lab/layout.js';
 import { prepaint, prepaintData, prepaintHead, prepaintView, ownViews } from '../web/src/lab/prepaint.js';
 import { realLayoutHtml } from '../web/src/real/layout.js';
+import { pathSectionHtml, PATH_SHELL_MARK } from '../web/src/path/path-layout.js';
 import { SCENARIO_INFO, SCENARIO_ORDER } from '../web/src/lab/scenarios.js';
 
 const MARKER = '<!--attnsvm:lab-shell-->';
@@ -36,6 +37,7 @@ export function staticShell() {
         const [view] = ownViews();
         const real = `<template id="view-${view}">${realLayoutHtml(options)}</template>\n  <script>(${prepaintView.toString()})(${JSON.stringify(view)});</script>`;
         return html.replace(MARKER, () => `${lab.slice(0, at)}${real}\n  ${lab.slice(at)}`)
+          .replace(PATH_SHELL_MARK, () => pathSectionHtml())  // (the regularization path view, web/src/path/)
           .replace('</title>', () => `</title>\n  ${head}`);
       },
     },

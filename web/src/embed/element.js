@@ -40,6 +40,8 @@ import { parseEmbedHash, labHash, problemsWarning } from './params.js';
 import { closestName } from '../lab/state.js';
 import { noticeText } from './notice.js';
 import { createStarter } from './start-queue.js';
+import { setPathEngine } from '../path/embed-path.js';
+import { createWorkerEngine } from '../engine/worker-engine.js';
 
 // Replaced at build time by the bundle's CSS (vite.element.config.js).
 const CSS = '__ATTNSVM_FIGURE_CSS__';
@@ -50,6 +52,8 @@ const BASE = scriptSrc || document.baseURI;
 
 let sharedClient = null;
 const engine = () => (sharedClient ??= createEngineClient({ worker: new EngineWorker(), moduleSource }));
+// the path panel's engine (web/src/path/embed-path.js): a worker of its own, from the inlined copy
+setPathEngine(() => createWorkerEngine({ worker: new EngineWorker(), moduleSource }));
 
 let sheet = null;
 function adoptStyles(shadow) {

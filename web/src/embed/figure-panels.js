@@ -21,6 +21,7 @@ import { setText } from '../lab/dom-write.js';
 import { describePanel } from '../lab/describe.js';
 import { PANEL_TITLES } from './params.js';
 import { SVG_NS } from '../plots/svg.js';
+import { createPathPanel } from '../path/embed-path.js';
 
 // While playing, the canvases (token paths, softmax raster) are redrawn at ~30 Hz; the SVG curves and
 // the current softmax (SVG: each redraw writes ~90-170 DOM nodes/attributes, linechart.js) at ~10 Hz;
@@ -46,6 +47,7 @@ const CREATE = {
   spectrum: (body) => createSpectrum(body),
   weights: (body) => createMatrices(body),
   readout: (body) => createReadout(body),
+  path: (body) => createPathPanel(body),  // (the regularization path: an engine worker of its own, web/src/path/)
 };
 
 function planeNote(v, ctx) {
@@ -101,10 +103,14 @@ const DRAW = {
     setText(b.note, 'Each divided by its Frobenius norm; purple > 0, orange < 0.');
   },
   readout(p, b, ctx) { p.update(readoutView(ctx).data); },
+  path(p, b, ctx) {
+    p.update(ctx);  // (computes once per problem: the run's frames do not change it)
+    setText(b.note, 'W(R) = argmin of the loss over ‖W‖ ≤ R per ball; each turns toward its own norm\'s SVM as R grows.');
+  },
 };
 const CANVASES = ['plane', 'softmax'];
 const CURVES = ['current', 'corr', 'norms'];
-const SLOW = ['spectrum', 'weights', 'readout'];
+const SLOW = ['spectrum', 'weights', 'readout', 'path'];
 
 // The norm and loss charts of one panel as one picture (print).
 function stacked(a, b) {
@@ -130,7 +136,7 @@ export function createFigurePanels(bodies) {
   const registered = {};
   const figures = Object.keys(panels).filter((id) => id !== 'readout').map((id) => registered[id] = registerFigure(bodies[id].body, {
     title: PANEL_TITLES[id],
-    describe: () => (last ? describePanel(id, last) : 'Loading.'),
+    describe: () => (!last ? 'Loading.' : id === 'path' ? panels.path.describe() : describePanel(id, last)),
     snapshot: () => (!last ? null : id === 'norms' ? stacked(panels.norms.svg(), lossChart.svg()) : panels[id].svg()),
     // (the figure's one link, "Open in the lab", is printed in its header: figure.css)
   }));

@@ -12,7 +12,7 @@
 // decoded by the lab's decodeHash, so "open in the lab" shows the very same run.
 import { decodeHash, encodeHash, closestName } from '../lab/state.js';
 
-export const PANEL_IDS = ['plane', 'softmax', 'current', 'corr', 'norms', 'spectrum', 'weights', 'readout'];
+export const PANEL_IDS = ['plane', 'softmax', 'current', 'corr', 'norms', 'spectrum', 'weights', 'readout', 'path'];
 // the panels of the real-images figure (web/src/real/figure-real.js)
 export const REAL_PANEL_IDS = ['gallery', 'accuracy', 'loss', 'sparsity', 'hist', 'weights', 'study', 'ladder', 'phase'];
 export const panelIds = (scenario) => (scenario === 'real-images' ? REAL_PANEL_IDS : PANEL_IDS);
@@ -38,6 +38,7 @@ export const PANEL_TITLES = {
   spectrum: 'Singular values of W(k)/‖W(k)‖',
   weights: 'W(k)/‖W(k)‖ next to W^mm',
   readout: 'Certificates and verdict',
+  path: 'Regularization path W(R) (Frobenius, nuclear, l_p balls)',
 };
 
 export const DEFAULT_PANELS = {

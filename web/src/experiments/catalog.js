@@ -6,6 +6,7 @@
 // against a setting (e.g. C); draw(box, res) draws a figure of its own (box(title) -> a holder).
 import { drawPaths2d } from './paths2d.js';
 import { drawMdConvergence, drawJointWv } from './mirror.js';
+import { drawRegPath } from './regpath.js';
 import { seqScale } from '../plots/theme.js';
 import { columnName, columnParts } from './metrics.js';
 
@@ -129,5 +130,13 @@ export const EXPERIMENTS = {
     seeds: 100, iters: 2000,
     settings: [{ label: '', options: {} }],
     y: { label: 'mean ± std over seeds', log: false },
+  },
+  // Issue 40 (SPEC 5.3): the regularization path on the local-convergence data (radii 10^(k/4),
+  // k = 0..16; iters: the Frank-Wolfe iterations per radius, the CLI's default 300 when empty).
+  'reg-path': {
+    title: 'Regularization path W(R) on the Frobenius, nuclear, l_1.75 and l_3 balls (sphere n = 6, T = 8, d = 10): 1 − corr with each norm\'s Att-SVM, rank and global selection against R',
+    seeds: 100, iters: null,
+    settings: [{ label: '', options: {} }],
+    draw: drawRegPath, series: false,
   },
 };

@@ -19,6 +19,7 @@
 import { earlyEngine, newEngine, startWorker } from './engine-early.js';
 import '../styles/lab.css';
 import '../real/real.css';
+import '../path/path.css';
 import { SCENARIO_IDS } from './state.js';
 import { SCENARIO_INFO } from './scenarios.js';
 import { buildLayout } from './layout.js';
@@ -148,6 +149,8 @@ function start() {
   // The curve charts' code too, if no curve panel came near before (printing draws every panel at once).
   readiness.firstFrame.then(startWorker);  // (the HTML's worker, if it waited for the first frame: engine-early.js)
   readiness.firstFrame.then(() => idleThen(() => panels.load('corr')));
+  // The regularization path view under the panels (web/src/path/lab-path.js), once the page is idle.
+  readiness.firstFrame.then(() => idleThen(() => import('../path/lab-path.js').then(({ mountLabPath }) => mountLabPath({ section: document.getElementById('path-view'), session }))));
   readiness.firstFrame.then(() => idleThen(() => import('../experiments/panel.js')
     .then(({ mountExperimentPanel }) => mountExperimentPanel(document.getElementById('experiment-panel')))));
 }

@@ -61,6 +61,10 @@ export const SCHEMA = {
   tokenDim: { key: 'td', ...enumOf(['18', '32', '64', '128', '256', '512'], null, true) },
   // player: iterations per displayed frame
   speed: { key: 'speed', ...int(1, 1000, 5) },
+  // the regularization path view (web/src/path/): opened by the link (view=path), at radius R
+  // (kept when the scenario changes: keep)
+  pathView: { key: 'view', ...enumOf(['path'], null, true), keep: true },
+  pathR: { key: 'R', ...num(1, 1e4, null, true), keep: true },
 };
 
 export const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
@@ -72,7 +76,7 @@ export function defaultState() {
 }
 
 // Fields that belong to a scenario (reset when the scenario changes).
-export const SCENARIO_BOUND = Object.keys(SCHEMA).filter((k) => !['scenario', 'speed', 'selection'].includes(k));
+export const SCENARIO_BOUND = Object.keys(SCHEMA).filter((k) => !['scenario', 'speed', 'selection'].includes(k) && !SCHEMA[k].keep);
 
 // Validates one value; returns { value } or { error }.
 export function validateField(name, value) {

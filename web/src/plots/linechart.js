@@ -22,7 +22,7 @@ export function decimatedIndices(n, maxPoints) {
 
 // spec: { width, height, x: number[] | number[][] (per series), series: [{ label, color, dash,
 //   values: number[], points?: bool, line?: bool, x?: number[] }], xlabel, ylabel, ylog, xdomain,
-//   ydomain, xticks }
+//   ydomain, xticks, xlog?: bool, xtickValues?: number[] (a log x axis's labelled ticks) }
 const labelWidths = new Map(); // legend label -> rendered width (px); one font per page
 
 export function drawLineChart(svgEl, spec) {
@@ -59,14 +59,14 @@ export function drawLineChart(svgEl, spec) {
   for (const s of spec.series) {
     const xs = s.x ?? spec.x;
     s.values.forEach((y, i) => {
-      if (Number.isFinite(y) && Number.isFinite(xs[i]) && (!spec.ylog || y > 0)) pts.push([xs[i], y]);
+      if (Number.isFinite(y) && Number.isFinite(xs[i]) && (!spec.ylog || y > 0) && (!spec.xlog || xs[i] > 0)) pts.push([xs[i], y]);
     });
   }
   let xd = spec.xdomain ?? extent(pts.map((p) => p[0]), [0, 1]);
   let yd = spec.ydomain ?? extent(pts.map((p) => p[1]), spec.ylog ? [1e-3, 1] : [0, 1]);
-  if (xd[0] === xd[1]) xd = [xd[0] - 1, xd[1] + 1];
+  if (xd[0] === xd[1]) xd = spec.xlog ? [xd[0] / 10, xd[1] * 10] : [xd[0] - 1, xd[1] + 1];
   if (yd[0] === yd[1]) yd = spec.ylog ? [yd[0] / 10, yd[1] * 10] : [yd[0] - 1, yd[1] + 1];
-  const x = scaleLinear().domain(xd).range([m.left, width - m.right]);
+  const x = (spec.xlog ? scaleLog() : scaleLinear()).domain(xd).range([m.left, width - m.right]);
   const y = (spec.ylog ? scaleLog() : scaleLinear()).domain(yd).range([height - m.bottom, m.top]);
   if (!spec.ylog && !spec.ydomain) y.nice();
   // A redraw of the same chart (same size, labels, legend and series styles: a streaming curve
@@ -80,10 +80,11 @@ export function drawLineChart(svgEl, spec) {
     charts.set(svgEl, st);
   }
   const xticks = spec.xticks ?? Math.max(2, Math.floor(width / 80));
-  const xKey = JSON.stringify([x.domain(), x.range(), xticks]);
+  const xKey = JSON.stringify([x.domain(), x.range(), xticks, spec.xtickValues]);
   if (xKey !== st.xKey) {
     st.xKey = xKey;
-    st.gx = select(emptyGroupInPlace(st.gx.node())).call(axisBottom(x).ticks(xticks));
+    const ax = spec.xtickValues ? axisBottom(x).tickValues(spec.xtickValues).tickFormat((v) => String(v)) : axisBottom(x).ticks(xticks);
+    st.gx = select(emptyGroupInPlace(st.gx.node())).call(ax);
     styleAxis(st.gx, c);
   }
   const yKey = JSON.stringify([y.domain(), y.range()]);
@@ -101,7 +102,7 @@ export function drawLineChart(svgEl, spec) {
   }
   spec.series.forEach((s, k) => {
     const xs = s.x ?? spec.x;
-    const data = s.values.map((v, i) => [xs[i], v]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b) && (!spec.ylog || b > 0));
+    const data = s.values.map((v, i) => [xs[i], v]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b) && (!spec.ylog || b > 0) && (!spec.xlog || a > 0));
     const { path, dots } = st.series[k];
     if (path) setIf(path, 'd', line().x((d) => x(d[0])).y((d) => y(d[1]))(data));
     if (dots) {
