@@ -19,7 +19,7 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
     const my = ++s.gen;
     const wasPlaying = playback.player.playing || autoplay || drag.resumeAfterDrag;
     dropRun();
-    if (s.state.scenario === 'real-images') { await realView.show(my); return; }
+    if (realView.owns(s.state.scenario)) { await realView.show(my); return; }  // (real images, the hierarchy: own-views.js)
     realView.hide();
     syncControls({ ifChanged: true });
     s.writeHash();

@@ -13,7 +13,9 @@ import { REF_STYLE, OKABE_ITO } from '../plots/theme.js';
 export const fmt = (v, digits = 4) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
 const sub = (k) => String(k).split('').map((ch) => '₀₁₂₃₄₅₆₇₈₉'[ch]).join('');
 
-export const unitsOf = (cfg) => (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal'
+// The attention kinds with a query per token: a unit (a row of the softmax) per (sequence, query).
+export const PER_QUERY_ATTENTION = ['seq2seq', 'causal'];
+export const unitsOf = (cfg) => (PER_QUERY_ATTENTION.includes(cfg.model.attention)
   ? cfg.dataset.X.length * cfg.dataset.X[0].length : cfg.dataset.X.length);
 
 // The 2-D view of the tokens: the plane itself for d = 2; for prompts whose W_k keeps two
@@ -266,7 +268,7 @@ export function currentSoftmaxView(ctx) {
   return {
     data: { items: [{ label: `k = ${last.iteration}`, M, marks }], scheme: 'seq', domain: [0, 1], showValues: true,
       rowNames: unitLabel, rowSeq: unitSeq, colNames: Array.from({ length: T }, (_, t) => `t=${t}`), colorLabel: 's_it' },
-    subtitle: PANEL_SUBTITLES.current,
+    subtitle: seq2 ? PANEL_SUBTITLES.currentPerQuery : PANEL_SUBTITLES.current,
   };
 }
 
