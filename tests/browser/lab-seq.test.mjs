@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { launchBrowser, openPage } from './harness.mjs';
 import { serveLab, openLab, waitReady } from './lab-helpers.mjs';
-import { layoutShifts } from './page-audit.mjs';
+import { layoutShifts, axeScan, PAGES } from './page-audit.mjs';
 
 let site, browser;
 before(async () => { site = await serveLab(); browser = await launchBrowser(); });
@@ -148,7 +148,7 @@ test('hierarchy: one seed of the experiment, both layers drawn, the CLI\'s numbe
     for (const k of ['corrW1Attended', 'corrW1All', 'corrW2']) assert.ok(h.series[k].some(Number.isFinite), `${k} drawn somewhere`);
     assert.deepEqual(r.paths, [3, 3], 'three curves per layer');
     assert.doesNotMatch(r.readout, /NaN|undefined/);
-    assert.match(r.status, /Seed 2: 400 NGD steps/);
+    assert.match(r.status, /Seed 2, 400 NGD steps, 41 snapshots: computed in/);
     assert.deepEqual([r.seedInput, r.itersInput], ['2', '400']);
     if (cli) {
       const c = JSON.parse(execFileSync(cli, ['experiment', 'hierarchy', '--seeds', '1', '--seed-base', '2', '--iters', '400', '--quiet', '--threads', '1'], { maxBuffer: 1 << 28 }).toString()).sphere;
@@ -178,4 +178,27 @@ test('hierarchy: one seed of the experiment, both layers drawn, the CLI\'s numbe
     assert.ok(await page.evaluate(() => !!document.getElementById('body-current').getClientRects().length));
     assert.equal(await page.evaluate(() => document.querySelector('[data-own-view="hierarchy"]').hidden), true);
   } finally { await context.close(); }
+});
+
+// axe-core on the new presets' pages (the lab's seq2seq and hierarchy views, a causal embed), light and
+// dark, and on a phone: the audit's pages (page-audit.mjs) with these links.
+test('axe-core: no violation on the seq2seq and hierarchy presets and a causal embed', { timeout: 300000 }, async () => {
+  const labReady = PAGES.lab.ready;
+  Object.assign(PAGES, {
+    'lab-seq2seq': { path: 'index.html?autoplay=0#s=seq2seq', ready: labReady },
+    'lab-hierarchy': { path: 'index.html?autoplay=0#s=hierarchy&it=200', ready: labReady },
+    'embed-causal': { path: 'embed.html#s=causal&autoplay=0', darkHash: '&theme=dark', ready: PAGES.embed.ready },
+  });
+  const bad = [];
+  try {
+    for (const id of ['lab-seq2seq', 'lab-hierarchy', 'embed-causal']) {
+      for (const [theme, viewport] of [['light', undefined], ['dark', undefined], ['light', SIZES.phone]]) {
+        const v = await axeScan(browser, site.url, id, theme, viewport ? { viewport } : {});
+        if (v.length) bad.push(`${id} ${theme}${viewport ? ' phone' : ''}: ${v.map((x) => `${x.id} (${x.impact}: ${x.targets.join(', ')})`).join('; ')}`);
+      }
+    }
+  } finally {
+    for (const id of ['lab-seq2seq', 'lab-hierarchy', 'embed-causal']) delete PAGES[id];
+  }
+  assert.deepEqual(bad, []);
 });

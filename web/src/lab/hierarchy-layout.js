@@ -9,7 +9,7 @@ export const HIER_ID = 'hierarchy';
 // The panels: each layer's curves over iterations, and the run's final numbers.
 export const HIER_PANELS = [
   { id: 'layer1', title: 'Layer 1: self-attention W1 (sequence-to-sequence) against its SAtt-SVM',
-    sub: 'Per snapshot: the selected token\'s softmax probability (mean over the n T units) and corr(W1, seq2seq SAtt-SVM of layer 1\'s selection), over the units layer 2 attends to and over all units. Gaps: the SVM infeasible or not certified.' },
+    sub: 'Per snapshot: the selected token\'s softmax probability (mean over the n T units) and corr(W1, seq2seq SAtt-SVM of layer 1\'s selection), over the units layer 2 attends to and over all units (a snapshot whose SVM is infeasible or not certified has no point).' },
   { id: 'layer2', title: 'Layer 2: cross-attention W2 (query h_i0) against the SVM of its selected set',
     sub: 'Per snapshot: layer 2\'s largest softmax probability, its mass on its selected set O_i (the rows of H_i that copy the same token), and corr(W2, Att-SVM of that set on the current H_i).' },
   { id: 'readout', title: 'The run at its end: certificates and selections', sub: '' },

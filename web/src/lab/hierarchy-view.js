@@ -67,9 +67,9 @@ function readoutHtml(h) {
     ['Layer 1 (W1)', `selected softmax ${fmt(f.softmax1)}; corr with the SAtt-SVM ${fmt(f.corrW1Attended, 4)} over the attended units (${h.status.w1Attended}, ${cert(h.certified.w1Attended)}), ${fmt(f.corrW1All, 4)} over all units (${h.status.w1All}, ${cert(h.certified.w1All)})`],
     ['Layer 2 (W2)', `mass on O_i ${fmt(f.softmax2Set)}, largest softmax ${fmt(f.softmax2)}; corr with the Att-SVM of O_i ${fmt(f.corrW2, 4)} (${h.status.w2}, ${cert(h.certified.w2)}); one-token Att-SVM: ${h.status.w2OneToken}`],
     ['Picture holds', `${f.holds === 1 ? 'yes' : 'no'}: both layers' corr >= 0.99 with certified SVMs at the end`],
-    ['Selections', `layer 2 reads row ${h.selections.layer2.join(', ')} of each H_i; layer 2's selection is ${h.verdict2}`],
+    ['Selections', `layer 2's largest attention per sequence on row ${h.selections.layer2.join(', ')} of H_i (its one-token verdict: ${h.verdict2.replace(/_/g, ' ')})`],
     ['Optimal tokens', `layer 1: ${fmt(100 * f.layer1Optimal, 0)} % of the units, ${fmt(100 * f.layer1AttendedOptimal, 0)} % of the attended ones; layer 2: ${fmt(100 * f.layer2Optimal, 0)} % of the sequences`],
-    ['Training', `accuracy ${fmt(f.accuracy, 2)}; stopped: ${h.stopReason}`],
+    ['Training', `accuracy ${fmt(f.accuracy, 2)}; ${h.stopReason && h.stopReason !== '—' ? `stopped early: ${h.stopReason}` : 'ran its full budget'}`],
   ];
   return `<table class="hier-readout"><caption class="sr-only">Seed ${h.seed} after ${h.iters} NGD steps</caption>${rows.map(([k, v]) => `<tr><th scope="row">${k}</th><td>${v}</td></tr>`).join('')}</table>`;
 }
@@ -104,7 +104,7 @@ export function mountHierarchy({ setState }) {
       body.setAttribute('aria-label', `${id === 'layer1' ? 'Layer 1' : 'Layer 2'} over ${h.iters} iterations; at the end: ${last}.`);
     }
     $('hier-body-readout').innerHTML = readoutHtml(h);
-    setStatus(`Seed ${h.seed}: ${h.iters} NGD steps of both layers, each layer's SVM solved and certified at ${h.iteration.length} snapshots, computed in ${(ms / 1000).toFixed(1)} s (in one go: the player does not apply).`);
+    setStatus(`Seed ${h.seed}, ${h.iters} NGD steps, ${h.iteration.length} snapshots: computed in ${(ms / 1000).toFixed(1)} s, in one go (no player).`);
   }
 
   // Shows the state's run: computed unless it is the one drawn; stale(): a newer restart took over.
@@ -119,7 +119,7 @@ export function mountHierarchy({ setState }) {
     controller?.abort();
     const mine = controller = new AbortController();
     error = null;
-    setStatus(`Running seed ${seed}: ${iters} NGD steps of both layers, each layer's SVM solved and certified at 40 snapshots…`);
+    setStatus(`Running seed ${seed}: ${iters} NGD steps, both layers' SVMs certified at 41 snapshots…`);
     try {
       const r = await runExperiment({ name: 'hierarchy', seeds: 1, seedBase: seed, iters, workers: 1, settings: [{ label: '', options: {} }] }, { signal: mine.signal });
       if (mine.signal.aborted || stale()) return;
