@@ -133,7 +133,7 @@ test('hierarchy: one seed of the experiment, both layers drawn, the CLI\'s numbe
     const r = await page.evaluate(() => ({
       info: window.__lab.hierarchy(), hash: location.hash, view: document.documentElement.dataset.view,
       tokenShown: !!document.querySelector('.layout:not(.real-layout)').getClientRects().length,
-      paths: ['layer1', 'layer2'].map((id) => [...document.querySelectorAll(`#hier-body-${id} path`)].filter((p) => (p.getAttribute('d') ?? '').length > 20).length),
+      paths: ['layer1', 'layer2'].map((id) => [...document.querySelectorAll(`#hier-body-${id} path:not(.domain)`)].filter((p) => (p.getAttribute('d') ?? '').length > 20).length),
       readout: document.getElementById('hier-body-readout').textContent, status: document.getElementById('hier-status').textContent,
       seedInput: document.getElementById('hier-seed').value, itersInput: document.getElementById('hier-iters').value,
     }));
