@@ -33,10 +33,12 @@ __all__ = ["Figure", "figure", "figure_script", "LAB_SCENARIOS", "PANELS"]
 
 # The lab's scenarios (web/src/lab/scenarios.js, SCENARIO_ORDER) a figure can show, and the panels
 # of an embed (web/src/embed/params.js, PANEL_IDS); tests/python/test_figure.py checks both lists
-# against the web sources. real-images is not here: it needs the site's image data next to it.
+# against the web sources. real-images is not here: it needs the site's image data next to it; nor
+# hierarchy: its lab view runs one seed of an experiment and has no embed figure.
 LAB_SCENARIOS = (
     "paths2d", "paths2d-t5", "local-convergence", "rank", "multitoken", "prompt-global-local",
     "loss-function", "joint-pv", "mirror-descent", "md-convergence", "joint-wv", "overparam", "sphere",
+    "seq2seq", "causal",
 )
 PANELS = ("plane", "softmax", "current", "corr", "norms", "spectrum", "weights", "readout")
 

@@ -34,7 +34,7 @@ TEST(Scenarios, SphereDataProperties) {
 
 TEST(Scenarios, EveryNameBuildsAndTrains) {
   const std::vector<std::string> names = scenarioNames();
-  EXPECT_EQ(names.size(), 13u);
+  EXPECT_EQ(names.size(), 15u);
   for (const std::string& name : names) {
     const Scenario sc = makeScenario(name);
     EXPECT_EQ(sc.name, name);
@@ -44,6 +44,21 @@ TEST(Scenarios, EveryNameBuildsAndTrains) {
     Trainer tr(model, sc.train, sc.init);
     EXPECT_EQ(tr.step(20), 20) << name << ": " << tr.stopReason();
     EXPECT_LT(tr.takeTrace().loss.back(), model.loss(sc.init) + 1e-12) << name;
+  }
+}
+
+// Issue 40: the self-attention presets at the sizes of seq2seq-convergence.
+TEST(Scenarios, SequenceToSequenceAndCausalPresets) {
+  for (const auto& [name, kind] : {std::pair{"seq2seq", AttentionKind::SeqToSeq},
+                                   std::pair{"causal", AttentionKind::Causal}}) {
+    const Scenario sc = makeScenario(name);
+    EXPECT_EQ(sc.model.attention, kind) << name;
+    EXPECT_EQ(sc.data.n, 4);
+    EXPECT_EQ(sc.data.T, 5);
+    EXPECT_EQ(sc.data.d, 10);
+    EXPECT_EQ(sc.train.optimizer, Optimizer::NGD);
+    EXPECT_EQ(sc.iterations, 2000);
+    EXPECT_EQ(Model(sc.data, sc.model).units(), 20) << name;  // one unit per (sequence, query)
   }
 }
 

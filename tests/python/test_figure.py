@@ -37,7 +37,7 @@ def test_scenarios_and_panels_are_the_labs():
     out = node_eval("const s = await import('./web/src/lab/scenarios.js'); const p = await import('./web/src/embed/params.js');"
                     "console.log(JSON.stringify({s: s.SCENARIO_ORDER, p: p.PANEL_IDS}))")
     web = json.loads(out)
-    assert list(LAB_SCENARIOS) == [s for s in web["s"] if s != "real-images"]
+    assert list(LAB_SCENARIOS) == [s for s in web["s"] if s not in ("real-images", "hierarchy")]
     assert list(PANELS) == web["p"]
 
 

@@ -214,14 +214,14 @@ test('first run at build time: a page whose link is not the default one does not
 // The first paint reserves the current-softmax panel's height from each scenario's shape
 // (scenarios.js, prepaint.js): it must be the engine's dataset's, or that panel grows at the first
 // drawing and moves the panels below it (layout shift).
-test('each scenario\'s shape (scenarios.js) is the engine\'s dataset: n sequences of T tokens, one query each', () => {
+test('each scenario\'s shape (scenarios.js) is the engine\'s dataset and attention: n sequences of T tokens, the queries', () => {
   const names = engine.scenarioNames();
   for (const [id, info] of Object.entries(SCENARIO_INFO)) {
     if (info.own) { assert.equal(info.shape, undefined, `${id}: a view of its own has no token panels`); continue; }
     assert.ok(names.includes(id), `${id} is an engine scenario`);
     const cfg = engine.scenario(id);
     const X = cfg.dataset.X;
-    assert.deepEqual(info.shape, { n: X.length, T: X[0].length }, `${id}: shape`);
-    assert.equal(cfg.model.attention, 'cross', `${id}: one query per sequence (the panel's rows are the sequences)`);
+    // (the attention sets the panel's rows: a sequence each for cross, a (sequence, query) each for seq2seq / causal)
+    assert.deepEqual({ attention: 'cross', ...info.shape }, { n: X.length, T: X[0].length, attention: cfg.model.attention }, `${id}: shape`);
   }
 });

@@ -367,6 +367,24 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
          [](const ScenarioOptions& o) {
            return sphereScenario("sphere", "Sphere data (choose n, T, d)", o, 6, 8, 10, 2000);
          }},
+        // Issue 40: self-attention with every position a query (SPEC 5.3), at the sizes of
+        // `experiment seq2seq-convergence` (experiment_seq2seq.hpp says why these).
+        {"seq2seq",
+         [](const ScenarioOptions& o) {
+           Scenario sc = sphereScenario(
+               "seq2seq", "Sequence-to-sequence self-attention: a selection per (sequence, query)",
+               o, 4, 5, 10, 2000);
+           sc.model.attention = AttentionKind::SeqToSeq;
+           return sc;
+         }},
+        {"causal",
+         [](const ScenarioOptions& o) {
+           Scenario sc = sphereScenario(
+               "causal", "Causal self-attention: query k attends to the tokens t <= k", o, 4, 5, 10,
+               2000);
+           sc.model.attention = AttentionKind::Causal;
+           return sc;
+         }},
     };
     return table;
   }

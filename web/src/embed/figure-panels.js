@@ -9,7 +9,7 @@
 // Each drawn panel registers its text alternative (lab/describe.js, as in the lab) and its print
 // picture (its SVG export) with access/figure-access.js.
 import { planeView, softmaxView, currentSoftmaxView, corrView, normsView, refName, spectrumView, weightsView,
-  readoutView, fmt } from '../lab/views.js';
+  readoutView, fmt, PER_QUERY_ATTENTION } from '../lab/views.js';
 import { createTokenPlane } from '../plots/tokenplane.js';
 import { createTimeHeatmap, createMatrices } from '../plots/heatmaps.js';
 import { createCurves } from '../plots/curves-svg.js'; // SVG curves: no uPlot in the embeds' budget
@@ -80,7 +80,8 @@ const DRAW = {
   current(p, b, ctx) {
     const v = currentSoftmaxView(ctx);
     if (v) p.update(v.data);
-    setText(b.note, 'Solid box: selected token; dashed: optimal token.');
+    // (seq2seq and causal attention: a row per (sequence, query), no optimal-token marks)
+    setText(b.note, PER_QUERY_ATTENTION.includes(ctx.cfg.model.attention) ? 'A T x T block per sequence, a row per query. Solid box: selected token.' : 'Solid box: selected token; dashed: optimal token.');
   },
   corr(p, b, ctx) {
     const v = corrView(ctx);

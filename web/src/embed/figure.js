@@ -47,6 +47,7 @@ import { createFigurePanels } from './figure-panels.js';
 import { legendItems, drawLegend } from './legend.js';
 import { createLazyRealFigure } from '../real/figure-lazy.js';
 import { yieldToPage } from './start-queue.js';
+import { reserveCurrent } from './reserve.js';
 
 // The figure's parts (the shell's DOM, the renderer, the player) and its run state, in one object
 // that the phases below (load, references, frames, reset, drawing) share.
@@ -57,6 +58,7 @@ function figureContext(root, options) {
     title: info.title, panels: options.panels, panelTitles: PANEL_TITLES, labUrl: options.labUrl, iterText: 'k = 0',
     caption: options.caption === 'scenario' ? info.caption : options.caption, legendLabel: 'Legend', page: !!options.page,
   });
+  reserveCurrent(shell.bodies.current?.body, state);  // (the current softmax's height: n or n T rows)
   return {
     root, options, state, shell, view: null, api: null, player: null, follower: null, schedule: null,
     speed: Math.max(1, options.speed ?? state.speed ?? 5),

@@ -10,7 +10,7 @@
 //
 // Everything else is the lab's state (s=scenario, seed=..., opt=..., lr=..., data=..., speed=...),
 // decoded by the lab's decodeHash, so "open in the lab" shows the very same run.
-import { decodeHash, encodeHash, closestName } from '../lab/state.js';
+import { decodeHash, encodeHash, closestName, SCHEMA } from '../lab/state.js';
 
 export const PANEL_IDS = ['plane', 'softmax', 'current', 'corr', 'norms', 'spectrum', 'weights', 'readout', 'path'];
 // the panels of the real-images figure (web/src/real/figure-real.js)
@@ -56,9 +56,13 @@ export const DEFAULT_PANELS = {
   overparam: ['readout', 'corr'],
   sphere: ['plane', 'corr'],
   'real-images': ['gallery', 'accuracy'],
+  seq2seq: ['current', 'corr'],
+  causal: ['current', 'corr'],
 };
 
 export const EMBED_KEYS = ['panels', 'caption', 'id', 'autoplay', 'theme'];
+// Presets with no embed figure (their lab view is their own: lab/hierarchy-view.js)
+export const NO_EMBED_FIGURE = ['hierarchy'];
 
 // "plane, corr,nope" -> { panels: ['plane', 'corr'], problems: [{ param: 'panels', value: 'nope', ... }] }
 export function parsePanels(text, scenario) {
@@ -90,7 +94,14 @@ export function parseEmbedHash(hash) {
     if (params.has(k)) { embed[k] = params.get(k); params.delete(k); }
   }
   const speedGiven = params.has('speed');
-  const { state, problems } = decodeHash('#' + params.toString(), { extraKeys: EMBED_KEYS });
+  const decoded = decodeHash('#' + params.toString(), { extraKeys: EMBED_KEYS });
+  const { problems } = decoded;
+  let { state } = decoded;
+  if (NO_EMBED_FIGURE.includes(state.scenario)) {
+    problems.push({ param: 's', value: state.scenario, accepted: 'the other presets',
+      message: `the preset "${state.scenario}" has no embed figure (its lab view runs one seed of an experiment: link to the lab instead); the default preset is shown` });
+    state = { ...state, scenario: SCHEMA.scenario.def };
+  }
   const { panels, problems: panelProblems } = parsePanels(embed.panels, state.scenario);
   const own = [];
   if (embed.theme !== undefined && !THEMES.includes(embed.theme)) {

@@ -11,7 +11,7 @@
 //   drag.js           dragging a token in the token plane
 //   sync-controls.js  the state into the control panel (controls.js: what each control shows)
 //   bind-controls.js  the control panel's inputs and buttons into state changes, the downloads
-//   real-view.js      the real-images scenario's own view, loaded when opened
+//   own-views.js      the views of their own: real images (real-view.js) and the hierarchy, loaded when opened
 //   messages.js, theme.js, ready.js (first frame, ready flags), test-hook.js (window.__lab)
 // The page's markup comes with the HTML (layout.js, written at build time): the modules wire it.
 // First import: the engine's worker starts (and fetches and compiles the wasm) while the rest of the
@@ -33,7 +33,7 @@ import { createPlayback } from './playback.js';
 import { createDrag } from './drag.js';
 import { createRenderLoop } from './render-loop.js';
 import { createControlSync } from './sync-controls.js';
-import { createRealView } from './real-view.js';
+import { createOwnViews } from './own-views.js';
 import { createRestart } from './restart.js';
 import { installTestHook } from './test-hook.js';
 import { bindControls } from './bind-controls.js';
@@ -85,7 +85,7 @@ function start() {
     updatePlayerUI: playback.updatePlayerUI,
   });
   const syncControls = createControlSync($, { session, readiness, updatePlayerUI: playback.updatePlayerUI });
-  const realView = createRealView($, { session, setMessage, markReady: readiness.markReady });
+  const realView = createOwnViews($, { session, setMessage, markReady: readiness.markReady });
   const restarter = createRestart({
     session, setMessage, playback, drag, references, loop, realView, syncControls, describeFigures, readiness,
   });

@@ -4,7 +4,7 @@
 export const CONTROL_IDS = ['seed', 'n', 'T', 'd', 'C', 'start', 'variant', 'attention', 'param', 'head', 'loss', 'optimizer', 'lr', 'p', 'iterations', 'headLr', 'svmP', 'selection'];
 
 // Scenarios whose data the engine draws from the seed (the others use the papers' hand-made tokens).
-const SEEDED = ['local-convergence', 'rank', 'mirror-descent', 'md-convergence', 'overparam', 'sphere', 'multitoken'];
+const SEEDED = ['local-convergence', 'rank', 'mirror-descent', 'md-convergence', 'overparam', 'sphere', 'multitoken', 'seq2seq', 'causal'];
 
 // The value of each control: the state's, else the scenario's (cfg, when it is of this scenario),
 // else the default. svmP: the l_p SVM's p in force.

@@ -4,6 +4,7 @@
 // paint shows the lab's frame with every panel's space reserved; prepaint.js (inlined after it)
 // fills in what depends on the URL before that paint. buildLayout only writes it when it is absent
 // (a page without the shell).
+import { hierarchyLayoutHtml } from './hierarchy-layout.js';
 import { NORM_REFS, REF_LABEL, SCENARIO_INFO, SCENARIO_ORDER } from './scenarios.js';
 import { SPEEDS, SCHEMA, defaultState } from './state.js';
 import { controlValues } from './controls.js';
@@ -36,6 +37,8 @@ export const PANELS = [
 export const PANEL_SUBTITLES = {
   softmax: 'Colour: softmax probability s_it of each token: one band per sequence (left strip: its colour), tokens t = 0…T−1 top to bottom. Selection shows as one bright row per band.',
   current: 'Rows: sequences; columns: tokens. Solid box: the selected token; dashed: the optimal token.',
+  // (seq2seq and causal attention: a query per token, a T x T block of rows per sequence)
+  currentPerQuery: 'Rows: a T x T block per sequence, a row per query (i·qk); columns: tokens. Solid box: the selected token.',
 };
 
 // The formula slots of the intro: fixed-height boxes that the formulas' SVG fills after the first
@@ -64,7 +67,7 @@ export function labShellHtml() {
       <button id="btn-embed" type="button" title="Copy embed code for lecture notes (iframe or &lt;attnsvm-figure&gt;)">Embed</button>
       <button id="btn-theme" type="button" aria-label="Toggle dark theme">◐ Theme</button>
     </div>
-  </header>
+  </header>${hierarchyLayoutHtml()}
   <div class="layout">
     <aside class="controls" aria-label="Controls">
       <details id="controls-details"><summary>Controls</summary>

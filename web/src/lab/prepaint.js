@@ -15,6 +15,7 @@ import { dataHint, dataNote, variantLabels } from './controls.js';
 import { formulaSlot } from './layout.js';
 import { SCHEMA } from './state.js';
 import { MIRROR_OPTIMIZERS } from './optimizers.js';
+import { PER_QUERY_ATTENTION } from './reference-requests.js';
 
 export function prepaintData() {
   const info = {}, hints = [];
@@ -29,10 +30,12 @@ export function prepaintData() {
     first: SCENARIO_ORDER[0], info, hints, slot: formulaSlot, mirror: MIRROR_OPTIMIZERS, normRefs: NORM_REFS,
     sphereHint: dataHint({ generator: 'sphere', data: null }), customHint: dataHint({ data: {} }),
     sphereNote: dataNote({ generator: 'sphere', data: null }), customNote: dataNote({ data: {} }),
-    // the current softmax's shape: the link's keys that change it other than n and T (another
-    // generator, data, attention or parameterization, a variant), and n's and T's keys and bounds
-    shape: { other: ['generator', 'data', 'attention', 'param', 'variant', 'localCase'].map((f) => SCHEMA[f].key),
-      n: [SCHEMA.n.key, SCHEMA.n.min, SCHEMA.n.max], T: [SCHEMA.T.key, SCHEMA.T.min, SCHEMA.T.max] },
+    // the current softmax's shape: the link's keys that change it other than n, T and the attention (another
+    // generator, data, parameterization, a variant), n's and T's keys and bounds, and the attention's
+    // key, its kinds, and those with a query per token (a row per (sequence, query): n T rows)
+    shape: { other: ['generator', 'data', 'param', 'variant', 'localCase'].map((f) => SCHEMA[f].key),
+      n: [SCHEMA.n.key, SCHEMA.n.min, SCHEMA.n.max], T: [SCHEMA.T.key, SCHEMA.T.min, SCHEMA.T.max],
+      att: [SCHEMA.attention.key, SCHEMA.attention.values], perQuery: PER_QUERY_ATTENTION },
   };
 }
 
@@ -109,14 +112,19 @@ export function prepaint(S) {
   const variant = $('ctl-variant');
   variant.options[0].text = info.variants[0];
   variant.options[1].text = info.variants[1];
-  // The current-softmax panel's height (a row of cells per sequence, a column per token; lab.css):
-  // the scenario's own data's, or the link's n and T for it; unknown for other data or attention
-  // (the panel keeps its default height until drawn). render.js keeps it in step with the drawing.
+  // The current-softmax panel's height (a row of cells per unit, a column per token; lab.css): the
+  // scenario's own data's, or the link's n, T and attention for it; unknown for other data (the panel
+  // keeps its default height until drawn). A unit is a sequence (cross, self), or a (sequence, query)
+  // pair for attention with a query per token (seq2seq, causal: n stacked T x T matrices, n T rows).
+  // render.js keeps it in step with the drawing.
   if (info.shape && !S.shape.other.some((k) => q.has(k))) {
     const int = ([k, lo, hi], def) => { const v = Number(q.get(k)); return q.has(k) && Number.isInteger(v) && v >= lo && v <= hi ? v : def; };
+    const [attKey, kinds] = S.shape.att;
+    const att = kinds.includes(q.get(attKey)) ? q.get(attKey) : info.shape.attention ?? 'cross';
+    const n = int(S.shape.n, info.shape.n), T = int(S.shape.T, info.shape.T);
     const r = d.documentElement.style;  // (the panels' markup comes after this script: inherited from here)
-    r.setProperty('--current-rows', int(S.shape.n, info.shape.n));
-    r.setProperty('--current-cols', int(S.shape.T, info.shape.T));
+    r.setProperty('--current-rows', S.shape.perQuery.includes(att) ? n * T : n);
+    r.setProperty('--current-cols', T);
   }
   const f = $('sc-formulas');
   f.innerHTML = S.slot.repeat(info.formulas);

@@ -6,7 +6,8 @@
 
 // The units that select a token: one per sequence, or per (sequence, query) for sequence-to-sequence
 // and causal attention.
-export const unitsOf = (cfg) => (cfg.model.attention === 'seq2seq' || cfg.model.attention === 'causal'
+export const PER_QUERY_ATTENTION = ['seq2seq', 'causal'];
+export const unitsOf = (cfg) => (PER_QUERY_ATTENTION.includes(cfg.model.attention)
   ? cfg.dataset.X.length * cfg.dataset.X[0].length : cfg.dataset.X.length);
 
 // Sequence-to-sequence and causal attention select one token per (sequence, query) unit.

@@ -19,7 +19,7 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
   async function restartInner({ autoplay = false } = {}) {
     const wasPlaying = playback.player.playing || autoplay || drag.resumeAfterDrag;
     dropRun();
-    if (s.state.scenario === 'real-images') {
+    if (realView.owns(s.state.scenario)) {  // (real images, the hierarchy: own-views.js)
       const { signal } = s.run = { ...runs.begin(), id: null };
       s.cfg = null;
       await realView.show(signal);

@@ -3,7 +3,7 @@
 // a two- or three-sentence caption of what to notice, TeX formulas (typeset at build time as SVG,
 // scripts/tex-svg.mjs), the reference SVMs shown by default, which scenario options apply, and (for
 // the tests) where convergence is promised. shape: the engine's own dataset's n sequences of T tokens
-// (the first paint reserves the current-softmax panel's height from it, prepaint.js; the wasm test
+// and, if not cross, its attention (seq2seq, causal: a query per token, n T rows) (the first paint reserves the current-softmax panel's height from it, prepaint.js; the wasm test
 // tests/wasm/first-run.test.mjs checks it against engine.scenario(name)).
 
 const ATT_SVM = String.raw`W^{\mathrm{mm}} = \arg\min_W \|W\|_F\ \ \text{s.t.}\ \ (x_{i\alpha_i} - x_{it})^\top W z_i \ge 1\ \ \forall i,\ t \ne \alpha_i`;
@@ -130,10 +130,38 @@ export const SCENARIO_INFO = {
     refs: ['fro', 'nuclear'],
     options: ['seed', 'n', 'T', 'd'],
   },
+  // Issue 40 (SPEC 5.3): every position a query; the softmax panel shows each sequence's T x T
+  // attention (a row per query), the readout the SAtt-SVM's certificates and verdict per unit.
+  seq2seq: {
+    title: 'Sequence-to-sequence attention',
+    shape: { n: 4, T: 5, attention: 'seq2seq' },
+    caption: 'Self-attention with every token a query: each (sequence i, query k) unit selects one token. The SAtt-SVM is the attention SVM with a constraint set per unit: the smallest W whose margin (x_i,selected - x_it)^T W x_ik is at least 1 for every unit and every other token; W(k)/||W(k)|| converges to the SAtt-SVM of the selection gradient descent reaches. Beside the token plane: each sequence\'s T x T attention (a block of T rows, a row per query, the selected token boxed), the readout with the SAtt-SVM\'s certificate (objective, lower bound, gap) and, unit by unit, whether the selection is globally or locally optimal, and 1 - corr with the SAtt-SVM falling. Over 100 seeds: seq2seq-convergence in Full experiments.',
+    formulas: [String.raw`(x_{i\alpha_{ik}} - x_{it})^\top W x_{ik} \ge 1\ \ \forall i, k,\ t \ne \alpha_{ik}`, CORR],
+    refs: ['fro', 'nuclear'],
+    options: ['seed', 'n', 'T', 'd'],
+  },
+  causal: {
+    title: 'Causal attention',
+    shape: { n: 4, T: 5, attention: 'causal' },
+    caption: 'Causal self-attention: query k attends only to the tokens t <= k, so each sequence\'s T x T attention is lower triangular. Its SAtt-SVM keeps only the causal constraints: the smallest W with (x_i,selected - x_it)^T W x_ik >= 1 for each unit (i, k) and each other token t <= k; query 0 has a single token and no constraint. The reader sees the triangular attention blocks with each unit\'s selection boxed beside the readout\'s certificate of the causal SAtt-SVM and its verdict per unit, and 1 - corr with it falling. Over 100 seeds: seq2seq-convergence in Full experiments.',
+    formulas: [String.raw`(x_{i\alpha_{ik}} - x_{it})^\top W x_{ik} \ge 1\ \ \forall i, k,\ t \le k,\ t \ne \alpha_{ik}`, CORR],
+    refs: ['fro', 'nuclear'],
+    options: ['seed', 'n', 'T', 'd'],
+  },
   // Its own view (web/src/real/lab-real.js), not the token panels: the engine has no scenario of this name.
   'real-images': {
     title: 'Real images (Fashion-MNIST patches)',
     caption: 'Attention pooling over the 4 x 4 patches of Fashion-MNIST images, W and the head trained jointly by l_p mirror descent or Adam.',
+    formulas: [],
+    refs: [],
+    options: [],
+    own: true,
+  },
+  // Issue 40 (SPEC 5.3 "Two layers", beyond the papers): a view of its own too (hierarchy-view.js):
+  // one seed of `attnsvm experiment hierarchy` through the experiment API, both layers' curves.
+  hierarchy: {
+    title: 'Two attention layers: a hierarchy of SVMs?',
+    caption: 'Two stacked attention layers: layer 1 is self-attention W1 with every token a query (sequence-to-sequence), layer 2 cross-attention W2 that reads layer 1\'s outputs H_i with the query h_i0, then a fixed linear head; W1 and W2 are trained jointly by NGD. The papers\' closing perspective says each layer should converge to the max-margin SVM of its own selection given the other layer\'s outputs; no theorem covers it. Here, per layer and snapshot: how sharp its softmax is and the corr of its weights with its own certified SVM (layer 1: the seq2seq SAtt-SVM; layer 2: the Att-SVM of the set of rows it selects). One seed of the hierarchy experiment, computed in one go and then drawn; over 100 seeds: Full experiments.',
     formulas: [],
     refs: [],
     options: [],

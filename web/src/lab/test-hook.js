@@ -42,6 +42,7 @@ export function installTestHook({ session: s, readiness, messages, panels, loop,
     scenarioNames: () => [...engineScenarios],
     real: () => realView.view?.info() ?? null,
     realView: () => realView.view,
+    hierarchy: () => realView.hierarchy?.info() ?? null,  // (own-views.js: the hierarchy preset's numbers)
     messages: () => messages.values(),
     set: (patch) => s.setState(patch),
     play: playback.play, pause: playback.stop, step: (k) => playback.advance(k ?? s.state.speed), reset: () => restarter.restart(),

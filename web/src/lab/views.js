@@ -7,7 +7,7 @@
 //           refList: string[], lpP: number, followSelection: bool }
 import { fro, dot, matVec, transpose, singularValues, principalPlane } from './linalg.js';
 import { REF_LABEL } from './scenarios.js';
-import { unitsOf } from './reference-requests.js';
+import { unitsOf, PER_QUERY_ATTENTION } from './reference-requests.js';
 import { usableSolution } from './reference-follower.js';
 import { PANEL_SUBTITLES } from './layout.js';
 import { REF_STYLE, OKABE_ITO } from '../plots/theme.js';
@@ -15,7 +15,7 @@ import { REF_STYLE, OKABE_ITO } from '../plots/theme.js';
 export const fmt = (v, digits = 4) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '—');
 const sub = (k) => String(k).split('').map((ch) => '₀₁₂₃₄₅₆₇₈₉'[ch]).join('');
 
-export { unitsOf };
+export { unitsOf, PER_QUERY_ATTENTION };
 
 // The 2-D view of the tokens: the plane itself for d = 2; for prompts whose W_k keeps two
 // coordinates, those (exact); else the top-2 principal directions of `base` (the generator's tokens,
@@ -265,7 +265,7 @@ export function currentSoftmaxView(ctx) {
   return {
     data: { items: [{ label: `k = ${last.iteration}`, M, marks }], scheme: 'seq', domain: [0, 1], showValues: true,
       rowNames: unitLabel, rowSeq: unitSeq, colNames: Array.from({ length: T }, (_, t) => `t=${t}`), colorLabel: 's_it' },
-    subtitle: PANEL_SUBTITLES.current,
+    subtitle: seq2 ? PANEL_SUBTITLES.currentPerQuery : PANEL_SUBTITLES.current,
   };
 }
 

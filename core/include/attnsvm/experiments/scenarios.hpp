@@ -53,7 +53,7 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, ScenarioOptions> {
 
 // Names: "paths2d", "paths2d-t5", "local-convergence", "rank", "multitoken", "prompt-global-local",
 // "loss-function", "joint-pv", "mirror-descent", "md-convergence", "joint-wv", "overparam",
-// "sphere". Throws InputError listing the valid names on an unknown one.
+// "sphere", "seq2seq", "causal". Throws InputError listing the valid names on an unknown one.
 Scenario makeScenario(const std::string& name, const ScenarioOptions& options = {});
 std::vector<std::string> scenarioNames();
 
