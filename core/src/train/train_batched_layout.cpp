@@ -10,18 +10,11 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/portable_math.hpp"
-#include "attnsvm/experiments/train_batched.hpp"
 #include "attnsvm/train/optimizers.hpp"
+#include "attnsvm/train/train_batched.hpp"
+#include "model/model_internal.hpp"
 
 namespace attnsvm {
-
-namespace {
-
-bool perQueryUnits(AttentionKind kind) {
-  return kind == AttentionKind::SeqToSeq || kind == AttentionKind::Causal;
-}
-
-}  // namespace
 
 std::string batchedUnsupported(const ModelSpec& spec, const TrainSettings& s) {
   if (spec.head != HeadKind::Linear) return "the batched trainer has the linear head only";
