@@ -7,8 +7,8 @@
 #include "attnsvm/data/real_images.hpp"
 #include "attnsvm/experiments/real_run.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
-#include "attnsvm/experiments/train_batched.hpp"
 #include "attnsvm/train/train.hpp"
+#include "attnsvm/train/train_batched.hpp"
 
 namespace attnsvm {
 namespace {

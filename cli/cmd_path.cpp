@@ -8,11 +8,11 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/experiment_reg_path.hpp"
-#include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/train/path.hpp"
 #include "commands.hpp"
 #include "json_io.hpp"
 #include "options.hpp"
+#include "problem_source.hpp"
 
 namespace attnsvm::cli {
 
@@ -52,27 +52,17 @@ struct PathProblem {
 
 PathProblem problemOf(const PathOptions& o, const CLI::App& sub) {
   PathProblem pp;
-  if (!o.scenario.empty()) {
-    if (!o.file.empty()) throw InputError("path: give FILE or --scenario, not both");
-    ScenarioOptions so;
-    so.seed = o.seed;
-    so.n = o.n;
-    so.T = o.T;
-    so.d = o.d;
-    so.C = o.C;
-    so.start = o.start;
-    so.localCase = o.localCase;
-    so.variant = o.variant;
-    Scenario s = makeScenario(o.scenario, so);
-    pp.data = std::move(s.data);
-    pp.spec = std::move(s.model);
+  if (!o.scenario.empty() && !o.file.empty())
+    throw InputError("path: give FILE or --scenario, not both");
+  LoadedProblem lp = loadProblem("path", o.file, o.scenario, scenarioOptionsOf(o));
+  if (lp.scenario) {
+    pp.data = std::move(lp.scenario->data);
+    pp.spec = std::move(lp.scenario->model);
     // The path is over W (the nuclear ball stands for (K,Q)); a prompt scenario keeps its prompt.
     if (pp.spec.param == Parameterization::KQ) pp.spec.param = Parameterization::W;
   } else {
-    if (o.file.empty()) throw InputError("path needs FILE (or --scenario NAME)");
-    ProblemInput in = problemFromJson(readJsonFile(o.file));
-    pp.data = std::move(in.data);
-    pp.spec.attention = in.kind;
+    pp.data = std::move(lp.file.data);
+    pp.spec.attention = lp.file.kind;
   }
   if (sub.count("--loss") || o.scenario.empty()) pp.spec.loss = parseLoss(o.loss);
   return pp;

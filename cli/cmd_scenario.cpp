@@ -4,10 +4,10 @@
 #include <memory>
 
 #include "attnsvm/base/errors.hpp"
-#include "attnsvm/experiments/scenarios.hpp"
 #include "commands.hpp"
 #include "json_io.hpp"
 #include "options.hpp"
+#include "problem_source.hpp"
 
 namespace attnsvm::cli {
 
@@ -50,16 +50,7 @@ Command addScenarioCommand(CLI::App& app) {
     checkSize(o->n, "n");
     checkSize(o->T, "T");
     checkSize(o->d, "d");
-    ScenarioOptions so;
-    so.seed = o->seed;
-    so.n = o->n;
-    so.T = o->T;
-    so.d = o->d;
-    so.C = o->C;
-    so.start = o->start;
-    so.localCase = o->localCase;
-    so.variant = o->variant;
-    const Scenario s = makeScenario(o->name, so);
+    const Scenario s = makeScenario(o->name, scenarioOptionsOf(*o));
     json out = datasetToJson(s.data, s.model.attention);
     out["scenario"] = s.name;
     out["title"] = s.title;

@@ -9,11 +9,11 @@
 
 #include "analysis_util.hpp"
 #include "attnsvm/base/errors.hpp"
-#include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/train/train.hpp"
 #include "commands.hpp"
 #include "json_io.hpp"
 #include "options.hpp"
+#include "problem_source.hpp"
 #include "progress.hpp"
 
 namespace attnsvm::cli {
@@ -120,16 +120,7 @@ struct TrainSetup {
 // From a scenario; the options given on the command line override its choices (and --iters is
 // set to the scenario's when not given).
 TrainSetup setupFromScenario(TrainOptions& o, const CLI::App& sub) {
-  ScenarioOptions so;
-  so.seed = o.seed;
-  so.n = o.n;
-  so.T = o.T;
-  so.d = o.d;
-  so.C = o.C;
-  so.start = o.start;
-  so.localCase = o.localCase;
-  so.variant = o.variant;
-  Scenario s = makeScenario(o.scenario, so);
+  Scenario s = std::move(*loadProblem("train", o.file, o.scenario, scenarioOptionsOf(o)).scenario);
   TrainSetup t;
   t.data = std::move(s.data);
   t.spec = std::move(s.model);
@@ -152,9 +143,9 @@ TrainSetup setupFromScenario(TrainOptions& o, const CLI::App& sub) {
 
 // From the input file and the options (no initial point: see initialPoint()).
 TrainSetup setupFromFile(const TrainOptions& o) {
-  if (o.file.empty()) throw InputError("train needs FILE (or --scenario NAME)");
-  const json input = readProblemFile(o.file);
-  ProblemInput in = problemFromJson(input);
+  LoadedProblem lp = loadProblem("train", o.file, "", ScenarioOptions{});
+  const json& input = lp.input;
+  ProblemInput& in = lp.file;
   TrainSetup t;
   t.data = std::move(in.data);
   t.spec.attention = in.kind;

@@ -17,7 +17,7 @@
 #include "attnsvm/experiments/experiment_basin.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/experiments/seed_spread.hpp"
-#include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/train/train_batched.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
 #include "plumbing.hpp"

@@ -17,7 +17,7 @@
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/experiment_md.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
-#include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/experiments/train_batched_run.hpp"
 #include "attnsvm/train/train.hpp"
 #include "attnsvm/vocab/names.hpp"
 #include "model/model_internal.hpp"

@@ -4,9 +4,9 @@
 #include <cmath>
 #include "base/text.hpp"
 
+#include "analysis/verdict_names.hpp"
 #include "attnsvm/analysis/selection.hpp"
 #include "attnsvm/base/errors.hpp"
-#include "attnsvm/vocab/names.hpp"
 #include "cold.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)
@@ -173,7 +173,21 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
 
   }  // namespace
 
-  const char* toString(Verdict verdict) { return wireName(verdict); }  // the table in names.cpp
+  // The wire names of Verdict, beside the enum (attnsvm/vocab/names.hpp reads the table).
+  WireTable verdictNames() {
+    static constexpr WireRow rows[] = {
+        {static_cast<int>(Verdict::GloballyOptimal), {"globally_optimal"}},
+        {static_cast<int>(Verdict::LocallyOptimal), {"locally_optimal"}},
+        {static_cast<int>(Verdict::Neither), {"neither"}},
+        {static_cast<int>(Verdict::Infeasible), {"infeasible"}},
+        {static_cast<int>(Verdict::Boundary), {"boundary"}},
+        {static_cast<int>(Verdict::Undecided), {"undecided"}},
+    };
+    return {rows, static_cast<int>(sizeof(rows) / sizeof(rows[0]))};
+  }
+  const char* toString(Verdict verdict) {
+    return canonicalName(verdictNames(), static_cast<int>(verdict));
+  }
 
   SelectionReport analyzeSelection(const Dataset& data, AttentionKind kind,
                                    const std::vector<int>& selection,

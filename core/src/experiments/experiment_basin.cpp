@@ -7,7 +7,7 @@
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
-#include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/experiments/train_batched_run.hpp"
 
 namespace attnsvm {
 

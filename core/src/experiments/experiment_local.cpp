@@ -9,7 +9,7 @@
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
-#include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/experiments/train_batched_run.hpp"
 #include "experiments/experiment_internal.hpp"
 
 namespace attnsvm::experiment_detail {

@@ -9,7 +9,7 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/experiment_prompt.hpp"
-#include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/experiments/train_batched_run.hpp"
 #include "attnsvm/solvers/margin.hpp"
 #include "experiments/experiment_internal.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/experiment.hpp"
-#include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/experiments/train_batched_run.hpp"
 #include "attnsvm/solvers/norms.hpp"
 #include "experiments/experiment_internal.hpp"
 

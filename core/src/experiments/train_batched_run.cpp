@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "attnsvm/base/errors.hpp"
-#include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/experiments/train_batched_run.hpp"
 
 namespace attnsvm {
 

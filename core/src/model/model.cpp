@@ -52,10 +52,6 @@ std::string shape(const Mat& m) {
   return std::to_string(m.rows()) + " x " + std::to_string(m.cols());
 }
 
-bool perQueryUnits(AttentionKind kind) {
-  return kind == AttentionKind::SeqToSeq || kind == AttentionKind::Causal;
-}
-
 }  // namespace
 
 ATTNSVM_COLD_FN Model::Model(const Dataset& data, ModelSpec spec)

@@ -7,6 +7,12 @@
 
 namespace attnsvm {
 
+// One softmax per query position (seq2seq, causal) rather than one per sequence; shared with the
+// batched trainer's layout (train/train_batched_layout.cpp).
+inline bool perQueryUnits(AttentionKind kind) {
+  return kind == AttentionKind::SeqToSeq || kind == AttentionKind::Causal;
+}
+
 // Immutable per-model data, shared by copies of a Model.
 struct Model::Impl {
   int d = 0, m = 0, T = 0;

@@ -9,7 +9,6 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/solvers/margin.hpp"
-#include "attnsvm/vocab/names.hpp"
 #include "cold.hpp"
 #include "solvers/solvers_internal.hpp"
 
@@ -22,8 +21,6 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
   }
 
   }  // namespace
-
-  const char* toString(SolveStatus status) { return wireName(status); }  // the table in names.cpp
 
   void certify(const MarginProblem& pb, const SolverSettings& settings, MarginSolution& sol) {
     const Index m = pb.b.size();

@@ -6,9 +6,9 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/solvers/margin.hpp"
-#include "attnsvm/vocab/names.hpp"
 #include "cold.hpp"
 #include "solvers/solvers_internal.hpp"
+#include "solvers/wire_names.hpp"
 
 ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hpp)
     namespace attnsvm {
@@ -230,7 +230,7 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
              AttentionKind::SeqToSeq);  // prompt/head problems use no query: sizes and finiteness
     if (request.problem == SvmProblemKind::Head) return headSvmProblem(d, selectionOf(request));
     if (request.Wk.size() == 0)
-      throw InputError(std::string("the ") + wireName(request.problem) +
+      throw InputError(std::string("the ") + toString(request.problem) +
                        " problem needs the key matrix Wk");
     if (request.problem == SvmProblemKind::Prompt)
       return promptSvmProblem(d, request.Wk, selectionOf(request));

@@ -1,6 +1,6 @@
 // The optimizer registry (attnsvm/train/optimizers.hpp). The steps it describes: stepBlock and the
 // Adam steps in train.cpp (the Trainer), Block::step in real_train.cpp (the real-images trainer),
-// the batched trainer's lanes (experiments/train_batched.cpp).
+// the batched trainer's lanes (train/train_batched.cpp).
 #include "attnsvm/train/optimizers.hpp"
 
 namespace attnsvm {

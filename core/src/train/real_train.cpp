@@ -26,6 +26,7 @@
 #include "attnsvm/train/optimizers.hpp"
 #include "attnsvm/train/real_train.hpp"
 #include "train/real_kernel.hpp"
+#include "train/train_internal.hpp"
 
 // GCC on x86-64: the power loops are compiled for AVX-512, AVX2 and the SSE2 baseline (the same
 // bits at every width: elementwise IEEE operations; no multiply-add is fused).
@@ -43,8 +44,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-// Adam's true gradient scale is capped (as train.cpp does) so that g^2 stays finite.
-constexpr double kAdamMaxLogScale = 300.0;
 
 // terms_k = |x_k / scale|^e for finite x and e > 0, as pmath::pow (0 -> 0) through its branch-free
 // core, so that the loops vectorize (GCC: one clone per vector width, the same bits; see

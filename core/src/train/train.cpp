@@ -24,6 +24,7 @@
 #include "cold.hpp"
 #include "model/mirror_internal.hpp"
 #include "model/model_internal.hpp"
+#include "train/train_internal.hpp"
 
 namespace attnsvm {
 
@@ -104,8 +105,8 @@ Eigen::Map<const Mat> asMatrix(const Vec& v) {
 // its step lr mhat / (sqrt(shat) + eps) depends on the size of g relative to eps and to the past. A
 // gradient that underflows is a zero gradient (the moments decay and the step stays finite); the
 // scale is capped at e^300 so that g^2 cannot overflow (a true gradient that large does not occur
-// with the bounded losses of the model; the cap only keeps the moments finite).
-constexpr double kAdamMaxLogScale = 300.0;
+// with the bounded losses of the model; the cap only keeps the moments finite): kAdamMaxLogScale
+// (train_internal.hpp).
 
 void adamStep(const Eigen::Ref<const Mat>& x, const Eigen::Ref<const Mat>& dir, double logScale,
               const TrainSettings& s, double lr, int k, Eigen::Ref<Mat> m, Eigen::Ref<Mat> sq,

@@ -1,30 +1,29 @@
-// The one table of the public enums' wire names (see attnsvm/vocab/names.hpp): the first name of
-// each row is canonical, the others are accepted aliases. Also the field lists' error (notAField).
+// The wire names of the public enums (see attnsvm/vocab/names.hpp): the first name of each row is
+// canonical, the others are accepted aliases. The tables of the model's and training's enums are
+// here; the solvers' (SolveStatus, SvmProblemKind: solvers/wire_names.cpp) and the analysis'
+// (Verdict: analysis/selection.cpp) beside their enums, the optimizers' and norms' read from their
+// registries. Also the field lists' error (notAField).
 #include "attnsvm/vocab/names.hpp"
 
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "analysis/verdict_names.hpp"
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/solvers/norms.hpp"
 #include "attnsvm/train/optimizers.hpp"
 #include "attnsvm/vocab/fields.hpp"
+#include "solvers/wire_names.hpp"
 
 namespace attnsvm {
 
 namespace {
 
-// A table is a constant array of rows (no initialization code, one copy of the lookups for every
-// enum: they work on the value as an int).
-struct Row {
-  int value;
-  const char* names[3];  // canonical first; unused entries are null
-};
-struct Table {
-  const Row* rows;
-  int size;
-};
+// A table is a constant array of rows (base/wire_table.hpp: no initialization code, one
+// copy of the lookups for every enum: they work on the value as an int).
+using Row = WireRow;
+using Table = WireTable;
 
 template <class E>
 Table table();
@@ -55,22 +54,22 @@ ATTNSVM_TABLE(LossKind, ATTNSVM_ROW(LossKind::Logistic, "logistic"),
 ATTNSVM_TABLE(InitKind, ATTNSVM_ROW(InitKind::Zero, "zero"),
               ATTNSVM_ROW(InitKind::Random, "random"), ATTNSVM_ROW(InitKind::Given, "given"),
               ATTNSVM_ROW(InitKind::Cone, "cone"))
-ATTNSVM_TABLE(SvmProblemKind, ATTNSVM_ROW(SvmProblemKind::Attention, "attention"),
-              ATTNSVM_ROW(SvmProblemKind::Prompt, "prompt"),
-              ATTNSVM_ROW(SvmProblemKind::RelaxedPrompt, "relaxed-prompt"),
-              ATTNSVM_ROW(SvmProblemKind::Head, "head"))
-ATTNSVM_TABLE(SolveStatus, ATTNSVM_ROW(SolveStatus::Optimal, "optimal"),
-              ATTNSVM_ROW(SolveStatus::Infeasible, "infeasible"),
-              ATTNSVM_ROW(SolveStatus::MaxIterations, "max_iterations"),
-              ATTNSVM_ROW(SolveStatus::Boundary, "boundary"))
-ATTNSVM_TABLE(Verdict, ATTNSVM_ROW(Verdict::GloballyOptimal, "globally_optimal"),
-              ATTNSVM_ROW(Verdict::LocallyOptimal, "locally_optimal"),
-              ATTNSVM_ROW(Verdict::Neither, "neither"),
-              ATTNSVM_ROW(Verdict::Infeasible, "infeasible"),
-              ATTNSVM_ROW(Verdict::Boundary, "boundary"),
-              ATTNSVM_ROW(Verdict::Undecided, "undecided"))
 #undef ATTNSVM_ROW
 #undef ATTNSVM_TABLE
+
+// The lower layers' tables, beside their enums.
+template <>
+Table table<SvmProblemKind>() {
+  return svmProblemKindNames();
+}
+template <>
+Table table<SolveStatus>() {
+  return solveStatusNames();
+}
+template <>
+Table table<Verdict>() {
+  return verdictNames();
+}
 
 // The optimizers' and the norms' names are their registries' (attnsvm/train/optimizers.hpp,
 // attnsvm/solvers/norms.hpp): rows made once from the entries' kind and names.
@@ -93,11 +92,7 @@ Table table<NormKind>() {
   return tableOf(normRegistry());
 }
 
-const char* nameOf(Table t, int value) {
-  for (int r = 0; r < t.size; ++r)
-    if (t.rows[r].value == value) return t.rows[r].names[0];
-  return t.rows[0].names[0];  // unreachable for valid enum values
-}
+const char* nameOf(Table t, int value) { return canonicalName(t, value); }
 
 int valueOf(Table t, const std::string& name, const std::string& what) {
   std::string accepted;

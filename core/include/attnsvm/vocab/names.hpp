@@ -1,8 +1,8 @@
-// The product's vocabulary: one table per public enum with its wire names (the first is canonical,
-// what every writer prints; the others are accepted aliases). The CLI's options and JSON, the wasm
-// API and the docs all go through these functions, so a spelling exists in exactly one place
-// (core/src/vocab/names.cpp). Unknown names throw InputError naming the field and listing the
-// accepted ones.
+// The product's vocabulary: one table per public enum with its wire names (the first canonical, the
+// others accepted aliases). The CLI's options and JSON, the wasm API and the docs all go through
+// these functions, so a spelling exists in one place: core/src/vocab/names.cpp, or beside the enum
+// in a lower layer (SolveStatus, SvmProblemKind, Verdict; the optimizers' and norms' registries).
+// Unknown names throw InputError naming the field and listing the accepted ones.
 #pragma once
 #include <string>
 #include <vector>

@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <string>
 
-#include "attnsvm/vocab/names.hpp"
 #include "base/svd.hpp"
 #include "cold.hpp"
 #include "solvers/frobenius/min_norm_point.hpp"

@@ -10,18 +10,11 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/portable_math.hpp"
-#include "attnsvm/experiments/train_batched.hpp"
 #include "attnsvm/train/optimizers.hpp"
+#include "attnsvm/train/train_batched.hpp"
+#include "model/model_internal.hpp"
 
 namespace attnsvm {
-
-namespace {
-
-bool perQueryUnits(AttentionKind kind) {
-  return kind == AttentionKind::SeqToSeq || kind == AttentionKind::Causal;
-}
-
-}  // namespace
 
 std::string batchedUnsupported(const ModelSpec& spec, const TrainSettings& s) {
   if (spec.head != HeadKind::Linear) return "the batched trainer has the linear head only";
@@ -221,8 +214,29 @@ Params BatchedTrainer::params(int r) const {
   return out;
 }
 
+// The effective weights read straight from run r's columns: a snapshot (runTrainingBatched takes
+// one every few steps of every run) copies no start and allocates only what it returns and, for
+// (K,Q), the two factors; the product is effectiveWeights' own (K Q^T), so the bits are the same.
 Mat BatchedTrainer::weights(int r) const {
-  return effectiveWeights(models_.at(r).spec(), params(r));
+  static_cast<void>(models_.at(r));  // std::out_of_range for no such run, as params(r)
+  const std::size_t K = KP_;
+  auto unload = [&](const std::vector<double>& src, Eigen::Index rows, Eigen::Index cols) {
+    Mat out(rows, cols);
+    double* dst = out.data();
+    for (std::size_t e = 0; e < static_cast<std::size_t>(out.size()); ++e) dst[e] = src[e * K + r];
+    return out;
+  };
+  switch (param_) {
+    case Parameterization::W:
+      return unload(W_, d_, d_);
+    case Parameterization::KQ: {
+      const Mat k = unload(K_m_, d_, m_), q = unload(Q_, d_, m_);
+      return k * q.transpose();
+    }
+    case Parameterization::Prompt:
+      return unload(p_, d_, 1);
+  }
+  return Mat();
 }
 
 void BatchedTrainer::selectedProbability(int r, VecRef out) const {

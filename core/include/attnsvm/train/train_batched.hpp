@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "attnsvm/experiments/experiment.hpp"
 #include "attnsvm/model/model.hpp"
 #include "attnsvm/train/train.hpp"
 
@@ -108,12 +107,5 @@ class BatchedTrainer {
   std::vector<int> iteration_;
   std::vector<std::string> stopReason_;
 };
-
-// runTraining (experiment.hpp) for K runs at once: every record as runTraining would give for the
-// same (data[k], spec, settings, inits[k], iters, every) up to reassociation (no schedule, no head
-// snapshots). Falls back to runTraining per run when batchedUnsupported() says so.
-std::vector<RunRecord> runTrainingBatched(const std::vector<const Dataset*>& data,
-                                          const ModelSpec& spec, const TrainSettings& settings,
-                                          const std::vector<Params>& inits, int iters, int every);
 
 }  // namespace attnsvm

@@ -17,7 +17,7 @@
 // every function with ATTNSVM_LANES inlines the lane kernels and is cloned per vector width); the
 // lane kernels are in train_batched_lanes.hpp, the structure-of-arrays layout (constructor,
 // parameters in and out) in train_batched_layout.cpp, runTrainingBatched in train_batched_run.cpp.
-#include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/train/train_batched.hpp"
 #include "attnsvm/base/portable_math.hpp"
 
 #include <algorithm>
@@ -29,9 +29,10 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "base/text.hpp"
-#include "experiments/train_batched_lanes.hpp"
 #include "model/mirror_internal.hpp"
 #include "model/model_internal.hpp"
+#include "train/train_batched_lanes.hpp"
+#include "train/train_internal.hpp"
 
 namespace attnsvm {
 
@@ -412,7 +413,6 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
 //   next = x - (lr / c1) (m / (sqrt(sq / c2) + eps)),   c1 = 1 - b1^k, c2 = 1 - b2^k,
 // k the run's iteration + 1. Adam has no undefined step: every run moves (a zero gradient is a zero
 // step), as in Trainer::update.
-constexpr double kAdamMaxLogScale = 300.0;  // = train.cpp's (the cap that keeps g^2 finite)
 
 void BatchedTrainer::adamCoefficients() {
   const int K = KP_;

@@ -1,4 +1,4 @@
-// The batched trainer's lane kernels (private to core/src/experiments/train_batched.cpp, the only
+// The batched trainer's lane kernels (private to core/src/train/train_batched.cpp, the only
 // file that includes it): exp, log, log1p, pow and sqrt as lane functions the compiler vectorizes,
 // the register-blocked dot products over a block of runs, and the phases of one softmax unit's
 // fused pass (scores and argmax, gather, softmax and contrasts, direction). Everything here is
@@ -13,7 +13,7 @@
 #include <limits>
 
 #include "attnsvm/base/portable_math.hpp"
-#include "attnsvm/experiments/train_batched.hpp"
+#include "attnsvm/train/train_batched.hpp"
 
 // x86-64 (GCC): the lane loops are compiled three times, for AVX-512 (one 8-run block per vector),
 // AVX2 (4 doubles per vector) and the portable baseline (SSE2, 2 per vector), and the loader picks
