@@ -178,7 +178,8 @@ export function drawPhase(svg, rows, { width = 600 } = {}) {
   const ns = [...new Set(rows.map((r) => r.n))].sort((a, b) => a - b);
   const cols = width >= 640 ? Math.min(2, groups.length) : 1;
   const facetW = (width - 10) / cols;
-  const m = { l: 52, r: 8, t: 24, b: 34 };
+  // the left margin holds "d = 512" at the embed's larger text (a fixed 52 px cut "d = 128" off)
+  const m = { l: Math.max(52, 14 + 7.5 * `d = ${Math.max(...dims)}`.length), r: 8, t: 24, b: 34 };
   const cellH = 26, facetH = m.t + dims.length * cellH + m.b;
   // The legend's rows: its three items wrap at a generous 7.5 px per character (the embed's text is larger
   // than the lab's: fixed positions overlapped there).
