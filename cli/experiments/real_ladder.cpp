@@ -1,15 +1,14 @@
 // experiment real-ladder (SPEC 6.2): the SVM theory's regime on real images. The plan, the runs
 // and the table are the core's (attnsvm/experiments/real_ladder.hpp); here the threads, progress,
 // JSON/CSV.
-#include <atomic>
 #include <chrono>
-#include <mutex>
 #include <sstream>
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/real_ladder.hpp"
 #include "common.hpp"
 #include "json_io.hpp"
+#include "real_ladder_runs.hpp"
 
 namespace attnsvm::cli {
 
@@ -20,13 +19,7 @@ RealLadderSettings ladderSettings(const ExperimentOptions& o) {
   if (!o.settings.empty()) {
     s = fieldsFromJson<RealLadderSettings>(settingsOption(o.settings), "settings");
   }
-  if (!o.classes.empty()) {
-    if (o.classes.size() != 2)
-      throw InputError("--classes needs two classes A,B (0..9), got " +
-                       std::to_string(o.classes.size()));
-    s.classA = o.classes[0];
-    s.classB = o.classes[1];
-  }
+  applyClasses(o, s.classA, s.classB);
   if (o.seeds != -1) s.seeds = o.seeds;
   if (o.seedBase != 0) s.seedBase = o.seedBase;
   if (!o.dims.empty()) s.sizes = o.dims;  // --dims: the ladder's sizes n
@@ -34,32 +27,77 @@ RealLadderSettings ladderSettings(const ExperimentOptions& o) {
   return s;
 }
 
-struct LadderTiming {
-  double train = 0, analysis = 0;
-};
+}  // namespace
 
-std::string ladderCsv(const std::vector<RealLadderRow>& rows) {
-  std::ostringstream os;
-  os << "head,method,n,steps,seeds,feasible,infeasible,undecided,limitReached,corrMean,corrStd,"
-        "corrMin,corrFroMean,divergenceMean,minSoftmax,meanSoftmax,trainAccuracy,gammaOptimal,"
-        "globallyOptimal,locallyOptimal,neither,verdictInfeasible,verdictUndecided,failInfeasible,"
-        "failUndecided,failNoPositiveToken,failHeadFaster,failSelectionMoving,failNotSeparated,"
-        "failSlow\n";
-  for (const RealLadderRow& r : rows)
-    os << r.head << "," << r.method << "," << r.n << "," << r.steps << "," << r.seeds << ","
-       << r.feasible << "," << r.infeasible << "," << r.undecided << "," << r.limitReached << ","
-       << csvNum(r.corrMean) << "," << csvNum(r.corrStd) << "," << csvNum(r.corrMin) << ","
-       << csvNum(r.corrFroMean) << "," << csvNum(r.divergenceMean) << "," << csvNum(r.minSoftmax)
-       << "," << csvNum(r.meanSoftmax) << "," << csvNum(r.trainAccuracy) << ","
-       << csvNum(r.gammaOptimal) << "," << r.globallyOptimal << "," << r.locallyOptimal << ","
-       << r.neither << "," << r.verdictInfeasible << "," << r.verdictUndecided << ","
-       << r.failInfeasible << "," << r.failUndecided << "," << r.failNoPositiveToken << ","
-       << r.failHeadFaster << "," << r.failSelectionMoving << "," << r.failNotSeparated << ","
-       << r.failSlow << "\n";
-  return os.str();
+void applyClasses(const ExperimentOptions& o, int& classA, int& classB) {
+  if (o.classes.empty()) return;
+  if (o.classes.size() != 2)
+    throw InputError("--classes needs two classes A,B (0..9), got " +
+                     std::to_string(o.classes.size()));
+  classA = o.classes[0];
+  classB = o.classes[1];
 }
 
-}  // namespace
+LadderRunsOutcome runLadderRuns(const ImageSet& images, const std::vector<RealLadderRun>& runs,
+                                int threads, const std::string& name, bool progressShown) {
+  LadderRunsOutcome out;
+  out.results.resize(runs.size());
+  out.trainSeconds.resize(runs.size());
+  out.analysisSeconds.resize(runs.size());
+  Progress progress(name, static_cast<long>(runs.size()), progressShown);
+  parallelFor(static_cast<int>(runs.size()), threads, progress, [&](int k) {
+    RealLadderRunner runner(images, runs[k]);
+    const double a = threadCpuSeconds();
+    runner.advance(runs[k].steps);
+    const double b = threadCpuSeconds();
+    runner.analyze();
+    out.trainSeconds[k] = b - a;
+    out.analysisSeconds[k] = threadCpuSeconds() - b;
+    out.results[k] = runner.result();
+  });
+  progress.finish();
+  return out;
+}
+
+void putLadderRuns(json& j, const std::vector<RealLadderRun>& runs, const LadderRunsOutcome& o) {
+  json out = json::array();
+  double train = 0, analysis = 0;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    json run = fieldsToJson(runs[k]);
+    run["result"] = fieldsToJson(o.results[k]);
+    run["trainSeconds"] = o.trainSeconds[k];
+    run["analysisSeconds"] = o.analysisSeconds[k];
+    train += o.trainSeconds[k];
+    analysis += o.analysisSeconds[k];
+    out.push_back(std::move(run));
+  }
+  j["runs"] = std::move(out);
+  j["trainCpuSeconds"] = train;
+  j["analysisCpuSeconds"] = analysis;
+}
+
+std::string ladderRowCsvHeader() {
+  return "head,method,n,steps,seeds,endedByBudget,feasible,infeasible,undecided,feasibleLp,"
+         "limitReached,corrMean,corrStd,corrMin,corrFroMean,divergenceMean,minSoftmax,meanSoftmax,"
+         "trainAccuracy,gammaOptimal,globallyOptimal,locallyOptimal,neither,verdictInfeasible,"
+         "verdictUndecided,failDegenerate,failInfeasible,failUndecided,failNoPositiveToken,"
+         "failHeadFaster,failSelectionMoving,failNotSeparated,failSlow";
+}
+
+std::string ladderRowCsv(const RealLadderRow& r) {
+  std::ostringstream os;
+  os << r.head << "," << r.method << "," << r.n << "," << r.steps << "," << r.seeds << ","
+     << r.endedByBudget << "," << r.feasible << "," << r.infeasible << "," << r.undecided << ","
+     << r.feasibleLp << "," << r.limitReached << "," << csvNum(r.corrMean) << ","
+     << csvNum(r.corrStd) << "," << csvNum(r.corrMin) << "," << csvNum(r.corrFroMean) << ","
+     << csvNum(r.divergenceMean) << "," << csvNum(r.minSoftmax) << "," << csvNum(r.meanSoftmax)
+     << "," << csvNum(r.trainAccuracy) << "," << csvNum(r.gammaOptimal) << "," << r.globallyOptimal
+     << "," << r.locallyOptimal << "," << r.neither << "," << r.verdictInfeasible << ","
+     << r.verdictUndecided << "," << r.failDegenerate << "," << r.failInfeasible << ","
+     << r.failUndecided << "," << r.failNoPositiveToken << "," << r.failHeadFaster << ","
+     << r.failSelectionMoving << "," << r.failNotSeparated << "," << r.failSlow;
+  return os.str();
+}
 
 ExperimentResult realLadderExperiment(const ExperimentOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -68,20 +106,8 @@ ExperimentResult realLadderExperiment(const ExperimentOptions& o) {
   const int threads = resolveThreads(o.threads);
   const ImageSet images = readFashionMnist("train", o.dataDir);
   const std::vector<RealLadderRun> runs = ladder.take(ladder.plannedRuns());
-  std::vector<RealLadderRunResult> results(runs.size());
-  std::vector<LadderTiming> timing(runs.size());
-  Progress progress("real-ladder", static_cast<long>(runs.size()), o.progress);
-  parallelFor(static_cast<int>(runs.size()), threads, progress, [&](int k) {
-    RealLadderRunner runner(images, runs[k]);
-    const double a = threadCpuSeconds();
-    runner.advance(runs[k].steps);
-    const double b = threadCpuSeconds();
-    runner.analyze();
-    timing[k] = {b - a, threadCpuSeconds() - b};
-    results[k] = runner.result();
-  });
-  progress.finish();
-  for (const RealLadderRunResult& r : results) ladder.submit(r);
+  const LadderRunsOutcome outcome = runLadderRuns(images, runs, threads, "real-ladder", o.progress);
+  for (const RealLadderRunResult& r : outcome.results) ladder.submit(r);
 
   ExperimentResult res;
   json& j = res.json;
@@ -101,22 +127,11 @@ ExperimentResult realLadderExperiment(const ExperimentOptions& o) {
   json summary = json::array();
   for (const RealLadderSummary& r : ladder.summary()) summary.push_back(fieldsToJson(r));
   j["summary"] = std::move(summary);
-  json out = json::array();
-  double train = 0, analysis = 0;
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    json run = fieldsToJson(runs[k]);
-    run["result"] = fieldsToJson(results[k]);
-    run["trainSeconds"] = timing[k].train;
-    run["analysisSeconds"] = timing[k].analysis;
-    train += timing[k].train;
-    analysis += timing[k].analysis;
-    out.push_back(std::move(run));
-  }
-  j["runs"] = std::move(out);
-  j["trainCpuSeconds"] = train;
-  j["analysisCpuSeconds"] = analysis;
+  putLadderRuns(j, runs, outcome);
   j["seconds"] = secondsSince(t0);
-  res.csv = ladderCsv(ladder.table());
+  std::string csv = ladderRowCsvHeader() + "\n";
+  for (const RealLadderRow& r : ladder.table()) csv += ladderRowCsv(r) + "\n";
+  res.csv = std::move(csv);
   return res;
 }
 

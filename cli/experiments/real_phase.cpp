@@ -8,6 +8,7 @@
 #include "attnsvm/experiments/real_phase.hpp"
 #include "common.hpp"
 #include "json_io.hpp"
+#include "real_ladder_runs.hpp"
 
 namespace attnsvm::cli {
 
@@ -17,13 +18,7 @@ RealPhaseSettings phaseSettings(const ExperimentOptions& o) {
   RealPhaseSettings s;
   if (!o.settings.empty())
     s = fieldsFromJson<RealPhaseSettings>(settingsOption(o.settings), "settings");
-  if (!o.classes.empty()) {
-    if (o.classes.size() != 2)
-      throw InputError("--classes needs two classes A,B (0..9), got " +
-                       std::to_string(o.classes.size()));
-    s.classA = o.classes[0];
-    s.classB = o.classes[1];
-  }
+  applyClasses(o, s.classA, s.classB);
   if (o.seeds != -1) s.seeds = o.seeds;
   if (o.seedBase != 0) s.seedBase = o.seedBase;
   if (o.iters != -1) s.steps = o.iters;
@@ -31,24 +26,13 @@ RealPhaseSettings phaseSettings(const ExperimentOptions& o) {
   return s;
 }
 
+// The ladder's columns after d (the phase's CSV had its own list, which lacked corrStd, the
+// verdicts and failDegenerate's name: one formatter for both now).
 std::string phaseCsv(const std::vector<RealPhaseRow>& rows) {
-  std::ostringstream os;
-  os << "dim,head,method,n,steps,seeds,endedByBudget,degenerate,feasible,infeasible,undecided,"
-        "feasibleLp,limitReached,corrMean,corrMin,divergenceMean,minSoftmax,meanSoftmax,"
-        "trainAccuracy,gammaOptimal,failInfeasible,failUndecided,failNoPositiveToken,"
-        "failHeadFaster,failSelectionMoving,failNotSeparated,failSlow\n";
-  for (const RealPhaseRow& p : rows) {
-    const RealLadderRow& r = p.row;
-    os << p.dim << "," << r.head << "," << r.method << "," << r.n << "," << r.steps << ","
-       << r.seeds << "," << p.endedByBudget << "," << p.degenerate << "," << r.feasible << ","
-       << r.infeasible << "," << r.undecided << "," << r.feasibleLp << "," << r.limitReached << ","
-       << csvNum(r.corrMean) << "," << csvNum(r.corrMin) << "," << csvNum(r.divergenceMean) << ","
-       << csvNum(r.minSoftmax) << "," << csvNum(r.meanSoftmax) << "," << csvNum(r.trainAccuracy)
-       << "," << csvNum(r.gammaOptimal) << "," << r.failInfeasible << "," << r.failUndecided << ","
-       << r.failNoPositiveToken << "," << r.failHeadFaster << "," << r.failSelectionMoving << ","
-       << r.failNotSeparated << "," << r.failSlow << "\n";
-  }
-  return os.str();
+  std::string csv = "dim," + ladderRowCsvHeader() + "\n";
+  for (const RealPhaseRow& p : rows)
+    csv += std::to_string(p.dim) + "," + ladderRowCsv(p.row) + "\n";
+  return csv;
 }
 
 }  // namespace
@@ -60,20 +44,8 @@ ExperimentResult realPhaseExperiment(const ExperimentOptions& o) {
   const int threads = resolveThreads(o.threads);
   const ImageSet images = readFashionMnist("train", o.dataDir);
   const std::vector<RealLadderRun> runs = phase.take(phase.plannedRuns());
-  std::vector<RealLadderRunResult> results(runs.size());
-  std::vector<std::pair<double, double>> timing(runs.size());
-  Progress progress("real-phase", static_cast<long>(runs.size()), o.progress);
-  parallelFor(static_cast<int>(runs.size()), threads, progress, [&](int k) {
-    RealLadderRunner runner(images, runs[k]);
-    const double a = threadCpuSeconds();
-    runner.advance(runs[k].steps);
-    const double b = threadCpuSeconds();
-    runner.analyze();
-    timing[k] = {b - a, threadCpuSeconds() - b};
-    results[k] = runner.result();
-  });
-  progress.finish();
-  for (const RealLadderRunResult& r : results) phase.submit(r);
+  const LadderRunsOutcome outcome = runLadderRuns(images, runs, threads, "real-phase", o.progress);
+  for (const RealLadderRunResult& r : outcome.results) phase.submit(r);
 
   ExperimentResult res;
   json& j = res.json;
@@ -92,20 +64,7 @@ ExperimentResult realPhaseExperiment(const ExperimentOptions& o) {
   json summary = json::array();
   for (const RealPhaseSummary& r : phase.summary()) summary.push_back(fieldsToJson(r));
   j["summary"] = std::move(summary);
-  json out = json::array();
-  double train = 0, analysis = 0;
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    json run = fieldsToJson(runs[k]);
-    run["result"] = fieldsToJson(results[k]);
-    run["trainSeconds"] = timing[k].first;
-    run["analysisSeconds"] = timing[k].second;
-    train += timing[k].first;
-    analysis += timing[k].second;
-    out.push_back(std::move(run));
-  }
-  j["runs"] = std::move(out);
-  j["trainCpuSeconds"] = train;
-  j["analysisCpuSeconds"] = analysis;
+  putLadderRuns(j, runs, outcome);
   j["seconds"] = secondsSince(t0);
   res.csv = phaseCsv(phase.table());
   return res;

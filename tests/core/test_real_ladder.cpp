@@ -206,6 +206,9 @@ TEST(RealLadder, SummaryStopsAtTheFirstMissAndCountsDegenerateRuns) {
   EXPECT_EQ(rows[1].limitReached, 0);
   ASSERT_EQ(ladder.summary().size(), 1u);
   EXPECT_EQ(ladder.summary()[0].largestN, 4);  // not 16
+  // and the degenerate run is named as the failure at the first failing n
+  EXPECT_EQ(ladder.summary()[0].firstFailingN, 8);
+  EXPECT_EQ(ladder.summary()[0].failingBeyond, "degenerate 1");
 }
 
 // The phase diagram: one ladder per d, every run the same budget whatever n, rows per (d, n), the
@@ -246,15 +249,14 @@ TEST(RealPhase, PlanTableAndSummaryPerDimension) {
   for (const RealPhaseRow& r : rows) {
     EXPECT_EQ(r.row.seeds, 1);
     EXPECT_EQ(r.row.steps, 60);
-    EXPECT_EQ(r.endedByBudget, 1);
-    EXPECT_EQ(r.degenerate, r.row.failDegenerate);
+    EXPECT_EQ(r.row.endedByBudget, 1);
   }
   const std::vector<RealPhaseSummary> summary = phase.summary();
   ASSERT_EQ(summary.size(), 2u);
   for (const RealPhaseSummary& p : summary) {
-    if (p.firstFailingN > 0) {
-      EXPECT_LT(p.largestN, p.firstFailingN);
-      EXPECT_FALSE(p.failingBeyond.empty());
+    if (p.ladder.firstFailingN > 0) {
+      EXPECT_LT(p.ladder.largestN, p.ladder.firstFailingN);
+      EXPECT_FALSE(p.ladder.failingBeyond.empty());
     }
   }
   RealPhaseSettings bad = s;

@@ -264,5 +264,64 @@ TEST(RealStudy, RunInChunksEqualsRunInOneGo) {
   EXPECT_TRUE(early.reachedStop);
 }
 
+// The study at the authors' stopping rule: every run ends at the first epoch whose training
+// accuracy reaches stopAccuracy (rerun one epoch shorter, it has not reached it) or at its budget
+// without reaching it; the rows count the runs that stopped; the full-batch ablation gets the
+// minibatch setting's number of updates (epochs x ceil(nTrain / batch)), and nmd is among the
+// ablations by default.
+TEST(RealStudy, TheStudyStopsAtTheAccuracyRule) {
+  EXPECT_NE(RealStudySettings{}.ablationMethods.find("nmd:2"), std::string::npos);
+  const RealStudyImages images{studyTestFile(60, 3), studyTestFile(20, 4)};
+  RealStudySettings s;
+  s.tasks = "7v9";
+  s.nTrain = 40;
+  s.nValidation = 20;
+  s.nTest = 20;
+  s.batch = 10;
+  s.epochs = 6;
+  s.stopAccuracy = 0.9;
+  s.design = "main";
+  s.methods = "nmd:2,md:2";
+  s.ablationMethods = "nmd:2";
+  s.gridPoints = 2;
+  s.maxExtensions = 0;
+  s.seeds = 3;
+  s.tuneSeeds = 2;
+  RealStudy study(s);
+  int stopped = 0, full = 0;
+  while (!study.done()) {
+    const std::vector<RealStudyRun> runs = study.take(100);
+    ASSERT_FALSE(runs.empty());
+    for (const RealStudyRun& run : runs) {
+      const int budget = run.train.batch > 0 ? s.epochs : s.epochs * 4;  // 40 images, batches of 10
+      EXPECT_EQ(run.epochs, budget) << run.setting;
+      EXPECT_EQ(run.stopAccuracy, 0.9);
+      full += run.setting == "full-random";
+      const RealStudyRunResult r = runRealStudyRun(images, run);
+      if (r.reachedStop) {
+        ++stopped;
+        EXPECT_GE(r.epochTrainAccuracy, 0.9);
+        EXPECT_LE(r.epochs, budget);
+        if (r.epochs > 1) {  // one epoch shorter: not yet at the rule
+          RealStudyRun shorter = run;
+          shorter.epochs = r.epochs - 1;
+          const RealStudyRunResult e = runRealStudyRun(images, shorter);
+          EXPECT_FALSE(e.reachedStop);
+          EXPECT_LT(e.maxEpochTrainAccuracy, 0.9);
+        }
+      } else if (r.stopReason.empty()) {
+        EXPECT_EQ(r.epochs, budget);
+        EXPECT_LT(r.maxEpochTrainAccuracy, 0.9);
+      }
+      study.submit(r);
+    }
+  }
+  EXPECT_GT(stopped, 0);  // the rule fired (else this test would show nothing)
+  EXPECT_GT(full, 0);
+  int rowsStopped = 0;
+  for (const RealStudyRow& row : study.table()) rowsStopped += row.reachedStop;
+  EXPECT_GT(rowsStopped, 0);
+}
+
 }  // namespace
 }  // namespace attnsvm

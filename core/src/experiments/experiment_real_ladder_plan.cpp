@@ -8,6 +8,7 @@
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/real_ladder.hpp"
 #include "experiments/experiment_internal.hpp"
+#include "experiments/real_run_queue.hpp"
 
 namespace attnsvm {
 
@@ -41,14 +42,31 @@ void checkLadderSettings(const RealLadderSettings& s) {
     bad("budget = '" + s.budget + "': expected by-n or fixed");
 }
 
+// The failing conditions of a row, runs per condition: "degenerate 2, selection moving 3".
+std::string failingText(const RealLadderRow& r) {
+  std::string s;
+  auto add = [&](const char* name, int count) {
+    if (count > 0) s += (s.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(count);
+  };
+  add("degenerate", r.failDegenerate);
+  add("infeasible", r.failInfeasible);
+  add("undecided", r.failUndecided);
+  add("no positive token", r.failNoPositiveToken);
+  add("head faster", r.failHeadFaster);
+  add("selection moving", r.failSelectionMoving);
+  add("not separated", r.failNotSeparated);
+  add("slow", r.failSlow);
+  return s;
+}
+
 }  // namespace
 
 struct RealLadder::Impl {
   RealLadderSettings s;
-  std::vector<RealLadderRun> runs;
-  std::vector<RealLadderRunResult> results;
-  std::vector<char> handedOut, received;
-  int next = 0, submittedCount = 0;
+  experiment_detail::RealRunQueue<RealLadderRun, RealLadderRunResult> queue;
+  std::vector<RealLadderRun>& runs = queue.runs;
+  std::vector<RealLadderRunResult>& results = queue.results;
+  Impl(const Impl&) = delete;  // runs and results refer into queue
 
   explicit Impl(const RealLadderSettings& settings) : s(settings) {
     checkLadderSettings(s);
@@ -91,14 +109,11 @@ struct RealLadder::Impl {
             r.corrTarget = s.corrTarget;
             runs.push_back(r);
           }
-    results.resize(runs.size());
-    handedOut.assign(runs.size(), 0);
-    received.assign(runs.size(), 0);
+    queue.seal();
   }
 
   std::vector<RealLadderRow> table() const {
-    if (submittedCount != static_cast<int>(runs.size()))
-      throw InputError("the ladder's table is not ready: runs are still to come");
+    queue.requireDone("the ladder's table");
     std::vector<RealLadderRow> rows;
     auto same = [](const RealLadderRun& a, const RealLadderRun& b) {
       return a.head == b.head && a.method == b.method && a.n == b.n;
@@ -179,6 +194,7 @@ struct RealLadder::Impl {
         row.failSelectionMoving += has("selection-moving");
         row.failNotSeparated += has("not-separated");
         row.failSlow += has("slow");
+        row.endedByBudget += r->endedBy == "budget";
       }
       for (std::size_t k = 0; k < K; ++k) {
         row.corrAlongK[k] = counted[k] ? row.corrAlongK[k] / counted[k] : kLadderPlanNaN;
@@ -202,31 +218,10 @@ RealLadder::RealLadder(const RealLadderSettings& settings)
     : impl_(std::make_shared<Impl>(settings)) {}
 const RealLadderSettings& RealLadder::settings() const { return impl_->s; }
 
-std::vector<RealLadderRun> RealLadder::take(int count) {
-  Impl& m = *impl_;
-  std::vector<RealLadderRun> out;
-  while (static_cast<int>(out.size()) < count && m.next < static_cast<int>(m.runs.size())) {
-    m.handedOut[m.next] = 1;
-    out.push_back(m.runs[m.next++]);
-  }
-  return out;
-}
-
-void RealLadder::submit(const RealLadderRunResult& r) {
-  Impl& m = *impl_;
-  if (r.id < 0 || r.id >= static_cast<int>(m.runs.size()) || !m.handedOut[r.id])
-    throw InputError("result for run " + std::to_string(r.id) + ": no such run was handed out");
-  if (m.received[r.id])
-    throw InputError("result for run " + std::to_string(r.id) + " submitted twice");
-  m.received[r.id] = 1;
-  m.results[r.id] = r;
-  ++m.submittedCount;
-}
-
-bool RealLadder::done() const {
-  return impl_->submittedCount == static_cast<int>(impl_->runs.size());
-}
-int RealLadder::submitted() const { return impl_->submittedCount; }
+std::vector<RealLadderRun> RealLadder::take(int count) { return impl_->queue.take(count); }
+void RealLadder::submit(const RealLadderRunResult& r) { impl_->queue.accept(r); }
+bool RealLadder::done() const { return impl_->queue.done(); }
+int RealLadder::submitted() const { return impl_->queue.submitted; }
 int RealLadder::plannedRuns() const { return static_cast<int>(impl_->runs.size()); }
 std::vector<RealLadderRow> RealLadder::table() const { return impl_->table(); }
 const std::vector<RealLadderRun>& RealLadder::runs() const { return impl_->runs; }
@@ -234,21 +229,24 @@ const std::vector<RealLadderRunResult>& RealLadder::results() const { return imp
 
 std::vector<RealLadderSummary> RealLadder::summary() const {
   // The rows come ordered by n within a (head, method): the largest n before the first row where
-  // some seed misses the limit.
+  // some seed misses the limit, and what fails there.
   std::vector<RealLadderSummary> out;
-  std::vector<char> broken;
   for (const RealLadderRow& r : table()) {
     std::size_t k = 0;
     while (k < out.size() && (out[k].head != r.head || out[k].method != r.method)) ++k;
     if (k == out.size()) {
-      out.push_back({r.head, r.method, 0});
-      broken.push_back(0);
+      RealLadderSummary fresh;
+      fresh.head = r.head;
+      fresh.method = r.method;
+      out.push_back(fresh);
     }
-    if (broken[k]) continue;
-    if (r.limitReached == r.seeds && r.seeds > 0)
+    if (out[k].firstFailingN > 0) continue;
+    if (r.limitReached == r.seeds && r.seeds > 0) {
       out[k].largestN = r.n;
-    else
-      broken[k] = 1;
+    } else {
+      out[k].firstFailingN = r.n;
+      out[k].failingBeyond = failingText(r);
+    }
   }
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/real_phase.hpp"
+#include "experiments/real_run_queue.hpp"
 
 namespace attnsvm {
 
@@ -28,32 +29,13 @@ double phaseRunCost(const RealLadderRun& r) {
   return static_cast<double>(r.n) * r.steps * (11.0 * 49.0 * d + 4.0 * d * d);
 }
 
-std::string phaseFailingText(const RealLadderRow& r) {
-  std::string s;
-  auto add = [&](const char* name, int count) {
-    if (count > 0) s += (s.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(count);
-  };
-  add("degenerate", r.failDegenerate);
-  add("infeasible", r.failInfeasible);
-  add("undecided", r.failUndecided);
-  add("no positive token", r.failNoPositiveToken);
-  add("head faster", r.failHeadFaster);
-  add("selection moving", r.failSelectionMoving);
-  add("not separated", r.failNotSeparated);
-  add("slow", r.failSlow);
-  return s;
-}
-
 }  // namespace
 
 struct RealPhase::Impl {
   RealPhaseSettings s;
-  std::vector<RealLadder> ladders;          // one per d, in dims' order
-  std::vector<RealLadderRun> runs;          // the phase's ids
+  std::vector<RealLadder> ladders;  // one per d, in dims' order: their plans and tables
+  experiment_detail::RealRunQueue<RealLadderRun, RealLadderRunResult> queue;  // the phase's ids
   std::vector<std::pair<int, int>> origin;  // phase id -> (ladder, the ladder's id)
-  std::vector<RealLadderRunResult> results;
-  std::vector<char> handedOut, received;
-  int next = 0, submittedCount = 0;
 
   explicit Impl(const RealPhaseSettings& settings) : s(settings) {
     checkPhaseSettings(s);
@@ -87,98 +69,47 @@ struct RealPhase::Impl {
     });
     for (auto& [ladder, r] : all) {
       origin.emplace_back(ladder, r.id);
-      r.id = static_cast<int>(runs.size());
-      runs.push_back(r);
+      r.id = static_cast<int>(queue.runs.size());
+      queue.runs.push_back(r);
     }
-    results.resize(runs.size());
-    handedOut.assign(runs.size(), 0);
-    received.assign(runs.size(), 0);
-  }
-
-  void requireDone() const {
-    if (submittedCount != static_cast<int>(runs.size()))
-      throw InputError("the phase diagram's table is not ready: runs are still to come");
+    queue.seal();
   }
 };
 
 RealPhase::RealPhase(const RealPhaseSettings& settings) : impl_(std::make_shared<Impl>(settings)) {}
 const RealPhaseSettings& RealPhase::settings() const { return impl_->s; }
 
-std::vector<RealLadderRun> RealPhase::take(int count) {
-  Impl& m = *impl_;
-  std::vector<RealLadderRun> out;
-  while (static_cast<int>(out.size()) < count && m.next < static_cast<int>(m.runs.size())) {
-    m.handedOut[m.next] = 1;
-    out.push_back(m.runs[m.next++]);
-  }
-  return out;
-}
+std::vector<RealLadderRun> RealPhase::take(int count) { return impl_->queue.take(count); }
 
 void RealPhase::submit(const RealLadderRunResult& r) {
   Impl& m = *impl_;
-  if (r.id < 0 || r.id >= static_cast<int>(m.runs.size()) || !m.handedOut[r.id])
-    throw InputError("result for run " + std::to_string(r.id) + ": no such run was handed out");
-  if (m.received[r.id])
-    throw InputError("result for run " + std::to_string(r.id) + " submitted twice");
-  m.received[r.id] = 1;
-  m.results[r.id] = r;
-  ++m.submittedCount;
+  m.queue.accept(r);
   RealLadderRunResult local = r;
   local.id = m.origin[r.id].second;
   m.ladders[m.origin[r.id].first].submit(local);
 }
 
-bool RealPhase::done() const {
-  return impl_->submittedCount == static_cast<int>(impl_->runs.size());
-}
-int RealPhase::submitted() const { return impl_->submittedCount; }
-int RealPhase::plannedRuns() const { return static_cast<int>(impl_->runs.size()); }
-std::vector<RealLadderRun> RealPhase::runs() const { return impl_->runs; }
-std::vector<RealLadderRunResult> RealPhase::results() const { return impl_->results; }
+bool RealPhase::done() const { return impl_->queue.done(); }
+int RealPhase::submitted() const { return impl_->queue.submitted; }
+int RealPhase::plannedRuns() const { return static_cast<int>(impl_->queue.runs.size()); }
+std::vector<RealLadderRun> RealPhase::runs() const { return impl_->queue.runs; }
+std::vector<RealLadderRunResult> RealPhase::results() const { return impl_->queue.results; }
 
 std::vector<RealPhaseRow> RealPhase::table() const {
   const Impl& m = *impl_;
-  m.requireDone();
+  m.queue.requireDone("the phase diagram's table");
   std::vector<RealPhaseRow> out;
   for (std::size_t k = 0; k < m.ladders.size(); ++k)
-    for (const RealLadderRow& row : m.ladders[k].table()) {
-      RealPhaseRow p;
-      p.dim = m.s.dims[k];
-      p.row = row;
-      p.degenerate = row.failDegenerate;
-      for (std::size_t g = 0; g < m.runs.size(); ++g) {
-        const RealLadderRun& r = m.runs[g];
-        if (m.origin[g].first == static_cast<int>(k) && r.head == row.head &&
-            r.method == row.method && r.n == row.n)
-          p.endedByBudget += m.results[g].endedBy == "budget";
-      }
-      out.push_back(std::move(p));
-    }
+    for (RealLadderRow& row : m.ladders[k].table()) out.push_back({m.s.dims[k], std::move(row)});
   return out;
 }
 
 std::vector<RealPhaseSummary> RealPhase::summary() const {
   const Impl& m = *impl_;
-  m.requireDone();
+  m.queue.requireDone("the phase diagram's summary");
   std::vector<RealPhaseSummary> out;
-  for (std::size_t k = 0; k < m.ladders.size(); ++k) {
-    const std::vector<RealLadderRow> rows = m.ladders[k].table();
-    for (const RealLadderSummary& l : m.ladders[k].summary()) {
-      RealPhaseSummary s;
-      s.dim = m.s.dims[k];
-      s.head = l.head;
-      s.method = l.method;
-      s.largestN = l.largestN;
-      // the first row (by n) of this (head, method) where some seed misses the limit
-      for (const RealLadderRow& r : rows)
-        if (r.head == l.head && r.method == l.method && r.limitReached < r.seeds) {
-          s.firstFailingN = r.n;
-          s.failingBeyond = phaseFailingText(r);
-          break;
-        }
-      out.push_back(std::move(s));
-    }
-  }
+  for (std::size_t k = 0; k < m.ladders.size(); ++k)
+    for (RealLadderSummary& l : m.ladders[k].summary()) out.push_back({m.s.dims[k], std::move(l)});
   return out;
 }
 

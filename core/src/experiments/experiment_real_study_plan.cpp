@@ -196,9 +196,13 @@ struct RealStudy::Impl {
     r.train.batch = c.batch;
     r.train.initScale = c.initScale;
     r.train.seed = seed;
-    r.epochs = s.epochs;
+    // Full batch takes one step per epoch, a minibatch epoch ceil(nTrain / batch): the full-batch
+    // settings get that many times the epochs (and validate at the same updates), so that every
+    // setting has the same number of updates (the first study gave full batch 10x fewer).
+    const int updatesPerEpoch = c.batch > 0 ? 1 : (s.nTrain + s.batch - 1) / s.batch;
+    r.epochs = s.epochs * updatesPerEpoch;
     r.stopAccuracy = s.stopAccuracy;
-    r.evalEvery = s.evalEvery;
+    r.evalEvery = s.evalEvery * updatesPerEpoch;
     runs.push_back(r);
     runConfig.push_back(config);
     handedOut.push_back(0);

@@ -444,7 +444,7 @@ export interface RealStudySettings {
   dim?: number; embedSeed?: number;  // token dimension (SPEC 6.5; default 18) and the feature map's seed
   methods?: string;           // the main setting's methods, default 'md:1.1,md:2,md:3,nmd:1.1,nmd:2,nmd:3,adam'
   design?: 'main' | 'full' | 'main-only';
-  ablationMethods?: string;   // default 'md:1.1,md:2,md:3,adam' (full batch; zero start)
+  ablationMethods?: string;   // default 'md:1.1,md:2,md:3,nmd:1.1,nmd:2,nmd:3,adam' (full batch, same updates; zero start)
   batch?: number; initScale?: number; epochs?: number; stopAccuracy?: number; evalEvery?: number;
   seeds?: number; tuneSeeds?: number; seedBase?: number;
   gridPoints?: number; gridRatio?: number; maxExtensions?: number;
@@ -523,8 +523,13 @@ export interface RealLadderRow {
   globallyOptimal: number; locallyOptimal: number; neither: number; verdictInfeasible: number; verdictUndecided: number;
   failDegenerate: number; failInfeasible: number; failUndecided: number; failNoPositiveToken: number; failHeadFaster: number;
   failSelectionMoving: number; failNotSeparated: number; failSlow: number;
+  endedByBudget: number;      // runs that ended at the step budget (the others: the trainer's stop)
 }
-export interface RealLadderSummary { head: string; method: string; largestN: number; }  // largest n up to which every seed reached the limit
+export interface RealLadderSummary {
+  head: string; method: string; largestN: number;  // largest n up to which every seed reached the limit
+  firstFailingN: number;      // 0: no n fails
+  failingBeyond: string;      // the failing conditions at firstFailingN, runs per condition
+}
 // The (d, n) phase diagram (SPEC 6.5; the core's real_phase.hpp): its runs are ladder runs (with their dim).
 export interface RealPhaseSettings {
   classA?: number; classB?: number; dims?: number[]; sizes?: number[]; embedSeed?: number;
@@ -532,12 +537,8 @@ export interface RealPhaseSettings {
   steps?: number;             // every run's budget, the same for every n and d (default 2000)
   snapshotsPerDecade?: number; seeds?: number; seedBase?: number; certifyTol?: number; corrTarget?: number;
 }
-export interface RealPhaseRow extends RealLadderRow { dim: number; endedByBudget: number; degenerate: number; }
-export interface RealPhaseSummary {
-  dim: number; head: string; method: string; largestN: number;
-  firstFailingN: number;      // 0: no n fails
-  failingBeyond: string;      // the failing conditions at firstFailingN, runs per condition
-}
+export interface RealPhaseRow extends RealLadderRow { dim: number; degenerate: number; }  // degenerate = failDegenerate
+export interface RealPhaseSummary extends RealLadderSummary { dim: number; }
 export class RealPhasePlanner {
   constructor(module: object, settings?: RealPhaseSettings);
   take(count: number): RealLadderRunSpec[];

@@ -178,9 +178,20 @@ export function drawPhase(svg, rows, { width = 600 } = {}) {
   const ns = [...new Set(rows.map((r) => r.n))].sort((a, b) => a - b);
   const cols = width >= 640 ? Math.min(2, groups.length) : 1;
   const facetW = (width - 10) / cols;
-  const m = { l: 52, r: 8, t: 24, b: 34 };
+  // the left margin holds "d = 512" at the embed's larger text (a fixed 52 px cut "d = 128" off)
+  const m = { l: Math.max(52, 14 + 7.5 * `d = ${Math.max(...dims)}`.length), r: 8, t: 24, b: 34 };
   const cellH = 26, facetH = m.t + dims.length * cellH + m.b;
-  const legendH = 30;
+  // The legend's rows: its three items wrap at a generous 7.5 px per character (the embed's text is larger
+  // than the lab's: fixed positions overlapped there).
+  const LEGEND = ['every seed reaches corr ≥ target', 'none (number: mean corr)', 'SVM not certified for every seed; × degenerate'];
+  const legendRows = [];
+  LEGEND.reduce((x, label) => {
+    const w = 18 + label.length * 7.5 + 14;
+    if (legendRows.length === 0 || x + w > width) { legendRows.push([]); x = 6; }
+    legendRows.at(-1).push({ label, x });
+    return x + w;
+  }, 6);
+  const legendH = 16 + 18 * legendRows.length;
   const height = Math.ceil(groups.length / cols) * (facetH + 8) + legendH;
   const add = reset(svg, width, height);
   // the share of seeds as the accent's opacity (from faint: none, to full: every seed); no rows: grid
@@ -213,14 +224,12 @@ export function drawPhase(svg, rows, { width = 600 } = {}) {
     ns.forEach((n, ni) => add('text', { x: ox + m.l + (ni + 0.5) * cellW, y: oy + m.t + dims.length * cellH + 14, fill: c.muted, 'text-anchor': 'middle' }, String(n)));
     add('text', { x: ox + m.l + (facetW - m.l - m.r) / 2, y: oy + facetH - 4, fill: c.muted, 'text-anchor': 'middle' }, 'training images n');
   });
-  const ly = height - legendH + 14;
-  add('rect', { x: 6, y: ly - 8, width: 14, height: 12, fill: OKABE_ITO.blue, 'fill-opacity': 1 });
-  add('text', { x: 24, y: ly + 2, fill: c.fg }, 'every seed reaches corr ≥ target');
-  add('rect', { x: 206, y: ly - 8, width: 14, height: 12, fill: OKABE_ITO.blue, 'fill-opacity': 0.12 });
-  add('text', { x: 224, y: ly + 2, fill: c.fg }, 'none (number: mean corr)');
-  if (width > 520) {
-    add('rect', { x: 380, y: ly - 8, width: 14, height: 12, fill: 'none', stroke: c.fg, 'stroke-dasharray': '3 2' });
-    add('text', { x: 398, y: ly + 2, fill: c.fg }, 'SVM not certified for every seed; × degenerate');
-  }
+  const swatch = [{ fill: OKABE_ITO.blue, 'fill-opacity': 1 }, { fill: OKABE_ITO.blue, 'fill-opacity': 0.12 },
+    { fill: 'none', stroke: c.fg, 'stroke-dasharray': '3 2' }];
+  legendRows.forEach((row, ri) => row.forEach(({ label, x }) => {
+    const ly = height - legendH + 14 + 18 * ri;
+    add('rect', { x, y: ly - 8, width: 14, height: 12, ...swatch[LEGEND.indexOf(label)] });
+    add('text', { x: x + 18, y: ly + 2, fill: c.fg }, label);
+  }));
   return height;
 }

@@ -239,6 +239,7 @@ struct RealLadderRow {
   int failDegenerate = 0;  // training accuracy at chance (a failure of its own)
   int failInfeasible = 0, failUndecided = 0, failNoPositiveToken = 0, failHeadFaster = 0,
       failSelectionMoving = 0, failNotSeparated = 0, failSlow = 0;
+  int endedByBudget = 0;  // runs that ended at the step budget (the others: the trainer's stop)
 };
 
 template <class Visitor>
@@ -278,20 +279,27 @@ void visitFields(const RealLadderRow& r, Visitor& v) {
   v("failSelectionMoving", r.failSelectionMoving);
   v("failNotSeparated", r.failNotSeparated);
   v("failSlow", r.failSlow);
+  v("endedByBudget", r.endedByBudget);
 }
 
 // The largest n of a (head, method) up to which every seed of every n reached the limit (0: none;
 // a degenerate run never counts as reaching it). The first ladder took the largest n at which every
-// seed did, which named n = 256 for a frozen l_1.1 row of degenerate runs.
+// seed did, which named n = 256 for a frozen l_1.1 row of degenerate runs. Then the first n where
+// some seed misses the limit (0: none misses) and its failing conditions, runs per condition
+// ("degenerate 2, selection moving 3, ...").
 struct RealLadderSummary {
   std::string head, method;
   int largestN = 0;
+  int firstFailingN = 0;
+  std::string failingBeyond;
 };
 template <class Visitor>
 void visitFields(const RealLadderSummary& s, Visitor& v) {
   v("head", s.head);
   v("method", s.method);
   v("largestN", s.largestN);
+  v("firstFailingN", s.firstFailingN);
+  v("failingBeyond", s.failingBeyond);
 }
 
 // The plan (every run known up front, largest n first so that the longest solves start early)

@@ -61,41 +61,31 @@ auto visitFields(S& s, V& v) -> detail::IfStruct<S, RealPhaseSettings> {
   v("corrTarget", s.corrTarget);
 }
 
-// One cell: its d, the ladder's row, and what ended its runs.
+// One cell: its d and the ladder's row (which counts the runs ended by the budget and the
+// degenerate ones). "degenerate" repeats row.failDegenerate under the phase's first name for it.
 struct RealPhaseRow {
   int dim = 18;
   RealLadderRow row;
-  int endedByBudget = 0;  // runs that ended at the step budget (the others: the trainer's stop)
-  int degenerate = 0;     // runs at chance training accuracy (row.failDegenerate)
 };
 
 template <class Visitor>
 void visitFields(const RealPhaseRow& r, Visitor& v) {
   v("dim", r.dim);
   visitFields(r.row, v);
-  v("endedByBudget", r.endedByBudget);
-  v("degenerate", r.degenerate);
+  v("degenerate", r.row.failDegenerate);
 }
 
-// Per (d, head, method): the largest n up to which every seed of every n reaches the limit (0:
-// none), the first n where some seed misses it (0: none misses), and the failing conditions of
-// that first n ("degenerate 2, selection moving 3, ...": runs per condition).
+// Per (d, head, method): the ladder's summary of that d (largest n, first failing n and what fails
+// there).
 struct RealPhaseSummary {
   int dim = 18;
-  std::string head, method;
-  int largestN = 0;
-  int firstFailingN = 0;
-  std::string failingBeyond;
+  RealLadderSummary ladder;
 };
 
 template <class Visitor>
 void visitFields(const RealPhaseSummary& s, Visitor& v) {
   v("dim", s.dim);
-  v("head", s.head);
-  v("method", s.method);
-  v("largestN", s.largestN);
-  v("firstFailingN", s.firstFailingN);
-  v("failingBeyond", s.failingBeyond);
+  visitFields(s.ladder, v);
 }
 
 // The plan (the largest d and n first) and the aggregation; results in any order.

@@ -37,10 +37,12 @@ struct RealStudySettings {
   // `ablationMethods` (full batch with the random start; minibatch from zero); "full": every
   // method of `methods` in all four settings; "main-only": the main setting only.
   std::string design = "main";
-  std::string ablationMethods = "md:1.1,md:2,md:3,adam";
-  int batch = 100;              // the minibatch size of the minibatch settings
-  double initScale = 0.01;      // the random start's sigma
-  int epochs = 200;             // the budget of a run, in epochs (full batch: one step per epoch)
+  std::string ablationMethods = "md:1.1,md:2,md:3,nmd:1.1,nmd:2,nmd:3,adam";
+  int batch = 100;          // the minibatch size of the minibatch settings
+  double initScale = 0.01;  // the random start's sigma
+  // The budget of a run, in minibatch epochs: a full-batch run (one step per epoch) gets
+  // epochs x ceil(nTrain / batch) epochs, the same number of updates (and evalEvery likewise).
+  int epochs = 200;
   double stopAccuracy = 0.995;  // a run stops when an epoch's training accuracy reaches this
   int evalEvery = 1;            // validation every k epochs (and at the last)
   int seeds = 10;               // seeds at the chosen step
