@@ -61,7 +61,11 @@ export function createRealSession(options) {
   const ps = options.compare && base.optimizer !== 'adam' ? COMPARE_PS : [base.p];
   const galleryCount = options.gallery ?? 24;
   const softmaxEveryMs = options.softmaxEveryMs ?? 150;
-  let destroyed = false, loaded = false, error = null, gen = 0;
+  let destroyed = false, loaded = false, error = null;
+  // Stale answers: each load or reset is a run with an AbortSignal; a newer one (or destroy) aborts
+  // it, and its answers are dropped where they arrive (signal.aborted), as in the lab's run controller.
+  let ctl = new AbortController();
+  const renew = () => { ctl.abort(); ctl = new AbortController(); return ctl.signal; };
   let data = null;
   let gallery = [];
   const runs = ps.map((p) => ({
@@ -93,9 +97,9 @@ export function createRealSession(options) {
   // draws (the run's info). With options.fetchImpl (a page-side fetch) the session loads them here
   // and hands each worker a copy (transferred).
   const asset = { baseUrl: absolute(options.baseUrl), classA: base.classA, classB: base.classB, pool: base.seed !== 0, nTrain: base.nTrain, nTest: base.nTest };
-  async function startRun(run, my) {
+  async function startRun(run, signal) {
     run.engine ??= await options.makeEngine(runs.indexOf(run));
-    if (my !== gen || destroyed) return;
+    if (signal.aborted) return;
     let request = { asset, settings: run.settings }, transfer = [];
     if (data) {
       const own = (set) => ({ ...set, pixels: set.pixels.slice(), labels: set.labels.slice() });
@@ -104,11 +108,11 @@ export function createRealSession(options) {
       transfer = [train.pixels.buffer, train.labels.buffer, test.pixels.buffer, test.labels.buffer];
     }
     const { runId, info } = await run.engine.realStart(request, { maxIterations: run.settings.iters, transfer });
-    if (my !== gen || destroyed) { run.engine.cancel(runId).catch(() => {}); return; }
+    if (signal.aborted) { run.engine.cancel(runId).catch(() => {}); return; }
     run.id = runId;
     run.info = info;
     const f0 = await run.engine.realCall(runId, 'measure');
-    if (my !== gen) return;
+    if (signal.aborted) return;
     ingest(run, [f0]);
     await refreshSoftmax(run);
   }
@@ -124,22 +128,22 @@ export function createRealSession(options) {
   }
 
   async function load() {
-    const my = ++gen;
+    const signal = renew();
     try {
       if (options.fetchImpl) {
         data = await loadPair(options.baseUrl, base.classA, base.classB, { fetchImpl: options.fetchImpl, pool: base.seed !== 0 });
-        if (my !== gen || destroyed) return;
+        if (signal.aborted) return;
         checkSplitSizes(data.perClass, base.nTrain, base.nTest);
       }
-      await Promise.all(runs.map((r) => startRun(r, my)));
-      if (my !== gen || destroyed) return;
+      await Promise.all(runs.map((r) => startRun(r, signal)));
+      if (signal.aborted) return;
       // the gallery's rows need the core's split (the info of the first run): drawn once it is known
       gallery = galleryRows(runs[0].info.testLabels, base.classA, base.classB, galleryCount);
       await Promise.all(runs.map(refreshSoftmax));
       loaded = true;
       update('loaded');
     } catch (e) {
-      if (my !== gen) return;
+      if (signal.aborted) return;
       error = e.message ?? String(e);
       update('error');
     }
@@ -151,10 +155,10 @@ export function createRealSession(options) {
       if (run.done || run.playing || !run.id) continue;
       run.playing = true;
       run.startedAt ||= performance.now();
-      const my = gen;
+      const { signal } = ctl;
       const tick = () => {
-        if (!run.playing || my !== gen || destroyed) return;
-        if (!run.inFlight && performance.now() >= run.nextAt) advance(run, my);
+        if (!run.playing || signal.aborted) return;
+        if (!run.inFlight && performance.now() >= run.nextAt) advance(run, signal);
         raf(tick);
       };
       raf(tick);
@@ -162,12 +166,12 @@ export function createRealSession(options) {
     update('player');
   }
 
-  async function advance(run, my) {
+  async function advance(run, signal) {
     run.inFlight = true;
     try {
       const wantSoftmax = performance.now() - run.lastSoftmaxAt > softmaxEveryMs;
       const r = await run.engine.realAdvance(run.id, { every, rows: wantSoftmax ? gallery : undefined });
-      if (my !== gen || destroyed) return;
+      if (signal.aborted) return;
       run.nextAt = performance.now() + r.computeMs * (1 / duty - 1);
       ingest(run, r.frames);
       if (r.softmax) { run.softmax = r.softmax; run.output = r.output; run.gamma = r.gamma ?? null; run.lastSoftmaxAt = performance.now(); }
@@ -182,12 +186,12 @@ export function createRealSession(options) {
       }
       update('frame');
     } catch (e) {
-      if (my !== gen) return;
+      if (signal.aborted) return;
       run.playing = false;
       run.error = e.message;
       update('error');
     } finally {
-      if (my === gen) run.inFlight = false;
+      if (!signal.aborted) run.inFlight = false;
     }
   }
 
@@ -196,16 +200,16 @@ export function createRealSession(options) {
   async function analyze(run) {
     if (!run.id || run.analyzing) return run.analysis;
     run.analyzing = true;
-    const my = gen;
+    const { signal } = ctl;
     try {
       const [a, params] = await Promise.all([run.engine.realCall(run.id, 'analyze'), run.engine.realCall(run.id, 'params')]);
-      if (my !== gen) return null;
+      if (signal.aborted) return null;
       run.analysis = a;
       run.W = params.W;
       update('analysis');
       return a;
     } catch (e) {
-      if (my === gen) { run.analysis = { error: e.message }; update('analysis'); }
+      if (!signal.aborted) { run.analysis = { error: e.message }; update('analysis'); }
       return null;
     } finally {
       run.analyzing = false;
@@ -226,7 +230,7 @@ export function createRealSession(options) {
 
   async function reset() {
     pause();
-    const my = ++gen;
+    const signal = renew();
     for (const run of runs) {
       if (run.id !== null) run.engine.cancel(run.id).catch(() => {});
       Object.assign(run, { id: null, info: null, series: emptySeries(), last: null, histogram: null, playing: false, inFlight: false,
@@ -234,13 +238,13 @@ export function createRealSession(options) {
     }
     loaded = false;
     try {
-      await Promise.all(runs.map((r) => startRun(r, my)));
-      if (my !== gen) return;
+      await Promise.all(runs.map((r) => startRun(r, signal)));
+      if (signal.aborted) return;
       await Promise.all(runs.map(refreshSoftmax));
       loaded = true;
       update('loaded');
     } catch (e) {
-      if (my === gen) { error = e.message; update('error'); }
+      if (!signal.aborted) { error = e.message; update('error'); }
     }
   }
 
@@ -284,7 +288,7 @@ export function createRealSession(options) {
     },
     destroy() {
       destroyed = true;
-      gen++;
+      ctl.abort();
       for (const run of runs) {
         run.playing = false;
         // the lab keeps its workers for the next session (the module loads once per worker)
