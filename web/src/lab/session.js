@@ -13,6 +13,8 @@ const NO_RUN = Object.freeze({ serial: 0, signal: new AbortController().signal, 
 
 // createSession({ setMessage(key, text), syncControls(), refreshReferences(), restart() }) -> the
 // session (the effects are called on changes only, so they may be bound after the session is made).
+const PATH_VIEW_FIELDS = new Set(['pathView', 'pathR']);
+
 export function createSession({ setMessage, syncControls, refreshReferences, restart }) {
   const defaultHash = encodeHash(decodeHash('').state);
   const decoded = decodeHash(location.hash);
@@ -55,6 +57,8 @@ export function createSession({ setMessage, syncControls, refreshReferences, res
       s.state = next;
       s.writeHash();
       if (!changed.length) return;
+      // the path view's own fields (web/src/path: its radius, open or not) neither restart nor sync
+      if (changed.every((k) => PATH_VIEW_FIELDS.has(k))) return;
       if (changed.every((k) => k === 'speed')) { syncControls(); return; }
       if (changed.every((k) => k === 'speed' || REF_FIELDS.has(k))) { syncControls(); refreshReferences(); return; }
       restart();

@@ -11,7 +11,7 @@
 import { createWorkerEngine } from '../engine/worker-engine.js';
 import { computeProjection } from '../lab/views.js';
 import { dot } from '../lab/linalg.js';
-import { roundDataset, updateState } from '../lab/state.js';
+import { roundDataset } from '../lab/state.js';
 import { createPathFigure } from './path-figure.js';
 import { createPathComputer } from './path-compute.js';
 import { LAB_PATH_PREFIX } from './path-layout.js';
@@ -44,10 +44,9 @@ export function mountLabPath({ section, session: s }) {
     onError(message) { figure.message(`The path could not be computed: ${message}`); },
   });
 
+  // (through the session, the state's one writer: these fields neither restart the run nor sync)
   function writeHash(R) {
-    const { state } = updateState(s.state, { pathView: 'path', pathR: R });
-    s.state = state;
-    s.writeHash();
+    s.setState({ pathView: 'path', pathR: R }, { fromUser: false });
   }
 
   function problem() {
