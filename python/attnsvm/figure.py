@@ -40,7 +40,7 @@ LAB_SCENARIOS = (
     "loss-function", "joint-pv", "mirror-descent", "md-convergence", "joint-wv", "overparam", "sphere",
     "seq2seq", "causal",
 )
-PANELS = ("plane", "softmax", "current", "corr", "norms", "spectrum", "weights", "readout")
+PANELS = ("plane", "softmax", "current", "corr", "norms", "spectrum", "weights", "readout", "path")
 
 # Where "open in the lab" goes: the lab `npm start` serves (README), or a static copy of the site's
 # dist/ (a course's web space): set ATTNSVM_LAB_URL or pass lab=.

@@ -4,6 +4,7 @@
 // restart took over; a failed phase throws a RunError, said in the message line.
 import { createRunController, RunError } from './run.js';
 import { computeProjection } from './views.js';
+import { TraceStore } from './trace.js';
 
 // createRestart({ session, setMessage(key, text), playback (playback.js), drag (drag.js),
 //   references (references.js), loop (render-loop.js), realView (real-view.js), syncControls(),
@@ -58,6 +59,7 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
     runs.abort();
     if (s.run.id !== null) s.client.cancel(s.run.id);
     s.run = { ...s.run, id: null };  // (its signal aborted: what it still answers is dropped)
+    s.trace = new TraceStore();  // (until the next run's trace: the old run's frames are not the lab's any more)
     references.clear();
     setMessage('data', null); setMessage('engine-run', null);
   }
