@@ -88,6 +88,16 @@ SeriesBlock aggregateSeries(const SeedResult* first, int count);
 std::vector<double> valueColumn(const SeedResult* first, int count, const std::string& name);
 json statsJson(const Stats& s);
 
+// One scope's record in a seed's "runs" entry (a scope is one trained parameterization, e.g. W or
+// KQ): its selection (the seed's `selections[scopeIndex]`), verdict, the named final values and,
+// when the run stopped early, why.
+json scopeRunJson(const SeedResult& s, std::size_t scopeIndex, const std::string& scope,
+                  const std::vector<std::string>& fields);
+// The end that the seeded experiments' JSON share: the summary, the series block (JSON and CSV),
+// the runs and the wall time since t0.
+void finishSeededResult(ExperimentResult& res, json summary, const SeriesBlock& block, json runs,
+                        std::chrono::steady_clock::time_point t0);
+
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 }  // namespace attnsvm::cli

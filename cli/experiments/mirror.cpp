@@ -15,10 +15,6 @@ namespace attnsvm::cli {
 
 namespace {
 
-double secondsFrom(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 json matrixOrNull(const Mat& m) { return m.size() ? toJson(m) : json(nullptr); }
 
 }  // namespace
@@ -153,7 +149,7 @@ ExperimentResult mdConvergenceExperiment(const ExperimentOptions& o) {
                 {"corrStd", corrStd},
                 {"matchedQSmallestDivergence", matched}};
   j["perP"] = std::move(perP);
-  j["seconds"] = secondsFrom(t0);
+  j["seconds"] = secondsSince(t0);
   res.csv = csv;
   return res;
 }
@@ -212,7 +208,7 @@ ExperimentResult jointWvExperiment(const ExperimentOptions& o) {
   }
   j["runs"] = std::move(runs);
   j["series"] = block.toJson();
-  j["seconds"] = secondsFrom(t0);
+  j["seconds"] = secondsSince(t0);
   res.csv = block.csv();
   return res;
 }

@@ -77,6 +77,25 @@ std::vector<double> valueColumn(const SeedResult* first, int count, const std::s
   return v;
 }
 
+json scopeRunJson(const SeedResult& s, std::size_t scopeIndex, const std::string& scope,
+                  const std::vector<std::string>& fields) {
+  json x = {{"selection", s.selections[scopeIndex]},
+            {"verdict", s.label(columnName({scope, "verdict"}))}};
+  for (const std::string& f : fields) x[f] = s.value(columnName({scope, f}));
+  const std::string& stopReason = s.label(columnName({scope, "stopReason"}));
+  if (!stopReason.empty()) x["stopReason"] = stopReason;
+  return x;
+}
+
+void finishSeededResult(ExperimentResult& res, json summary, const SeriesBlock& block, json runs,
+                        std::chrono::steady_clock::time_point t0) {
+  res.json["summary"] = std::move(summary);
+  res.json["series"] = block.toJson();
+  res.json["runs"] = std::move(runs);
+  res.json["seconds"] = secondsSince(t0);
+  res.csv = block.csv();
+}
+
 // ---------------------------------------------------------------------------------------------
 ExperimentResult localConvergenceExperiment(const ExperimentOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -106,27 +125,13 @@ ExperimentResult localConvergenceExperiment(const ExperimentOptions& o) {
                   {"fractionLocallyOptimal", local / seeds}};
   }
   for (int k = 0; k < seeds; ++k) {
-    const SeedResult& s = out[k];
-    json r;
-    r["seed"] = o.seedBase + k;
-    for (int p = 0; p < 2; ++p) {
-      const std::string n = names[p];
-      auto col = [&](const char* f) { return columnName({n, f}); };
-      r[n] = {{"selection", s.selections[p]},
-              {"verdict", s.label(col("verdict"))},
-              {"softmaxSelected", s.value(col("softmaxSelected"))},
-              {"corrFro", s.value(col("corrFro"))},
-              {"corrNuclear", s.value(col("corrNuclear"))},
-              {"loss", s.value(col("loss"))}};
-      if (!s.label(col("stopReason")).empty()) r[n]["stopReason"] = s.label(col("stopReason"));
-    }
+    json r = {{"seed", o.seedBase + k}};
+    for (std::size_t p = 0; p < 2; ++p)
+      r[names[p]] =
+          scopeRunJson(out[k], p, names[p], {"softmaxSelected", "corrFro", "corrNuclear", "loss"});
     runs.push_back(std::move(r));
   }
-  j["summary"] = std::move(summary);
-  j["series"] = block.toJson();
-  j["runs"] = std::move(runs);
-  j["seconds"] = secondsSince(t0);
-  res.csv = block.csv();
+  finishSeededResult(res, std::move(summary), block, std::move(runs), t0);
   return res;
 }
 

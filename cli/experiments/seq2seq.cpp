@@ -60,16 +60,16 @@ ExperimentResult seq2seqConvergenceExperiment(const ExperimentOptions& o) {
   j["settings"]["softmax"] =
       "mean over the units with two or more tokens (causal query 0 attends to itself only)";
   const SeriesBlock block = aggregateSeries(out.data(), seeds);
-  const char* fields[] = {"softmaxSelected", "corrFro",    "corrNuclear",  "corrOwn",
-                          "minSoftmax",      "loss",       "shareOptimal", "shareLocal",
-                          "gapFro",          "gapNuclear", "violationFro", "rankW"};
+  const std::vector<std::string> fields = {
+      "softmaxSelected", "corrFro",    "corrNuclear", "corrOwn",    "minSoftmax",   "loss",
+      "shareOptimal",    "shareLocal", "gapFro",      "gapNuclear", "violationFro", "rankW"};
   json summary, runs = json::array();
   for (const std::string& scope : seq2seqScopes()) {
     auto col = [&](const char* f) {
       return valueColumn(out.data(), seeds, columnName({scope, f}));
     };
     json sm;
-    for (const char* f : fields) sm[f] = statsJson(stats(col(f)));
+    for (const std::string& f : fields) sm[f] = statsJson(stats(col(f.c_str())));
     for (const char* f : {"feasible", "global", "local"}) {
       double sum = 0;
       for (double x : col(f)) sum += x;
@@ -86,25 +86,12 @@ ExperimentResult seq2seqConvergenceExperiment(const ExperimentOptions& o) {
     summary[scope] = std::move(sm);
   }
   for (int k = 0; k < seeds; ++k) {
-    const SeedResult& s = out[k];
-    json r;
-    r["seed"] = o.seedBase + k;
-    for (std::size_t p = 0; p < seq2seqScopes().size(); ++p) {
-      const std::string& scope = seq2seqScopes()[p];
-      json x = {{"selection", s.selections[p]},
-                {"verdict", s.label(columnName({scope, "verdict"}))}};
-      for (const char* f : fields) x[f] = s.value(columnName({scope, f}));
-      if (!s.label(columnName({scope, "stopReason"})).empty())
-        x["stopReason"] = s.label(columnName({scope, "stopReason"}));
-      r[scope] = std::move(x);
-    }
+    json r = {{"seed", o.seedBase + k}};
+    for (std::size_t p = 0; p < seq2seqScopes().size(); ++p)
+      r[seq2seqScopes()[p]] = scopeRunJson(out[k], p, seq2seqScopes()[p], fields);
     runs.push_back(std::move(r));
   }
-  j["summary"] = std::move(summary);
-  j["series"] = block.toJson();
-  j["runs"] = std::move(runs);
-  j["seconds"] = secondsSince(t0);
-  res.csv = block.csv();
+  finishSeededResult(res, std::move(summary), block, std::move(runs), t0);
   return res;
 }
 
