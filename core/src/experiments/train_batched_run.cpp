@@ -1,7 +1,12 @@
 // runTrainingBatched: many runs of one shape with snapshots every `every` steps, the batched form
 // of runTraining's loop (experiment_util.cpp), returning the drivers' RunRecords.
+#include <cstdlib>
+#include <new>
 #include <string>
 #include <vector>
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#include <sys/mman.h>
+#endif
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/experiments/train_batched_run.hpp"
@@ -15,8 +20,23 @@ void SnapshotArena::reset(int runs, int perRun, Eigen::Index rows, Eigen::Index 
   cols_ = cols;
   const std::size_t need = static_cast<std::size_t>(runs) * static_cast<std::size_t>(perRun) *
                            static_cast<std::size_t>(rows * cols);
-  if (data_.size() < need) data_.resize(need);
+  if (need <= capacity_) return;
+  data_.reset();
+  capacity_ = 0;
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  const std::size_t bytes = (need * sizeof(double) + kHugePage - 1) / kHugePage * kHugePage;
+  void* block = std::aligned_alloc(kHugePage, bytes);
+  if (block) madvise(block, bytes, MADV_HUGEPAGE);  // a hint: without it, 4 KB pages
+#else
+  void* block = std::malloc(need * sizeof(double));
+#endif
+  if (!block) throw std::bad_alloc();
+  data_.reset(static_cast<double*>(block));
+  capacity_ = need;
 }
+
+void SnapshotArena::Free::operator()(double* p) const { std::free(p); }
 
 std::size_t SnapshotArena::offset(int r, int k) const {
   if (r < 0 || r >= runs_ || k < 0 || k >= perRun_)

@@ -2,6 +2,7 @@
 // shape with snapshots, returned as the RunRecords of runTraining (experiment.hpp).
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "attnsvm/experiments/experiment.hpp"
@@ -13,6 +14,9 @@ namespace attnsvm {
 // every run's snapshots, reused by the next call. A Mat per snapshot (200 runs x 201 snapshots of
 // 10 x 10 in local-convergence) cost 12 % of that experiment: the allocator returned each batch's
 // freed snapshots to the kernel, and the next batch paid the first touch of fresh pages again.
+// On Linux the block asks for transparent huge pages: a 4 KB page's first touch costs ~15-30 us on
+// this project's (virtualized) machines, so 4 MB of snapshots in 4 KB pages cost ~5 % of the
+// experiment, and in 2 MB pages two faults.
 class SnapshotArena {
  public:
   // Room for `perRun` snapshots of rows x cols for each of `runs` runs; grows, never shrinks.
@@ -23,10 +27,14 @@ class SnapshotArena {
   Eigen::Map<const Mat> at(int r, int k) const { return {slot(r, k), rows_, cols_}; }
 
  private:
-  double* slot(int r, int k) { return data_.data() + offset(r, k); }
-  const double* slot(int r, int k) const { return data_.data() + offset(r, k); }
+  double* slot(int r, int k) { return data_.get() + offset(r, k); }
+  const double* slot(int r, int k) const { return data_.get() + offset(r, k); }
   std::size_t offset(int r, int k) const;
-  std::vector<double> data_;
+  struct Free {
+    void operator()(double* p) const;
+  };
+  std::unique_ptr<double[], Free> data_;
+  std::size_t capacity_ = 0;  // doubles
   int runs_ = 0, perRun_ = 0;
   Eigen::Index rows_ = 0, cols_ = 0;
 };
