@@ -18,6 +18,7 @@
 #include "attnsvm/experiments/experiment_md.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/experiments/train_batched_run.hpp"
+#include "attnsvm/train/correlation.hpp"
 #include "attnsvm/train/train.hpp"
 #include "attnsvm/vocab/names.hpp"
 #include "model/model_internal.hpp"
@@ -495,6 +496,70 @@ TEST(BatchedTrainer, MdConvergenceSeedsEqualThePerSeedRuns) {
       }
     }
   }
+}
+
+// The snapshot arena (local-convergence's storage) holds the same bits as RunRecord::weights, for
+// the batched path (W, (K,Q)) and the fallback (relu head), across calls that reuse it.
+TEST(BatchedTrainer, SnapshotArenaHoldsTheRecordsWeights) {
+  SnapshotArena arena;
+  std::vector<Scenario> scs;
+  for (std::uint64_t seed = 0; seed < 3; ++seed)
+    scs.push_back(makeScenario("local-convergence", {seed}));
+  std::vector<const Dataset*> data;
+  std::vector<Params> inits;
+  for (const Scenario& sc : scs) {
+    data.push_back(&sc.data);
+    inits.push_back(sc.init);
+  }
+  for (Parameterization param : {Parameterization::KQ, Parameterization::W}) {
+    ModelSpec spec = scs[0].model;
+    spec.param = param;
+    const std::vector<RunRecord> plain =
+        runTrainingBatched(data, spec, scs[0].train, inits, 300, 20);
+    const std::vector<RunRecord> inArena =
+        runTrainingBatched(data, spec, scs[0].train, inits, 300, 20, &arena);
+    ASSERT_EQ(inArena.size(), plain.size());
+    for (std::size_t r = 0; r < plain.size(); ++r) {
+      EXPECT_TRUE(inArena[r].weights.empty());
+      ASSERT_EQ(inArena[r].iteration, plain[r].iteration);
+      ASSERT_LE(plain[r].weights.size(), static_cast<std::size_t>(arena.perRun()));
+      for (std::size_t k = 0; k < plain[r].weights.size(); ++k)
+        EXPECT_TRUE(arena.at(static_cast<int>(r), static_cast<int>(k)) == plain[r].weights[k])
+            << "run " << r << " snapshot " << k;
+    }
+  }
+  EXPECT_THROW(arena.at(3, 0), InputError);
+  EXPECT_THROW(arena.at(0, arena.perRun()), InputError);
+  const Scenario relu = makeScenario("multitoken", {3});
+  const std::vector<const Dataset*> one = {&relu.data};
+  const RunRecord plain = runTraining(relu.data, relu.model, relu.train, relu.init, 200, 50);
+  const std::vector<RunRecord> b =
+      runTrainingBatched(one, relu.model, relu.train, {relu.init}, 200, 50, &arena);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_TRUE(b[0].weights.empty());
+  for (std::size_t k = 0; k < plain.weights.size(); ++k)
+    EXPECT_TRUE(arena.at(0, static_cast<int>(k)) == plain.weights[k]) << "snapshot " << k;
+}
+
+// CorrelationWith gives correlation's bits (the experiments' JSON stays byte for byte), 0 against a
+// zero or non-finite reference or for a zero snapshot, and rejects a shape mismatch.
+TEST(BatchedTrainer, CorrelationWithIsCorrelation) {
+  Rng rng(7);
+  Mat ref(4, 5);
+  for (Index i = 0; i < ref.size(); ++i) ref(i) = rng.normal();
+  const CorrelationWith corr(ref);
+  for (int k = 0; k < 20; ++k) {
+    Mat a(4, 5);
+    for (Index i = 0; i < a.size(); ++i) a(i) = rng.normal() * std::pow(10.0, k - 10);
+    EXPECT_EQ(corr(a), correlation(a, ref));
+  }
+  EXPECT_EQ(corr(Mat::Zero(4, 5)), 0.0);
+  EXPECT_NEAR(corr(2.0 * ref), 1.0, 1e-15);
+  EXPECT_EQ(CorrelationWith(Mat::Zero(4, 5))(ref), 0.0);
+  Mat nan = ref;
+  nan(1, 1) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(CorrelationWith(nan)(ref), correlation(ref, nan));
+  EXPECT_THROW(corr(Mat::Zero(5, 4)), InputError);
 }
 
 }  // namespace

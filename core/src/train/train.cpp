@@ -9,6 +9,7 @@
 // the mirror-descent paper's code does, so its step shrinks once ||g||_q nears eps (stepBlock).
 #include "attnsvm/train/train.hpp"
 #include "attnsvm/base/portable_math.hpp"
+#include "attnsvm/train/correlation.hpp"
 #include "attnsvm/train/optimizers.hpp"
 
 #include <algorithm>
@@ -182,6 +183,26 @@ double correlation(const ConstMatRef& a, const ConstMatRef& b) {
   if (!(na > 0.0) || !(nb > 0.0)) return 0.0;
   // Divide first: the norms may be large enough for their product to overflow.
   return (a / na).cwiseProduct(b / nb).sum();
+}
+
+CorrelationWith::CorrelationWith(const ConstMatRef& b) {
+  const double nb = b.size() == 0 ? 0.0 : safeNorm(b);
+  zero_ = !(nb > 0.0);
+  if (zero_)
+    unit_.resize(b.rows(), b.cols());
+  else
+    unit_ = b / nb;
+}
+
+double CorrelationWith::operator()(const ConstMatRef& a) const {
+  if (a.rows() != unit_.rows() || a.cols() != unit_.cols())
+    throw InputError("correlation of a " + std::to_string(a.rows()) + " x " +
+                     std::to_string(a.cols()) + " and a " + std::to_string(unit_.rows()) + " x " +
+                     std::to_string(unit_.cols()) + " matrix");
+  if (a.size() == 0) return 0.0;
+  const double na = safeNorm(a);
+  if (!(na > 0.0) || zero_) return 0.0;
+  return (a / na).cwiseProduct(unit_).sum();  // correlation's expression with b / nb evaluated once
 }
 
 ATTNSVM_COLD_FN Trainer::Trainer(Model model, TrainSettings settings, Params init)

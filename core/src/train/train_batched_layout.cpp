@@ -215,28 +215,42 @@ Params BatchedTrainer::params(int r) const {
 }
 
 // The effective weights read straight from run r's columns: a snapshot (runTrainingBatched takes
-// one every few steps of every run) copies no start and allocates only what it returns and, for
-// (K,Q), the two factors; the product is effectiveWeights' own (K Q^T), so the bits are the same.
+// one every few steps of every run) copies no start and allocates nothing; for (K,Q) the product is
+// effectiveWeights' own (K Q^T, Eigen's GEMM at d = 10 as there), so the bits are the same.
 Mat BatchedTrainer::weights(int r) const {
   static_cast<void>(models_.at(r));  // std::out_of_range for no such run, as params(r)
+  Mat out(d_, param_ == Parameterization::Prompt ? 1 : d_);
+  weightsInto(r, out);
+  return out;
+}
+
+void BatchedTrainer::weightsInto(int r, MatRef out) const {
+  static_cast<void>(models_.at(r));
+  const Eigen::Index cols = param_ == Parameterization::Prompt ? 1 : d_;
+  if (out.rows() != d_ || out.cols() != cols)
+    throw InputError("BatchedTrainer::weightsInto: a " + std::to_string(out.rows()) + " x " +
+                     std::to_string(out.cols()) + " block for " + std::to_string(d_) + " x " +
+                     std::to_string(cols) + " weights");
   const std::size_t K = KP_;
-  auto unload = [&](const std::vector<double>& src, Eigen::Index rows, Eigen::Index cols) {
-    Mat out(rows, cols);
-    double* dst = out.data();
-    for (std::size_t e = 0; e < static_cast<std::size_t>(out.size()); ++e) dst[e] = src[e * K + r];
-    return out;
+  auto unload = [&](const std::vector<double>& src, double* dst, std::size_t size) {
+    for (std::size_t e = 0; e < size; ++e) dst[e] = src[e * K + r];
   };
   switch (param_) {
     case Parameterization::W:
-      return unload(W_, d_, d_);
-    case Parameterization::KQ: {
-      const Mat k = unload(K_m_, d_, m_), q = unload(Q_, d_, m_);
-      return k * q.transpose();
-    }
+      for (Eigen::Index c = 0; c < d_; ++c)
+        for (Eigen::Index i = 0; i < d_; ++i) out(i, c) = W_[(c * d_ + i) * K + r];
+      return;
+    case Parameterization::KQ:
+      snapK_.resize(d_, m_);
+      snapQ_.resize(d_, m_);
+      unload(K_m_, snapK_.data(), static_cast<std::size_t>(snapK_.size()));
+      unload(Q_, snapQ_.data(), static_cast<std::size_t>(snapQ_.size()));
+      out.noalias() = snapK_ * snapQ_.transpose();
+      return;
     case Parameterization::Prompt:
-      return unload(p_, d_, 1);
+      for (Eigen::Index i = 0; i < d_; ++i) out(i, 0) = p_[i * K + r];
+      return;
   }
-  return Mat();
 }
 
 void BatchedTrainer::selectedProbability(int r, VecRef out) const {

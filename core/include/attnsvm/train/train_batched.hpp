@@ -45,6 +45,8 @@ class BatchedTrainer {
   const Model& model(int r) const { return models_[r]; }
   Params params(int r) const;
   Mat weights(int r) const;  // effective weights (d x d, or d x 1 for prompts)
+  // The same into out (sized as weights(r)): a snapshot without an allocation.
+  void weightsInto(int r, MatRef out) const;
   // At the current parameters (by-products of the last gradient): loss and the selected token's
   // softmax probability per unit.
   double loss(int r) const { return loss_[r]; }
@@ -102,6 +104,7 @@ class BatchedTrainer {
   std::vector<double> queries_, inner_, score_, w_, xa_, ghat_, dirs_, logQ_, sign_, tmp_, tmp2_;
   std::vector<double> coef_, normScratch_;
   std::vector<Params> inits_;  // the starts (v and the unused blocks of params())
+  mutable Mat snapK_, snapQ_;  // weightsInto's (K,Q) factors of one run (sized once)
   std::vector<unsigned char> active_, moved_, movedFirst_;
   std::vector<int> alpha_;
   std::vector<int> iteration_;

@@ -80,9 +80,14 @@ double smallestEigenvalue(const Vec& a, const Vec& b) {
 }
 #endif
 
+// Scratch of maxStepPsd's tridiagonal form (sized once per solve: no allocation per step).
+struct TridiagonalScratch {
+  Vec diag, sub, hcoeffs;
+};
+
 // Largest alpha in (0, inf] with X + alpha dX >= 0, for X > 0 with Cholesky factor L
 // (the smallest eigenvalue of L^{-1} dX L^{-T}).
-double maxStepPsd(const Eigen::LLT<Mat>& cholX, const Mat& dX, Mat& work) {
+double maxStepPsd(const Eigen::LLT<Mat>& cholX, const Mat& dX, Mat& work, TridiagonalScratch& tri) {
   work = dX;
   cholX.matrixL().solveInPlace(work);
   work.transposeInPlace();
@@ -90,12 +95,15 @@ double maxStepPsd(const Eigen::LLT<Mat>& cholX, const Mat& dX, Mat& work) {
 #ifdef __EMSCRIPTEN__
   // WebAssembly: the eigenvalue solver the certificates' spectral norm already links (the bisection
   // below is faster, but it is code of its own; the module-size bound, tests/wasm/builds).
+  static_cast<void>(tri);
   Eigen::SelfAdjointEigenSolver<Mat> eig(work, Eigen::EigenvaluesOnly);
   const double lo = eig.eigenvalues().minCoeff();
 #else
-  Vec diag(work.rows()), sub(work.rows() - 1), hcoeffs(work.rows() - 1);
-  Eigen::internal::tridiagonalization_inplace(work, diag, sub, hcoeffs, false);
-  const double lo = smallestEigenvalue(diag, sub);
+  tri.diag.resize(work.rows());
+  tri.sub.resize(work.rows() - 1);
+  tri.hcoeffs.resize(work.rows() - 1);
+  Eigen::internal::tridiagonalization_inplace(work, tri.diag, tri.sub, tri.hcoeffs, false);
+  const double lo = smallestEigenvalue(tri.diag, tri.sub);
 #endif
   return lo < 0.0 ? -1.0 / lo : std::numeric_limits<double>::infinity();
 }
@@ -129,9 +137,15 @@ class SdpSolver {
   void setUpScaledProblem(const MarginSolution& warm);
   bool isIneq(Index k) const { return ineq_[static_cast<std::size_t>(k)] != 0; }
   // A(B)_k = u_k^T sym(B)_12 w_k for an n x n matrix B.
-  void applyA(const Mat& B, Vec& out) const;
+  void applyA(const Mat& B, Vec& out);
   // M = sum_k y_k u_k w_k^T (r x c).
   Mat adjoint(const Vec& y) const { return U_.transpose() * (y.asDiagonal() * Wq_); }
+  // The same into out without allocating (the same product: y.asDiagonal() * Wq_ is evaluated
+  // into a plain matrix before the GEMM either way, so the bits are adjoint's).
+  void adjointInto(const Vec& y, Mat& out) {
+    yWq_ = y.asDiagonal() * Wq_;
+    out.noalias() = U_.transpose() * yWq_;
+  }
   bool updateZ();
   void schur();
   void symmetricProduct(const Mat& B, Mat& out);
@@ -159,6 +173,9 @@ class SdpSolver {
   Mat UP_, XAA_, ZAA_, XAC_, ZAC_, XCC_, ZCC_;  // workspaces of schur()
   Mat G_, dX_, dZ_, dXa_, dZa_, work_, block_;
   Vec dy_, ds_, dya_, dsa_, rhs_, tmp_;
+  // Scratch of the iteration (sized by the first use; the iterations then do not allocate).
+  Mat ZgT_, B12_, UB_, M_, yWq_, prod_, inner_;
+  TridiagonalScratch tri_;
 };
 
 void SdpSolver::setUpScaledProblem(const MarginSolution& warm) {
@@ -200,6 +217,7 @@ void SdpSolver::setUpScaledProblem(const MarginSolution& warm) {
   }
   Zg_.resize(static_cast<Index>(rep.size()), c_);
   for (std::size_t g = 0; g < rep.size(); ++g) Zg_.row(static_cast<Index>(g)) = Wq_.row(rep[g]);
+  ZgT_ = Zg_.transpose();
 
   // Start. Dual: the Frobenius multipliers in the scaled units (lambda_j ||A_j||), floored, scaled
   // to ||M||_2 = 1/2 (Z's eigenvalues in [1/4, 3/4]). Primal: X = I, s = 1 (infeasible).
@@ -220,17 +238,18 @@ void SdpSolver::setUpScaledProblem(const MarginSolution& warm) {
     if (isIneq(k)) s_(k) = 1.0;
 }
 
-void SdpSolver::applyA(const Mat& B, Vec& out) const {
-  const Mat B12 = 0.5 * (B.topRightCorner(r_, c_) + B.bottomLeftCorner(c_, r_).transpose());
-  out = (U_ * B12).cwiseProduct(Wq_).rowwise().sum();
+void SdpSolver::applyA(const Mat& B, Vec& out) {
+  B12_ = 0.5 * (B.topRightCorner(r_, c_) + B.bottomLeftCorner(c_, r_).transpose());
+  UB_.noalias() = U_ * B12_;
+  out = UB_.cwiseProduct(Wq_).rowwise().sum();
 }
 
 bool SdpSolver::updateZ() {
-  const Mat M = adjoint(y_);
+  adjointInto(y_, M_);
   Z_.setZero(n_, n_);
   Z_.diagonal().setConstant(0.5);
-  Z_.topRightCorner(r_, c_) = -0.5 * M;
-  Z_.bottomLeftCorner(c_, r_) = -0.5 * M.transpose();
+  Z_.topRightCorner(r_, c_) = -0.5 * M_;
+  Z_.bottomLeftCorner(c_, r_) = -0.5 * M_.transpose();
   lltZ_.compute(Z_);
   if (lltZ_.info() != Eigen::Success) return false;
   Zi_.setIdentity(n_, n_);
@@ -268,15 +287,19 @@ void SdpSolver::schur() {
   symmetricProduct(block_, XAA_);
   block_ = Zi_.topLeftCorner(r_, r_);
   symmetricProduct(block_, ZAA_);
-  const Mat ZgT = Zg_.transpose();
+  // (The inner products go to inner_ first: what Eigen does with a nested product anyway.)
   block_ = X_.topRightCorner(r_, c_);
-  XAC_.noalias() = U_ * (block_ * ZgT);  // m x G
+  inner_.noalias() = block_ * ZgT_;
+  XAC_.noalias() = U_ * inner_;  // m x G
   block_ = Zi_.topRightCorner(r_, c_);
-  ZAC_.noalias() = U_ * (block_ * ZgT);  // m x G
+  inner_.noalias() = block_ * ZgT_;
+  ZAC_.noalias() = U_ * inner_;  // m x G
   block_ = X_.bottomRightCorner(c_, c_);
-  XCC_.noalias() = Zg_ * (block_ * ZgT);  // G x G
+  inner_.noalias() = block_ * ZgT_;
+  XCC_.noalias() = Zg_ * inner_;  // G x G
   block_ = Zi_.bottomRightCorner(c_, c_);
-  ZCC_.noalias() = Zg_ * (block_ * ZgT);  // G x G
+  inner_.noalias() = block_ * ZgT_;
+  ZCC_.noalias() = Zg_ * inner_;  // G x G
   (void)G;
   K_.resize(m_, m_);
   for (Index k = 0; k < m_; ++k) {
@@ -301,7 +324,10 @@ void SdpSolver::schur() {
 
 void SdpSolver::direction(double sigmaMu, bool corrector) {
   G_ = sigmaMu * Zi_ - X_;
-  if (corrector) G_.noalias() -= dXa_ * (dZa_ * Zi_);
+  if (corrector) {
+    prod_.noalias() = dZa_ * Zi_;
+    G_.noalias() -= dXa_ * prod_;
+  }
   applyA(G_, tmp_);
   rhs_ = rp_ - tmp_;
   for (Index k = 0; k < m_; ++k) {
@@ -310,13 +336,15 @@ void SdpSolver::direction(double sigmaMu, bool corrector) {
     rhs_(k) += (sigmaMu - y_(k) * s_(k) - corr) / y_(k);
   }
   dy_ = lltK_.solve(rhs_);
-  const Mat D = adjoint(dy_);
+  adjointInto(dy_, M_);
   dZ_.setZero(n_, n_);
-  dZ_.topRightCorner(r_, c_) = -0.5 * D;
-  dZ_.bottomLeftCorner(c_, r_) = -0.5 * D.transpose();
+  dZ_.topRightCorner(r_, c_) = -0.5 * M_;
+  dZ_.bottomLeftCorner(c_, r_) = -0.5 * M_.transpose();
   dX_ = G_;
-  dX_.noalias() -= X_ * (dZ_ * Zi_);
-  dX_ = 0.5 * (dX_ + dX_.transpose()).eval();
+  prod_.noalias() = dZ_ * Zi_;
+  dX_.noalias() -= X_ * prod_;
+  work_ = dX_ + dX_.transpose();
+  dX_ = 0.5 * work_;
   // ds from the primal row A(dX) - ds = rp, so that the primal residual falls exactly with the
   // steps (issue 26). From the complementarity row (the textbook choice) ds inherits the error of
   // the Schur solve, which on degenerate instances (more nearly active constraints than W has
@@ -420,8 +448,8 @@ MarginSolution SdpSolver::run() {
     // Corrector.
     direction(sigma * mu, true);
     lltX_.compute(X_);
-    aP = std::min(1.0, gamma * maxStepPsd(lltX_, dX_, work_));
-    aD = std::min(1.0, gamma * maxStepPsd(lltZ_, dZ_, work_));
+    aP = std::min(1.0, gamma * maxStepPsd(lltX_, dX_, work_, tri_));
+    aD = std::min(1.0, gamma * maxStepPsd(lltZ_, dZ_, work_, tri_));
     for (Index k = 0; k < m_; ++k) {
       if (!isIneq(k)) continue;
       if (ds_(k) < 0.0) aP = std::min(aP, -gamma * s_(k) / ds_(k));
