@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
   s.tuneSeeds = 2;
   RealStudy study(s);
   RealStudyImages images{readFashionMnist("train"), readFashionMnist("t10k")};
-  std::printf("run\ttask\tmethod\tlr\tseed\tepochs\treached\tmaxEpochTrainAcc\ttrainAcc\ttestAccBest\ttestAccFinal\tcpu\n");
+  std::printf(
+      "run\ttask\tmethod\tlr\tseed\tepochs\treached\tmaxEpochTrainAcc\ttrainAcc\ttestAccBest\ttestA"
+      "ccFinal\tcpu\n");
   while (!study.done()) {
     auto got = study.take(1);
     if (got.empty()) break;

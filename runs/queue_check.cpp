@@ -23,7 +23,11 @@ int main() {
   s.ablationMethods = "md:2,nmd:2";
   RealStudy study(s);
   RealStudyImages images{readFashionMnist("train"), readFashionMnist("t10k")};
-  try { study.submit(RealStudyRunResult{}); } catch (const std::exception& e) { std::printf("E %s\n", e.what()); }
+  try {
+    study.submit(RealStudyRunResult{});
+  } catch (const std::exception& e) {
+    std::printf("E %s\n", e.what());
+  }
   while (!study.done()) {
     auto got = study.take(2);  // two in flight, submitted in reverse order
     std::printf("planned %d inflight %d\n", study.plannedRuns(), study.inFlight());
@@ -31,11 +35,15 @@ int main() {
       const RealStudyRun& r = got[k];
       RealStudyRunResult x = runRealStudyRun(images, r);
       std::printf("%d %s %s %.17g %llu %d %d %.17g %.17g %.17g %.17g\n", r.id, r.setting.c_str(),
-                  r.method.c_str(), r.train.lr, (unsigned long long)r.train.seed, r.epochs, x.epochs,
-                  x.testAccuracyBest, x.testLossBest, x.sparsityBest, x.maxSoftmaxBest);
+                  r.method.c_str(), r.train.lr, (unsigned long long)r.train.seed, r.epochs,
+                  x.epochs, x.testAccuracyBest, x.testLossBest, x.sparsityBest, x.maxSoftmaxBest);
       study.submit(x);
       if (r.id == 0) {
-        try { study.submit(x); } catch (const std::exception& e) { std::printf("E %s\n", e.what()); }
+        try {
+          study.submit(x);
+        } catch (const std::exception& e) {
+          std::printf("E %s\n", e.what());
+        }
       }
     }
   }
