@@ -1,6 +1,6 @@
 // experiment real-ladder (SPEC 6.2): the SVM theory's regime on real images. The plan, the runs
-// and the table are the core's (attnsvm/experiments/real_ladder.hpp); here the threads, progress,
-// JSON/CSV.
+// and the table are the core's (attnsvm/experiments/real_ladder.hpp); here the settings from the
+// command line, the run loop shared with real-phase (runLadderShapedPlan), the JSON notes, the CSV.
 #include <chrono>
 #include <sstream>
 
@@ -100,39 +100,21 @@ std::string ladderRowCsv(const RealLadderRow& r) {
 }
 
 ExperimentResult realLadderExperiment(const ExperimentOptions& o) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const RealLadderSettings settings = ladderSettings(o);
-  RealLadder ladder(settings);
-  const int threads = resolveThreads(o.threads);
-  const ImageSet images = readFashionMnist("train", o.dataDir);
-  const std::vector<RealLadderRun> runs = ladder.take(ladder.plannedRuns());
-  const LadderRunsOutcome outcome = runLadderRuns(images, runs, threads, "real-ladder", o.progress);
-  for (const RealLadderRunResult& r : outcome.results) ladder.submit(r);
-
-  ExperimentResult res;
-  json& j = res.json;
-  json s = settingsJson("real-ladder", o, settings.seeds, -1, threads);
-  s.update(fieldsToJson(settings));
-  s["model"] =
-      "cross attention, z_i = mean token, linear head v, logistic loss; W from 0; head frozen "
-      "(headSteps of normalized GD on v alone with W = 0, i.e. on the mean-pooled tokens) or "
-      "joint (W and v from 0 with the same optimizer and lr)";
-  s["certificate"] =
-      "feasible = solver status optimal with relative duality gap and max constraint violation "
-      "<= certifyTol; any status other than optimal or infeasible is reported as undecided";
-  j["settings"] = std::move(s);
-  json table = json::array();
-  for (const RealLadderRow& r : ladder.table()) table.push_back(fieldsToJson(r));
-  j["table"] = std::move(table);
-  json summary = json::array();
-  for (const RealLadderSummary& r : ladder.summary()) summary.push_back(fieldsToJson(r));
-  j["summary"] = std::move(summary);
-  putLadderRuns(j, runs, outcome);
-  j["seconds"] = secondsSince(t0);
-  std::string csv = ladderRowCsvHeader() + "\n";
-  for (const RealLadderRow& r : ladder.table()) csv += ladderRowCsv(r) + "\n";
-  res.csv = std::move(csv);
-  return res;
+  auto describe = [](json& s) {
+    s["model"] =
+        "cross attention, z_i = mean token, linear head v, logistic loss; W from 0; head frozen "
+        "(headSteps of normalized GD on v alone with W = 0, i.e. on the mean-pooled tokens) or "
+        "joint (W and v from 0 with the same optimizer and lr)";
+    s["certificate"] =
+        "feasible = solver status optimal with relative duality gap and max constraint violation "
+        "<= certifyTol; any status other than optimal or infeasible is reported as undecided";
+  };
+  auto csv = [](const std::vector<RealLadderRow>& rows) {
+    std::string out = ladderRowCsvHeader() + "\n";
+    for (const RealLadderRow& r : rows) out += ladderRowCsv(r) + "\n";
+    return out;
+  };
+  return runLadderShapedPlan<RealLadder>(o, "real-ladder", ladderSettings(o), describe, csv);
 }
 
 }  // namespace attnsvm::cli

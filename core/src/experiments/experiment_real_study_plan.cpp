@@ -19,6 +19,7 @@
 #include "attnsvm/experiments/real_study.hpp"
 #include "attnsvm/vocab/names.hpp"
 #include "experiments/experiment_internal.hpp"
+#include "experiments/real_run_queue.hpp"
 
 namespace attnsvm {
 
@@ -167,20 +168,15 @@ RealDifference differenceOf(const std::vector<double>& a, const std::vector<doub
 struct RealStudy::Impl {
   RealStudySettings s;
   std::vector<Config> configs;
-  std::vector<RealStudyRun> runs;           // by id
-  std::vector<int> runConfig;               // by id
-  std::vector<char> handedOut, received;    // by id
-  std::vector<RealStudyRunResult> results;  // by id (valid where received)
-  std::vector<RealStudyRunResult> receivedList;
-  int next = 0;  // the first run id not handed out yet
-  int submittedCount = 0;
+  // The runs by id, handed out in order, their results (valid where received) checked in once.
+  experiment_detail::RealRunQueue<RealStudyRun, RealStudyRunResult> queue;
+  std::vector<int> runConfig;  // by id
 
   double step(const Config& c, int k) const { return c.center * pmath::pow(s.gridRatio, k); }
 
   int addRun(int config, int k, std::uint64_t seed) {
     const Config& c = configs[config];
     RealStudyRun r;
-    r.id = static_cast<int>(runs.size());
     r.classA = c.task.classA;
     r.classB = c.task.classB;
     r.nTrain = s.nTrain;
@@ -203,13 +199,8 @@ struct RealStudy::Impl {
     r.epochs = s.epochs * updatesPerEpoch;
     r.stopAccuracy = s.stopAccuracy;
     r.evalEvery = s.evalEvery * updatesPerEpoch;
-    runs.push_back(r);
     runConfig.push_back(config);
-    handedOut.push_back(0);
-    received.push_back(0);
-    results.emplace_back();
-    results.back().id = -1;  // until its result arrives
-    return r.id;
+    return queue.add(r);
   }
 
   void addPoint(int config, int k) {
@@ -270,7 +261,7 @@ struct RealStudy::Impl {
     int kBest = c.kMin, ties = 0;
     for (const auto& [k, ids] : c.tuning) {
       double sum = 0;
-      for (int id : ids) sum += results[id].bestValidationAccuracy;
+      for (int id : ids) sum += queue.results[id].bestValidationAccuracy;
       const double mean = sum / static_cast<double>(ids.size());
       if (mean > best) {
         best = mean;
@@ -301,14 +292,7 @@ struct RealStudy::Impl {
   }
 
   void submit(const RealStudyRunResult& r) {
-    if (r.id < 0 || r.id >= static_cast<int>(runs.size()) || !handedOut[r.id])
-      throw InputError("result for run " + std::to_string(r.id) + ": no such run was handed out");
-    if (received[r.id])
-      throw InputError("result for run " + std::to_string(r.id) + " submitted twice");
-    received[r.id] = 1;
-    results[r.id] = r;
-    receivedList.push_back(r);
-    ++submittedCount;
+    queue.accept(r);
     Config& c = configs[runConfig[r.id]];
     if (!c.chosen) {
       if (--c.pendingTuning == 0) decide(runConfig[r.id]);
@@ -326,8 +310,8 @@ struct RealStudy::Impl {
   // Results at the chosen step, in seed order (tuning seeds then the final seeds).
   std::vector<const RealStudyRunResult*> chosenResults(const Config& c) const {
     std::vector<const RealStudyRunResult*> out;
-    for (int id : c.tuning.at(c.kChosen)) out.push_back(&results[id]);
-    for (int id : c.finals) out.push_back(&results[id]);
+    for (int id : c.tuning.at(c.kChosen)) out.push_back(&queue.results[id]);
+    for (int id : c.finals) out.push_back(&queue.results[id]);
     return out;
   }
 
@@ -356,7 +340,7 @@ struct RealStudy::Impl {
       for (const auto& [k, ids] : c.tuning) {
         row.grid.push_back(step(c, k));
         double sum = 0;
-        for (int id : ids) sum += results[id].bestValidationAccuracy;
+        for (int id : ids) sum += queue.results[id].bestValidationAccuracy;
         row.gridValidation.push_back(sum / static_cast<double>(ids.size()));
       }
       row.extendedDown = c.extendedDown;
@@ -412,28 +396,20 @@ struct RealStudy::Impl {
 RealStudy::RealStudy(const RealStudySettings& settings) : impl_(std::make_shared<Impl>(settings)) {}
 const RealStudySettings& RealStudy::settings() const { return impl_->s; }
 
-std::vector<RealStudyRun> RealStudy::take(int count) {
-  Impl& m = *impl_;
-  std::vector<RealStudyRun> out;
-  while (static_cast<int>(out.size()) < count && m.next < static_cast<int>(m.runs.size())) {
-    m.handedOut[m.next] = 1;
-    out.push_back(m.runs[m.next++]);
-  }
-  return out;
-}
+std::vector<RealStudyRun> RealStudy::take(int count) { return impl_->queue.take(count); }
 
 void RealStudy::submit(const RealStudyRunResult& result) { impl_->submit(result); }
 bool RealStudy::done() const { return impl_->done(); }
-int RealStudy::submitted() const { return impl_->submittedCount; }
-int RealStudy::inFlight() const { return impl_->next - impl_->submittedCount; }
+int RealStudy::submitted() const { return impl_->queue.submitted; }
+int RealStudy::inFlight() const { return impl_->queue.inFlight(); }
 int RealStudy::plannedRuns() const {
-  int n = static_cast<int>(impl_->runs.size());
+  int n = static_cast<int>(impl_->queue.runs.size());
   for (const Config& c : impl_->configs)
     if (!c.chosen) n += impl_->s.seeds - impl_->s.tuneSeeds;
   return n;
 }
 std::vector<RealStudyRow> RealStudy::table() const { return impl_->table(); }
-const std::vector<RealStudyRun>& RealStudy::runs() const { return impl_->runs; }
-const std::vector<RealStudyRunResult>& RealStudy::results() const { return impl_->results; }
+const std::vector<RealStudyRun>& RealStudy::runs() const { return impl_->queue.runs; }
+const std::vector<RealStudyRunResult>& RealStudy::results() const { return impl_->queue.results; }
 
 }  // namespace attnsvm
