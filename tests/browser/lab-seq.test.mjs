@@ -113,13 +113,7 @@ test('seq2seq and causal as embeds: the T x T attention and the convergence curv
       assert.match(r.problems[0], /unknown panel "nope"/);
     } finally { await context.close(); }
   }
-  // the hierarchy preset has no embed figure: said, and the default preset shown
-  const { page, context } = await openPage(browser, `${site.url}embed.html#s=hierarchy&autoplay=0`, { viewport: SIZES.phone });
-  try {
-    await page.waitForFunction(() => window.__embed?.ready, null, { timeout: 60000 });
-    const problems = await page.evaluate(() => window.__embed.problems.map((p) => p.message));
-    assert.ok(problems.some((m) => /"hierarchy" has no embed figure/.test(m)), JSON.stringify(problems));
-  } finally { await context.close(); }
+  // (the hierarchy's embed figure: tests/browser/hierarchy-embed.test.mjs)
 });
 
 // The CLI's numbers for one seed (the lab's view equals them: the same experiment API as the wasm test)
@@ -130,6 +124,16 @@ test('hierarchy: one seed of the experiment, both layers drawn, the CLI\'s numbe
   for (const [size, r] of Object.entries(shifts)) assert.ok(r.afterParse <= BOUND, `hierarchy ${size}: ${r.afterParse} ${JSON.stringify(r.shifts)}`);
   const { page, context } = await openLab(browser, site.url, 's=hierarchy&seed=2&it=400', { viewport: SIZES.desktop, timeout: 120000 });
   try {
+    // the top bar's player walks the snapshots: at the first one until played (autoplay=0)
+    await page.waitForFunction(() => window.__lab.hierarchy()?.numbers, null, { timeout: 120000 });
+    const atFirst = await page.evaluate(() => ({ h: window.__lab.hierarchy(), iter: document.getElementById('iter-out').textContent,
+      playShown: !!document.getElementById('btn-play').getClientRects().length, playDisabled: document.getElementById('btn-play').disabled }));
+    assert.equal(atFirst.h.index, 0);
+    assert.equal(atFirst.h.count, 41);
+    assert.equal(atFirst.iter, 'k = 0 / 400 (snapshot 1 of 41)');
+    assert.ok(atFirst.playShown && !atFirst.playDisabled, 'the player shown and enabled');
+    await page.evaluate(() => document.getElementById('btn-play').click());
+    await page.waitForFunction(() => window.__lab.hierarchy().done, null, { timeout: 60000 });
     const r = await page.evaluate(() => ({
       info: window.__lab.hierarchy(), hash: location.hash, view: document.documentElement.dataset.view,
       tokenShown: !!document.querySelector('.layout:not(.real-layout)').getClientRects().length,
@@ -148,7 +152,7 @@ test('hierarchy: one seed of the experiment, both layers drawn, the CLI\'s numbe
     for (const k of ['corrW1Attended', 'corrW1All', 'corrW2']) assert.ok(h.series[k].some(Number.isFinite), `${k} drawn somewhere`);
     assert.deepEqual(r.paths, [3, 3], 'three curves per layer');
     assert.doesNotMatch(r.readout, /NaN|undefined/);
-    assert.match(r.status, /Seed 2, 400 NGD steps, 41 snapshots: computed in/);
+    assert.match(r.status, /Seed 2, 400 NGD steps, 41 snapshots: computed in .* play or step walks them/);
     assert.deepEqual([r.seedInput, r.itersInput], ['2', '400']);
     if (cli) {
       const c = JSON.parse(execFileSync(cli, ['experiment', 'hierarchy', '--seeds', '1', '--seed-base', '2', '--iters', '400', '--quiet', '--threads', '1'], { maxBuffer: 1 << 28 }).toString()).sphere;

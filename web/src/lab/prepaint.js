@@ -133,8 +133,9 @@ export function prepaint(S) {
     // a scenario with a view of its own (real images): its frame instead of the token panels (the CSS
     // of html[data-view] already shows it; these are the attributes the view's module keeps)
     d.querySelector('.layout:not(.real-layout)').hidden = true;  // (the view's frame comes first in the HTML)
-    d.querySelector('.topbar .player').hidden = true;
     const own = d.querySelector(`[data-own-view="${s}"]`);
+    // (the hierarchy's view keeps the top bar's player: it walks the run's snapshots)
+    if (!own?.hasAttribute('data-top-player')) d.querySelector('.topbar .player').hidden = true;
     if (own) own.hidden = false;
   }
 }
