@@ -86,7 +86,7 @@ export function mountLabPath({ section, session: s, onRun }) {
     dragRequests++;
     const next = { ...problem(), dragAt: performance.now(), preview: phase === 'move' };
     figure.setProblem(next);
-    computer.request(next, { debounce: phase === 'move' });
+    computer.request(next);  // (path-compute.js: at most one in flight, the newest pending, previews warm-started)
     if (phase === 'end') {
       // the lab takes the moved tokens (its run restarts on them, and the path follows the new
       // configuration once it is there: problemCfg stays the old one until then)
