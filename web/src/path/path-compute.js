@@ -4,9 +4,10 @@
 //
 // A newer request supersedes an older one. At most one request is in flight: a request made while
 // one computes waits as the pending one (a newer one replaces it: a dragged token's intermediate
-// positions are dropped, never queued), and the one computing gives way at its next ball (a
-// worker call cannot be interrupted) — so the answer to a token's last position waits for at most
-// one ball of a stale one, not for a debounce delay plus a queue.
+// positions are dropped, never queued), and the one computing gives way at its next ball (a full
+// path) or once its three balls are in (a preview: asked at once, drawn once) — a worker call
+// cannot be interrupted — so the answer to a token's last position waits for at most one stale
+// answer, not for a debounce delay plus a queue.
 //
 // Previews (a token being dragged) are warm-started: each ball's radii from the W(R) of the last
 // path computed for this model (the previous position's, or the path shown before the drag; the
@@ -45,28 +46,40 @@ export function createPathComputer({ engine, onUpdate, onError }) {
     try {
       const api = await engine();
       const { cfg, dataset, lpP } = problem;
-      for (const ball of PATH_BALLS) {
-        if (stale(my)) return;
+      const request = (ball) => {
         const req = pathRequest(cfg, dataset, ball, lpP, { preview: !!problem.preview });
         const guess = problem.preview && warm.key === key ? warm.paths[ball] : null;
         if (guess) req.warmStart = guess;
-        const pts = (await api.path(req)).points;
-        if (stale(my)) return;
+        return req;
+      };
+      const keep = (ball, pts) => {
         result.paths[ball] = pts;
         if (warm.key !== key) warm = { key, paths: {} };
         warm.paths[ball] = stacked(pts);
-        onUpdate({ ...result, paths: { ...result.paths } });
-      }
-      for (const ball of PATH_BALLS) {
-        const sel = result.paths[ball].at(-1)?.selection;
-        if (!sel) continue;
-        try {
-          result.svms[ball] = await api.solve(svmRequest(cfg, dataset, ball, lpP, sel));
-        } catch (e) {
-          result.svms[ball] = { status: 'error', message: e.message };
-        }
+      };
+      if (problem.preview) {
+        // a preview (a few ms of compute a ball once warm-started): the three balls asked at once
+        // (the worker's queue, no round trip between them) and drawn once with their SVMs below
+        const all = await Promise.all(PATH_BALLS.map((ball) => api.path(request(ball))));
         if (stale(my)) return;
+        PATH_BALLS.forEach((ball, b) => keep(ball, all[b].points));
+      } else {
+        // a full path: ball by ball, each drawn as it comes (the first line while the others compute)
+        for (const ball of PATH_BALLS) {
+          if (stale(my)) return;
+          const pts = (await api.path(request(ball))).points;
+          if (stale(my)) return;
+          keep(ball, pts);
+          onUpdate({ ...result, paths: { ...result.paths } });
+        }
       }
+      // the SVMs the paths point at, asked at once
+      const solved = await Promise.all(PATH_BALLS.map((ball) => {
+        const sel = result.paths[ball].at(-1)?.selection;
+        return sel ? api.solve(svmRequest(cfg, dataset, ball, lpP, sel)).catch((e) => ({ status: 'error', message: e.message })) : null;
+      }));
+      if (stale(my)) return;
+      PATH_BALLS.forEach((ball, b) => { if (solved[b]) result.svms[ball] = solved[b]; });
       result.done = true;
       result.ms = lastMs = performance.now() - t0;
       onUpdate(result);
