@@ -1,5 +1,5 @@
 // Issue 40 in the lab: the seq2seq and causal presets (each sequence's T x T attention in the
-// current-softmax panel, n stacked matrices, reserved before the first paint from the scenario's
+// current-softmax panel, n small matrices side by side, reserved before the first paint from the scenario's
 // sizes and attention) and the two-layer hierarchy preset (one seed of `experiment hierarchy`
 // through the experiment API). Per preset: it loads, draws no NaN, moves nothing while it loads
 // (layout shift <= 0.005 after the parse, a desktop and a phone), and its URL state round-trips.
@@ -46,6 +46,8 @@ for (const [s, attention] of [['seq2seq', 'seq2seq'], ['causal', 'causal']]) {
           plotted: window.__lab.plotted(), corr: window.__lab.correlations(),
           rows: getComputedStyle(body).getPropertyValue('--current-rows').trim(),
           cells: body.querySelectorAll('rect').length, height: body.getBoundingClientRect().height,
+          items: body.querySelectorAll('g.item').length, minHeight: parseFloat(getComputedStyle(body).minHeight),
+          svgHeight: Number(body.querySelector('svg')?.getAttribute('height')),
           sub: document.getElementById('sub-current').textContent,
         };
       });
@@ -57,6 +59,11 @@ for (const [s, attention] of [['seq2seq', 'seq2seq'], ['causal', 'causal']]) {
       assert.ok(r.plotted.softmax.every(Number.isFinite), 'softmax finite');
       assert.ok(Object.values(r.corr).every((c) => c === null || Number.isFinite(c)), JSON.stringify(r.corr));
       assert.match(r.sub, /T x T block per sequence/);
+      // compact: a small T x T matrix per sequence, side by side (the 20 rows stacked were ~846 px tall),
+      // the reservation (lab.css) the drawing's height
+      assert.equal(r.items, n, 'a matrix per sequence');
+      assert.ok(r.height <= 260, `the panel is ${r.height} px tall`);
+      assert.equal(r.minHeight, Math.max(126, r.svgHeight), `reserved ${r.minHeight} px, drawn ${r.svgHeight} px`);
       if (attention === 'causal') {
         // query k attends to t <= k: each sequence's T x T block lower triangular
         const sm = r.plotted.softmax.slice(-n * T * T);

@@ -125,6 +125,8 @@ export function prepaint(S) {
     const r = d.documentElement.style;  // (the panels' markup comes after this script: inherited from here)
     r.setProperty('--current-rows', S.shape.perQuery.includes(att) ? n * T : n);
     r.setProperty('--current-cols', T);
+    r.setProperty('--current-items', S.shape.perQuery.includes(att) ? n : 1);  // (a T x T block per sequence)
+    if (S.shape.perQuery.includes(att)) d.documentElement.dataset.perQuery = '';  // (its subtitle: layout.js)
   }
   const f = $('sc-formulas');
   f.innerHTML = S.slot.repeat(info.formulas);
