@@ -69,11 +69,11 @@ test('iframe embed of s=hierarchy: the CLI\'s numbers, played snapshot by snapsh
     // played: the snapshots walked one by one, the curves grow, the finals at the end
     await page.evaluate(() => window.__embed.play());
     await page.waitForFunction(() => window.__embed.info().snapshot >= 5, null, { timeout: 30000 });
-    const mid = await page.evaluate(() => ({ info: window.__embed.info(), finals: document.querySelector('.af-panel-finals').textContent }));
+    const mid = await page.evaluate(() => ({ info: window.__embed.info(), finals: document.querySelector('.af-panel-finals table:not([aria-hidden])').textContent }));
     assert.ok(mid.info.snapshot < 40, 'not at the end yet');
     assert.doesNotMatch(mid.finals, /Picture holds/);
     await page.waitForFunction(() => window.__embed.info().done, null, { timeout: 60000 });
-    const end = await page.evaluate((f) => ({ info: window.__embed.info(), finals: document.querySelector('.af-panel-finals').textContent,
+    const end = await page.evaluate((f) => ({ info: window.__embed.info(), finals: document.querySelector('.af-panel-finals table:not([aria-hidden])').textContent,
       curves: ['layer1', 'layer2'].map((id) => eval(f)(document, id)), iter: document.querySelector('.af-iter').textContent,
       play: document.querySelector('.af-primary').textContent }), drawnCurves.toString());
     assert.equal(end.info.snapshot, 40);

@@ -137,7 +137,7 @@ test('hierarchy: one seed of the experiment, both layers drawn, the CLI\'s numbe
       playShown: !!document.getElementById('btn-play').getClientRects().length, playDisabled: document.getElementById('btn-play').disabled }));
     assert.equal(atFirst.h.index, 0);
     assert.equal(atFirst.h.count, 41);
-    assert.equal(atFirst.iter, 'k = 0 / 400 (snapshot 1 of 41)');
+    assert.equal(atFirst.iter, 'k = 0 / 400');
     assert.ok(atFirst.playShown && !atFirst.playDisabled, 'the player shown and enabled');
     await page.evaluate(() => document.getElementById('btn-play').click());
     await page.waitForFunction(() => window.__lab.hierarchy().done, null, { timeout: 60000 });

@@ -5,7 +5,7 @@
 // (embed/hierarchy-figure.js), so both draw the same numbers the same way. No engine calls here.
 //
 // hierarchyNumbers(aggregate) -> numbers; createHierarchyCharts(bodyOf(id) -> element|null,
-//   { height, label }) -> { draw(numbers, m), svg(id), resize(), ids }; snapshotText(numbers, m) -> sentence
+//   { height, label, captionShown }) -> { draw(numbers, m), svg(id), resize(), ids }; snapshotText(numbers, m) -> sentence
 import { createCurves } from '../plots/curves-svg.js';
 import { OKABE_ITO } from '../plots/theme.js';
 
@@ -65,32 +65,37 @@ export function snapshotText(h, m) {
 }
 
 // The readout: at the last snapshot the run's finals and certificates; before it the snapshot's
-// values and what the end will add (same rows, so its height hardly changes).
-// captionShown: the table's caption visible (the embed), else for screen readers only (the lab).
+// values. Both tables are written, stacked in one grid cell, the one not shown kept invisible
+// (and hidden from screen readers): the finals' table sets the readout's height from the first
+// snapshot on, so it does not grow at the end (no layout shift while the player walks).
 export function readoutHtml(h, m = lastIndex(h), { captionShown = false } = {}) {
   m = clampIndex(h, m);
   const f = h.finals, cert = (c) => (c === 1 ? 'certified' : 'not certified');
   const atEnd = m === lastIndex(h);
-  const rows = atEnd ? [
+  const finals = [
     ['Layer 1 (W1)', `selected softmax ${fmt(f.softmax1)}; corr with the SAtt-SVM ${fmt(f.corrW1Attended, 4)} over the attended units (${h.status.w1Attended}, ${cert(h.certified.w1Attended)}), ${fmt(f.corrW1All, 4)} over all units (${h.status.w1All}, ${cert(h.certified.w1All)})`],
     ['Layer 2 (W2)', `mass on O_i ${fmt(f.softmax2Set)}, largest softmax ${fmt(f.softmax2)}; corr with the Att-SVM of O_i ${fmt(f.corrW2, 4)} (${h.status.w2}, ${cert(h.certified.w2)}); one-token Att-SVM: ${h.status.w2OneToken}`],
     ['Picture holds', `${f.holds === 1 ? 'yes' : 'no'}: both layers' corr >= 0.99 with certified SVMs at the end`],
     ['Selections', `layer 2's largest attention per sequence on row ${h.selections.layer2.join(', ')} of H_i (its one-token verdict: ${h.verdict2.replace(/_/g, ' ')})`],
     ['Optimal tokens', `layer 1: ${fmt(100 * f.layer1Optimal, 0)} % of the units, ${fmt(100 * f.layer1AttendedOptimal, 0)} % of the attended ones; layer 2: ${fmt(100 * f.layer2Optimal, 0)} % of the sequences`],
     ['Training', `accuracy ${fmt(f.accuracy, 2)}; ${h.stopReason && h.stopReason !== '—' ? `stopped early: ${h.stopReason}` : 'ran its full budget'}`],
-  ] : [
+  ];
+  const snapshot = [
     ['Layer 1 (W1)', layerAt(h, 'layer1', m)],
     ['Layer 2 (W2)', layerAt(h, 'layer2', m)],
     ['At the end', `k = ${h.iters}: the final selections, certificates and verdict (step or play on)`],
   ];
-  const caption = atEnd ? `Seed ${h.seed} after ${h.iters} NGD steps` : `Seed ${h.seed} at k = ${h.iteration[m]} (snapshot ${m + 1} of ${h.iteration.length})`;
-  return `<table class="hier-readout"><caption${captionShown ? '' : ' class="sr-only"'}>${caption}</caption>${rows.map(([k, v]) => `<tr><th scope="row">${k}</th><td>${v}</td></tr>`).join('')}</table>`;
+  const table = (rows, caption, shown) => `<table class="hier-readout"${shown ? '' : ' aria-hidden="true" style="visibility:hidden"'}>` +
+    `<caption${captionShown ? '' : ' class="sr-only"'}>${caption}</caption>${rows.map(([k, v]) => `<tr><th scope="row">${k}</th><td>${v}</td></tr>`).join('')}</table>`;
+  return `<div class="hier-readout-stack">${table(finals, `Seed ${h.seed} after ${h.iters} NGD steps`, atEnd)}` +
+    `${atEnd ? '' : table(snapshot, `Seed ${h.seed} at k = ${h.iteration[m]} (snapshot ${m + 1} of ${h.iteration.length})`, true)}</div>`;
 }
 
 // The two layers' charts (each body given by bodyOf, or skipped) and the readout's element.
 // label: the bodies get role="img" and a text of what they show (the lab); the embed's figures
-// register theirs with access/figure-access.js instead.
-export function createHierarchyCharts(bodyOf, { height = 240, label = true } = {}) {
+// register theirs with access/figure-access.js instead. captionShown: the readout's caption (the
+// seed and the snapshot shown) visible, else for screen readers only.
+export function createHierarchyCharts(bodyOf, { height = 240, label = true, captionShown = !label } = {}) {
   const charts = {};
   for (const id of ['layer1', 'layer2']) {
     const body = bodyOf(id);
@@ -112,7 +117,7 @@ export function createHierarchyCharts(bodyOf, { height = 240, label = true } = {
         body.setAttribute('role', 'img');
         body.setAttribute('aria-label', `${LAYER_NAME[id]} over ${h.iters} iterations; at k = ${h.iteration[m]}: ${layerAt(h, id, m)}.`);
       }
-      if (readout) readout.innerHTML = readoutHtml(h, m, { captionShown: !label });
+      if (readout) readout.innerHTML = readoutHtml(h, m, { captionShown });
     },
     svg: (id) => charts[id]?.svg() ?? null,
     resize() { for (const c of Object.values(charts)) c.resize(); },

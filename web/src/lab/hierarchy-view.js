@@ -33,7 +33,7 @@ export function mountHierarchy({ setState }) {
   let controller = null, numbers = null, key = null, error = null, ms = null;
   const setStatus = (text) => { const el = $('hier-status'); if (el.textContent !== text) el.textContent = text; };
   let charts = null;
-  const draw = (m) => { charts ??= createHierarchyCharts((id) => $(`hier-body-${id}`)); charts.draw(numbers, m); };
+  const draw = (m) => { charts ??= createHierarchyCharts((id) => $(`hier-body-${id}`), { captionShown: true }); charts.draw(numbers, m); };
   // The top bar's player while the view is shown (bindPlayer): its buttons walk the snapshots.
   let ui = null, wasPlaying = false;
   const player = createSnapshotPlayer({
@@ -54,7 +54,8 @@ export function mountHierarchy({ setState }) {
     setDisabled(ui.play, !numbers || (done && !playing));
     setDisabled(ui.step, !numbers || done || playing);
     setDisabled(ui.reset, !numbers);
-    setText(ui.iter, numbers ? `k = ${numbers.iteration[player.index]} / ${numbers.iters} (snapshot ${player.index + 1} of ${numbers.iteration.length})` : 'k = — / —');
+    // (the counter's 17 characters: the snapshot's number is in the readout's caption and the announcements)
+    setText(ui.iter, numbers ? `k = ${numbers.iteration[player.index]} / ${numbers.iters}` : 'k = — / —');
   }
 
   // The reader's seed and iterations, checked here (the lab's message line is the token view's).

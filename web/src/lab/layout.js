@@ -38,7 +38,7 @@ export const PANEL_SUBTITLES = {
   softmax: 'Colour: softmax probability s_it of each token: one band per sequence (left strip: its colour), tokens t = 0…T−1 top to bottom. Selection shows as one bright row per band.',
   current: 'Rows: sequences; columns: tokens. Solid box: the selected token; dashed: the optimal token.',
   // (seq2seq and causal attention: a query per token, a T x T block of rows per sequence)
-  currentPerQuery: 'A T x T block per sequence (seq i), side by side: a row per query (q k), a column per token. Solid box: the selected token.',
+  currentPerQuery: 'A T x T block per sequence (seq i), side by side: a row per query (q k), a column per token (t = 0…T−1). Solid box: the selected token.',
 };
 
 // The current softmax's two subtitles, the one for the link's attention shown before the first paint

@@ -272,7 +272,9 @@ export function currentSoftmaxView(ctx) {
       marks: marks.filter((m) => Math.floor(m.r / T) === i).map((m) => ({ ...m, r: m.r % T })),
     }));
     return {
-      data: { items, scheme: 'seq', domain: [0, 1], showValues: true, rowNames: colNames.map((_, q) => `q${q}`), colNames, colorLabel: 's_it' },
+      // (the rows are queries, not sequences: no sequence colour; the columns numbered, "t=" in the subtitle)
+      data: { items, scheme: 'seq', domain: [0, 1], showValues: true, rowNames: colNames.map((_, q) => `q${q}`), rowSeq: false,
+        colNames: colNames.map((_, t) => String(t)), colorLabel: 's_it' },
       subtitle: PANEL_SUBTITLES.currentPerQuery,
     };
   }
