@@ -8,10 +8,10 @@
 // Run after the site build (it adds one file to dist/ and empties nothing):
 //   npx vite build -c vite.element.config.js
 // ATTNSVM_WASM_DIR picks another folder with attnsvm.js + attnsvm.wasm (default web/public/wasm).
-import { defineConfig } from 'vite';
+import { defineConfig, build } from 'vite';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { resolve } from 'node:path';
+import { resolve, dirname } from 'node:path';
 import { pureD3Schemes, D3_SCHEME_HELPERS } from './vite.config.js';
 
 const root = resolve(import.meta.dirname, 'web');
@@ -64,6 +64,67 @@ function noUrlWorker() {
   };
 }
 
+// The hierarchy figure (web/src/embed/hierarchy-figure.js) is not in the element's script (its size
+// bound): the door's dynamic import is cut here (the element passes loadHierarchyFigure, which
+// loads dist/attnsvm-figure-hierarchy.js: built after the element by hierarchyScript below).
+function noHierarchyImport() {
+  return {
+    name: 'attnsvm-no-hierarchy-import',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.endsWith('/embed/hierarchy-lazy.js')) return null;
+      const out = code.replace(/import\(\s*['"]\.\/hierarchy-figure\.js['"]\s*\)/,
+        "Promise.reject(new Error('attnsvm-figure: the hierarchy figure is a script of its own'))");
+      if (out === code) this.error('the hierarchy figure\'s import was not found in hierarchy-lazy.js');
+      return out;
+    },
+  };
+}
+
+// The modules the element already has, which the hierarchy script takes from it at run time
+// (web/src/embed/hierarchy-script.js: the same keys): each import of one becomes its exports read
+// from globalThis.__attnsvmFigureShared.
+const SHARED_MODULES = ['embed/shell.js', 'embed/params.js', 'lab/dom-write.js', 'access/figure-access.js', 'lab/scenarios.js',
+  'plots/curves-svg.js', 'plots/theme.js'];
+function sharedFromElement() {
+  const src = resolve(root, 'src');
+  return {
+    name: 'attnsvm-shared-from-element',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!importer || !source.startsWith('.')) return null;
+      const key = resolve(dirname(importer), source).slice(src.length + 1);
+      return SHARED_MODULES.includes(key) ? `\0shared:${key}` : null;
+    },
+    load(id) {
+      if (!id.startsWith('\0shared:')) return null;
+      const key = id.slice('\0shared:'.length);
+      const names = [...readFileSync(resolve(src, key), 'utf8').matchAll(/^export (?:async )?(?:function|const|let|class) (\w+)/gm)].map((m) => m[1]);
+      return `const m = globalThis.__attnsvmFigureShared[${JSON.stringify(key)}];\n${names.map((n) => `export const ${n} = m.${n};`).join('\n')}\n`;
+    },
+  };
+}
+function hierarchyScript() {
+  let outDir = null;  // (the element's: --outDir moves both)
+  return {
+    name: 'attnsvm-hierarchy-script',
+    apply: 'build',
+    configResolved(c) { outDir = resolve(c.root, c.build.outDir); },
+    async closeBundle() {
+      await build({
+        configFile: false, root, logLevel: 'warn', publicDir: false,
+        plugins: [pureD3Schemes(), sharedFromElement()],
+        define: { 'process.env.NODE_ENV': '"production"' },
+        build: {
+          outDir, emptyOutDir: false, target: 'es2022', copyPublicDir: false,
+          lib: { entry: resolve(root, 'src/embed/hierarchy-figure.js'), name: '__attnsvmHierarchyFigure', formats: ['iife'], fileName: () => 'attnsvm-figure-hierarchy.js' },
+          rollupOptions: { treeshake: { manualPureFunctions: D3_SCHEME_HELPERS } },
+        },
+      });
+    },
+  };
+}
+
 // All CSS of the bundle -> the '__ATTNSVM_FIGURE_CSS__' string of element.js (no .css file).
 function inlineCss() {
   return {
@@ -89,7 +150,7 @@ export default defineConfig({
   base: './',
   publicDir: false,
   logLevel: 'warn',
-  plugins: [pureD3Schemes(), moduleSource(), noUrlWorker(), inlineCss()],
+  plugins: [pureD3Schemes(), moduleSource(), noUrlWorker(), noHierarchyImport(), inlineCss(), hierarchyScript()],
   define: { 'process.env.NODE_ENV': '"production"' },
   build: {
     outDir: resolve(import.meta.dirname, 'dist'),

@@ -294,15 +294,31 @@ val pathW(const val& obj) {
     r("gapTolerance", gapTolerance);
     Vec radii;
     r("radii", radii);
+    // warmStart: a guess of W(R) per radius, stacked row-major as the answer's `data` (path.hpp)
+    std::vector<double> warm;
+    r("warmStart", warm);
     r.finish();
     if (radii.size() == 0) throw InputError("radii (increasing ball radii) are missing");
     const Model model(d, spec);
+    std::vector<Mat> warmStarts;
+    if (!warm.empty()) {
+      const Index rows = d.d, cols = spec.param == Parameterization::Prompt ? 1 : d.d;
+      const std::size_t each = static_cast<std::size_t>(rows * cols);
+      if (warm.size() != each * static_cast<std::size_t>(radii.size()))
+        throw InputError("warmStart has " + std::to_string(warm.size()) + " numbers, expected " +
+                         std::to_string(radii.size()) + " radii x " + std::to_string(rows) + " x " +
+                         std::to_string(cols));
+      using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+      for (Index k = 0; k < radii.size(); ++k)
+        warmStarts.push_back(Eigen::Map<const RowMat>(warm.data() + k * each, rows, cols));
+    }
     ps.norm = norm == NormKind::Nuclear ? BallNorm::Nuclear
               : norm == NormKind::Lp    ? BallNorm::Lp
                                         : BallNorm::Frobenius;
     if (norm != NormKind::Lp) ps.p = 2.0;
     std::vector<PathPoint> path = regularizationPathPoints(
-        model, std::vector<double>(radii.data(), radii.data() + radii.size()), ps, gapTolerance);
+        model, std::vector<double>(radii.data(), radii.data() + radii.size()), ps, gapTolerance,
+        &warmStarts);
     annotatePath(d, spec, norm, ps.p, path);
     std::vector<double> data;
     int rows = 0, cols = 0;

@@ -1,24 +1,26 @@
 #!/usr/bin/env node
 // The lab's regularization path view (web/src/path/) answering a drag: in headless Chromium, the
 // lab opened on the view (view=path), a token of the view's plane dragged with the mouse (five
-// moves, the path computed again in the view's engine worker as the token moves: debounced 60 ms,
-// stale answers dropped, a preview of at most 100 Frank-Wolfe iterations a radius) and held; the
-// time from the last move to the three balls' paths and SVMs drawn (the view's own clock,
-// lab-path.js: debounce + worker compute + drawing), median over the repeats. Then the token is
+// moves, the path computed again in the view's engine worker as the token moves: web/src/path/
+// path-compute.js, a preview of at most 100 Frank-Wolfe iterations a radius) and held; the time
+// from the last move to the three balls' paths and SVMs drawn (the view's own clock, lab-path.js:
+// waiting + worker compute + drawing), median over the repeats. Then the token is
 // dropped (the lab restarts its run on the moved data, and the view computes the full path of the
 // new data: its time, worker compute + drawing, is the second number) and the next repeat waits
 // for the view to settle.
-//   node bench/browser/path-drag.mjs [--scenario paths2d] [--repeats 9]   (after the site's build)
+//   node bench/browser/path-drag.mjs [--scenario paths2d] [--repeats 9] [--dist DIR]   (after the site's build;
+//   --dist: another build to measure, e.g. a copy of dist/ from before a change, for side-by-side runs)
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { launchBrowser, openPage } from '../../tests/browser/harness.mjs';
 import { serveLab } from '../../tests/browser/lab-helpers.mjs';
+import { serveSite } from '../../tests/browser/harness.mjs';
 
-const { values } = parseArgs({ options: { scenario: { type: 'string', default: 'paths2d' }, repeats: { type: 'string', default: '9' } } });
+const { values } = parseArgs({ options: { scenario: { type: 'string', default: 'paths2d' }, repeats: { type: 'string', default: '9' }, dist: { type: 'string' } } });
 const repeats = Number(values.repeats);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
-const site = await serveLab();
+const site = values.dist ? await serveSite({ dist: values.dist }) : await serveLab();
 const browser = await launchBrowser();
 try {
   const { page, context } = await openPage(browser, `${site.url}?autoplay=0#s=${values.scenario}&view=path`, { viewport: { width: 1280, height: 900 } });
@@ -42,7 +44,7 @@ try {
     await page.waitForTimeout(500);
     await settled();
   }
-  console.log(JSON.stringify({ scenario: values.scenario, firstPathMs: Math.round(first), dragToPathMs: { median: Math.round(median(times)), min: Math.round(Math.min(...times)), max: Math.round(Math.max(...times)), all: times.map(Math.round) },
+  console.log(JSON.stringify({ dist: values.dist ?? 'dist', scenario: values.scenario, firstPathMs: Math.round(first), dragToPathMs: { median: Math.round(median(times)), min: Math.round(Math.min(...times)), max: Math.round(Math.max(...times)), all: times.map(Math.round) },
     fullPathAfterDropMs: { median: Math.round(median(full)), all: full.map(Math.round) }, load: loadavg()[0] }));
   await context.close();
 } finally {

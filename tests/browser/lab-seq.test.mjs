@@ -1,5 +1,5 @@
 // Issue 40 in the lab: the seq2seq and causal presets (each sequence's T x T attention in the
-// current-softmax panel, n stacked matrices, reserved before the first paint from the scenario's
+// current-softmax panel, n small matrices side by side, reserved before the first paint from the scenario's
 // sizes and attention) and the two-layer hierarchy preset (one seed of `experiment hierarchy`
 // through the experiment API). Per preset: it loads, draws no NaN, moves nothing while it loads
 // (layout shift <= 0.005 after the parse, a desktop and a phone), and its URL state round-trips.
@@ -46,6 +46,8 @@ for (const [s, attention] of [['seq2seq', 'seq2seq'], ['causal', 'causal']]) {
           plotted: window.__lab.plotted(), corr: window.__lab.correlations(),
           rows: getComputedStyle(body).getPropertyValue('--current-rows').trim(),
           cells: body.querySelectorAll('rect').length, height: body.getBoundingClientRect().height,
+          items: body.querySelectorAll('g.item').length, minHeight: parseFloat(getComputedStyle(body).minHeight),
+          svgHeight: Number(body.querySelector('svg')?.getAttribute('height')),
           sub: document.getElementById('sub-current').textContent,
         };
       });
@@ -57,6 +59,11 @@ for (const [s, attention] of [['seq2seq', 'seq2seq'], ['causal', 'causal']]) {
       assert.ok(r.plotted.softmax.every(Number.isFinite), 'softmax finite');
       assert.ok(Object.values(r.corr).every((c) => c === null || Number.isFinite(c)), JSON.stringify(r.corr));
       assert.match(r.sub, /T x T block per sequence/);
+      // compact: a small T x T matrix per sequence, side by side (the 20 rows stacked were ~846 px tall),
+      // the reservation (lab.css) the drawing's height
+      assert.equal(r.items, n, 'a matrix per sequence');
+      assert.ok(r.height <= 260, `the panel is ${r.height} px tall`);
+      assert.equal(r.minHeight, Math.max(126, r.svgHeight), `reserved ${r.minHeight} px, drawn ${r.svgHeight} px`);
       if (attention === 'causal') {
         // query k attends to t <= k: each sequence's T x T block lower triangular
         const sm = r.plotted.softmax.slice(-n * T * T);
@@ -113,13 +120,7 @@ test('seq2seq and causal as embeds: the T x T attention and the convergence curv
       assert.match(r.problems[0], /unknown panel "nope"/);
     } finally { await context.close(); }
   }
-  // the hierarchy preset has no embed figure: said, and the default preset shown
-  const { page, context } = await openPage(browser, `${site.url}embed.html#s=hierarchy&autoplay=0`, { viewport: SIZES.phone });
-  try {
-    await page.waitForFunction(() => window.__embed?.ready, null, { timeout: 60000 });
-    const problems = await page.evaluate(() => window.__embed.problems.map((p) => p.message));
-    assert.ok(problems.some((m) => /"hierarchy" has no embed figure/.test(m)), JSON.stringify(problems));
-  } finally { await context.close(); }
+  // (the hierarchy's embed figure: tests/browser/hierarchy-embed.test.mjs)
 });
 
 // The CLI's numbers for one seed (the lab's view equals them: the same experiment API as the wasm test)
@@ -130,6 +131,16 @@ test('hierarchy: one seed of the experiment, both layers drawn, the CLI\'s numbe
   for (const [size, r] of Object.entries(shifts)) assert.ok(r.afterParse <= BOUND, `hierarchy ${size}: ${r.afterParse} ${JSON.stringify(r.shifts)}`);
   const { page, context } = await openLab(browser, site.url, 's=hierarchy&seed=2&it=400', { viewport: SIZES.desktop, timeout: 120000 });
   try {
+    // the top bar's player walks the snapshots: at the first one until played (autoplay=0)
+    await page.waitForFunction(() => window.__lab.hierarchy()?.numbers, null, { timeout: 120000 });
+    const atFirst = await page.evaluate(() => ({ h: window.__lab.hierarchy(), iter: document.getElementById('iter-out').textContent,
+      playShown: !!document.getElementById('btn-play').getClientRects().length, playDisabled: document.getElementById('btn-play').disabled }));
+    assert.equal(atFirst.h.index, 0);
+    assert.equal(atFirst.h.count, 41);
+    assert.equal(atFirst.iter, 'k = 0 / 400');
+    assert.ok(atFirst.playShown && !atFirst.playDisabled, 'the player shown and enabled');
+    await page.evaluate(() => document.getElementById('btn-play').click());
+    await page.waitForFunction(() => window.__lab.hierarchy().done, null, { timeout: 60000 });
     const r = await page.evaluate(() => ({
       info: window.__lab.hierarchy(), hash: location.hash, view: document.documentElement.dataset.view,
       tokenShown: !!document.querySelector('.layout:not(.real-layout)').getClientRects().length,
@@ -148,7 +159,7 @@ test('hierarchy: one seed of the experiment, both layers drawn, the CLI\'s numbe
     for (const k of ['corrW1Attended', 'corrW1All', 'corrW2']) assert.ok(h.series[k].some(Number.isFinite), `${k} drawn somewhere`);
     assert.deepEqual(r.paths, [3, 3], 'three curves per layer');
     assert.doesNotMatch(r.readout, /NaN|undefined/);
-    assert.match(r.status, /Seed 2, 400 NGD steps, 41 snapshots: computed in/);
+    assert.match(r.status, /Seed 2, 400 NGD steps, 41 snapshots: computed in .* play or step walks them/);
     assert.deepEqual([r.seedInput, r.itersInput], ['2', '400']);
     if (cli) {
       const c = JSON.parse(execFileSync(cli, ['experiment', 'hierarchy', '--seeds', '1', '--seed-base', '2', '--iters', '400', '--quiet', '--threads', '1'], { maxBuffer: 1 << 28 }).toString()).sphere;

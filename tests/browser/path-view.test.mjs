@@ -115,6 +115,41 @@ test('the slider moves R by keyboard: the text, the table and the hash follow; a
   }
 });
 
+// A token dragged with the mouse: the previews answer as it moves (path-compute.js: at most one in
+// flight, warm-started), and once it is dropped the path drawn is the engine's path of the dropped
+// tokens, radius by radius (no warm start, the engine's defaults: the previews leave no trace).
+test('a mouse drag previews the path as the token moves; dropped, the path is the engine\'s', async () => {
+  const { page, context, problems } = await openPath('s=paths2d&view=path&R=10');
+  try {
+    const box = await (await page.$$('#labpath-plane path.token'))[1].boundingBox();
+    const x = box.x + box.width / 2, y = box.y + box.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    for (let k = 1; k <= 5; k++) await page.mouse.move(x + 3 * k, y - 2 * k);
+    await page.waitForFunction(() => window.__labPath.info().dragTimings.length >= 1, null, { timeout: 60000 });
+    await page.mouse.up();
+    await page.waitForFunction(() => window.__lab.state.data !== null, null, { timeout: 30000 });
+    await page.waitForFunction(() => { const i = window.__labPath.info(); return i.done && !i.busy && !window.__lab.busy; }, null, { timeout: 60000, polling: 50 });
+    await page.waitForTimeout(300);
+    await page.waitForFunction(() => { const i = window.__labPath.info(); return i.done && !i.busy; }, null, { timeout: 60000, polling: 50 });
+    const i = await info(page);
+    assert.ok(i.dragRequests >= 2, `previews requested as the token moved (${i.dragRequests})`);
+    assert.deepEqual(i.request.dataset.X, (await page.evaluate(() => window.__lab.dataset())).X, 'the view\'s tokens are the lab\'s');
+    for (const ball of PATH_BALLS) {
+      const want = engine.path(pathRequest({ model: i.request.model }, i.request.dataset, ball, i.request.lpP)).points;
+      const got = i.result.paths[ball];
+      got.forEach((p, k) => {
+        for (const f of FIELDS) assert.ok(close(num(p[f]), want[k][f]), `${ball} R=${PATH_RADII[k]} ${f}: ${p[f]} vs ${want[k][f]}`);
+        for (const f of ['certified', 'iterations']) assert.equal(p[f], want[k][f], `${ball} R=${PATH_RADII[k]} ${f}`);
+        p.W.flat().forEach((v, j) => assert.ok(close(num(v), want[k].W.flat()[j]), `${ball} R=${PATH_RADII[k]} W`));
+      });
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the view moves nothing while it fills in (layout shift <= 0.005) and axe finds no violation in it', async () => {
   const { page, context } = await openPath('s=paths2d&view=path&R=100');
   try {

@@ -167,6 +167,51 @@ TEST(Path, LargeRadiusPointsAlongItsOwnNormsSvm) {
   EXPECT_GE(applied, 3);
 }
 
+// A warm start (the lab's view while a token is dragged: the previous position's W(R)): the path
+// of a nearby problem started from the path before the move certifies as the cold path does, at
+// points of the same loss to the certificate's precision, in fewer Frank-Wolfe iterations; the
+// guess outside the ball is scaled into it; a guess of the wrong size is an input error.
+TEST(Path, WarmStartFromANearbyProblemCertifiesInFewerIterations) {
+  const std::vector<double> radii = geometricRadii(1.0, 100.0, 9);
+  const Scenario sc = localData(1);
+  Dataset moved = sc.data;
+  moved.X.row(0) += 0.02 * moved.X.row(1);  // a token nudged
+  const Model before(sc.data, sc.model), after(moved, sc.model);
+  for (const Ball& b : kBalls) {
+    SCOPED_TRACE("ball " + std::to_string(static_cast<int>(b.norm)) + " p " + std::to_string(b.p));
+    PathSettings ps;
+    ps.norm = b.norm;
+    ps.p = b.p;
+    std::vector<Mat> guess;
+    for (PathPoint& pt : regularizationPathPoints(before, radii, ps)) guess.push_back(pt.W);
+    const std::vector<PathPoint> cold = regularizationPathPoints(after, radii, ps);
+    const std::vector<PathPoint> warm =
+        regularizationPathPoints(after, radii, ps, kPathGapTolerance, &guess);
+    int coldIters = 0, warmIters = 0;
+    for (std::size_t k = 0; k < radii.size(); ++k) {
+      coldIters += cold[k].iterations;
+      warmIters += warm[k].iterations;
+      if (cold[k].certified) EXPECT_TRUE(warm[k].certified);
+      if (!warm[k].certified || !cold[k].certified) continue;
+      EXPECT_LE(warm[k].norm, radii[k] * (1 + 1e-9));
+      EXPECT_LE(warm[k].relativeGap, kPathGapTolerance);
+      // both stationary to the bound, at the same point of the (non-convex) path: equal losses
+      // to about the certificate's size
+      EXPECT_NEAR(warm[k].loss, cold[k].loss, 1e-2 * std::max(1e-3, cold[k].loss));
+    }
+    EXPECT_LT(warmIters, coldIters);
+  }
+  // a guess larger than the ball is scaled into it; a wrong size is said
+  PathSettings ps;
+  std::vector<Mat> big(radii.size(), Mat::Ones(sc.data.d, sc.data.d) * 1e3);
+  for (const PathPoint& pt : regularizationPathPoints(after, radii, ps, kPathGapTolerance, &big))
+    EXPECT_LE(pt.norm, pt.radius * (1 + 1e-9));
+  std::vector<Mat> wrong(radii.size(), Mat::Zero(2, 2));
+  EXPECT_THROW(regularizationPathPoints(after, radii, ps, kPathGapTolerance, &wrong), InputError);
+  std::vector<Mat> fewer(2, Mat::Zero(sc.data.d, sc.data.d));
+  EXPECT_THROW(regularizationPathPoints(after, radii, ps, kPathGapTolerance, &fewer), InputError);
+}
+
 TEST(Path, BadSettingsAreInputErrors) {
   const Scenario sc = localData(0);
   const Model model(sc.data, sc.model);

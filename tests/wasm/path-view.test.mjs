@@ -69,3 +69,27 @@ for (const name of ['paths2d', 'paths2d-t5', 'prompt-global-local']) {
     assert.ok(stop === null || PATH_RADII.includes(stop));
   });
 }
+
+// The drag's previews (path-compute.js): warm-started from the path before the token moved, a preview
+// certifies its radii in fewer Frank-Wolfe iterations than one from W = 0, each point in its ball; a
+// warm start of the wrong size is an input error naming its size.
+test('a preview warm-started from the previous position\'s path: fewer iterations, the same certificates', () => {
+  const sc = engine.scenario('paths2d');
+  const cfg = { dataset: sc.dataset, model: sc.model, train: sc.train };
+  const moved = structuredClone(sc.dataset);
+  moved.X[0][1] = moved.X[0][1].map((v, k) => v + (k === 0 ? 0.05 : -0.03));
+  for (const ball of PATH_BALLS) {
+    const before = engine.path(pathRequest(cfg, cfg.dataset, ball, 3, { preview: true })).points;
+    const guess = Float64Array.from(before.flatMap((p) => p.W.flat()));
+    const cold = engine.path(pathRequest(cfg, moved, ball, 3, { preview: true })).points;
+    const warm = engine.path({ ...pathRequest(cfg, moved, ball, 3, { preview: true }), warmStart: guess }).points;
+    const its = (pts) => pts.reduce((a, p) => a + p.iterations, 0);
+    console.log(`${ball}: preview iterations from W = 0 ${its(cold)}, warm-started ${its(warm)}`);
+    assert.ok(its(warm) < its(cold), `${ball}: ${its(warm)} >= ${its(cold)}`);
+    for (const [k, p] of warm.entries()) {
+      assert.ok(p.norm <= p.radius * (1 + 1e-9));
+      if (cold[k].certified) assert.ok(p.certified, `${ball} R = ${p.radius}: certified from W = 0, not warm-started`);
+    }
+    assert.throws(() => engine.path({ ...pathRequest(cfg, moved, ball, 3), warmStart: guess.subarray(0, 8) }), /warmStart has 8 numbers, expected 13 radii x/);
+  }
+});

@@ -290,7 +290,7 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
 
   std::vector<PathPoint> regularizationPathPoints(
       const Model& model, const std::vector<double>& radii, const PathSettings& settings,
-      double gapTolerance) {
+      double gapTolerance, const std::vector<Mat>* warmStarts) {
     const ModelSpec& spec = model.spec();
     if (spec.param == Parameterization::KQ)
       throw InputError(
@@ -312,13 +312,27 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
     }
     Iterate it{spec.param == Parameterization::Prompt, model.zeroParams()};
     Mat x = it.prompt ? Mat(it.params.p) : it.params.W;
+    if (warmStarts && !warmStarts->empty()) {
+      if (warmStarts->size() != radii.size())
+        throw InputError("warmStart: " + std::to_string(warmStarts->size()) + " matrices for " +
+                         std::to_string(radii.size()) + " radii");
+      for (std::size_t k = 0; k < warmStarts->size(); ++k) {
+        const Mat& w = (*warmStarts)[k];
+        if (w.rows() != x.rows() || w.cols() != x.cols() || !w.allFinite())
+          throw InputError("warmStart[" + std::to_string(k) + "]: a finite " +
+                           std::to_string(x.rows()) + " x " + std::to_string(x.cols()) +
+                           " matrix expected, got " + std::to_string(w.rows()) + " x " +
+                           std::to_string(w.cols()));
+      }
+    }
     std::vector<PathPoint> path;
     path.reserve(radii.size());
     Gradient g;
     Mat S, dir, buf, D;
     constexpr double kNegInf = -std::numeric_limits<double>::infinity();
     double previousR = 0.0, gamma0 = 1.0, eta0 = 1.0;
-    for (double R : radii) {
+    for (std::size_t ri = 0; ri < radii.size(); ++ri) {
+      const double R = radii[ri];
       PathPoint pt;
       pt.radius = R;
       it.load(x);
@@ -334,6 +348,18 @@ ATTNSVM_COLD_BEGIN  // cold code: optimized for size in wasm (core/hints/cold.hp
         }
       }
       previousR = R;
+      // The caller's guess of W(R) (a nearby problem's), into the ball, when its loss is lower.
+      if (warmStarts && !warmStarts->empty()) {
+        Mat guess = (*warmStarts)[ri];
+        const double gn = ballNorm(guess, settings);
+        if (gn > R) guess *= R / gn;
+        it.load(guess);
+        Decomposition g0 = decompose(model, it.params);
+        if (lossDifference(spec.loss, at, g0) < 0.0) {
+          x = std::move(guess);
+          at = std::move(g0);
+        }
+      }
       double dual = 0.0, relGap = 0.0, logScale = kNegInf;
       for (int k = 0;; ++k) {
         it.load(x);

@@ -42,6 +42,7 @@ import { noticeText } from './notice.js';
 import { createStarter } from './start-queue.js';
 import { setPathEngine } from '../path/embed-path.js';
 import { createWorkerEngine } from '../engine/worker-engine.js';
+import { loadHierarchyScript } from './hierarchy-script.js';
 
 // Replaced at build time by the bundle's CSS (vite.element.config.js).
 const CSS = '__ATTNSVM_FIGURE_CSS__';
@@ -166,6 +167,10 @@ class AttnsvmFigure extends HTMLElement {
       // real images: the experiments build and the data, next to this script (fetched only then)
       realEngine: () => createRealEngine({ worker: new EngineWorker(), baseUrl: new URL('wasm/', BASE).href }),
       realBase: BASE,
+      // the hierarchy's code: a script of its own next to this one (hierarchy-script.js)
+      loadHierarchyFigure: () => loadHierarchyScript(new URL('attnsvm-figure-hierarchy.js', BASE).href),
+      // the hierarchy: the experiments build next to this script, in a worker of its own
+      experimentsEngine: () => createWorkerEngine({ worker: new EngineWorker(), baseUrl: new URL('wasm/', BASE).href, moduleName: 'attnsvm-experiments' }),
       onUpdate: (fig) => this.dispatchEvent(new CustomEvent('attnsvm:status', { detail: fig.info() })),
       deferStart: true,
     });

@@ -27,6 +27,7 @@
 import './figure.css';
 import { createEngineClient } from '../lab/engine-client.js';
 import { createFigure } from './figure.js';
+import { createWorkerEngine } from '../engine/worker-engine.js';
 import { parseEmbedHash, labHash, problemsWarning } from './params.js';
 import { noticeText } from './notice.js';
 import { onPrint } from '../access/figure-access.js';
@@ -81,7 +82,7 @@ function start() {
   figure?.destroy();
   settings = parseEmbedHash(location.hash);
   applyTheme(settings.theme);
-  const real = settings.state.scenario === 'real-images';  // its own workers (realEngine below)
+  const real = ['real-images', 'hierarchy'].includes(settings.state.scenario);  // its own workers (below)
   if (settings.problems.length) console.warn(problemsWarning(settings.problems, { who: `attnsvm figure ${location.href}` }));
   figure = createFigure(root, {
     client: real ? null : () => (client ??= createEngineClient()),
@@ -96,6 +97,8 @@ function start() {
     // real images: workers of their own with the experiments module (made only for that scenario)
     realEngine: () => import('../real/real-engine.js')
       .then(({ createRealEngine }) => createRealEngine({ worker: new Worker(new URL('../real/real-worker.js', import.meta.url)) })),
+    // the hierarchy: a worker of its own with the experiments module (made only for that scenario)
+    experimentsEngine: () => createWorkerEngine({ moduleName: 'attnsvm-experiments' }),
     deferStart: true,
   });
   io.disconnect();

@@ -46,6 +46,7 @@ import { runSummary } from '../lab/describe.js';
 import { createFigurePanels } from './figure-panels.js';
 import { legendItems, drawLegend } from './legend.js';
 import { createLazyRealFigure } from '../real/figure-lazy.js';
+import { createLazyHierarchyFigure } from './hierarchy-lazy.js';
 import { yieldToPage } from './start-queue.js';
 import { reserveCurrent } from './reserve.js';
 
@@ -75,6 +76,8 @@ function figureContext(root, options) {
 export function createFigure(root, options) {
   // real images (SPEC section 6): a figure of its own, loaded on demand (web/src/real/)
   if (options.state.scenario === 'real-images') return createLazyRealFigure(root, options);
+  // the two-layer hierarchy (SPEC 5.3): a figure of its own too (embed/hierarchy-figure.js)
+  if (options.state.scenario === 'hierarchy') return createLazyHierarchyFigure(root, options);
   const f = figureContext(root, options);
   f.player = createPlayer({
     canStep: () => f.run.id !== null && !done(f),

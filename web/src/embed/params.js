@@ -15,7 +15,14 @@ import { decodeHash, encodeHash, closestName, SCHEMA } from '../lab/state.js';
 export const PANEL_IDS = ['plane', 'softmax', 'current', 'corr', 'norms', 'spectrum', 'weights', 'readout', 'path'];
 // the panels of the real-images figure (web/src/real/figure-real.js)
 export const REAL_PANEL_IDS = ['gallery', 'accuracy', 'loss', 'sparsity', 'hist', 'weights', 'study', 'ladder', 'phase'];
-export const panelIds = (scenario) => (scenario === 'real-images' ? REAL_PANEL_IDS : PANEL_IDS);
+// the panels of the hierarchy figure (web/src/embed/hierarchy-figure.js; lab/hierarchy-draw.js)
+export const HIER_PANEL_IDS = ['layer1', 'layer2', 'finals'];
+export const HIER_PANEL_TITLES = {
+  layer1: 'Layer 1 (self-attention W1): softmax and corr with its SAtt-SVM',
+  layer2: 'Layer 2 (cross-attention W2): softmax and corr with its Att-SVM',
+  finals: 'Certificates and selections',
+};
+export const panelIds = (scenario) => (scenario === 'real-images' ? REAL_PANEL_IDS : scenario === 'hierarchy' ? HIER_PANEL_IDS : PANEL_IDS);
 export const REAL_PANEL_TITLES = {
   gallery: 'Test images: where attention looks',
   accuracy: 'Test accuracy (solid) and train (dashed)',
@@ -26,7 +33,7 @@ export const REAL_PANEL_TITLES = {
   study: 'Fair study: test accuracy per method (tuned steps, seeds)',
   ladder: 'Regime ladder: corr with the Att-SVM vs k, per n',
 };
-export const panelTitle = (scenario, id) => (scenario === 'real-images' ? REAL_PANEL_TITLES : PANEL_TITLES)[id];
+export const panelTitle = (scenario, id) => (scenario === 'real-images' ? REAL_PANEL_TITLES : scenario === 'hierarchy' ? HIER_PANEL_TITLES : PANEL_TITLES)[id];
 
 // Short titles for small figures (the lab's PANELS titles are written for a full page).
 export const PANEL_TITLES = {
@@ -58,11 +65,12 @@ export const DEFAULT_PANELS = {
   'real-images': ['gallery', 'accuracy'],
   seq2seq: ['current', 'corr'],
   causal: ['current', 'corr'],
+  hierarchy: ['layer1', 'layer2', 'finals'],
 };
 
 export const EMBED_KEYS = ['panels', 'caption', 'id', 'autoplay', 'theme'];
-// Presets with no embed figure (their lab view is their own: lab/hierarchy-view.js)
-export const NO_EMBED_FIGURE = ['hierarchy'];
+// Presets with no embed figure (none now: the hierarchy's is embed/hierarchy-figure.js)
+export const NO_EMBED_FIGURE = [];
 
 // "plane, corr,nope" -> { panels: ['plane', 'corr'], problems: [{ param: 'panels', value: 'nope', ... }] }
 export function parsePanels(text, scenario) {

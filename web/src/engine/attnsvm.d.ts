@@ -309,7 +309,9 @@ export interface Engine {
   // Regularization path W(R) = argmin_{||W|| <= R} L(W) (Frank-Wolfe, warm-started), one matrix per radius.
   // The array also carries `points`: per radius the Frank-Wolfe certificate (PathPoint).
   path(request: { dataset: DatasetJSON; model: ModelJSON; radii: number[]; norm: NormKind; p?: number;
-    iterationsPerRadius?: number; gapTolerance?: number }): Matrix[] & { points: PathPoint[] };
+    iterationsPerRadius?: number; gapTolerance?: number;
+    // a guess of each W(R) (a nearby problem's path), stacked row-major: radii x rows x cols numbers
+    warmStart?: Float64Array | number[] }): Matrix[] & { points: PathPoint[] };
   heapBytes(): number;                   // wasm heap size (leak tests)
   heapUsed(): number;                    // bytes currently malloc'd in the wasm heap (exact leak probe)
   // The experiment methods below need the 'attnsvm-experiments' build (createEngine({moduleName}));

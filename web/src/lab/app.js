@@ -150,7 +150,7 @@ function start() {
   readiness.firstFrame.then(startWorker);  // (the HTML's worker, if it waited for the first frame: engine-early.js)
   readiness.firstFrame.then(() => idleThen(() => panels.load('corr')));
   // The regularization path view under the panels (web/src/path/lab-path.js), once the page is idle.
-  readiness.firstFrame.then(() => idleThen(() => import('../path/lab-path.js').then(({ mountLabPath }) => mountLabPath({ section: document.getElementById('path-view'), session }))));
+  readiness.firstFrame.then(() => idleThen(() => import('../path/lab-path.js').then(({ mountLabPath }) => mountLabPath({ section: document.getElementById('path-view'), session, onRun: restarter.onRun }))));
   readiness.firstFrame.then(() => idleThen(() => import('../experiments/panel.js')
     .then(({ mountExperimentPanel }) => mountExperimentPanel(document.getElementById('experiment-panel')))));
 }

@@ -19,7 +19,7 @@ export function hierarchyLayoutHtml() {
   const info = SCENARIO_INFO[HIER_ID];
   const options = SCENARIO_ORDER.map((id) => `<option value="${id}"${id === HIER_ID ? ' selected' : ''}>${SCENARIO_INFO[id].title}</option>`).join('');
   return `
-  <div class="hier-layout" data-own-view="${HIER_ID}" hidden>
+  <div class="hier-layout" data-own-view="${HIER_ID}" data-top-player hidden>
     <aside class="controls" aria-label="Hierarchy controls">
       <form id="hier-controls" autocomplete="off" onsubmit="return false">
         <fieldset><legend>Scenario</legend>
@@ -31,7 +31,7 @@ export function hierarchyLayoutHtml() {
             <label>Seed <input id="hier-seed" type="number" min="0" step="1" inputmode="numeric" value="0"></label>
             <label>Iterations <input id="hier-iters" type="number" min="40" max="20000" step="1" value="2000"></label>
           </div>
-          <p class="hint">Sphere data n = 4, T = 5, d = 10 (the experiment's), W1, W2 ~ N(0, 0.1²) from the seed, NGD η = 0.1; 40 snapshots.</p>
+          <p class="hint">Sphere data n = 4, T = 5, d = 10 (the experiment's), W1, W2 ~ N(0, 0.1²) from the seed, NGD η = 0.1; 40 snapshots, walked by the player at the top (play, step, reset).</p>
         </fieldset>
       </form>
     </aside>

@@ -1,36 +1,23 @@
 // The hierarchy preset's view (issue 40, SPEC 5.3 "Two layers"; markup: hierarchy-layout.js): one
 // seed of `attnsvm experiment hierarchy` (sphere data n = 4, T = 5, d = 10; W1, W2 from the seed;
 // NGD) run through the experiment API on the experiments' worker pool (experiments/runner.js), the
-// same numbers as the CLI's for that seed (tests/wasm/experiment-seq.test.mjs), then drawn: per
-// layer its softmax sharpness and corr with its own certified SVM over the snapshots, and the run's
-// finals. The run is computed in one go (a two-layer stepper is not in the engine): the player
-// does not apply, and the view says so.
+// same numbers as the CLI's for that seed (tests/wasm/experiment-seq.test.mjs), then walked by the
+// lab's player (its top bar's play, step and reset: hierarchy-player.js), snapshot by snapshot:
+// per layer its softmax sharpness and corr with its own certified SVM (hierarchy-draw.js), and the
+// run's finals at the last snapshot. The run is computed in one go (the engine has no two-layer
+// stepper); the player walks its 41 snapshots.
 //
-// mountHierarchy({ setState(patch) }) -> { show(state, stale()) -> Promise, hide(), info() }
+// mountHierarchy({ setState(patch) }) -> { show(state, stale(), { autoplay }) -> Promise, hide(),
+//   bindPlayer(elements), unbindPlayer(), info() }
 import { runExperiment, Cancelled } from '../experiments/runner.js';
-import { createCurves } from '../plots/curves-svg.js';
-import { OKABE_ITO } from '../plots/theme.js';
+import { announce } from '../access/figure-access.js';
+import { setText, setDisabled } from './dom-write.js';
 import { HIER_ID } from './hierarchy-layout.js';
+import { hierarchyNumbers, createHierarchyCharts, snapshotText, HIER_DEFAULT_ITERS, HIER_MIN_ITERS } from './hierarchy-draw.js';
+import { createSnapshotPlayer } from './hierarchy-player.js';
 
-export const HIER_DEFAULT_ITERS = 2000;  // kHierarchyIters (experiment_hierarchy.hpp)
-export const HIER_MIN_ITERS = 40;        // kHierarchySnapshots: a snapshot every iters / 40 steps
-
-const SERIES = {
-  layer1: [
-    { key: 'softmax1', label: 'selected softmax (mean over units)', color: OKABE_ITO.blue },
-    { key: 'corrW1Attended', label: 'corr(W1, SAtt-SVM), attended units', color: OKABE_ITO.vermillion },
-    { key: 'corrW1All', label: 'corr(W1, SAtt-SVM), all units', color: OKABE_ITO.vermillion, dash: [5, 3] },
-  ],
-  layer2: [
-    { key: 'softmax2Set', label: 'softmax mass on the set O_i', color: OKABE_ITO.blue },
-    { key: 'softmax2', label: 'largest softmax', color: OKABE_ITO.blue, dash: [5, 3] },
-    { key: 'corrW2', label: 'corr(W2, Att-SVM of O_i)', color: OKABE_ITO.vermillion },
-  ],
-};
 
 const $ = (id) => document.getElementById(id);
-const fmt = (v, digits = 3) => (Number.isFinite(v) ? Number(v).toFixed(digits) : '—');
-const finite = (a) => Array.from(a, (v) => (Number.isFinite(v) ? v : null));
 
 // A seed or iteration count typed by the reader: an integer in [lo, hi], else why not.
 export function checkInt(text, name, lo, hi) {
@@ -40,44 +27,36 @@ export function checkInt(text, name, lo, hi) {
   return { value: v };
 }
 
-// The numbers the view draws from one seed's aggregate (experiments/aggregate.js): per layer its
-// series, and the finals.
-export function hierarchyNumbers(r) {
-  const at = (name) => r.values[name]?.[0];
-  const label = (name) => r.labels[name]?.[0] ?? '—';
-  return {
-    seed: r.seeds[0], iters: r.iters, iteration: r.iteration,
-    series: Object.fromEntries(Object.values(SERIES).flat().map((s) => [s.key, Array.from(r.series[s.key].mean)])),
-    finals: {
-      softmax1: at('softmax1'), corrW1Attended: at('corrW1Attended'), corrW1All: at('corrW1All'),
-      softmax2: at('softmax2'), softmax2Set: at('softmax2Set'), corrW2: at('corrW2'),
-      holds: at('holds'), accuracy: at('accuracy'), layer1Optimal: at('layer1Optimal'), layer2Optimal: at('layer2Optimal'),
-      layer1AttendedOptimal: at('layer1AttendedOptimal'),
-    },
-    certified: { w2: at('certifiedW2'), w1All: at('certifiedW1All'), w1Attended: at('certifiedW1Attended') },
-    status: { w2: label('statusW2'), w2OneToken: label('statusW2OneToken'), w1All: label('statusW1All'), w1Attended: label('statusW1Attended') },
-    verdict2: label('verdict2'), stopReason: label('stopReason'),
-    selections: { layer1: r.selections.layer1?.[0] ?? [], layer2: r.selections.layer2?.[0] ?? [] },
-  };
-}
-
-function readoutHtml(h) {
-  const f = h.finals, cert = (c) => (c === 1 ? 'certified' : 'not certified');
-  const rows = [
-    ['Layer 1 (W1)', `selected softmax ${fmt(f.softmax1)}; corr with the SAtt-SVM ${fmt(f.corrW1Attended, 4)} over the attended units (${h.status.w1Attended}, ${cert(h.certified.w1Attended)}), ${fmt(f.corrW1All, 4)} over all units (${h.status.w1All}, ${cert(h.certified.w1All)})`],
-    ['Layer 2 (W2)', `mass on O_i ${fmt(f.softmax2Set)}, largest softmax ${fmt(f.softmax2)}; corr with the Att-SVM of O_i ${fmt(f.corrW2, 4)} (${h.status.w2}, ${cert(h.certified.w2)}); one-token Att-SVM: ${h.status.w2OneToken}`],
-    ['Picture holds', `${f.holds === 1 ? 'yes' : 'no'}: both layers' corr >= 0.99 with certified SVMs at the end`],
-    ['Selections', `layer 2's largest attention per sequence on row ${h.selections.layer2.join(', ')} of H_i (its one-token verdict: ${h.verdict2.replace(/_/g, ' ')})`],
-    ['Optimal tokens', `layer 1: ${fmt(100 * f.layer1Optimal, 0)} % of the units, ${fmt(100 * f.layer1AttendedOptimal, 0)} % of the attended ones; layer 2: ${fmt(100 * f.layer2Optimal, 0)} % of the sequences`],
-    ['Training', `accuracy ${fmt(f.accuracy, 2)}; ${h.stopReason && h.stopReason !== '—' ? `stopped early: ${h.stopReason}` : 'ran its full budget'}`],
-  ];
-  return `<table class="hier-readout"><caption class="sr-only">Seed ${h.seed} after ${h.iters} NGD steps</caption>${rows.map(([k, v]) => `<tr><th scope="row">${k}</th><td>${v}</td></tr>`).join('')}</table>`;
-}
+export { hierarchyNumbers, HIER_DEFAULT_ITERS, HIER_MIN_ITERS };
 
 export function mountHierarchy({ setState }) {
-  let controller = null, result = null, key = null, error = null, ms = null;
-  const charts = {};
+  let controller = null, numbers = null, key = null, error = null, ms = null;
   const setStatus = (text) => { const el = $('hier-status'); if (el.textContent !== text) el.textContent = text; };
+  let charts = null;
+  const draw = (m) => { charts ??= createHierarchyCharts((id) => $(`hier-body-${id}`), { captionShown: true }); charts.draw(numbers, m); };
+  // The top bar's player while the view is shown (bindPlayer): its buttons walk the snapshots.
+  let ui = null, wasPlaying = false;
+  const player = createSnapshotPlayer({
+    onIndex: (m) => { if (numbers) draw(m); updateUI(); },
+    onChange: () => {
+      updateUI();
+      // a pause or the run's end said once, with where it is (never per snapshot)
+      if (wasPlaying && !player.playing && numbers && ui) announce(ui.play, `${player.done ? 'The run ended' : 'Paused'}. ${snapshotText(numbers, player.index)}`);
+      wasPlaying = player.playing;
+    },
+  });
+
+  function updateUI() {
+    if (!ui) return;
+    const { playing, done } = player;
+    setText(ui.ico, playing ? '❚❚' : (done ? '✓' : '▶'));
+    setText(ui.lbl, playing ? 'Pause' : (done ? 'Done' : 'Play'));
+    setDisabled(ui.play, !numbers || (done && !playing));
+    setDisabled(ui.step, !numbers || done || playing);
+    setDisabled(ui.reset, !numbers);
+    // (the counter's 17 characters: the snapshot's number is in the readout's caption and the announcements)
+    setText(ui.iter, numbers ? `k = ${numbers.iteration[player.index]} / ${numbers.iters}` : 'k = — / —');
+  }
 
   // The reader's seed and iterations, checked here (the lab's message line is the token view's).
   for (const [id, field, lo, hi, name] of [['hier-seed', 'seed', 0, 2 ** 31 - 1, 'The seed'], ['hier-iters', 'iterations', HIER_MIN_ITERS, 20000, 'Iterations']]) {
@@ -89,42 +68,27 @@ export function mountHierarchy({ setState }) {
   }
   $('hier-scenario').addEventListener('change', (e) => setState({ scenario: e.target.value }));
 
-  function chart(id) {
-    return charts[id] ??= createCurves($(`hier-body-${id}`), {
-      xlabel: 'iteration k', y: { label: 'softmax, corr', log: false }, height: 240,
-      series: SERIES[id].map(({ label, color, dash }) => ({ label, color, dash })),
-    });
-  }
-  function draw() {
-    const h = hierarchyNumbers(result);
-    for (const id of ['layer1', 'layer2']) {
-      chart(id).update({ x: h.iteration, ys: SERIES[id].map((s) => finite(h.series[s.key])), xmax: h.iters });
-      const body = $(`hier-body-${id}`), last = SERIES[id].map((s) => `${s.label} ${fmt(h.series[s.key].at(-1), 4)}`).join(', ');
-      body.setAttribute('role', 'img');
-      body.setAttribute('aria-label', `${id === 'layer1' ? 'Layer 1' : 'Layer 2'} over ${h.iters} iterations; at the end: ${last}.`);
-    }
-    $('hier-body-readout').innerHTML = readoutHtml(h);
-    setStatus(`Seed ${h.seed}, ${h.iters} NGD steps, ${h.iteration.length} snapshots: computed in ${(ms / 1000).toFixed(1)} s, in one go (no player).`);
-  }
-
   // Shows the state's run: computed unless it is the one drawn; stale(): a newer restart took over.
-  async function show(state, stale) {
+  async function show(state, stale, { autoplay = false } = {}) {
     const seed = state.seed ?? 0, iters = state.iterations ?? HIER_DEFAULT_ITERS;
     $('hier-scenario').value = HIER_ID;
     $('hier-seed').value = String(seed);
     $('hier-iters').value = String(iters);
     if (iters < HIER_MIN_ITERS) { error = `Iterations must be at least ${HIER_MIN_ITERS} (a snapshot every iters / 40 steps); got ${iters}`; setStatus(`${error}.`); return; }
     const k = `${seed}/${iters}`;
-    if (k === key && result) { draw(); return; }
+    if (k === key && numbers) { draw(player.index); updateUI(); return; }
     controller?.abort();
+    player.stop();
     const mine = controller = new AbortController();
     error = null;
     setStatus(`Running seed ${seed}: ${iters} NGD steps, both layers' SVMs certified at 41 snapshots…`);
     try {
       const r = await runExperiment({ name: 'hierarchy', seeds: 1, seedBase: seed, iters, workers: 1, settings: [{ label: '', options: {} }] }, { signal: mine.signal });
       if (mine.signal.aborted || stale()) return;
-      result = r.settings[0].result; key = k; ms = r.ms;
-      draw();
+      numbers = hierarchyNumbers(r.settings[0].result); key = k; ms = r.ms;
+      setStatus(`Seed ${numbers.seed}, ${numbers.iters} NGD steps, ${numbers.iteration.length} snapshots: computed in ${(ms / 1000).toFixed(1)} s; play or step walks them (the top bar's player).`);
+      player.load(numbers.iteration.length, 0);
+      if (autoplay) player.play();
     } catch (e) {
       if (e instanceof Cancelled || mine.signal.aborted) return;
       error = e.message;
@@ -133,8 +97,28 @@ export function mountHierarchy({ setState }) {
       if (controller === mine) controller = null;
     }
   }
-  function hide() { controller?.abort(); controller = null; }
-  // (the browser tests read the drawn numbers here)
-  const info = () => ({ key, error, running: !!controller, numbers: result ? hierarchyNumbers(result) : null });
-  return { show, hide, info };
+  function hide() { controller?.abort(); controller = null; player.stop(); }
+
+  // The top bar's buttons (the lab's playback.js sets their onclick): taken while the view is
+  // shown, given back on unbind.
+  let saved = null;
+  function bindPlayer({ play, step, reset, iter }) {
+    if (ui) return;
+    ui = { play, step, reset, iter, ico: play.querySelector('.ico'), lbl: play.querySelector('.lbl') };
+    saved = { play: play.onclick, step: step.onclick, reset: reset.onclick };
+    play.onclick = () => { if (player.playing) player.stop(); else player.play(); };
+    step.onclick = () => { player.step(); if (numbers) announce(play, snapshotText(numbers, player.index)); };
+    reset.onclick = () => { player.reset(); if (numbers) announce(play, `Reset. ${snapshotText(numbers, player.index)}`); };
+    updateUI();
+  }
+  function unbindPlayer() {
+    if (!ui) return;
+    player.stop();
+    ui.play.onclick = saved.play; ui.step.onclick = saved.step; ui.reset.onclick = saved.reset;
+    ui = null; saved = null;
+  }
+  // (the browser tests read the drawn numbers and the player here)
+  const info = () => ({ key, error, running: !!controller, numbers, index: player.index, count: player.count,
+    playing: player.playing, done: player.done });
+  return { show, hide, info, bindPlayer, unbindPlayer, player };
 }

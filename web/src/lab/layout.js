@@ -38,8 +38,13 @@ export const PANEL_SUBTITLES = {
   softmax: 'Colour: softmax probability s_it of each token: one band per sequence (left strip: its colour), tokens t = 0…T−1 top to bottom. Selection shows as one bright row per band.',
   current: 'Rows: sequences; columns: tokens. Solid box: the selected token; dashed: the optimal token.',
   // (seq2seq and causal attention: a query per token, a T x T block of rows per sequence)
-  currentPerQuery: 'Rows: a T x T block per sequence, a row per query (i·qk); columns: tokens. Solid box: the selected token.',
+  currentPerQuery: 'A T x T block per sequence (seq i), side by side: a row per query (q k), a column per token (t = 0…T−1). Solid box: the selected token.',
 };
+
+// The current softmax's two subtitles, the one for the link's attention shown before the first paint
+// (html[data-per-query], prepaint.js; lab.css): written at the first drawing, a per-query subtitle
+// (a line longer) grew the panel and moved the panels below it.
+const currentSubtitles = () => `<span class="sub-cross">${PANEL_SUBTITLES.current}</span><span class="sub-pq">${PANEL_SUBTITLES.currentPerQuery}</span>`;
 
 // The formula slots of the intro: fixed-height boxes that the formulas' SVG fills after the first
 // frame (sync-controls.js, formulas.js), so that they move nothing (prepaint.js writes as many as
@@ -161,7 +166,7 @@ export function labShellHtml() {
             </div></header>
           <div class="panel-msg" id="msg-${p.id}" role="status"></div>
           <div class="body" id="body-${p.id}"></div>
-          <p class="sub" id="sub-${p.id}">${PANEL_SUBTITLES[p.id] ?? ''}</p>
+          <p class="sub" id="sub-${p.id}">${p.id === 'current' ? currentSubtitles() : PANEL_SUBTITLES[p.id] ?? ''}</p>
         </section>`).join('')}
       </div>
       <footer class="foot"><p>Engine: <span id="engine-version">loading…</span>. Computation runs in a Web Worker (WebAssembly);

@@ -125,6 +125,8 @@ export function prepaint(S) {
     const r = d.documentElement.style;  // (the panels' markup comes after this script: inherited from here)
     r.setProperty('--current-rows', S.shape.perQuery.includes(att) ? n * T : n);
     r.setProperty('--current-cols', T);
+    r.setProperty('--current-items', S.shape.perQuery.includes(att) ? n : 1);  // (a T x T block per sequence)
+    if (S.shape.perQuery.includes(att)) d.documentElement.dataset.perQuery = '';  // (its subtitle: layout.js)
   }
   const f = $('sc-formulas');
   f.innerHTML = S.slot.repeat(info.formulas);
@@ -133,8 +135,9 @@ export function prepaint(S) {
     // a scenario with a view of its own (real images): its frame instead of the token panels (the CSS
     // of html[data-view] already shows it; these are the attributes the view's module keeps)
     d.querySelector('.layout:not(.real-layout)').hidden = true;  // (the view's frame comes first in the HTML)
-    d.querySelector('.topbar .player').hidden = true;
     const own = d.querySelector(`[data-own-view="${s}"]`);
+    // (the hierarchy's view keeps the top bar's player: it walks the run's snapshots)
+    if (!own?.hasAttribute('data-top-player')) d.querySelector('.topbar .player').hidden = true;
     if (own) own.hidden = false;
   }
 }

@@ -38,17 +38,20 @@ export function createLabRenderer({ $, panels, lossChart }) {
     return rest ?? [];
   }
   const softmax = (ctx) => { const v = softmaxView(ctx); panels.softmax.update(v.data); sub('softmax', v.subtitle); };
-  // (the panel's reserved height follows the drawn matrix's shape, lab.css: rows x columns)
+  // (the panel's reserved height follows the drawn matrices' shape, lab.css: all their rows, the
+  // columns, and how many matrices: one, or a T x T block per sequence)
   let currentShape = null;
-  const reserve = (M) => {
-    const shape = `${M.length}x${M[0]?.length ?? 1}`;
+  const reserve = (items) => {
+    const rows = items.reduce((a, it) => a + it.M.length, 0), cols = items[0].M[0]?.length ?? 1;
+    const shape = `${rows}x${cols}x${items.length}`;
     if (shape === currentShape) return;
     currentShape = shape;
     const b = $('body-current').style;
-    b.setProperty('--current-rows', M.length);
-    b.setProperty('--current-cols', M[0]?.length ?? 1);
+    b.setProperty('--current-rows', rows);
+    b.setProperty('--current-cols', cols);
+    b.setProperty('--current-items', items.length);
   };
-  const current = (ctx) => { const v = currentSoftmaxView(ctx); if (v) { reserve(v.data.items[0].M); panels.current.update(v.data); sub('current', v.subtitle); } };
+  const current = (ctx) => { const v = currentSoftmaxView(ctx); if (v) { reserve(v.data.items); panels.current.update(v.data); sub('current', v.subtitle); } };
   const spectrum = (ctx) => { const v = spectrumView(ctx, themeColors().fg); panels.spectrum.update(v.data); sub('spectrum', v.subtitle); };
   const weights = (ctx) => { const v = weightsView(ctx); panels.weights.update(v.data); sub('weights', v.subtitle); };
   // a curve chart's series change with the references (its key): set them before the data (fresh:

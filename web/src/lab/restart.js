@@ -8,11 +8,15 @@ import { TraceStore } from './trace.js';
 
 // createRestart({ session, setMessage(key, text), playback (playback.js), drag (drag.js),
 //   references (references.js), loop (render-loop.js), realView (real-view.js), syncControls(),
-//   describeFigures(now), readiness (ready.js) }) -> { restart(options) -> Promise, restarting }
+//   describeFigures(now), readiness (ready.js) }) -> { restart(options) -> Promise, restarting,
+//   onRun(fn) -> unsubscribe }: fn(cfg) after each restart has set the session's run (its cfg and
+//   projection; cfg null when it has none), e.g. the path view follows the lab's problem.
 // The session's run fields (run, cfg, baseDataset, projection, scores, trace) are written here only.
 export function createRestart({ session: s, setMessage, playback, drag, references, loop, realView, syncControls, describeFigures, readiness }) {
   const runs = createRunController();
   let restarting = 0;
+  const listeners = new Set();
+  const notify = () => { for (const fn of listeners) fn(s.cfg); };
   async function restart(options = {}) {
     restarting++;
     try { await restartInner(options); } finally { restarting--; }
@@ -23,7 +27,8 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
     if (realView.owns(s.state.scenario)) {  // (real images, the hierarchy: own-views.js)
       const { signal } = s.run = { ...runs.begin(), id: null };
       s.cfg = null;
-      await realView.show(signal);
+      notify();
+      await realView.show(signal, { autoplay: wasPlaying });
       return;
     }
     realView.hide();
@@ -48,6 +53,7 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
     s.scores = run.scores;
     s.trace = run.trace;
     syncControls();
+    notify();
     await firstDraw(run, wasPlaying);
   }
 
@@ -70,6 +76,7 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
     setMessage(e.phase === 'start' ? 'engine-run' : 'data', e.message);
     s.cfg = null;
     if (e.base) s.baseDataset = e.base.dataset;
+    notify();
     loop.renderAll();
     readiness.markReady();
   }
@@ -90,5 +97,5 @@ export function createRestart({ session: s, setMessage, playback, drag, referenc
     if (wasPlaying) playback.play();
   }
 
-  return { restart, get restarting() { return restarting; } };
+  return { restart, onRun(fn) { listeners.add(fn); return () => listeners.delete(fn); }, get restarting() { return restarting; } };
 }

@@ -161,7 +161,7 @@ export const SCENARIO_INFO = {
   // one seed of `attnsvm experiment hierarchy` through the experiment API, both layers' curves.
   hierarchy: {
     title: 'Two attention layers: a hierarchy of SVMs?',
-    caption: 'Two stacked attention layers: layer 1 is self-attention W1 with every token a query (sequence-to-sequence), layer 2 cross-attention W2 that reads layer 1\'s outputs H_i with the query h_i0, then a fixed linear head; W1 and W2 are trained jointly by NGD. The papers\' closing perspective says each layer should converge to the max-margin SVM of its own selection given the other layer\'s outputs; no theorem covers it. Here, per layer and snapshot: how sharp its softmax is and the corr of its weights with its own certified SVM (layer 1: the seq2seq SAtt-SVM; layer 2: the Att-SVM of the set of rows it selects). One seed of the hierarchy experiment, computed in one go and then drawn; over 100 seeds: Full experiments.',
+    caption: 'Two stacked attention layers: layer 1 is self-attention W1 with every token a query (sequence-to-sequence), layer 2 cross-attention W2 that reads layer 1\'s outputs H_i with the query h_i0, then a fixed linear head; W1 and W2 are trained jointly by NGD. The papers\' closing perspective says each layer should converge to the max-margin SVM of its own selection given the other layer\'s outputs; no theorem covers it. Here, per layer and snapshot: how sharp its softmax is and the corr of its weights with its own certified SVM (layer 1: the seq2seq SAtt-SVM; layer 2: the Att-SVM of the set of rows it selects). One seed of the hierarchy experiment, computed in one go, then played snapshot by snapshot; over 100 seeds: Full experiments.',
     formulas: [],
     refs: [],
     options: [],

@@ -262,9 +262,25 @@ export function currentSoftmaxView(ctx) {
     if (sel[u] !== null) marks.push({ r: u, c: sel[u], kind: 'selected' });
     if (!seq2 && ctx.scores?.optimal) marks.push({ r: u, c: ctx.scores.optimal[u], kind: 'optimal' });
   }
+  const colNames = Array.from({ length: T }, (_, t) => `t=${t}`);
+  if (seq2) {
+    // a query per token: each sequence's T x T block a small matrix of its own, side by side (as
+    // many a row as fit: plots/heatmaps.js; their space reserved by lab.css and figure.css)
+    const n = units / T;
+    const items = Array.from({ length: n }, (_, i) => ({
+      label: `seq ${i}`, M: M.slice(i * T, (i + 1) * T),
+      marks: marks.filter((m) => Math.floor(m.r / T) === i).map((m) => ({ ...m, r: m.r % T })),
+    }));
+    return {
+      // (the rows are queries, not sequences: no sequence colour; the columns numbered, "t=" in the subtitle)
+      data: { items, scheme: 'seq', domain: [0, 1], showValues: true, rowNames: colNames.map((_, q) => `q${q}`), rowSeq: false,
+        colNames: colNames.map((_, t) => String(t)), colorLabel: 's_it' },
+      subtitle: PANEL_SUBTITLES.currentPerQuery,
+    };
+  }
   return {
     data: { items: [{ label: `k = ${last.iteration}`, M, marks }], scheme: 'seq', domain: [0, 1], showValues: true,
-      rowNames: unitLabel, rowSeq: unitSeq, colNames: Array.from({ length: T }, (_, t) => `t=${t}`), colorLabel: 's_it' },
+      rowNames: unitLabel, rowSeq: unitSeq, colNames, colorLabel: 's_it' },
     subtitle: seq2 ? PANEL_SUBTITLES.currentPerQuery : PANEL_SUBTITLES.current,
   };
 }

@@ -3,11 +3,13 @@
 // model of the run, session.cfg): whenever that changes and the view is on screen, the path is
 // computed again on the three balls in an engine worker of its own (the lab's worker keeps playing
 // the run: a path is 0.1-1 s of compute). Dragging a token in the view's plane recomputes the path
-// as the token moves (debounced, stale answers dropped) and, when it is dropped, gives the moved
+// as the token moves (at most one request in flight, stale ones dropped, previews warm-started from
+// the previous position's path: path-compute.js) and, when it is dropped, gives the moved
 // data to the lab (its run restarts on it, as a drag in the lab's own plane does). The radius is
 // in the URL's hash (view=path&R=...), written without restarting the run.
 //
-// mountLabPath({ section, session, setMessage }) -> { figure, info() }
+// mountLabPath({ section, session, onRun(fn) -> unsubscribe }) -> { figure, info(), stop() }
+//   onRun: the lab's restarts (restart.js), each a new problem to follow when on screen
 import { createWorkerEngine } from '../engine/worker-engine.js';
 import { computeProjection } from '../lab/views.js';
 import { dot } from '../lab/linalg.js';
@@ -20,7 +22,7 @@ import { PATH_RADII, pathUnsupported, radiusIndex } from './path-model.js';
 let enginePromise = null;
 const pathEngine = () => (enginePromise ??= createWorkerEngine().catch((e) => { enginePromise = null; throw e; }));
 
-export function mountLabPath({ section, session: s }) {
+export function mountLabPath({ section, session: s, onRun }) {
   const body = section.querySelector('#path-body');
   let dataset = null;        // the tokens of the path on screen (the lab's, or moved by a drag here)
   let problemCfg = null;     // the lab's cfg the path was computed for
@@ -54,7 +56,7 @@ export function mountLabPath({ section, session: s }) {
     return { cfg, dataset, lpP: s.lpP(), projection: s.projection ?? computeProjection(cfg, s.baseDataset), domainKey: cfg };
   }
 
-  // The lab's problem changed (a restart): compute its path if the view is on screen.
+  // The lab's problem changed (a restart, restart.js onRun): compute its path if the view is on screen.
   function follow() {
     if (!visible || s.cfg === problemCfg) return;
     problemCfg = s.cfg;
@@ -84,7 +86,7 @@ export function mountLabPath({ section, session: s }) {
     dragRequests++;
     const next = { ...problem(), dragAt: performance.now(), preview: phase === 'move' };
     figure.setProblem(next);
-    computer.request(next, { debounce: phase === 'move' });
+    computer.request(next);  // (path-compute.js: at most one in flight, the newest pending, previews warm-started)
     if (phase === 'end') {
       // the lab takes the moved tokens (its run restarts on them, and the path follows the new
       // configuration once it is there: problemCfg stays the old one until then)
@@ -99,7 +101,7 @@ export function mountLabPath({ section, session: s }) {
     follow();
   }, { rootMargin: '200px 0px' });
   io.observe(section);
-  const poll = setInterval(follow, 300);
+  const unsubscribe = onRun(follow);
 
   // A link with view=path opens here, at its radius.
   if (s.state.pathR != null) figure.setIndex(radiusIndex(s.state.pathR));
@@ -107,7 +109,7 @@ export function mountLabPath({ section, session: s }) {
 
   const api = {
     figure,
-    stop() { clearInterval(poll); io.disconnect(); computer.cancel(); },
+    stop() { unsubscribe(); io.disconnect(); computer.cancel(); },
     info: () => ({
       index: figure.index, radius: PATH_RADII[figure.index], playing: figure.playing,
       busy: computer.busy, lastMs: computer.lastMs, dragRequests, dragTimings: [...timings],

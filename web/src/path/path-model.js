@@ -22,9 +22,12 @@ export const RADIUS_DECADES = 3;
 export const PATH_RADII = Array.from({ length: RADIUS_DECADES * RADII_PER_DECADE + 1 },
   (_, k) => 10 ** (k / RADII_PER_DECADE));
 // While a token moves, the path is a preview: at most this many Frank-Wolfe iterations a radius
-// (the engine's default is 500; a radius that stops short is reported uncertified, as any other);
-// the full path follows when the token is dropped.
-export const PREVIEW_ITERATIONS = 100;
+// (the engine's default is 500; a radius that stops short is reported uncertified, as any other),
+// each radius warm-started from the previous position's W(R) (path-compute.js), so a drag's
+// previews continue one another's iterations; the full path follows when the token is dropped.
+// 30: the five-step drag of bench/browser/path-preview.mjs spends ~350 iterations a step on the
+// three balls, against ~750 at 100 warm-started and ~1780 at 100 from W = 0 (docs/BENCHMARKS.md).
+export const PREVIEW_ITERATIONS = 30;
 // The rank of W(R): singular values above this fraction of the largest (as the reg-path experiment).
 export const RANK_TOLERANCE = 1e-7;
 

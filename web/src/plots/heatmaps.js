@@ -218,7 +218,7 @@ function buildMatrices(svg, data, L, c) {
     }
     if (data.rowNames && idx % perRow === 0) {
       g.selectAll('text.rn').data(data.rowNames).join('text').attr('class', 'rn').attr('x', -4).attr('y', (_, r) => r * cell + cell / 2 + 3.5)
-        .attr('text-anchor', 'end').attr('font-size', 9).attr('fill', (_, r) => seqColor(data.rowSeq?.[r] ?? r)).text((d) => d);
+        .attr('text-anchor', 'end').attr('font-size', 9).attr('fill', (_, r) => (data.rowSeq === false ? c.muted : seqColor(data.rowSeq?.[r] ?? r))).text((d) => d);
     }
   });
   svg.append('g').attr('class', 'cbar');
@@ -256,7 +256,8 @@ function updateMatrix(g, it, { cell, showValues, fill, toT, c }) {
 }
 
 // data: { items: [{ label, M: number[][], marks?: [{ r, c, kind: 'selected' | 'optimal' }] }],
-//         scheme: 'seq' | 'div', domain?: [lo, hi], rowLabel, colLabel, showValues, rowNames?, colNames? }
+//         scheme: 'seq' | 'div', domain?: [lo, hi], rowLabel, colLabel, showValues, rowNames?, colNames?,
+//         rowSeq?: the sequence of each row (its name's colour), false: no sequence colour (rows not sequences) }
 export function createMatrices(container) {
   const svgEl = document.createElementNS(SVG_NS, 'svg');
   container.append(svgEl);

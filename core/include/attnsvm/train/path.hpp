@@ -47,10 +47,16 @@ struct PathPoint {
 // gapTolerance or after settings.iterationsPerRadius iterations (then certified = false).
 // The default bound of the certificate (the relative gap at which a radius stops).
 inline constexpr double kPathGapTolerance = 1e-3;
+// warmStarts (optional, one matrix per radius or none): a guess of each W(R), e.g. the path of a
+// slightly different problem (the lab's view while a token is dragged: the previous answer's
+// W(R)). At each radius the start is the one of lower loss among the path's own warm start and
+// the guess (scaled into the ball if it lies outside); the certificate is computed as always, so a
+// guess changes how many iterations a radius takes, never what a certified point means.
 std::vector<PathPoint> regularizationPathPoints(const Model& model,
                                                 const std::vector<double>& radii,
                                                 const PathSettings& settings,
-                                                double gapTolerance = kPathGapTolerance);
+                                                double gapTolerance = kPathGapTolerance,
+                                                const std::vector<Mat>* warmStarts = nullptr);
 
 // Geometric radii r0, r0 q, ..., r1 (count >= 2 values, r0 < r1; count = 1 gives r0).
 std::vector<double> geometricRadii(double r0, double r1, int count);
