@@ -34,7 +34,8 @@ __all__ = ["Figure", "figure", "figure_script", "LAB_SCENARIOS", "PANELS"]
 # The lab's scenarios (web/src/lab/scenarios.js, SCENARIO_ORDER) a figure can show, and the panels
 # of an embed (web/src/embed/params.js, PANEL_IDS); tests/python/test_figure.py checks both lists
 # against the web sources. real-images is not here: it needs the site's image data next to it; nor
-# hierarchy: its lab view runs one seed of an experiment and has no embed figure.
+# hierarchy: its figure's code is a script of its own beside the element's (attnsvm-figure-hierarchy.js,
+# and the experiments wasm), which a self-contained srcdoc figure cannot fetch.
 LAB_SCENARIOS = (
     "paths2d", "paths2d-t5", "local-convergence", "rank", "multitoken", "prompt-global-local",
     "loss-function", "joint-pv", "mirror-descent", "md-convergence", "joint-wv", "overparam", "sphere",
