@@ -58,7 +58,7 @@ tools=$(tool_versions)
 # The scripts that build or run tests: every key covers them (the others in scripts/, benchmarks and
 # the figure export, change no test's result).
 harness=(scripts/test.sh scripts/test-cache.sh scripts/ensure-deps.sh scripts/build-wasm.sh
-  scripts/make-real-images-asset.mjs scripts/pack-npm.mjs)
+  scripts/make-real-images-asset.mjs scripts/pack-npm.mjs scripts/browser-host.mjs)
 # Inputs of each stage.
 native_inputs=(core cli tests/core tests/cli CMakeLists.txt CMakePresets.json cmake)
 wasm_inputs=(core wasm tests/core CMakeLists.txt CMakePresets.json cmake)

@@ -11,6 +11,8 @@ root=$PWD
 bash scripts/ensure-deps.sh
 
 export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
+# the CLI's precompiled header is cacheable only with these (scripts/test.sh says why)
+export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros}
 venv=build/python-venv
 py=/usr/bin/python3  # Debian's Python (its packages), not a pyenv one on PATH
 if [[ ! -x $venv/bin/python ]]; then

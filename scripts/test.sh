@@ -37,6 +37,11 @@ if command -v ccache >/dev/null; then
   # 484 s). Not hashing it lets them share; the price is that an object's debug info may name the
   # folder of the clone that first compiled it.
   export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
+  # The CLI's precompiled header (cli/CMakeLists.txt, builds that are not unity: the Python stage's)
+  # made ccache refuse every CLI object ("could not use precompiled header": 785 of the machine's
+  # 3420 calls), so every run rebuilt them at -O3. With these two sloppinesses it caches them (a
+  # second build dir of the same sources hits: checked); no source uses __DATE__ or __TIME__.
+  export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros}
 fi
 
 logdir=$(mktemp -d)
@@ -125,6 +130,9 @@ native_pipeline() {
   fi
   run_extra_stages
 }
+# The native pipeline, and then a mark that its further stages (the Python package's build among
+# them) have ended, whatever became of them: the wasm API tests wait for it (release_cli below).
+native_pipeline_marked() { native_pipeline; touch "$logdir/extra-done"; }
 # wait_for_build native|wasm: waits until that pipeline's build has ended; true when it succeeded.
 wait_for_build() {
   while [[ ! -f "$logdir/$1-built" && ! -f "$logdir/$1-failed" ]]; do sleep 2; done
@@ -132,9 +140,23 @@ wait_for_build() {
 }
 # The agreement tests' native driver is built by the native build (linked against its core), so no
 # second copy of the core is compiled here (tests/wasm/native/CMakeLists.txt).
+# The CLI they compare with: the Python stage's release build of it (build/python, -O3, the
+# native-release preset's flags) when that is at least as new as every source it is built from, else
+# the ASan one. Under ASan the same experiments cost 7x (hierarchy: 70 against 10 CPU-s) to 18x
+# (seq2seq-convergence) the CPU, and the two files that run them were 180 of the stage's CPU-s
+# (docs/BENCHMARKS.md, "Where npm test's time goes"); a cold run builds that release CLI anyway. The
+# ASan CLI is still what the CLI's own tests (ctest) run.
+release_cli() {
+  local cli=build/python/attnsvm/cli/attnsvm
+  while [[ ! -f "$logdir/extra-done" ]]; do sleep 2; done
+  [[ -x $cli && -z $(find core cli cmake CMakeLists.txt -newer "$cli" -type f -print -quit) ]] && echo "$PWD/$cli"
+}
 wasm_api_tests() {
   wait_for_build native || { echo "no native CLI: the native build failed"; return 1; }
-  ATTNSVM_NATIVE_REF=${ATTNSVM_NATIVE_REF:-$PWD/build/native-debug/tests/wasm/native/native_ref} \
+  local cli
+  cli=${ATTNSVM_CLI:-$(release_cli)}
+  echo "wasm API tests: the native CLI is ${cli:-build/native-debug/cli/attnsvm (ASan)}"
+  ATTNSVM_CLI=$cli ATTNSVM_NATIVE_REF=${ATTNSVM_NATIVE_REF:-$PWD/build/native-debug/tests/wasm/native/native_ref} \
     "${low[@]}" node --test --test-reporter=spec tests/wasm/
 }
 browser_stages() {
@@ -176,7 +198,7 @@ wasm_pipeline() {
 # The README and docs: every link leads somewhere, the README starts with the two commands (under a second).
 test_stage docs "docs: links and the README (node --test)" node --test --test-reporter=spec tests/docs/
 
-{ native_pipeline; wasm_tests; } > "$logdir/native.log" 2>&1 &
+{ native_pipeline_marked; wasm_tests; } > "$logdir/native.log" 2>&1 &
 native_pid=$!
 { wasm_pipeline; wasm_tests; } > "$logdir/wasm.log" 2>&1 &
 wasm_pid=$!

@@ -9,8 +9,14 @@ import { resolve } from 'node:path';
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const artifactsDir = resolve(repoRoot, 'artifacts/screenshots');
 
-// dist: another built site to serve (e.g. main's build, for a before/after measurement)
-export async function serveSite({ port = 0, dist } = {}) {
+// dist: another built site to serve (e.g. main's build, for a before/after measurement).
+// ATTNSVM_SITE_URL (set by scripts/test.sh, served by scripts/browser-host.mjs for the whole run):
+// that server of dist/ instead of a new one, unless another site or port is asked for (own: always
+// a new one: the host's own).
+export async function serveSite({ port = 0, dist, own = false } = {}) {
+  if (process.env.ATTNSVM_SITE_URL && !dist && !port && !own) {
+    return { url: process.env.ATTNSVM_SITE_URL.replace(/\/?$/, '/'), close: async () => {} };
+  }
   const server = await preview({
     configFile: resolve(repoRoot, 'vite.config.js'),
     logLevel: 'silent',
@@ -21,13 +27,15 @@ export async function serveSite({ port = 0, dist } = {}) {
   return { url, close: () => new Promise((r) => server.httpServer.close(r)) };
 }
 
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+// ATTNSVM_BROWSER_WS (set by scripts/test.sh): connect to the run's one Chromium
+// (scripts/browser-host.mjs, the same flags) instead of starting one; close() then closes this file's
+// contexts and disconnects. Each page still gets a context of its own (openPage).
 export async function launchBrowser() {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  if (process.env.ATTNSVM_BROWSER_WS) return chromium.connect(process.env.ATTNSVM_BROWSER_WS);
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 }
 
 // Opens a page and records console errors/warnings and uncaught page errors in `problems`.
