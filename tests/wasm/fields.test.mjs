@@ -52,7 +52,7 @@ test('a misspelled key is an error naming it and listing the fields, in every in
   notAField(() => engine.generalized({ dataset: ds, softmax, attention: 'cross' }), 'attention',
     ['dataset', 'softmax', 'threshold', 'norm', 'p', 'tolerance', 'feasibilityTol', 'supportTol', 'maxIterations', 'W']);
   notAField(() => engine.path({ dataset: ds, model: linearW, radii: [1], norms: 'fro' }), 'norms',
-    ['dataset', 'model', 'norm', 'p', 'iterationsPerRadius', 'gapTolerance', 'radii']);
+    ['dataset', 'model', 'norm', 'p', 'iterationsPerRadius', 'gapTolerance', 'radii', 'warmStart']);
   // a key whose value is undefined is absent (what a spread such as {...ds, Z: undefined} writes)
   engine.validate({ ...ds, Z: undefined, extra: undefined }, 'self');
   // values are checked by type, with their path
