@@ -43,4 +43,7 @@ if [[ ! -f $stamp || ! -f build/python/attnsvm/cli/attnsvm ]] ||
 fi
 
 cd "$root"
+# The package's CLI (build/python/attnsvm/cli/attnsvm) is current from here on: scripts/test.sh's wasm API
+# tests compare with it and need not wait for pytest (a cold run's critical path otherwise).
+if [[ -n ${ATTNSVM_RELEASE_CLI_MARK:-} ]]; then touch "$ATTNSVM_RELEASE_CLI_MARK"; fi
 exec "$venv/bin/python" -m pytest -q tests/python "$@"

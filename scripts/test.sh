@@ -146,9 +146,12 @@ wait_for_build() {
 # (seq2seq-convergence) the CPU, and the two files that run them were 180 of the stage's CPU-s
 # (docs/BENCHMARKS.md, "Where npm test's time goes"); a cold run builds that release CLI anyway. The
 # ASan CLI is still what the CLI's own tests (ctest) run.
+# It waits until the Python stage has built that CLI (scripts/test-python.sh marks it before pytest
+# starts) or the native pipeline's further stages have ended (cached, failed or done).
+export ATTNSVM_RELEASE_CLI_MARK=$logdir/release-cli-built
 release_cli() {
   local cli=build/python/attnsvm/cli/attnsvm
-  while [[ ! -f "$logdir/extra-done" ]]; do sleep 2; done
+  while [[ ! -f "$logdir/extra-done" && ! -f $ATTNSVM_RELEASE_CLI_MARK ]]; do sleep 2; done
   [[ -x $cli && -z $(find core cli cmake CMakeLists.txt -newer "$cli" -type f -print -quit) ]] && echo "$PWD/$cli"
 }
 wasm_api_tests() {
