@@ -54,8 +54,14 @@ async function lab(hash, { ahead, autoplay = false, init = nameless }) {
   // the worker's own offer was the same)
   // (the given offer's check ends when the worker's init answers, which the page does not wait for: the
   // default link's worker starts at the first frame, so on a slow load it can answer after the page is idle)
-  if (ahead && !hash) {
-    await page.waitForFunction(() => window.__attnsvmEarlyWorker?.firstRunHandedOver !== undefined, null, { timeout: 20000, polling: 50 });
+  // That wait is for every page whose worker was given the default link's first run (source 'given'),
+  // also one whose worker computed nothing ahead (namelessEarly): it read `handedOver: undefined`
+  // once, on a run where the page went idle before the worker's init answered.
+  if (!hash) {
+    await page.waitForFunction(() => {
+      const w = window.__attnsvmEarlyWorker;
+      return !w || w.firstRunSource !== 'given' || w.firstRunHandedOver !== undefined;
+    }, null, { timeout: 20000, polling: 50 });
   }
   const stats = await page.evaluate(() => {
     const w = window.__attnsvmEarlyWorker;
