@@ -5,7 +5,9 @@
 //   - the wasm module: attnsvm.js (the glue) plus attnsvm.wasm gzipped and base64-encoded, unpacked
 //     in the worker with DecompressionStream (about 100 KB smaller over the wire than the base64 of
 //     attnsvm.single.js, whose base64 compresses poorly).
-// Run after the site build (it adds one file to dist/ and empties nothing):
+// The hierarchy's and the real images' figures are scripts of their own beside it (figureScripts
+// below: attnsvm-figure-hierarchy.js, attnsvm-figure-real.js), fetched only by figures of theirs.
+// Run after the site build (it adds these files to dist/ and empties nothing):
 //   npx vite build -c vite.element.config.js
 // ATTNSVM_WASM_DIR picks another folder with attnsvm.js + attnsvm.wasm (default web/public/wasm).
 import { defineConfig, build } from 'vite';

@@ -18,6 +18,9 @@
 // styles live in the element's shadow root (a constructed stylesheet: no inline <style>, so a
 // style-src policy without 'unsafe-inline' is fine). Needed from a Content-Security-Policy:
 // script-src 'wasm-unsafe-eval' blob: and worker-src blob: (never 'unsafe-eval').
+// Two scenarios' figures are scripts of their own beside this one, fetched only by a figure of
+// theirs (figure-scripts.js): hierarchy (attnsvm-figure-hierarchy.js) and real images
+// (attnsvm-figure-real.js, which also need the site's data/ and the experiments build in wasm/).
 //
 // An attribute it does not know, or a value it cannot use, is the author's mistake: the figure runs
 // with the defaults, warns once in the console (each attribute, its value and what it accepts) and
