@@ -2,8 +2,8 @@
 // Builds the npm package of the JS API into build/npm/: assembles build/npm/attnsvm/ from
 // web/package/ (package.json with the exports map, the node entry, README), web/src/engine/ (the
 // engine, worker engine, worker and conversions), the hand-written types, the wasm builds from
-// web/public/wasm/ and, when the site was built, dist/attnsvm-figure.js (and the hierarchy figure's
-// script beside it); then runs `npm pack`.
+// web/public/wasm/ and, when the site was built, dist/attnsvm-figure.js (and the hierarchy's and the
+// real images' figure scripts beside it); then runs `npm pack`.
 // Prints the tarball's path. Needs `bash scripts/build-wasm.sh` (and the experiments module) first.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -39,9 +39,12 @@ if (!existsSync(figure)) {
   console.error('pack-npm: dist/attnsvm-figure.js not found (run the site build): packing without ./figure');
 } else {
   cpSync(figure, resolve(pkgDir, 'attnsvm-figure.js'));
-  // The hierarchy figure's code, fetched by the element from next to its own script (embed/hierarchy-script.js).
-  cpSync(resolve(root, 'dist/attnsvm-figure-hierarchy.js'), resolve(pkgDir, 'attnsvm-figure-hierarchy.js'));
-  manifest.files.push('attnsvm-figure-hierarchy.js');
+  // The hierarchy's and the real images' figures: code fetched by the element from next to its own
+  // script (embed/figure-scripts.js; real images also need the site's data/ beside it).
+  for (const f of ['attnsvm-figure-hierarchy.js', 'attnsvm-figure-real.js']) {
+    cpSync(resolve(root, 'dist', f), resolve(pkgDir, f));
+    manifest.files.push(f);
+  }
 }
 writeFileSync(resolve(pkgDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 cpSync(resolve(root, 'web/package/node.js'), resolve(pkgDir, 'node.js'));

@@ -18,6 +18,9 @@
 // styles live in the element's shadow root (a constructed stylesheet: no inline <style>, so a
 // style-src policy without 'unsafe-inline' is fine). Needed from a Content-Security-Policy:
 // script-src 'wasm-unsafe-eval' blob: and worker-src blob: (never 'unsafe-eval').
+// Two scenarios' figures are scripts of their own beside this one, fetched only by a figure of
+// theirs (figure-scripts.js): hierarchy (attnsvm-figure-hierarchy.js) and real images
+// (attnsvm-figure-real.js, which also need the site's data/ and the experiments build in wasm/).
 //
 // An attribute it does not know, or a value it cannot use, is the author's mistake: the figure runs
 // with the defaults, warns once in the console (each attribute, its value and what it accepts) and
@@ -30,11 +33,10 @@
 // done, started, iteration, maxIterations, correlations, info(); methods play(), pause(), reset().
 // It fires 'attnsvm:status' events ({detail: info}) on start, pause and completion.
 import './figure.css';
-// the engine's worker with the real-images requests (a superset of worker.js; web/src/real/)
-import EngineWorker from '../real/real-worker.js?worker&inline';
+// the engine's worker (real images: a worker of their own, in their script: real-script.js)
+import EngineWorker from '../engine/worker.js?worker&inline';
 import moduleSource from 'virtual:attnsvm-module-source';
 import { createEngineClient } from '../lab/engine-client.js';
-import { createRealEngine } from '../real/real-engine.js';
 import { createFigure } from './figure.js';
 import { parseEmbedHash, labHash, problemsWarning } from './params.js';
 import { closestName } from '../lab/state.js';
@@ -42,7 +44,7 @@ import { noticeText } from './notice.js';
 import { createStarter } from './start-queue.js';
 import { setPathEngine } from '../path/embed-path.js';
 import { createWorkerEngine } from '../engine/worker-engine.js';
-import { loadHierarchyScript } from './hierarchy-script.js';
+import { loadFigureScript } from './figure-scripts.js';
 
 // Replaced at build time by the bundle's CSS (vite.element.config.js).
 const CSS = '__ATTNSVM_FIGURE_CSS__';
@@ -164,11 +166,12 @@ class AttnsvmFigure extends HTMLElement {
       labUrl,
       autoplay: s.autoplay && !reducedMotion.matches,
       notice: noticeText(s.problems.map((p) => ({ ...p, param: this._name(p) }))),
-      // real images: the experiments build and the data, next to this script (fetched only then)
-      realEngine: () => createRealEngine({ worker: new EngineWorker(), baseUrl: new URL('wasm/', BASE).href }),
+      // real images: their code a script of its own next to this one (figure-scripts.js), the
+      // experiments build and the data next to it too (fetched only then)
+      loadRealFigure: () => loadFigureScript(new URL('attnsvm-figure-real.js', BASE).href, '__attnsvmRealFigure', 'real-images figure'),
       realBase: BASE,
-      // the hierarchy's code: a script of its own next to this one (hierarchy-script.js)
-      loadHierarchyFigure: () => loadHierarchyScript(new URL('attnsvm-figure-hierarchy.js', BASE).href),
+      // the hierarchy's code: a script of its own next to this one (figure-scripts.js)
+      loadHierarchyFigure: () => loadFigureScript(new URL('attnsvm-figure-hierarchy.js', BASE).href, '__attnsvmHierarchyFigure', 'hierarchy figure'),
       // the hierarchy: the experiments build next to this script, in a worker of its own
       experimentsEngine: () => createWorkerEngine({ worker: new EngineWorker(), baseUrl: new URL('wasm/', BASE).href, moduleName: 'attnsvm-experiments' }),
       onUpdate: (fig) => this.dispatchEvent(new CustomEvent('attnsvm:status', { detail: fig.info() })),

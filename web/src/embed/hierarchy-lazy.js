@@ -1,10 +1,11 @@
 // The embeds' door to the hierarchy figure (hierarchy-figure.js): its frame (shell.js: the panels'
 // sizes reserved, figure.css) built at once, its code loaded on demand, so the iframe embed of any
 // other scenario downloads none of it (vite splits it into a chunk of its own). Same api as
-// figure.js from the first call on; a start() before the code is in waits for it.
+// figure.js from the first call on (lazy-figure.js); a start() before the code is in waits for it.
 import { createFigureShell } from './shell.js';
 import { HIER_PANEL_TITLES } from './params.js';
 import { SCENARIO_INFO } from '../lab/scenarios.js';
+import { lazyFigureApi } from './lazy-figure.js';
 
 // The panels' notes and the legend line: in the frame from its first paint (their lines' height).
 const NOTES = {
@@ -26,31 +27,13 @@ export function createLazyHierarchyFigure(root, options) {
   });
   hierarchyFrameText(shell, options.state);
   root.classList.add('af-waiting');
-  let fig = null, visible = false, destroyed = false, autoplay = options.autoplay !== false, failed = null, startAsked = !options.deferStart;
-  // (the <attnsvm-figure> element loads it as a script of its own: options.loadHierarchyFigure,
-  // hierarchy-script.js; its build cuts the import below)
-  const load = options.loadHierarchyFigure ?? (() => import('./hierarchy-figure.js'));
-  const loaded = load().then(({ createHierarchyFigure }) => {
-    if (destroyed) return;
-    fig = createHierarchyFigure(root, { ...options, autoplay, shell, deferStart: true });
-    if (visible) fig.setVisible(true);
-    if (startAsked) return fig.start();
-  }).catch((e) => {
-    failed = `This figure could not start: ${e.message}`;
-    shell.showMessage(failed);
-    options.onUpdate?.(api);
+  return lazyFigureApi(root, options, {
+    scenario: 'hierarchy',
+    // (the <attnsvm-figure> element loads it as a script of its own: options.loadHierarchyFigure,
+    // figure-scripts.js; its build cuts the import below)
+    load: options.loadHierarchyFigure ?? (() => import('./hierarchy-figure.js')),
+    create: ({ createHierarchyFigure }, o) => createHierarchyFigure(root, { ...o, shell, deferStart: true }),
+    showError: (text) => shell.showMessage(text),
+    startable: true,
   });
-  const api = {
-    root,
-    start() { startAsked = true; return fig ? fig.start() : loaded; },
-    play: () => fig?.play(),
-    pause: () => fig?.pause(),
-    reset: () => fig?.reset(),
-    setVisible(v) { visible = v; fig?.setVisible(v); },
-    setAutoplay(v) { autoplay = v; fig?.setAutoplay(v); },
-    destroy() { destroyed = true; fig?.destroy(); },
-    info: () => fig?.info() ?? { ready: false, playing: false, done: false, started: false, error: failed, visible, busy: true,
-      iteration: 0, maxIterations: null, correlations: {}, selection: null, verdict: null, scenario: 'hierarchy', panels: [...options.panels] },
-  };
-  return api;
 }
