@@ -1,6 +1,6 @@
 // Issue 40: the two-layer hierarchy as an embedded figure (embed/hierarchy-figure.js), in the iframe
 // (embed.html#s=hierarchy) and as <attnsvm-figure scenario="hierarchy"> (its code a script of its
-// own next to the element's: embed/hierarchy-script.js). Per form: the CLI's numbers for the seed
+// own next to the element's: embed/figure-scripts.js). Per form: the CLI's numbers for the seed
 // (`attnsvm experiment hierarchy --seeds 1 --seed-base 2 --iters 400`, within 1e-9, as the lab's
 // view), the player walking the 41 snapshots (the curves grow; the finals at the end), no layout
 // shift while it loads and plays (<= 0.005, desktop and phone), paused when scrolled out of view.

@@ -154,7 +154,7 @@ test('embeds: the iframe and <attnsvm-figure> run the scenario', { timeout: 1800
   await context.close();
 });
 
-test('<attnsvm-figure scenario="real-images"> runs from the single script', { timeout: 180000 }, async () => {
+test('<attnsvm-figure scenario="real-images"> runs from its script tag (the real-images code fetched beside it: attnsvm-figure-real.js)', { timeout: 180000 }, async () => {
   const { page, context, problems } = await openPage(browser, 'about:blank', { viewport: { width: 700, height: 450 } });
   const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x</title><link rel="icon" href="data:,"></head><body>' +
     '<attnsvm-figure scenario="real-images" panels="gallery,accuracy" state="ntr=100&nte=100&it=40&ca=5&cb=7"></attnsvm-figure>' +
