@@ -1,6 +1,6 @@
 // The two-lane blocked Cholesky of the interior points' Newton matrices
 // (core/src/solvers/dense_cholesky.hpp) against Eigen's LLT: random SPD matrices of odd and even
-// sizes around the tile width (4) and around the outer blocks (64 columns, depth chunks of 256,
+// sizes around the tile width (4) and around the outer blocks (128 columns, depth chunks of 256,
 // row chunks of 128), nearly singular ones, matrices that are not positive definite or hold a NaN.
 #include <gtest/gtest.h>
 
@@ -64,12 +64,12 @@ TEST(DenseCholesky, MatchesEigenLltOnWellConditionedMatrices) {
 
 // The factor itself: L L^T = A and L = Eigen's L entry by entry (a well-conditioned matrix has one
 // Cholesky factor, so a tile updated from the wrong rows or columns, skipped or applied twice, is an
-// O(1) error somewhere). Sizes: 1-3 (padding only); around the outer block of 64 columns (63, 64,
-// 65, 67, 127-131); the depth chunks of 256 (the block at 320 of n = 324 and 330 uses chunks 256 +
-// 64; n = 517 and 600 two full chunks and a part); row chunks of 128 plus a remainder; an outer
-// block narrower than 64 at the end (n = 200: 192 + 8).
+// O(1) error somewhere). Sizes: 1-3 (padding only); around the outer block of 128 columns (127-131,
+// 255-259); the depth chunks of 256 (the blocks at 384 and 512 of n = 390, 517 and 600 use chunks
+// 256 + 128 and 256 + 256); row chunks of 128 plus a remainder (n = 200, 324); an outer block
+// narrower than 128 at the end (n = 200: 128 + 72; 324: 256 + 68).
 TEST(DenseCholesky, FactorMatchesEigenAcrossTheBlockEdges) {
-  for (Index n : {1, 2, 3, 6, 63, 64, 65, 67, 127, 128, 129, 131, 200, 257, 324, 330, 517, 600}) {
+  for (Index n : {1, 2, 3, 6, 63, 127, 128, 129, 131, 200, 255, 256, 257, 259, 324, 390, 517, 600}) {
     const Mat A = spdMatrix(n, 1e-2, static_cast<unsigned>(5 * n + 1));
     DenseCholesky chol;
     ASSERT_TRUE(chol.compute(A)) << "n = " << n;
@@ -111,7 +111,7 @@ TEST(DenseCholesky, StableOnNearlySingularMatrices) {
 
 TEST(DenseCholesky, ReportsMatricesThatAreNotPositiveDefinite) {
   // The negative pivot is the last (A(n-1, n-1) lowered), so every block is updated before it.
-  for (Index n : {1, 5, 40, 67, 130, 330}) {
+  for (Index n : {1, 5, 40, 131, 330, 390}) {
     Mat A = spdMatrix(n, 1e-2, 11);
     A(n - 1, n - 1) -= 2.0;  // one negative eigenvalue at least
     DenseCholesky chol;
@@ -142,7 +142,7 @@ TEST(DenseCholesky, ReadsOnlyTheLowerTriangle) {
 // point) sees it in its residuals instead of raising a ridge 150 times. A NaN after a negative
 // pivot is never reached: false.
 TEST(DenseCholesky, ANaNGivesANaNSolveAsDocumented) {
-  for (Index n : {3, 70, 330}) {
+  for (Index n : {3, 130, 390}) {
     for (Index at : {Index(0), n / 2, n - 1}) {
       Mat A = spdMatrix(n, 1e-2, 17);
       A(n - 1, at) = std::nan("");

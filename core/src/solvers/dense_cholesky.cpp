@@ -11,7 +11,7 @@ namespace detail {
 namespace {
 
 constexpr Index kTile = 4;     // register tile (4 x 4: eight accumulators) = inner block width
-constexpr Index kPanel = 64;   // outer block column width (the GEMM's columns)
+constexpr Index kPanel = 128;  // outer block column width (the GEMM's columns)
 constexpr Index kDepth = 256;  // depth of one packed chunk (the GEMM's k)
 constexpr Index kRows = 128;   // rows of one packed chunk of the left operand
 

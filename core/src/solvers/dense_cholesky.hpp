@@ -7,20 +7,22 @@
 // were ~15 % of the Frobenius solve. Natively it is about as fast as Eigen's (SSE2 both).
 //
 // Algorithm: left-looking at two levels, so that large matrices (n = d^2 = 4096 at the real-phase
-// d = 64, issues 41/42: a 134 MB matrix) are read from memory once per 64 columns instead of once
+// d = 64, issues 41/42: a 134 MB matrix) are read from memory once per 128 columns instead of once
 // per 4 (the one-level version ran at 2.3 GFLOP/s there, memory-bound, against 17 at n = 324).
-// - Outer: block columns of 64. Block column [J0, J0 + 64) first takes the update from all the
-//   columns to its left, A[J0:, J0:J0+64] -= L[J0:, :J0] L[J0:J0+64, :J0]^T, as a GEMM over depth
-//   chunks of 256: the chunk of the block's own 64 rows is packed (128 KB, stays in L2), the rows
-//   below in chunks of 128 (256 KB), both by strips of 4 rows so that the micro-kernel reads them
-//   contiguously; 4 x 4 tiles strictly above the diagonal are skipped.
+// - Outer: block columns of 128. Block column [J0, J0 + 128) first takes the update from all the
+//   columns to its left, A[J0:, J0:J0+128] -= L[J0:, :J0] L[J0:J0+128, :J0]^T, as a GEMM over
+//   depth chunks of 256: the chunk of the block's own 128 rows is packed (256 KB, stays in L2), the
+//   rows below in chunks of 128 (256 KB), both by strips of 4 rows so that the micro-kernel reads
+//   them contiguously; 4 x 4 tiles strictly above the diagonal are skipped. The sizes were chosen
+//   by measurement (docs/BENCHMARKS.md, "Large dense factorizations"): 64 or 128 columns, depth 128
+//   to 512 are within the noise of each other; 32 columns is slower at n = 4096.
 // - Inner: inside the block column, the one-level algorithm with the depth [J0, J): block columns
 //   of 4 (the width of the register tile) updated by A[J:, J] -= L[J:, J0:J] L[J, J0:J]^T in 4 x 4
 //   tiles of two-lane accumulators (contiguous column-major reads), then the 4 x 4 diagonal block
 //   factored in scalars and the panel below it solved against that block in vectors.
 // The micro-kernel is the same 4 x 4 tile of two-lane vectors at both levels (eight accumulators,
 // no fused multiply-adds), and the summation order is fixed by the block sizes alone: native and
-// wasm give the same bits. n <= 64 is the one-level algorithm exactly. The matrix is padded to a
+// wasm give the same bits. n <= 128 is the one-level algorithm exactly. The matrix is padded to a
 // multiple of 4 with the identity, which decouples from the rest, so that no loop has an edge case.
 #pragma once
 #include <vector>
