@@ -63,13 +63,14 @@ TEST(DenseCholesky, MatchesEigenLltOnWellConditionedMatrices) {
 }
 
 // The factor itself: L L^T = A and L = Eigen's L entry by entry (a well-conditioned matrix has one
-// Cholesky factor, so a tile updated from the wrong rows or columns, skipped or applied twice, is an
-// O(1) error somewhere). Sizes: 1-3 (padding only); around the outer block of 128 columns (127-131,
-// 255-259); the depth chunks of 256 (the blocks at 384 and 512 of n = 390, 517 and 600 use chunks
-// 256 + 128 and 256 + 256); row chunks of 128 plus a remainder (n = 200, 324); an outer block
-// narrower than 128 at the end (n = 200: 128 + 72; 324: 256 + 68).
+// Cholesky factor, so a tile updated from the wrong rows or columns, skipped or applied twice, is
+// an O(1) error somewhere). Sizes: 1-3 (padding only); around the outer block of 128 columns
+// (127-131, 255-259); the depth chunks of 256 (the blocks at 384 and 512 of n = 390, 517 and 600
+// use chunks 256 + 128 and 256 + 256); row chunks of 128 plus a remainder (n = 200, 324); an outer
+// block narrower than 128 at the end (n = 200: 128 + 72; 324: 256 + 68).
 TEST(DenseCholesky, FactorMatchesEigenAcrossTheBlockEdges) {
-  for (Index n : {1, 2, 3, 6, 63, 127, 128, 129, 131, 200, 255, 256, 257, 259, 324, 390, 517, 600}) {
+  for (Index n :
+       {1, 2, 3, 6, 63, 127, 128, 129, 131, 200, 255, 256, 257, 259, 324, 390, 517, 600}) {
     const Mat A = spdMatrix(n, 1e-2, static_cast<unsigned>(5 * n + 1));
     DenseCholesky chol;
     ASSERT_TRUE(chol.compute(A)) << "n = " << n;

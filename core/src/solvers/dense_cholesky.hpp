@@ -46,8 +46,8 @@ class DenseCholesky {
   Mat matrixL() const;
 
  private:
-  Index n_ = 0, np_ = 0;           // size, padded size (a multiple of 4)
-  std::vector<double> L_;          // np x np, column-major, lower triangle (the rest is scratch)
+  Index n_ = 0, np_ = 0;   // size, padded size (a multiple of 4)
+  std::vector<double> L_;  // np x np, column-major, lower triangle (the rest is scratch)
   std::vector<double> packA_, packB_;  // the outer update's packed chunks (large n only)
   mutable std::vector<double> x_;      // np: a padded right-hand side
 };
