@@ -1,7 +1,8 @@
 // The two-lane blocked Cholesky of the interior points' Newton matrices
 // (core/src/solvers/dense_cholesky.hpp) against Eigen's LLT: random SPD matrices of odd and even
-// sizes around the tile width (4) and around the outer blocks (128 columns, depth chunks of 256,
-// row chunks of 128), nearly singular ones, matrices that are not positive definite or hold a NaN.
+// sizes around the tile width (4) and around the outer blocks (128 columns above n = 448, depth
+// chunks of 256, row chunks of 128), nearly singular ones, matrices that are not positive definite
+// or hold a NaN.
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
@@ -64,10 +65,11 @@ TEST(DenseCholesky, MatchesEigenLltOnWellConditionedMatrices) {
 
 // The factor itself: L L^T = A and L = Eigen's L entry by entry (a well-conditioned matrix has one
 // Cholesky factor, so a tile updated from the wrong rows or columns, skipped or applied twice, is
-// an O(1) error somewhere). Sizes: 1-3 (padding only); around the outer block of 128 columns
-// (127-131, 255-259); the depth chunks of 256 (the blocks at 384 and 512 of n = 390, 517 and 600
-// use chunks 256 + 128 and 256 + 256); row chunks of 128 plus a remainder (n = 200, 324); an outer
-// block narrower than 128 at the end (n = 200: 128 + 72; 324: 256 + 68).
+// an O(1) error somewhere). One level up to n = 448: 1-3 (padding only), 127-131, 255-257 (tile
+// edges), 448. Two levels above (blocks of 128 columns): n = 449 and 452 (last block 68 wide), 513
+// (last block 4 wide), 512 and 640 (whole blocks), 600 and 641; the depth chunks of 256 (the blocks
+// at 384, 512 and 640 use chunks 256 + 128, 256 + 256 and 256 + 256 + 128) and the row chunks of
+// 128 with a remainder.
 TEST(DenseCholesky, FactorMatchesEigenAcrossTheBlockEdges) {
   for (Index n :
        {1, 2, 3, 6, 63, 127, 128, 129, 131, 200, 255, 256, 257, 259, 324, 390, 517, 600}) {
@@ -112,7 +114,7 @@ TEST(DenseCholesky, StableOnNearlySingularMatrices) {
 
 TEST(DenseCholesky, ReportsMatricesThatAreNotPositiveDefinite) {
   // The negative pivot is the last (A(n-1, n-1) lowered), so every block is updated before it.
-  for (Index n : {1, 5, 40, 131, 330, 390}) {
+  for (Index n : {1, 5, 40, 131, 330, 460}) {
     Mat A = spdMatrix(n, 1e-2, 11);
     A(n - 1, n - 1) -= 2.0;  // one negative eigenvalue at least
     DenseCholesky chol;
@@ -143,7 +145,7 @@ TEST(DenseCholesky, ReadsOnlyTheLowerTriangle) {
 // point) sees it in its residuals instead of raising a ridge 150 times. A NaN after a negative
 // pivot is never reached: false.
 TEST(DenseCholesky, ANaNGivesANaNSolveAsDocumented) {
-  for (Index n : {3, 130, 390}) {
+  for (Index n : {3, 130, 460}) {
     for (Index at : {Index(0), n / 2, n - 1}) {
       Mat A = spdMatrix(n, 1e-2, 17);
       A(n - 1, at) = std::nan("");
