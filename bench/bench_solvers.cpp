@@ -1,12 +1,15 @@
 // Solver timings (docs/BENCHMARKS.md, "Max-margin solvers, natively").
 #include <benchmark/benchmark.h>
 
+#include <Eigen/Cholesky>
 #include <map>
+#include <random>
 
 #include "../tests/core/real_svm_data.hpp"
 #include "../tests/core/svm_test_data.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/solvers/margin.hpp"
+#include "solvers/dense_cholesky.hpp"
 
 using namespace attnsvm;
 
@@ -133,8 +136,58 @@ void sizes(benchmark::internal::Benchmark* b) {
   b->Unit(benchmark::kMillisecond);
 }
 
+// Issues 41/42: the interior points' dense Newton matrices (n = 324 at the real-image d = 18, n =
+// d^2 = 4096 at d = 64). A seeded random SPD matrix G G^T / n + I (well conditioned, so every
+// pivot is positive); GFLOP/s counts n^3 / 3 flops per factorization.
+Mat randomSpd(Index n) {
+  std::mt19937_64 rng(42);
+  std::normal_distribution<double> normal;
+  Mat G(n, n);
+  for (Index j = 0; j < n; ++j)
+    for (Index i = 0; i < n; ++i) G(i, j) = normal(rng);
+  Mat A = G * G.transpose() / static_cast<double>(n);
+  A.diagonal().array() += 1.0;
+  return A;
+}
+
+void choleskyCounters(benchmark::State& state, Index n) {
+  const double flops = static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) / 3;
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_DenseCholesky(benchmark::State& state) {
+  const Index n = state.range(0);
+  const Mat A = randomSpd(n);
+  detail::DenseCholesky chol;
+  for (auto _ : state) {
+    if (!chol.compute(A)) state.SkipWithError("not positive definite");
+    benchmark::ClobberMemory();
+  }
+  choleskyCounters(state, n);
+}
+
+void BM_EigenLLT(benchmark::State& state) {
+  const Index n = state.range(0);
+  const Mat A = randomSpd(n);
+  Eigen::LLT<Mat> llt(n);
+  for (auto _ : state) {
+    llt.compute(A);
+    benchmark::DoNotOptimize(llt.matrixLLT().data());
+    benchmark::ClobberMemory();
+  }
+  choleskyCounters(state, n);
+}
+
+void choleskySizes(benchmark::internal::Benchmark* b) {
+  for (int n : {324, 1024, 2048, 4096}) b->Arg(n);
+  b->Unit(benchmark::kMillisecond);
+}
+
 }  // namespace
 
+BENCHMARK(BM_DenseCholesky)->Apply(choleskySizes);
+BENCHMARK(BM_EigenLLT)->Apply(choleskySizes);
 BENCHMARK(BM_Frobenius)->Apply(sizes);
 BENCHMARK(BM_Nuclear)->Apply(sizes);
 BENCHMARK(BM_NuclearIssue16)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);

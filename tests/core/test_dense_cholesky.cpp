@@ -1,6 +1,8 @@
 // The two-lane blocked Cholesky of the interior points' Newton matrices
 // (core/src/solvers/dense_cholesky.hpp) against Eigen's LLT: random SPD matrices of odd and even
-// sizes around the block width, nearly singular ones, and matrices that are not positive definite.
+// sizes around the tile width (4) and around the outer blocks (128 columns above n = 448, depth
+// chunks of 256, row chunks of 128), nearly singular ones, matrices that are not positive definite
+// or hold a NaN.
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
@@ -61,6 +63,33 @@ TEST(DenseCholesky, MatchesEigenLltOnWellConditionedMatrices) {
   }
 }
 
+// The factor itself: L L^T = A and L = Eigen's L entry by entry (a well-conditioned matrix has one
+// Cholesky factor, so a tile updated from the wrong rows or columns, skipped or applied twice, is
+// an O(1) error somewhere). One level up to n = 448: 1-3 (padding only), 127-131, 255-257 (tile
+// edges), 448. Two levels above (blocks of 128 columns): n = 449 and 452 (last block 68 wide), 513
+// (last block 4 wide), 512 and 640 (whole blocks), 600 and 641; the depth chunks of 256 (the blocks
+// at 384, 512 and 640 use chunks 256 + 128, 256 + 256 and 256 + 256 + 128) and the row chunks of
+// 128 with a remainder.
+TEST(DenseCholesky, FactorMatchesEigenAcrossTheBlockEdges) {
+  for (Index n :
+       {1, 2, 3, 6, 63, 127, 128, 129, 131, 200, 255, 256, 257, 259, 324, 390, 517, 600}) {
+    const Mat A = spdMatrix(n, 1e-2, static_cast<unsigned>(5 * n + 1));
+    DenseCholesky chol;
+    ASSERT_TRUE(chol.compute(A)) << "n = " << n;
+    const Mat L = chol.matrixL();
+    ASSERT_EQ(L.rows(), n);
+    EXPECT_LE((L * L.transpose() - A).norm(), 1e-14 * std::sqrt(double(n)) * A.norm())
+        << "n = " << n;
+    const Mat ref = Eigen::LLT<Mat>(A).matrixL();
+    EXPECT_LE((L - ref).norm(), 1e-12 * ref.norm()) << "n = " << n;
+    EXPECT_EQ(Mat(L.triangularView<Eigen::StrictlyUpper>()).norm(), 0.0) << "n = " << n;
+    const Vec b = randomVec(n, static_cast<unsigned>(n) + 3);
+    Vec x = b;
+    chol.solveInPlace(x);
+    EXPECT_LE(backwardError(A, x, b), 1e-14) << "n = " << n;
+  }
+}
+
 TEST(DenseCholesky, StableOnNearlySingularMatrices) {
   // Condition numbers 1e10 and 1e14: the solutions of two stable solvers agree to ~cond eps, so
   // the backward error is what is compared (both ~1e-16), and the solutions where cond eps is
@@ -84,7 +113,8 @@ TEST(DenseCholesky, StableOnNearlySingularMatrices) {
 }
 
 TEST(DenseCholesky, ReportsMatricesThatAreNotPositiveDefinite) {
-  for (Index n : {1, 5, 40}) {
+  // The negative pivot is the last (A(n-1, n-1) lowered), so every block is updated before it.
+  for (Index n : {1, 5, 40, 131, 330, 460}) {
     Mat A = spdMatrix(n, 1e-2, 11);
     A(n - 1, n - 1) -= 2.0;  // one negative eigenvalue at least
     DenseCholesky chol;
@@ -108,4 +138,28 @@ TEST(DenseCholesky, ReadsOnlyTheLowerTriangle) {
   full.solveInPlace(x);
   lower.solveInPlace(y);
   EXPECT_EQ(x, y);
+}
+
+// As Eigen's LLT (dense_cholesky.hpp): a NaN in the lower triangle is not reported (no pivot is
+// <= 0) but reaches a pivot, so the factor and every solve are NaN; the caller (the interior
+// point) sees it in its residuals instead of raising a ridge 150 times. A NaN after a negative
+// pivot is never reached: false.
+TEST(DenseCholesky, ANaNGivesANaNSolveAsDocumented) {
+  for (Index n : {3, 130, 460}) {
+    for (Index at : {Index(0), n / 2, n - 1}) {
+      Mat A = spdMatrix(n, 1e-2, 17);
+      A(n - 1, at) = std::nan("");
+      DenseCholesky chol;
+      ASSERT_TRUE(chol.compute(A)) << "n = " << n << ", column " << at;
+      Vec x = randomVec(n, 2);
+      chol.solveInPlace(x);
+      EXPECT_TRUE(x.array().isNaN().any()) << "n = " << n << ", column " << at;
+      EXPECT_TRUE(std::isnan(chol.matrixL()(n - 1, n - 1))) << "n = " << n << ", column " << at;
+    }
+    Mat B = spdMatrix(n, 1e-2, 19);
+    B(0, 0) = -1.0;
+    B(n - 1, n - 1) = std::nan("");
+    DenseCholesky chol;
+    EXPECT_FALSE(chol.compute(B)) << "n = " << n;
+  }
 }
