@@ -22,6 +22,10 @@ const round = (x) => {
 let commit = 'unknown';
 try { commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(); } catch { /* not a checkout */ }
 
+// The phase diagram's view (plan-text.js phaseRows) draws each cell's final numbers, not its corr along k:
+// those series (38 snapshots a cell) would double the shipped file for nothing.
+const SERIES = new Set(['corrAlongK', 'divergenceAlongK', 'snapshotSteps']);
+const phaseCells = (rows) => rows.map((cell) => Object.fromEntries(Object.entries(cell).filter(([k]) => !SERIES.has(k))));
 const out = {};
 for (const kind of ['study', 'ladder', 'phase']) {
   const file = opt(kind);
@@ -38,7 +42,7 @@ for (const kind of ['study', 'ladder', 'phase']) {
       reduced: opt(`reduced-${kind}`),
       wallSeconds: j.seconds != null ? Math.round(j.seconds) : null,
     },
-    table: round({ settings: s, rows: j.table?.rows ?? j.table, ...(j.summary ? { summary: j.summary } : {}) }),
+    table: round({ settings: s, rows: kind === 'phase' ? phaseCells(j.table?.rows ?? j.table) : j.table?.rows ?? j.table, ...(j.summary ? { summary: j.summary } : {}) }),
   };
 }
 const keep = opt('keep');
