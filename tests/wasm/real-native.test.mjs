@@ -20,13 +20,22 @@ test('at load the study, the ladder and the phase diagram have a native result t
     const rows = ROWS[kind](r.table);
     assert.ok(rows.length > 0, `${kind}: rows`);
     assert.ok(CAPTION[kind](r.table).length > 40, `${kind}: a caption`);
-    assert.match(r.note, /^Native result, computed by the CLI on \d{4}-\d\d-\d\d \d\d:\d\d UTC \(commit [0-9a-f]+, \d+ CPU (seconds|minutes|hours)\): attnsvm experiment real-/);
+    assert.match(r.note, /^Native result, computed by the CLI on \d{4}-\d\d-\d\d \d\d:\d\d UTC \(commit [0-9a-f]+, \d+(\.\d)? CPU (seconds|minutes|hours)\): attnsvm experiment real-/);
     assert.match(NATIVE_RESULTS[kind].made.command, new RegExp(`^attnsvm experiment real-${kind} `));
   }
   // the phase diagram's cells: every (d, n) of its settings for each head and method, degenerate runs counted
+  // (a diagram merged from parts may be uneven, a larger d with fewer n: every (d, n) it has, of its settings'
+  // dims and sizes, has all four cells, and every d has its smallest n)
   const phase = nativeResult('phase', 7, 9).table;
   const s = phase.settings;
-  assert.equal(phase.rows.length, s.dims.length * s.sizes.length * 2 * 2);
+  const pairs = new Set(phase.rows.map((r) => `${r.dim}|${r.n}`));
+  assert.equal(phase.rows.length, pairs.size * 2 * 2);
+  for (const key of pairs) {
+    const [d, n] = key.split('|').map(Number);
+    assert.ok(s.dims.includes(d) && s.sizes.includes(n), `d = ${d}, n = ${n} in the settings`);
+    assert.equal(phase.rows.filter((r) => r.dim === d && r.n === n).length, 4, `d = ${d}, n = ${n}: 4 cells`);
+  }
+  for (const d of s.dims) assert.ok(pairs.has(`${d}|${Math.min(...s.sizes)}`), `d = ${d} has n = ${Math.min(...s.sizes)}`);
   for (const r of phaseRows(phase)) {
     assert.equal(r.steps, s.steps, 'one budget for every n');
     assert.ok(r.degenerate >= 0 && r.degenerate <= r.seeds);
