@@ -18,53 +18,14 @@ constexpr Index kCholRows = 128;   // rows of one packed chunk of the left opera
 // faster (paired runs: 8 % at n = 324, the real-image Newton matrix; the same at 448): one block.
 constexpr Index kCholOneLevel = 448;
 
-// The update of block column J for the 4 rows i..i+3 from the columns [K, J): A[i.., J..J+3] -=
-// sum_{K <= k < J} L[i.., k] L[J.., k]^T (column-major, leading dimension ld; both reads
-// contiguous per k).
-void updateTile(double* L, Index ld, Index i, Index J, Index K) {
-  Lanes acc[kCholTile][2];
-  ATTNSVM_UNROLL for (Index a = 0; a < kCholTile; ++a) acc[a][0] = acc[a][1] = splat(0.0);
-  const double* p = L + K * ld + J;  // L[J.., k]
-  const double* q = L + K * ld + i;  // L[i.., k]
-  for (Index k = K; k < J; ++k, p += ld, q += ld) {
-    const Lanes q0 = load(q), q1 = load(q + 2);
-    ATTNSVM_UNROLL for (Index a = 0; a < kCholTile; ++a) {
-      const Lanes pa = splat(p[a]);
-      acc[a][0] += pa * q0;
-      acc[a][1] += pa * q1;
-    }
-  }
-  ATTNSVM_UNROLL for (Index a = 0; a < kCholTile; ++a) {
-    double* out = L + (J + a) * ld + i;
-    Lanes v0 = load(out), v1 = load(out + 2);
-    v0 -= acc[a][0];
-    v1 -= acc[a][1];
-    store(out, v0);
-    store(out + 2, v1);
-  }
-}
-
-// Packs the rows [r, r + rows) (rows a multiple of 4) of the columns [k0, k0 + depth) by strips of
-// 4 rows: strip s holds, for each k in turn, the 4 entries L[r + 4 s .. r + 4 s + 3, k0 + k]. The
-// columns are read in order (contiguous), each strip then read in order by the micro-kernel.
-void packStrips(const double* L, Index ld, Index r, Index rows, Index k0, Index depth,
-                double* out) {
-  for (Index k = 0; k < depth; ++k) {
-    const double* col = L + (k0 + k) * ld + r;
-    double* dst = out + k * kCholTile;
-    for (Index s = 0; s < rows; s += kCholTile, dst += depth * kCholTile) {
-      store(dst, load(col + s));
-      store(dst + 2, load(col + s + 2));
-    }
-  }
-}
-
-// The micro-kernel on packed strips: C[4 x 4] -= a b^T over `depth` (a: 4 rows, b: 4 columns,
-// each 4 entries per k); C column-major with leading dimension ld.
-void packedTile(const double* a, const double* b, Index depth, double* C, Index ld) {
+// The register tile: C[4 x 4] -= sum_k a_k b_k^T over `depth`, a_k the tile's 4 rows and b_k its 4
+// columns at step k, each advanced by its own step per k (ld when read in place from L, kCholTile
+// when packed by packStrips); C column-major with leading dimension ld.
+void subtractTileProduct(const double* a, Index aStep, const double* b, Index bStep, Index depth,
+                         double* C, Index ld) {
   Lanes acc[kCholTile][2];
   ATTNSVM_UNROLL for (Index t = 0; t < kCholTile; ++t) acc[t][0] = acc[t][1] = splat(0.0);
-  for (Index k = 0; k < depth; ++k, a += kCholTile, b += kCholTile) {
+  for (Index k = 0; k < depth; ++k, a += aStep, b += bStep) {
     const Lanes q0 = load(a), q1 = load(a + 2);
     ATTNSVM_UNROLL for (Index t = 0; t < kCholTile; ++t) {
       const Lanes pt = splat(b[t]);
@@ -79,6 +40,28 @@ void packedTile(const double* a, const double* b, Index depth, double* C, Index 
     v1 -= acc[t][1];
     store(out, v0);
     store(out + 2, v1);
+  }
+}
+
+// The update of block column J for the 4 rows i..i+3 from the columns [K, J): A[i.., J..J+3] -=
+// sum_{K <= k < J} L[i.., k] L[J.., k]^T (column-major, leading dimension ld; both reads
+// contiguous per k).
+void updateTile(double* L, Index ld, Index i, Index J, Index K) {
+  subtractTileProduct(L + K * ld + i, ld, L + K * ld + J, ld, J - K, L + J * ld + i, ld);
+}
+
+// Packs the rows [r, r + rows) (rows a multiple of 4) of the columns [k0, k0 + depth) by strips of
+// 4 rows: strip s holds, for each k in turn, the 4 entries L[r + 4 s .. r + 4 s + 3, k0 + k]. The
+// columns are read in order (contiguous), each strip then read in order by the micro-kernel.
+void packStrips(const double* L, Index ld, Index r, Index rows, Index k0, Index depth,
+                double* out) {
+  for (Index k = 0; k < depth; ++k) {
+    const double* col = L + (k0 + k) * ld + r;
+    double* dst = out + k * kCholTile;
+    for (Index s = 0; s < rows; s += kCholTile, dst += depth * kCholTile) {
+      store(dst, load(col + s));
+      store(dst + 2, load(col + s + 2));
+    }
   }
 }
 
@@ -97,7 +80,8 @@ void updatePanel(double* L, Index ld, Index np, Index J0, Index w, double* packA
         const Index i = i0 + s;
         const double* a = packA + s * depth;
         for (Index t = 0; t < w && J0 + t <= i; t += kCholTile)
-          packedTile(a, packB + t * depth, depth, L + (J0 + t) * ld + i, ld);
+          subtractTileProduct(a, kCholTile, packB + t * depth, kCholTile, depth,
+                              L + (J0 + t) * ld + i, ld);
       }
     }
   }
