@@ -188,6 +188,11 @@ export async function layoutShifts(browser, siteUrl, id, { viewport = { width: 4
     const p = await context.newPage();
     await p.addInitScript(() => {
       window.__shifts = [];
+      // the start times of the first two animation frames after the HTML was parsed (see fullFrameAt;
+      // asked from then on only, so that the frames while the page is parsed are the browser's own)
+      const frames = window.__frames = [];
+      const tick = (t) => { frames.push(t); if (frames.length < 2) requestAnimationFrame(tick); };
+      document.addEventListener('readystatechange', () => { if (document.readyState === 'interactive') requestAnimationFrame(tick); });
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) {
           if (e.hadRecentInput) continue;
@@ -205,10 +210,16 @@ export async function layoutShifts(browser, siteUrl, id, { viewport = { width: 4
     if (id === 'notes') await p.waitForLoadState('load');
     else await p.waitForFunction(page.ready, null, { timeout: 90000, polling: 100 });
     await p.waitForTimeout(id === 'notes' ? 3000 : settleMs);
-    const { shifts, parsedAt } = await p.evaluate(() => ({ shifts: window.__shifts, parsedAt: performance.getEntriesByType('navigation')[0]?.domInteractive ?? 0 }));
-    // (afterParse: the shifts once the HTML was parsed, at parsedAt ms; shifts: the largest six, each with its time)
+    const { shifts, parsedAt, frames } = await p.evaluate(() => ({ shifts: window.__shifts, frames: window.__frames, parsedAt: performance.getEntriesByType('navigation')[0]?.domInteractive ?? 0 }));
+    // afterParse: the shifts from the second frame begun with the HTML parsed (at fullFrameAt ms). The
+    // first such frame is the first whole layout: a shift in it is measured against a paint of the half-
+    // parsed page (when the parser yielded on a busy machine: the panels' grid cut short), reported after
+    // the parse although the parse caused it (0.0051 in CI once, local-convergence, the current panel
+    // 94 -> 368 px tall). The reader of a quiet machine never sees a half-parsed paint: on it that first
+    // whole frame is the first paint and has no shift to exclude. (shifts: the largest six, with their times)
+    const fullFrameAt = frames?.length === 2 ? Math.floor(frames[1]) : parsedAt;
     const sum = (list) => Number(list.reduce((a, s) => a + s.value, 0).toFixed(4));
-    return { total: sum(shifts), afterParse: sum(shifts.filter((s) => s.at >= parsedAt)), parsedAt, shifts: shifts.sort((a, b) => b.value - a.value).slice(0, 6) };
+    return { total: sum(shifts), afterParse: sum(shifts.filter((s) => s.at >= fullFrameAt)), parsedAt, fullFrameAt, shifts: shifts.sort((a, b) => b.value - a.value).slice(0, 6) };
   } finally {
     await context.close();
   }
