@@ -354,10 +354,7 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
                      ? topv[k] * pmath::pow(nrm[k], 1.0 / qexp)
                      : topv[k];
     } else {
-      for (int e = 0; e < size; ++e) {
-        const double* __restrict de = dir + e * K;
-        for (int k = 0; k < K; ++k) nrm[k] += de[k] * de[k];
-      }
+      for (int kb = 0; kb < K; kb += kLanes) laneSquareSums<kLanes>(nrm + kb, dir + kb, K, size);
       for (int k = 0; k < K; ++k) nrm[k] = std::sqrt(nrm[k]);
     }
     constexpr double eps = std::numeric_limits<double>::epsilon();
@@ -392,15 +389,8 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
         bad[k] += v * 0.0;
       }
   } else {
-    for (int e = 0; e < size; ++e) {
-      const double* __restrict xe = x + e * K;
-      const double* __restrict de = dir + e * K;
-      double* __restrict ne = next + e * K;
-      for (int k = 0; k < K; ++k) {
-        ne[k] = xe[k] - coef[k] * de[k];
-        bad[k] += ne[k] * 0.0;
-      }
-    }
+    for (int kb = 0; kb < K; kb += kLanes)
+      laneStep<kLanes>(next + kb, x + kb, dir + kb, coef + kb, bad + kb, K, size);
   }
 }
 
@@ -545,23 +535,14 @@ void BatchedTrainer::takeOrStop(const double* bad) {
 
 ATTNSVM_LANES void BatchedTrainer::commitAndCheckNorm() {
   const int K = KP_;
-  const std::size_t K1 = K;
   // The runs that take the step (active_) get the candidate, the others keep their state; the
   // squared Frobenius norm of the result per run ((K,Q): of K and of Q) in the same pass.
   double* __restrict sqA = coef_.data();
   double* __restrict sqB = coef_.data() + K;
-  for (int k = 0; k < K; ++k) sqA[k] = sqB[k] = 0.0;
   auto commit = [&](std::vector<double>& x, const std::vector<double>& next, double* out) {
-    const std::size_t size = x.size() / K1;
-    for (std::size_t e = 0; e < size; ++e) {
-      double* __restrict xe = x.data() + e * K1;
-      const double* __restrict ne = next.data() + e * K1;
-      for (int k = 0; k < K; ++k) {
-        const double v = active_[k] ? ne[k] : xe[k];
-        xe[k] = v;
-        out[k] += v * v;
-      }
-    }
+    const int size = static_cast<int>(x.size() / static_cast<std::size_t>(K));
+    for (int kb = 0; kb < K; kb += kLanes)
+      laneCommit<kLanes>(x.data() + kb, next.data() + kb, active_.data() + kb, out + kb, K, size);
   };
   switch (param_) {
     case Parameterization::W:

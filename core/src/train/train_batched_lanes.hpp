@@ -232,6 +232,113 @@ ATTNSVM_INLINE void laneDotsMany(double* __restrict out, std::ptrdiff_t so,
   for (; r < rows; ++r) laneDotsRows<L, 1>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);
 }
 
+// The step's per-run reductions over a parameter block (x[e K + k], e < size): the running sums
+// of a block's L lanes in one vector register, e in increasing order as before. As a loop over e
+// with the K lanes innermost they were sums kept in memory, each e's addition waiting for the
+// previous e's store: a chain of store-to-load forwarding through the whole block.
+#if defined(__GNUC__)
+#define ATTNSVM_LANE_VECTORS 1
+#endif
+
+// out[l] = sum_e a[e K + l]^2 for the L lanes of one block.
+template <int L>
+ATTNSVM_INLINE void laneSquareSums(double* __restrict out, const double* __restrict a,
+                                   std::ptrdiff_t K, int size) {
+#ifdef ATTNSVM_LANE_VECTORS
+  typedef double Lanes __attribute__((vector_size(L * sizeof(double))));
+  Lanes acc = {};
+  for (int e = 0; e < size; ++e) {
+    Lanes v;
+    std::memcpy(&v, a + e * K, sizeof v);
+    acc += v * v;
+  }
+  std::memcpy(out, &acc, sizeof acc);
+#else
+  for (int l = 0; l < L; ++l) out[l] = 0.0;
+  for (int e = 0; e < size; ++e)
+    for (int l = 0; l < L; ++l) out[l] += a[e * K + l] * a[e * K + l];
+#endif
+}
+
+// next[e K + l] = x[e K + l] - coef[l] dir[e K + l] for the L lanes of one block, and bad[l] +=
+// next * 0 (NaN where an entry is not finite).
+template <int L>
+ATTNSVM_INLINE void laneStep(double* __restrict next, const double* __restrict x,
+                             const double* __restrict dir, const double* __restrict coef,
+                             double* __restrict bad, std::ptrdiff_t K, int size) {
+#ifdef ATTNSVM_LANE_VECTORS
+  typedef double Lanes __attribute__((vector_size(L * sizeof(double))));
+  Lanes c, b;
+  std::memcpy(&c, coef, sizeof c);
+  std::memcpy(&b, bad, sizeof b);
+  for (int e = 0; e < size; ++e) {
+    Lanes xe, de;
+    std::memcpy(&xe, x + e * K, sizeof xe);
+    std::memcpy(&de, dir + e * K, sizeof de);
+    const Lanes ne = xe - c * de;
+    std::memcpy(next + e * K, &ne, sizeof ne);
+    b += ne * 0.0;
+  }
+  std::memcpy(bad, &b, sizeof b);
+#else
+  for (int e = 0; e < size; ++e)
+    for (int l = 0; l < L; ++l) {
+      const double v = x[e * K + l] - coef[l] * dir[e * K + l];
+      next[e * K + l] = v;
+      bad[l] += v * 0.0;
+    }
+#endif
+}
+
+// The commit of one block of L lanes: x <- next where active[l], and sq[l] = sum_e x^2 of the
+// result.
+template <int L>
+ATTNSVM_INLINE void laneCommit(double* __restrict x, const double* __restrict next,
+                               const unsigned char* __restrict active, double* __restrict sq,
+                               std::ptrdiff_t K, int size) {
+#ifdef ATTNSVM_LANE_VECTORS
+  typedef double Lanes __attribute__((vector_size(L * sizeof(double))));
+  typedef long long Bits __attribute__((vector_size(L * sizeof(double))));
+  long long mask[L];
+  bool all = true;
+  for (int l = 0; l < L; ++l) {
+    mask[l] = active[l] ? -1 : 0;
+    all = all && active[l];
+  }
+  Bits take;
+  std::memcpy(&take, mask, sizeof take);
+  Lanes acc = {};
+  if (all) {  // the common case: every run of the block takes its step
+    for (int e = 0; e < size; ++e) {
+      Lanes v;
+      std::memcpy(&v, next + e * K, sizeof v);
+      std::memcpy(x + e * K, &v, sizeof v);
+      acc += v * v;
+    }
+  } else {
+    for (int e = 0; e < size; ++e) {
+      Bits n, o;
+      std::memcpy(&n, next + e * K, sizeof n);
+      std::memcpy(&o, x + e * K, sizeof o);
+      const Bits pick = (n & take) | (o & ~take);
+      Lanes v;
+      std::memcpy(&v, &pick, sizeof v);
+      std::memcpy(x + e * K, &v, sizeof v);
+      acc += v * v;
+    }
+  }
+  std::memcpy(sq, &acc, sizeof acc);
+#else
+  for (int l = 0; l < L; ++l) sq[l] = 0.0;
+  for (int e = 0; e < size; ++e)
+    for (int l = 0; l < L; ++l) {
+      const double v = active[l] ? next[e * K + l] : x[e * K + l];
+      x[e * K + l] = v;
+      sq[l] += v * v;
+    }
+#endif
+}
+
 // Per-lane state of one softmax unit for one block of L runs, shared by the unit pass's phases.
 }  // namespace
 
