@@ -339,6 +339,91 @@ ATTNSVM_INLINE void laneCommit(double* __restrict x, const double* __restrict ne
 #endif
 }
 
+// x <- e^x for the L lanes of one block: expLane's operations on a vector (the same bits). For a
+// loop of exactly one block GCC's cost model keeps expLane scalar, with branches.
+template <int L>
+ATTNSVM_INLINE void expBlock(double* __restrict x) {
+#ifdef ATTNSVM_LANE_VECTORS
+  typedef double V __attribute__((vector_size(L * sizeof(double))));
+  typedef long long B __attribute__((vector_size(L * sizeof(double))));
+  const auto pick = [](B m, V a, V b) {  // m ? a : b, lane by lane (m all ones or zero)
+    B ab, bb;
+    std::memcpy(&ab, &a, sizeof ab);
+    std::memcpy(&bb, &b, sizeof bb);
+    const B r = (ab & m) | (bb & ~m);
+    V out;
+    std::memcpy(&out, &r, sizeof out);
+    return out;
+  };
+  constexpr double kShift = 6755399441055744.0;
+  constexpr unsigned long long kShiftBits = 0x4338000000000000ULL;
+  const V lo = V{} - 708.0, hi = V{} + 709.0;
+  V v;
+  std::memcpy(&v, x, sizeof v);
+  const V m1 = pick(v < lo, lo, v);   // std::max(v, -708)
+  const V c = pick(hi < m1, hi, m1);  // std::min(., 709)
+  const V t = c * 1.4426950408889634 + kShift;
+  const V n = t - kShift;
+  const V r = (c - n * 6.93147180369123816490e-01) - n * 1.90821492927058770002e-10;
+  V p = V{} + 1.0 / 6227020800.0;
+  p = p * r + 1.0 / 479001600.0;
+  p = p * r + 1.0 / 39916800.0;
+  p = p * r + 1.0 / 3628800.0;
+  p = p * r + 1.0 / 362880.0;
+  p = p * r + 1.0 / 40320.0;
+  p = p * r + 1.0 / 5040.0;
+  p = p * r + 1.0 / 720.0;
+  p = p * r + 1.0 / 120.0;
+  p = p * r + 1.0 / 24.0;
+  p = p * r + 1.0 / 6.0;
+  p = p * r + 0.5;
+  p = p * r + 1.0;
+  p = p * r + 1.0;
+  typedef unsigned long long U __attribute__((vector_size(L * sizeof(double))));
+  U bits;
+  std::memcpy(&bits, &t, sizeof bits);
+  bits = (bits - kShiftBits + 1023) << 52;
+  V scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  const V y = p * scale;
+  const V inf = V{} + std::numeric_limits<double>::infinity();
+  const V out = pick(v < lo, V{}, pick(v > hi, inf, y));
+  std::memcpy(x, &out, sizeof out);
+#else
+  for (int l = 0; l < L; ++l) x[l] = expLane(x[l]);
+#endif
+}
+
+// g_j = sum_t c[t L + l] (x_tj - xa_j) for R features j of one block (X at feature j's first
+// token, xa and g at feature j): the R sums in registers, t in increasing order.
+template <int L, int R>
+ATTNSVM_INLINE void directionRows(double* __restrict g, const double* __restrict X,
+                                  const double* __restrict xa, const double* __restrict c,
+                                  std::ptrdiff_t K, int d, int tau) {
+#ifdef ATTNSVM_LANE_VECTORS
+  typedef double V __attribute__((vector_size(L * sizeof(double))));
+  V acc[R] = {}, a[R];
+  for (int r = 0; r < R; ++r) std::memcpy(&a[r], xa + r * L, sizeof a[r]);
+  for (int t = 0; t < tau; ++t) {
+    V ct;
+    std::memcpy(&ct, c + t * L, sizeof ct);
+    for (int r = 0; r < R; ++r) {
+      V x;
+      std::memcpy(&x, X + (t * d + r) * K, sizeof x);
+      acc[r] += ct * (x - a[r]);
+    }
+  }
+  for (int r = 0; r < R; ++r) std::memcpy(g + r * L, &acc[r], sizeof acc[r]);
+#else
+  for (int r = 0; r < R; ++r)
+    for (int l = 0; l < L; ++l) g[r * L + l] = 0.0;
+  for (int t = 0; t < tau; ++t)
+    for (int r = 0; r < R; ++r)
+      for (int l = 0; l < L; ++l)
+        g[r * L + l] += c[t * L + l] * (X[(t * d + r) * K + l] - xa[r * L + l]);
+#endif
+}
+
 // Per-lane state of one softmax unit for one block of L runs, shared by the unit pass's phases.
 }  // namespace
 
@@ -409,7 +494,8 @@ ATTNSVM_INLINE void softmaxAndContrasts(const double* __restrict a, const double
       mean[l] += wt * (hv[t * K + l] - s.hvA[l]);
     }
   double expBeta[L], S[L];
-  for (int l = 0; l < L; ++l) expBeta[l] = expLane(beta[l]);
+  for (int l = 0; l < L; ++l) expBeta[l] = beta[l];
+  expBlock<L>(expBeta);
   for (int l = 0; l < L; ++l) {
     S[l] = expBeta[l] * wsum[l];
     s.prob[l] = 1.0 / (1.0 + S[l]);
@@ -418,22 +504,20 @@ ATTNSVM_INLINE void softmaxAndContrasts(const double* __restrict a, const double
   for (int l = 0; l < L; ++l) s.lambda[l] = beta[l] - log1pLane(S[l]);
 }
 
-// Direction of grad_q, g[j L + l] = sum_t c_t (x_t - x_alpha)_j with c_t = w_t (delta_t - mean),
-// in one sweep over the tokens (the sum over t in increasing order, as evaluateUnit's).
+// Direction of grad_q, g[j L + l] = sum_t c_t (x_t - x_alpha)_j with c_t = w_t (delta_t - mean)
+// (the sum over t in increasing order, as evaluateUnit's): the c_t first, in place of the weights,
+// then four features at a time with their sums in registers (directionRows).
 ATTNSVM_INLINE void direction(const double* __restrict X, const double* __restrict xa,
-                              const double* __restrict hv, const double* __restrict w,
-                              std::ptrdiff_t K, int d, int tau, double* __restrict g,
-                              const UnitLanes& s) {
+                              const double* __restrict hv, double* __restrict w, std::ptrdiff_t K,
+                              int d, int tau, double* __restrict g, const UnitLanes& s) {
   constexpr int L = UnitLanes::L;
-  for (int j = 0; j < d * L; ++j) g[j] = 0.0;
-  for (int t = 0; t < tau; ++t) {
-    double c[L];
-    for (int l = 0; l < L; ++l) c[l] = w[t * L + l] * ((hv[t * K + l] - s.hvA[l]) - s.mean[l]);
-    for (int j = 0; j < d; ++j) {
-      const double* __restrict x = X + (t * d + j) * K;
-      for (int l = 0; l < L; ++l) g[j * L + l] += c[l] * (x[l] - xa[j * L + l]);
-    }
-  }
+  for (int t = 0; t < tau; ++t)
+    for (int l = 0; l < L; ++l)
+      w[t * L + l] = w[t * L + l] * ((hv[t * K + l] - s.hvA[l]) - s.mean[l]);
+  int j = 0;
+  for (; j + 4 <= d; j += 4) directionRows<L, 4>(g + j * L, X + j * K, xa + j * L, w, K, d, tau);
+  for (; j + 2 <= d; j += 2) directionRows<L, 2>(g + j * L, X + j * K, xa + j * L, w, K, d, tau);
+  for (; j < d; ++j) directionRows<L, 1>(g + j * L, X + j * K, xa + j * L, w, K, d, tau);
 }
 
 }  // namespace
