@@ -339,6 +339,59 @@ ATTNSVM_INLINE void laneCommit(double* __restrict x, const double* __restrict ne
 #endif
 }
 
+// out[l] = max over e of max(|a[e K + l]|, |b[e K + l]|), from 0, as the loop of std::max
+// (std::max(p, q) = p < q ? q : p, so a NaN entry is skipped where it is the second argument),
+// the running maxima of the block in registers.
+template <int L>
+ATTNSVM_INLINE void laneMaxAbs2(double* __restrict out, const double* __restrict a,
+                                const double* __restrict b, std::ptrdiff_t K, int size) {
+#ifdef ATTNSVM_LANE_VECTORS
+  typedef double V __attribute__((vector_size(L * sizeof(double))));
+  typedef long long B __attribute__((vector_size(L * sizeof(double))));
+  const auto pick = [](B m, V p, V q) {  // m ? p : q, lane by lane
+    B pb, qb;
+    std::memcpy(&pb, &p, sizeof pb);
+    std::memcpy(&qb, &q, sizeof qb);
+    const B r = (pb & m) | (qb & ~m);
+    V o;
+    std::memcpy(&o, &r, sizeof o);
+    return o;
+  };
+  const auto absOf = [](V v) {  // |v|: the sign bit cleared, as std::abs
+    B bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    bits &= 0x7fffffffffffffffLL;
+    V o;
+    std::memcpy(&o, &bits, sizeof o);
+    return o;
+  };
+  // Four running maxima (e mod 4), combined at the end: a NaN never enters one (it is only ever
+  // the second argument) and |x| is never -0, so the maximum of the rest does not depend on the
+  // order; four chains of compare-and-select instead of one.
+  V acc[4] = {};
+  int e = 0;
+  const auto step = [&](V& r, int at) {
+    V p, q;
+    std::memcpy(&p, a + at * K, sizeof p);
+    std::memcpy(&q, b + at * K, sizeof q);
+    p = absOf(p);
+    q = absOf(q);
+    const V m = pick(p < q, q, p);
+    r = pick(r < m, m, r);
+  };
+  for (; e + 4 <= size; e += 4)
+    for (int i = 0; i < 4; ++i) step(acc[i], e + i);
+  for (; e < size; ++e) step(acc[0], e);
+  for (int i = 1; i < 4; ++i) acc[0] = pick(acc[0] < acc[i], acc[i], acc[0]);
+  std::memcpy(out, &acc[0], sizeof acc[0]);
+#else
+  for (int l = 0; l < L; ++l) out[l] = 0.0;
+  for (int e = 0; e < size; ++e)
+    for (int l = 0; l < L; ++l)
+      out[l] = std::max(out[l], std::max(std::abs(a[e * K + l]), std::abs(b[e * K + l])));
+#endif
+}
+
 // x <- e^x for the L lanes of one block: expLane's operations on a vector (the same bits). For a
 // loop of exactly one block GCC's cost model keeps expLane scalar, with branches.
 template <int L>
