@@ -129,12 +129,9 @@ ATTNSVM_LANES void BatchedTrainer::lossAndScale(int u, int kb, bool several, con
   double* __restrict loss = loss_.data() + kb;
   double* __restrict dir = dirs_.data() + static_cast<std::size_t>(u) * d * K + kb;
   double norm[L], margin[L], expAbs[L], logNorm[L], ok[L];
-  for (int l = 0; l < L; ++l) norm[l] = 0.0;
-  for (int j = 0; j < d; ++j)
-    for (int l = 0; l < L; ++l) {
-      const double v = std::abs(g[j * L + l]);
-      norm[l] = norm[l] < v ? v : norm[l];  // std::max(norm, v)
-    }
+  // norm = max_j |g_j| per run (std::max from 0; max(|g|, |g|) = |g|): in registers, where the
+  // loop of std::max was scalar compare-and-move code.
+  laneMaxAbs2<L>(norm, g, g, L, d);
   // Logistic: l(u) = softplus(-u) and log|l'(u)| = -softplus(u) share e^{-|u|} (one vector exp).
   const bool logistic = lossKind_ == LossKind::Logistic;
   // (One lane function per loop: the loops vectorize.)
