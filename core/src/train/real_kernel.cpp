@@ -101,9 +101,11 @@ inline void dotPair(const double* a, const double* b, const double* x, int n, do
 // these per image: as scalar calls they were a latency-bound fifth of the unit pass.
 // (Always inlined, the vectors by reference: see load/store.)
 #if defined(__GNUC__)
-__attribute__((always_inline))
+#define ATTNSVM_REAL_INLINE inline __attribute__((always_inline))
+#else
+#define ATTNSVM_REAL_INLINE inline
 #endif
-inline void expLanes4(const V4& in, V4& out) {
+ATTNSVM_REAL_INLINE void expLanes4(const V4& in, V4& out) {
   namespace pd = pmath::detail;
   using L = pd::Lanes<V4>;
   using U = L::U;
@@ -123,10 +125,10 @@ inline void expLanes4(const V4& in, V4& out) {
   const V4 rLo = kd * kLn2LoN;
   const V4 r = rHi - rLo;
   const V4 r2 = r * r;
-  const V4 tmp = L::gather(pd::kExp2Tail, j) +
-                 ((r + r2 * (0.5 + r * (1.0 / 6.0))) + (r2 * r2) * (1.0 / 24.0 + r * (1.0 / 120.0)));
-  const V4 s1 = pd::fromBitsOf<V4>(pd::bitsOf(L::gather(pd::kExp2Hi, j)) + (k1b << 52) -
-                                   (550ULL << 52));
+  const V4 tmp = L::gather(pd::kExp2Tail, j) + ((r + r2 * (0.5 + r * (1.0 / 6.0))) +
+                                                (r2 * r2) * (1.0 / 24.0 + r * (1.0 / 120.0)));
+  const V4 s1 =
+      pd::fromBitsOf<V4>(pd::bitsOf(L::gather(pd::kExp2Hi, j)) + (k1b << 52) - (550ULL << 52));
   const V4 s2 = pd::fromBitsOf<V4>((k2b + (1023 - 550)) << 52);
   out = (s1 + s1 * tmp) * s2;
 }

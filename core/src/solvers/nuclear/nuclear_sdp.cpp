@@ -60,7 +60,7 @@ double smallestEigenvalue(const Vec& a, const Vec& b) {
   const double tiny = 1e-300;
   // The numbers of eigenvalues below x[0], x[1], x[2]: three Sturm sequences side by side (each a
   // chain of dependent divisions; interleaved, their latencies overlap).
-  auto below3 = [&](const double (&x)[3], Index (&count)[3]) {
+  auto below3 = [&](const double(&x)[3], Index(&count)[3]) {
     double q[3] = {1.0, 1.0, 1.0};
     count[0] = count[1] = count[2] = 0;
     for (Index i = 0; i < n; ++i)
