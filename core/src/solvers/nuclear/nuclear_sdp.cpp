@@ -58,42 +58,23 @@ double smallestEigenvalue(const Vec& a, const Vec& b) {
     hi = std::max(hi, a(i) + r);
   }
   const double tiny = 1e-300;
-  // The numbers of eigenvalues below x[0], x[1], x[2]: three Sturm sequences side by side (each a
-  // chain of dependent divisions; interleaved, their latencies overlap).
-  auto below3 = [&](const double(&x)[3], Index(&count)[3]) {
-    double q[3] = {1.0, 1.0, 1.0};
-    count[0] = count[1] = count[2] = 0;
-    for (Index i = 0; i < n; ++i)
-      for (int s = 0; s < 3; ++s) {
-        q[s] = a(i) - x[s] - (i > 0 ? b(i - 1) * b(i - 1) / q[s] : 0.0);
-        if (std::abs(q[s]) < tiny) q[s] = -tiny;
-        if (q[s] < 0.0) ++count[s];
-      }
+  auto below = [&](double x) {  // number of eigenvalues < x
+    Index count = 0;
+    double q = 1.0;
+    for (Index i = 0; i < n; ++i) {
+      q = a(i) - x - (i > 0 ? b(i - 1) * b(i - 1) / q : 0.0);
+      if (std::abs(q) < tiny) q = -tiny;
+      if (q < 0.0) ++count;
+    }
+    return count;
   };
-  // Bisection, two levels per round: the midpoint of [lo, hi] and both midpoints the next level can
-  // take are counted together, then the levels are taken one at a time with the loop's test
-  // between them. Each midpoint is 0.5 (lo + hi) of the same bracket as in one level at a time, so
-  // the result is the same number.
   const double width = hi - lo;
-  int k = 0;
-  while (k < 100 && hi - lo > 1e-12 * width) {
+  for (int k = 0; k < 100 && hi - lo > 1e-12 * width; ++k) {
     const double mid = 0.5 * (lo + hi);
-    const double x[3] = {mid, 0.5 * (lo + mid), 0.5 * (mid + hi)};
-    Index count[3];
-    below3(x, count);
-    const bool lower = count[0] >= 1;
-    if (lower)
+    if (below(mid) >= 1)
       hi = mid;
     else
       lo = mid;
-    ++k;
-    if (!(k < 100 && hi - lo > 1e-12 * width)) break;
-    const double mid2 = 0.5 * (lo + hi);  // x[1] when the root is below mid, else x[2]
-    if ((lower ? count[1] : count[2]) >= 1)
-      hi = mid2;
-    else
-      lo = mid2;
-    ++k;
   }
   return 0.5 * (lo + hi);
 }
