@@ -95,6 +95,129 @@ inline void dotPair(const double* a, const double* b, const double* x, int n, do
   }
 }
 
+// e^x for four lanes, pmath::exp's operations (detail::expScalar) lane by lane: the same bits as
+// four scalar calls, but the reduction, the polynomial and the exponent arithmetic of the four
+// run side by side (the two table loads stay per lane). The softmax weights of a unit are 49 of
+// these per image: as scalar calls they were a latency-bound fifth of the unit pass.
+// (Always inlined, the vectors by reference: see load/store.)
+#if defined(__GNUC__)
+#define ATTNSVM_REAL_INLINE inline __attribute__((always_inline))
+#else
+#define ATTNSVM_REAL_INLINE inline
+#endif
+ATTNSVM_REAL_INLINE void expLanes4(const V4& in, V4& out) {
+  namespace pd = pmath::detail;
+  using L = pd::Lanes<V4>;
+  using U = L::U;
+  constexpr double kInvLn2N = 1.44269504088896338700e+00 * 128.0;
+  constexpr double kLn2HiN = 6.93147180369123816490e-01 / 128.0;
+  constexpr double kLn2LoN = 1.90821492927058770002e-10 / 128.0;
+  constexpr double kShift = 6755399441055744.0;
+  const V4 big = V4{} + 710.0, small = V4{} - 746.0;
+  V4 x = pd::select(L::less(big, in), big, in);  // x > 710 ? 710 : x (NaN passes)
+  x = pd::select(L::less(x, small), small, x);
+  const V4 t = x * kInvLn2N + kShift;
+  const V4 kd = t - kShift;
+  const U u = pd::bitsOf(t) - 0x4338000000000000ULL + 1100 * 128;
+  const U j = u & 127, kb = u >> 7;
+  const U k1b = kb >> 1, k2b = kb - k1b;
+  const V4 rHi = x - kd * kLn2HiN;
+  const V4 rLo = kd * kLn2LoN;
+  const V4 r = rHi - rLo;
+  const V4 r2 = r * r;
+  const V4 tmp = L::gather(pd::kExp2Tail, j) + ((r + r2 * (0.5 + r * (1.0 / 6.0))) +
+                                                (r2 * r2) * (1.0 / 24.0 + r * (1.0 / 120.0)));
+  const V4 s1 =
+      pd::fromBitsOf<V4>(pd::bitsOf(L::gather(pd::kExp2Hi, j)) + (k1b << 52) - (550ULL << 52));
+  const V4 s2 = pd::fromBitsOf<V4>((k2b + (1023 - 550)) << 52);
+  out = (s1 + s1 * tmp) * s2;
+}
+
+// w_t = e^{b_t - beta} for every token and their sum in token order (the sum's additions one after
+// the other, as the scalar loop; the exponentials of the next four tokens overlap them).
+inline double softmaxWeights(const double* b, double beta, int T, double* w) {
+  double wsum = 0.0;
+  int t = 0;
+  for (; t + 4 <= T; t += 4) {
+    V4 x;
+    load(x, b + t);
+    x -= beta;
+    V4 e;
+    expLanes4(x, e);
+    store(w + t, e);
+    wsum = (((wsum + e[0]) + e[1]) + e[2]) + e[3];
+  }
+  for (; t < T; ++t) {
+    w[t] = pmath::exp(b[t] - beta);
+    wsum += w[t];
+  }
+  return wsum;
+}
+
+// The first t with a[t] = max a (as `if (a[t] > a[best]) best = t` from t = 0): eight running
+// maxima (t mod 8) each keep their first maximum, then the smallest t among the lanes that hold the
+// largest value. The same token as the sequential scan unless a score is NaN (then the gradient is
+// NaN and the run stops either way).
+inline int firstArgmax(const double* a, int T) {
+  if (T < 16) {
+    int alpha = 0;
+    for (int t = 1; t < T; ++t)
+      if (a[t] > a[alpha]) alpha = t;
+    return alpha;
+  }
+  double best[8];
+  int at[8];
+  for (int l = 0; l < 8; ++l) {
+    best[l] = a[l];
+    at[l] = l;
+  }
+  int t0 = 8;
+  for (; t0 + 8 <= T; t0 += 8)
+    for (int l = 0; l < 8; ++l) {
+      const bool more = a[t0 + l] > best[l];
+      best[l] = more ? a[t0 + l] : best[l];
+      at[l] = more ? t0 + l : at[l];
+    }
+  int alpha = at[0];
+  double top = best[0];
+  for (int l = 1; l < 8; ++l)
+    if (best[l] > top || (best[l] == top && at[l] < alpha)) {
+      top = best[l];
+      alpha = at[l];
+    }
+  for (; t0 < T; ++t0)
+    if (a[t0] > top) {
+      top = a[t0];
+      alpha = t0;
+    }
+  return alpha;
+}
+
+// max_t b_t (NaN entries skipped, as std::max(beta, b_t) from -inf skips them): four running
+// maxima, then combined. The value of the sequential scan (a max does not round); only the sign
+// of a zero maximum could differ, and e^{b - beta}, e^beta are the same for +0 and -0.
+inline double maxOf(const double* b, int T) {
+  double m[4] = {kNegInf, kNegInf, kNegInf, kNegInf};
+  int t = 0;
+  for (; t + 4 <= T; t += 4)
+    for (int l = 0; l < 4; ++l) m[l] = std::max(m[l], b[t + l]);
+  double beta = std::max(std::max(m[0], m[1]), std::max(m[2], m[3]));
+  for (; t < T; ++t) beta = std::max(beta, b[t]);
+  return beta;
+}
+
+// max_j |x_j| from 0, as the loop of std::max(m, |x_j|) (a NaN skipped; |x| is never -0, so the
+// maximum does not depend on the order): four running maxima instead of one chain.
+inline double maxAbs(const double* x, int n) {
+  double m[4] = {0.0, 0.0, 0.0, 0.0};
+  int j = 0;
+  for (; j + 4 <= n; j += 4)
+    for (int l = 0; l < 4; ++l) m[l] = std::max(m[l], std::abs(x[j + l]));
+  double top = std::max(std::max(m[0], m[1]), std::max(m[2], m[3]));
+  for (; j < n; ++j) top = std::max(top, std::abs(x[j]));
+  return top;
+}
+
 // The passes over tokens run over blocks of 8 tokens whose sums stay in registers while the
 // features are added in order (each a_t is sum_j q_j x_tj for j = 0, 1, ...: the same order for
 // the block and the scalar tail).
@@ -178,18 +301,26 @@ UnitOutcome unit(const RealData& data, int i, const double* W, const double* v, 
   double* __restrict a = s.b.data();  // the scores a_t first, then b_t
   UnitOutcome out;
 
-  // q = W z (W column-major): q_r = sum_c W_rc z_c in the order c = 0..d-1.
-  for (int r = 0; r < d; ++r) q[r] = 0.0;
-  for (int c = 0; c < d; ++c) {
-    const double zc = z[c];
-    const double* __restrict Wc = W + static_cast<std::size_t>(c) * d;
-    for (int r = 0; r < d; ++r) q[r] += Wc[r] * zc;
+  // q = W z (W column-major): q_r = sum_c W_rc z_c in the order c = 0..d-1, eight rows at a
+  // time with their sums in a register (as a loop over c with q in memory, every c's additions
+  // waited for the previous c's stores).
+  int r0 = 0;
+  for (; r0 + 8 <= d; r0 += 8) {
+    V8 acc = {}, w;
+    for (int c = 0; c < d; ++c) {
+      load(w, W + static_cast<std::size_t>(c) * d + r0);
+      acc += w * z[c];
+    }
+    store(q + r0, acc);
+  }
+  for (; r0 < d; ++r0) {
+    double acc = 0.0;
+    for (int c = 0; c < d; ++c) acc += W[static_cast<std::size_t>(c) * d + r0] * z[c];
+    q[r0] = acc;
   }
   // a_t = x_t . q, summed over features in order; alpha = first maximum.
   scores(X, q, T, d, a);
-  int alpha = 0;
-  for (int t = 1; t < T; ++t)
-    if (a[t] > a[alpha]) alpha = t;
+  const int alpha = firstArgmax(a, T);
   out.alpha = alpha;
 
   // dx_t = x_t - x_alpha; b_t = dx_t . q (directly: its error is relative to |dx||q|) and
@@ -202,12 +333,9 @@ UnitOutcome unit(const RealData& data, int i, const double* W, const double* v, 
   differences(X, xa, q, v, T, d, dx, b, delta);
   // beta = max_{t != alpha} b_t; w_t = exp(b_t - beta), w_alpha = exp(-inf) = 0.
   b[alpha] = kNegInf;
-  double beta = kNegInf;
-  for (int t = 0; t < T; ++t) beta = std::max(beta, b[t]);
+  const double beta = maxOf(b, T);
   double* __restrict w = s.w.data();
-  for (int t = 0; t < T; ++t) w[t] = pmath::exp(b[t] - beta);
-  double wsum = 0.0;
-  for (int t = 0; t < T; ++t) wsum += w[t];
+  const double wsum = softmaxWeights(b, beta, T, w);
   double lambda = kNegInf, expLambda = 0.0;
   out.probability = 1.0;
   if (T > 1) {
@@ -254,8 +382,7 @@ UnitOutcome unit(const RealData& data, int i, const double* W, const double* v, 
   out.loss = std::max(-u, 0.0) + l1p;
   const double logDeriv = u >= 0.0 ? -(u + out.loss) : -(std::max(u, 0.0) + l1p);
   out.sign = y > 0 ? -1.0 : 1.0;
-  double norm = 0.0;
-  for (int j = 0; j < d; ++j) norm = std::max(norm, std::abs(ghat[j]));
+  const double norm = maxAbs(ghat, d);
   if (T > 1 && norm > 0.0 && std::isfinite(norm)) {
     for (int j = 0; j < d; ++j) ghat[j] /= norm;
     out.logQ = lambda + pmath::log(norm) + logDeriv;
@@ -264,8 +391,7 @@ UnitOutcome unit(const RealData& data, int i, const double* W, const double* v, 
   } else {
     for (int j = 0; j < d; ++j) ghat[j] = 0.0;
   }
-  double normHead = 0.0;
-  for (int j = 0; j < d; ++j) normHead = std::max(normHead, std::abs(r[j]));
+  const double normHead = maxAbs(r, d);
   if (normHead > 0.0 && std::isfinite(normHead)) {
     for (int j = 0; j < d; ++j) r[j] /= normHead;
     out.logHead = pmath::log(normHead) + logDeriv;

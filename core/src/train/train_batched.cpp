@@ -129,12 +129,9 @@ ATTNSVM_LANES void BatchedTrainer::lossAndScale(int u, int kb, bool several, con
   double* __restrict loss = loss_.data() + kb;
   double* __restrict dir = dirs_.data() + static_cast<std::size_t>(u) * d * K + kb;
   double norm[L], margin[L], expAbs[L], logNorm[L], ok[L];
-  for (int l = 0; l < L; ++l) norm[l] = 0.0;
-  for (int j = 0; j < d; ++j)
-    for (int l = 0; l < L; ++l) {
-      const double v = std::abs(g[j * L + l]);
-      norm[l] = norm[l] < v ? v : norm[l];  // std::max(norm, v)
-    }
+  // norm = max_j |g_j| per run (std::max from 0; max(|g|, |g|) = |g|): in registers, where the
+  // loop of std::max was scalar compare-and-move code.
+  laneMaxAbs2<L>(norm, g, g, L, d);
   // Logistic: l(u) = softplus(-u) and log|l'(u)| = -softplus(u) share e^{-|u|} (one vector exp).
   const bool logistic = lossKind_ == LossKind::Logistic;
   // (One lane function per loop: the loops vectorize.)
@@ -147,30 +144,41 @@ ATTNSVM_LANES void BatchedTrainer::lossAndScale(int u, int kb, bool several, con
     for (int l = 0; l < L; ++l) expAbs[l] = log1pLane(expAbs[l]);  // log1p(e^{-|u|})
   }
   for (int l = 0; l < L; ++l) logNorm[l] = logLane(norm[l]);
-  for (int l = 0; l < L; ++l) {
-    const double uu = margin[l];
-    double term, logDeriv;
-    if (logistic) {
+  // The loss term and log|l'| per lane: the logistic loss in a loop of its own (branch-free, it
+  // vectorizes), the other losses through their functions; labels other than +-1 (rare) add
+  // log|y| after.
+  double term[L], logDeriv[L];
+  if (logistic) {
+    for (int l = 0; l < L; ++l) {
+      const double uu = margin[l];
       const double soft = expAbs[l];  // softplus(x) = max(x, 0) + log1p(e^{-|x|})
-      term = std::max(-uu, 0.0) + soft;
-      logDeriv = uu >= 0.0 ? -(uu + term) : -(std::max(uu, 0.0) + soft);
-    } else {
-      term = lossValue(lossKind_, uu);
-      logDeriv = logAbsLossDerivative(lossKind_, uu);
+      term[l] = std::max(-uu, 0.0) + soft;
+      logDeriv[l] = uu >= 0.0 ? -(uu + term[l]) : -(std::max(uu, 0.0) + soft);
     }
-    loss[l] += term;
-    if (std::abs(y[l]) != 1.0) logDeriv += pmath::log(std::abs(y[l]));
+  } else {
+    for (int l = 0; l < L; ++l) {
+      term[l] = lossValue(lossKind_, margin[l]);
+      logDeriv[l] = logAbsLossDerivative(lossKind_, margin[l]);
+    }
+  }
+  bool unitLabels = true;
+  for (int l = 0; l < L; ++l) unitLabels = unitLabels && std::abs(y[l]) == 1.0;
+  if (!unitLabels)
+    for (int l = 0; l < L; ++l)
+      if (std::abs(y[l]) != 1.0) logDeriv[l] += pmath::log(std::abs(y[l]));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (int l = 0; l < L; ++l) {
+    loss[l] += term[l];
     sign[l] = y[l] > 0 ? -1.0 : 1.0;
     // A NaN anywhere in the direction makes the max-abs NaN-free; check the sum as Eigen's
     // lpNorm<Infinity> would propagate it.
-    if (several && norm[l] > 0.0 && std::isfinite(norm[l]))
-      logQ[l] = s.lambda[l] + logNorm[l] + logDeriv;
-    else if (several && !std::isfinite(norm[l]))
-      logQ[l] = std::numeric_limits<double>::quiet_NaN();
-    else
-      logQ[l] = kNegInf;
+    const bool finite = std::isfinite(norm[l]);
+    const double q = several && norm[l] > 0.0 && finite ? s.lambda[l] + logNorm[l] + logDeriv[l]
+                     : several && !finite               ? nan
+                                                        : kNegInf;
+    logQ[l] = q;
     // Divisor 1 (and the direction set to 0) where the direction is zero or not finite.
-    ok[l] = logQ[l] == kNegInf || std::isnan(logQ[l]) ? 0.0 : 1.0;
+    ok[l] = q == kNegInf || q != q ? 0.0 : 1.0;
     norm[l] = ok[l] == 0.0 ? 1.0 : 1.0 / norm[l];  // now the reciprocal: one division per run
   }
   for (int j = 0; j < d; ++j)
@@ -266,13 +274,8 @@ ATTNSVM_LANES void BatchedTrainer::addBalance() {
   const double balance = s_.balance;
   const std::size_t dm = static_cast<std::size_t>(d) * m;
   double* __restrict size = tmp2_.data();
-  for (int k = 0; k < K; ++k) size[k] = 0.0;
-  for (std::size_t e = 0; e < dm; ++e) {
-    const double* __restrict ke = K_m_.data() + e * K;
-    const double* __restrict qe = Q_.data() + e * K;
-    for (int k = 0; k < K; ++k)
-      size[k] = std::max(size[k], std::max(std::abs(ke[k]), std::abs(qe[k])));
-  }
+  for (int kb = 0; kb < K; kb += kLanes)
+    laneMaxAbs2<kLanes>(size + kb, K_m_.data() + kb, Q_.data() + kb, K, static_cast<int>(dm));
   double* __restrict dataCoef = tmp_.data();
   double* __restrict regCoef = coef_.data() + 2 * K;
   // gradient.cpp's addBalance per run: logReg = log(2 balance) + log(size), t = max(logData,
@@ -354,10 +357,7 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
                      ? topv[k] * pmath::pow(nrm[k], 1.0 / qexp)
                      : topv[k];
     } else {
-      for (int e = 0; e < size; ++e) {
-        const double* __restrict de = dir + e * K;
-        for (int k = 0; k < K; ++k) nrm[k] += de[k] * de[k];
-      }
+      for (int kb = 0; kb < K; kb += kLanes) laneSquareSums<kLanes>(nrm + kb, dir + kb, K, size);
       for (int k = 0; k < K; ++k) nrm[k] = std::sqrt(nrm[k]);
     }
     constexpr double eps = std::numeric_limits<double>::epsilon();
@@ -392,15 +392,8 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
         bad[k] += v * 0.0;
       }
   } else {
-    for (int e = 0; e < size; ++e) {
-      const double* __restrict xe = x + e * K;
-      const double* __restrict de = dir + e * K;
-      double* __restrict ne = next + e * K;
-      for (int k = 0; k < K; ++k) {
-        ne[k] = xe[k] - coef[k] * de[k];
-        bad[k] += ne[k] * 0.0;
-      }
-    }
+    for (int kb = 0; kb < K; kb += kLanes)
+      laneStep<kLanes>(next + kb, x + kb, dir + kb, coef + kb, bad + kb, K, size);
   }
 }
 
@@ -545,23 +538,14 @@ void BatchedTrainer::takeOrStop(const double* bad) {
 
 ATTNSVM_LANES void BatchedTrainer::commitAndCheckNorm() {
   const int K = KP_;
-  const std::size_t K1 = K;
   // The runs that take the step (active_) get the candidate, the others keep their state; the
   // squared Frobenius norm of the result per run ((K,Q): of K and of Q) in the same pass.
   double* __restrict sqA = coef_.data();
   double* __restrict sqB = coef_.data() + K;
-  for (int k = 0; k < K; ++k) sqA[k] = sqB[k] = 0.0;
   auto commit = [&](std::vector<double>& x, const std::vector<double>& next, double* out) {
-    const std::size_t size = x.size() / K1;
-    for (std::size_t e = 0; e < size; ++e) {
-      double* __restrict xe = x.data() + e * K1;
-      const double* __restrict ne = next.data() + e * K1;
-      for (int k = 0; k < K; ++k) {
-        const double v = active_[k] ? ne[k] : xe[k];
-        xe[k] = v;
-        out[k] += v * v;
-      }
-    }
+    const int size = static_cast<int>(x.size() / static_cast<std::size_t>(K));
+    for (int kb = 0; kb < K; kb += kLanes)
+      laneCommit<kLanes>(x.data() + kb, next.data() + kb, active_.data() + kb, out + kb, K, size);
   };
   switch (param_) {
     case Parameterization::W:

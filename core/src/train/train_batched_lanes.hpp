@@ -232,6 +232,251 @@ ATTNSVM_INLINE void laneDotsMany(double* __restrict out, std::ptrdiff_t so,
   for (; r < rows; ++r) laneDotsRows<L, 1>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);
 }
 
+// The step's per-run reductions over a parameter block (x[e K + k], e < size): the running sums
+// of a block's L lanes in one vector register, e in increasing order as before. As a loop over e
+// with the K lanes innermost they were sums kept in memory, each e's addition waiting for the
+// previous e's store: a chain of store-to-load forwarding through the whole block.
+#if defined(__GNUC__)
+#define ATTNSVM_LANE_VECTORS 1
+#endif
+
+// out[l] = sum_e a[e K + l]^2 for the L lanes of one block.
+template <int L>
+ATTNSVM_INLINE void laneSquareSums(double* __restrict out, const double* __restrict a,
+                                   std::ptrdiff_t K, int size) {
+#ifdef ATTNSVM_LANE_VECTORS
+  typedef double Lanes __attribute__((vector_size(L * sizeof(double))));
+  Lanes acc = {};
+  for (int e = 0; e < size; ++e) {
+    Lanes v;
+    std::memcpy(&v, a + e * K, sizeof v);
+    acc += v * v;
+  }
+  std::memcpy(out, &acc, sizeof acc);
+#else
+  for (int l = 0; l < L; ++l) out[l] = 0.0;
+  for (int e = 0; e < size; ++e)
+    for (int l = 0; l < L; ++l) out[l] += a[e * K + l] * a[e * K + l];
+#endif
+}
+
+// next[e K + l] = x[e K + l] - coef[l] dir[e K + l] for the L lanes of one block, and bad[l] +=
+// next * 0 (NaN where an entry is not finite).
+template <int L>
+ATTNSVM_INLINE void laneStep(double* __restrict next, const double* __restrict x,
+                             const double* __restrict dir, const double* __restrict coef,
+                             double* __restrict bad, std::ptrdiff_t K, int size) {
+#ifdef ATTNSVM_LANE_VECTORS
+  typedef double Lanes __attribute__((vector_size(L * sizeof(double))));
+  Lanes c, b;
+  std::memcpy(&c, coef, sizeof c);
+  std::memcpy(&b, bad, sizeof b);
+  for (int e = 0; e < size; ++e) {
+    Lanes xe, de;
+    std::memcpy(&xe, x + e * K, sizeof xe);
+    std::memcpy(&de, dir + e * K, sizeof de);
+    const Lanes ne = xe - c * de;
+    std::memcpy(next + e * K, &ne, sizeof ne);
+    b += ne * 0.0;
+  }
+  std::memcpy(bad, &b, sizeof b);
+#else
+  for (int e = 0; e < size; ++e)
+    for (int l = 0; l < L; ++l) {
+      const double v = x[e * K + l] - coef[l] * dir[e * K + l];
+      next[e * K + l] = v;
+      bad[l] += v * 0.0;
+    }
+#endif
+}
+
+// The commit of one block of L lanes: x <- next where active[l], and sq[l] = sum_e x^2 of the
+// result.
+template <int L>
+ATTNSVM_INLINE void laneCommit(double* __restrict x, const double* __restrict next,
+                               const unsigned char* __restrict active, double* __restrict sq,
+                               std::ptrdiff_t K, int size) {
+#ifdef ATTNSVM_LANE_VECTORS
+  typedef double Lanes __attribute__((vector_size(L * sizeof(double))));
+  typedef long long Bits __attribute__((vector_size(L * sizeof(double))));
+  long long mask[L];
+  bool all = true;
+  for (int l = 0; l < L; ++l) {
+    mask[l] = active[l] ? -1 : 0;
+    all = all && active[l];
+  }
+  Bits take;
+  std::memcpy(&take, mask, sizeof take);
+  Lanes acc = {};
+  if (all) {  // the common case: every run of the block takes its step
+    for (int e = 0; e < size; ++e) {
+      Lanes v;
+      std::memcpy(&v, next + e * K, sizeof v);
+      std::memcpy(x + e * K, &v, sizeof v);
+      acc += v * v;
+    }
+  } else {
+    for (int e = 0; e < size; ++e) {
+      Bits n, o;
+      std::memcpy(&n, next + e * K, sizeof n);
+      std::memcpy(&o, x + e * K, sizeof o);
+      const Bits pick = (n & take) | (o & ~take);
+      Lanes v;
+      std::memcpy(&v, &pick, sizeof v);
+      std::memcpy(x + e * K, &v, sizeof v);
+      acc += v * v;
+    }
+  }
+  std::memcpy(sq, &acc, sizeof acc);
+#else
+  for (int l = 0; l < L; ++l) sq[l] = 0.0;
+  for (int e = 0; e < size; ++e)
+    for (int l = 0; l < L; ++l) {
+      const double v = active[l] ? next[e * K + l] : x[e * K + l];
+      x[e * K + l] = v;
+      sq[l] += v * v;
+    }
+#endif
+}
+
+// out[l] = max over e of max(|a[e K + l]|, |b[e K + l]|), from 0, as the loop of std::max
+// (std::max(p, q) = p < q ? q : p, so a NaN entry is skipped where it is the second argument),
+// the running maxima of the block in registers.
+template <int L>
+ATTNSVM_INLINE void laneMaxAbs2(double* __restrict out, const double* __restrict a,
+                                const double* __restrict b, std::ptrdiff_t K, int size) {
+#ifdef ATTNSVM_LANE_VECTORS
+  typedef double V __attribute__((vector_size(L * sizeof(double))));
+  typedef long long B __attribute__((vector_size(L * sizeof(double))));
+  const auto pick = [](B m, V p, V q) {  // m ? p : q, lane by lane
+    B pb, qb;
+    std::memcpy(&pb, &p, sizeof pb);
+    std::memcpy(&qb, &q, sizeof qb);
+    const B r = (pb & m) | (qb & ~m);
+    V o;
+    std::memcpy(&o, &r, sizeof o);
+    return o;
+  };
+  const auto absOf = [](V v) {  // |v|: the sign bit cleared, as std::abs
+    B bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    bits &= 0x7fffffffffffffffLL;
+    V o;
+    std::memcpy(&o, &bits, sizeof o);
+    return o;
+  };
+  // Four running maxima (e mod 4), combined at the end: a NaN never enters one (it is only ever
+  // the second argument) and |x| is never -0, so the maximum of the rest does not depend on the
+  // order; four chains of compare-and-select instead of one.
+  V acc[4] = {};
+  int e = 0;
+  const auto step = [&](V& r, int at) {
+    V p, q;
+    std::memcpy(&p, a + at * K, sizeof p);
+    std::memcpy(&q, b + at * K, sizeof q);
+    p = absOf(p);
+    q = absOf(q);
+    const V m = pick(p < q, q, p);
+    r = pick(r < m, m, r);
+  };
+  for (; e + 4 <= size; e += 4)
+    for (int i = 0; i < 4; ++i) step(acc[i], e + i);
+  for (; e < size; ++e) step(acc[0], e);
+  for (int i = 1; i < 4; ++i) acc[0] = pick(acc[0] < acc[i], acc[i], acc[0]);
+  std::memcpy(out, &acc[0], sizeof acc[0]);
+#else
+  for (int l = 0; l < L; ++l) out[l] = 0.0;
+  for (int e = 0; e < size; ++e)
+    for (int l = 0; l < L; ++l)
+      out[l] = std::max(out[l], std::max(std::abs(a[e * K + l]), std::abs(b[e * K + l])));
+#endif
+}
+
+// x <- e^x for the L lanes of one block: expLane's operations on a vector (the same bits). For a
+// loop of exactly one block GCC's cost model keeps expLane scalar, with branches.
+template <int L>
+ATTNSVM_INLINE void expBlock(double* __restrict x) {
+#ifdef ATTNSVM_LANE_VECTORS
+  typedef double V __attribute__((vector_size(L * sizeof(double))));
+  typedef long long B __attribute__((vector_size(L * sizeof(double))));
+  const auto pick = [](B m, V a, V b) {  // m ? a : b, lane by lane (m all ones or zero)
+    B ab, bb;
+    std::memcpy(&ab, &a, sizeof ab);
+    std::memcpy(&bb, &b, sizeof bb);
+    const B r = (ab & m) | (bb & ~m);
+    V out;
+    std::memcpy(&out, &r, sizeof out);
+    return out;
+  };
+  constexpr double kShift = 6755399441055744.0;
+  constexpr unsigned long long kShiftBits = 0x4338000000000000ULL;
+  const V lo = V{} - 708.0, hi = V{} + 709.0;
+  V v;
+  std::memcpy(&v, x, sizeof v);
+  const V m1 = pick(v < lo, lo, v);   // std::max(v, -708)
+  const V c = pick(hi < m1, hi, m1);  // std::min(., 709)
+  const V t = c * 1.4426950408889634 + kShift;
+  const V n = t - kShift;
+  const V r = (c - n * 6.93147180369123816490e-01) - n * 1.90821492927058770002e-10;
+  V p = V{} + 1.0 / 6227020800.0;
+  p = p * r + 1.0 / 479001600.0;
+  p = p * r + 1.0 / 39916800.0;
+  p = p * r + 1.0 / 3628800.0;
+  p = p * r + 1.0 / 362880.0;
+  p = p * r + 1.0 / 40320.0;
+  p = p * r + 1.0 / 5040.0;
+  p = p * r + 1.0 / 720.0;
+  p = p * r + 1.0 / 120.0;
+  p = p * r + 1.0 / 24.0;
+  p = p * r + 1.0 / 6.0;
+  p = p * r + 0.5;
+  p = p * r + 1.0;
+  p = p * r + 1.0;
+  typedef unsigned long long U __attribute__((vector_size(L * sizeof(double))));
+  U bits;
+  std::memcpy(&bits, &t, sizeof bits);
+  bits = (bits - kShiftBits + 1023) << 52;
+  V scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  const V y = p * scale;
+  const V inf = V{} + std::numeric_limits<double>::infinity();
+  const V out = pick(v < lo, V{}, pick(v > hi, inf, y));
+  std::memcpy(x, &out, sizeof out);
+#else
+  for (int l = 0; l < L; ++l) x[l] = expLane(x[l]);
+#endif
+}
+
+// g_j = sum_t c[t L + l] (x_tj - xa_j) for R features j of one block (X at feature j's first
+// token, xa and g at feature j): the R sums in registers, t in increasing order.
+template <int L, int R>
+ATTNSVM_INLINE void directionRows(double* __restrict g, const double* __restrict X,
+                                  const double* __restrict xa, const double* __restrict c,
+                                  std::ptrdiff_t K, int d, int tau) {
+#ifdef ATTNSVM_LANE_VECTORS
+  typedef double V __attribute__((vector_size(L * sizeof(double))));
+  V acc[R] = {}, a[R];
+  for (int r = 0; r < R; ++r) std::memcpy(&a[r], xa + r * L, sizeof a[r]);
+  for (int t = 0; t < tau; ++t) {
+    V ct;
+    std::memcpy(&ct, c + t * L, sizeof ct);
+    for (int r = 0; r < R; ++r) {
+      V x;
+      std::memcpy(&x, X + (t * d + r) * K, sizeof x);
+      acc[r] += ct * (x - a[r]);
+    }
+  }
+  for (int r = 0; r < R; ++r) std::memcpy(g + r * L, &acc[r], sizeof acc[r]);
+#else
+  for (int r = 0; r < R; ++r)
+    for (int l = 0; l < L; ++l) g[r * L + l] = 0.0;
+  for (int t = 0; t < tau; ++t)
+    for (int r = 0; r < R; ++r)
+      for (int l = 0; l < L; ++l)
+        g[r * L + l] += c[t * L + l] * (X[(t * d + r) * K + l] - xa[r * L + l]);
+#endif
+}
+
 // Per-lane state of one softmax unit for one block of L runs, shared by the unit pass's phases.
 }  // namespace
 
@@ -302,7 +547,8 @@ ATTNSVM_INLINE void softmaxAndContrasts(const double* __restrict a, const double
       mean[l] += wt * (hv[t * K + l] - s.hvA[l]);
     }
   double expBeta[L], S[L];
-  for (int l = 0; l < L; ++l) expBeta[l] = expLane(beta[l]);
+  for (int l = 0; l < L; ++l) expBeta[l] = beta[l];
+  expBlock<L>(expBeta);
   for (int l = 0; l < L; ++l) {
     S[l] = expBeta[l] * wsum[l];
     s.prob[l] = 1.0 / (1.0 + S[l]);
@@ -311,22 +557,20 @@ ATTNSVM_INLINE void softmaxAndContrasts(const double* __restrict a, const double
   for (int l = 0; l < L; ++l) s.lambda[l] = beta[l] - log1pLane(S[l]);
 }
 
-// Direction of grad_q, g[j L + l] = sum_t c_t (x_t - x_alpha)_j with c_t = w_t (delta_t - mean),
-// in one sweep over the tokens (the sum over t in increasing order, as evaluateUnit's).
+// Direction of grad_q, g[j L + l] = sum_t c_t (x_t - x_alpha)_j with c_t = w_t (delta_t - mean)
+// (the sum over t in increasing order, as evaluateUnit's): the c_t first, in place of the weights,
+// then four features at a time with their sums in registers (directionRows).
 ATTNSVM_INLINE void direction(const double* __restrict X, const double* __restrict xa,
-                              const double* __restrict hv, const double* __restrict w,
-                              std::ptrdiff_t K, int d, int tau, double* __restrict g,
-                              const UnitLanes& s) {
+                              const double* __restrict hv, double* __restrict w, std::ptrdiff_t K,
+                              int d, int tau, double* __restrict g, const UnitLanes& s) {
   constexpr int L = UnitLanes::L;
-  for (int j = 0; j < d * L; ++j) g[j] = 0.0;
-  for (int t = 0; t < tau; ++t) {
-    double c[L];
-    for (int l = 0; l < L; ++l) c[l] = w[t * L + l] * ((hv[t * K + l] - s.hvA[l]) - s.mean[l]);
-    for (int j = 0; j < d; ++j) {
-      const double* __restrict x = X + (t * d + j) * K;
-      for (int l = 0; l < L; ++l) g[j * L + l] += c[l] * (x[l] - xa[j * L + l]);
-    }
-  }
+  for (int t = 0; t < tau; ++t)
+    for (int l = 0; l < L; ++l)
+      w[t * L + l] = w[t * L + l] * ((hv[t * K + l] - s.hvA[l]) - s.mean[l]);
+  int j = 0;
+  for (; j + 4 <= d; j += 4) directionRows<L, 4>(g + j * L, X + j * K, xa + j * L, w, K, d, tau);
+  for (; j + 2 <= d; j += 2) directionRows<L, 2>(g + j * L, X + j * K, xa + j * L, w, K, d, tau);
+  for (; j < d; ++j) directionRows<L, 1>(g + j * L, X + j * K, xa + j * L, w, K, d, tau);
 }
 
 }  // namespace
