@@ -33,12 +33,12 @@
 // along the path) and at least stopGap lambda.b / m (complementarity costs at most the stop gap;
 // below that mu only worsens the conditioning). If that stops above twice its stop gap, the plain
 // variant runs too and the better certificate is kept.
-#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "cold.hpp"
+#include "solvers/dense_cholesky.hpp"
 #include "solvers/grouped_constraints.hpp"
 #include "solvers/solvers_internal.hpp"
 
@@ -97,7 +97,10 @@ class LpWspace {
   GroupedConstraints gc_;
   Mat W_, M_, rho_, Hd_, H_;
   Vec lambda_, s_, c_, rp_;
-  Eigen::LLT<Mat> llt_;
+  // Two-lane blocked Cholesky (dense_cholesky.hpp), as the Frobenius min-norm point: Eigen's LLT
+  // runs in scalars in wasm, where it was the largest part of an l_1.1 real-image solve.
+  DenseCholesky llt_;
+  Vec rhs_;  // the solve's right-hand side (DenseCholesky solves a Vec)
   Mat dW_;
   Vec dl_, ds_, dc_;
   double target_ = 0.0;  // complementarity target of residualNorm()
@@ -139,11 +142,11 @@ void LpWspace::factor() {
   const Vec D = lambda_.cwiseQuotient(s_);
   gc_.gram(D, H_);
   H_.diagonal() += Eigen::Map<const Vec>(Hd_.data(), Hd_.size());
-  llt_.compute(H_);
+  bool factored = llt_.compute(H_);
   double ridge = 1e-14 * H_.diagonal().maxCoeff();
-  while (llt_.info() != Eigen::Success && ridge < 1e300) {
+  while (!factored && ridge < 1e300) {
     H_.diagonal().array() += ridge;
-    llt_.compute(H_);
+    factored = llt_.compute(H_);
     ridge *= 100.0;
   }
 }
@@ -153,9 +156,9 @@ void LpWspace::direction(const Vec& rcs) {
   Mat rhs;
   gc_.adjoint(t, rhs);
   rhs -= rho_;
-  Eigen::Map<Vec> v(rhs.data(), rhs.size());
-  llt_.solveInPlace(v);
-  dW_ = rhs;
+  rhs_ = Eigen::Map<const Vec>(rhs.data(), rhs.size());
+  llt_.solveInPlace(rhs_);
+  dW_ = Eigen::Map<const Mat>(rhs_.data(), rhs.rows(), rhs.cols());
   gc_.values(dW_, dc_);
   ds_ = dc_ + rp_;
   dl_ = (rcs - lambda_.cwiseProduct(ds_)).cwiseQuotient(s_);
