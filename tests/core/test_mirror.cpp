@@ -4,18 +4,13 @@
 // forms.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 #include "attnsvm/base/errors.hpp"
-#include "attnsvm/base/portable_math.hpp"
 #include "attnsvm/base/rng.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
-#include "attnsvm/model/mirror.hpp"
 #include "attnsvm/train/train.hpp"
-#include "model/mirror_internal.hpp"
 #include "relative_error.hpp"
 
 namespace attnsvm {
@@ -273,47 +268,6 @@ TEST(Bregman, DefinitionAndClosedForms) {
               1e-14);
   EXPECT_THROW(bregmanDivergence(Mat::Zero(2, 2), Mat::Zero(3, 2), 2.0), InputError);
   EXPECT_THROW(directionDivergence(Mat::Zero(2, 2), Mat::Zero(2, 2), 1.0), InputError);
-}
-
-// The mirror maps, l_p norms and divergences raise entries to powers four at a time through the
-// portable pow's vector core (mirror.cpp): they must give exactly the bits of the scalar
-// pmath::pow loops they replaced, on columns that span a chunk (64 entries) and a ragged tail, with
-// the entries pow treats apart (0, -0, 1, -1, subnormals) and large and tiny magnitudes.
-TEST(Bregman, VectorizedPowersGiveThePortablePowBits) {
-  auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
-  Rng rng(11);
-  for (Index rows : {1, 3, 4, 7, 64, 70, 131}) {
-    Mat A = rng.normalMatrix(rows, 3), B = rng.normalMatrix(rows, 3);
-    const double special[] = {0.0, -0.0, 1.0, -1.0, 4e-310, -1e-300, 1e300, 2.5, -1e-20};
-    for (int k = 0; k < static_cast<int>(A.size()); k += 5) A(k) = special[(k / 5) % 9];
-    for (int k = 2; k < static_cast<int>(B.size()); k += 7) B(k) = special[(k / 7) % 9];
-    for (double p : {1.1, 1.75, 3.0, 4.0}) {
-      // The scalar loops as they were (column-major order, one pow per entry; x|x| for p = 3).
-      Mat m = A;
-      for (Index k = 0; k < m.size(); ++k)
-        m(k) = p == 3.0 ? A(k) * std::abs(A(k))
-                        : std::copysign(pmath::pow(std::abs(A(k)), p - 1.0), A(k));
-      const Mat got = mirrorMap(A, p);
-      for (Index k = 0; k < m.size(); ++k)
-        ASSERT_TRUE(same(got(k), m(k))) << "mirror map, p = " << p << ", entry " << A(k);
-      const double top = A.cwiseAbs().maxCoeff();
-      double sum = 0.0;
-      for (Index k = 0; k < A.size(); ++k) sum += pmath::pow(std::abs(A(k)) / top, p);
-      EXPECT_TRUE(same(lpNorm(A, p), top * pmath::pow(sum, 1.0 / p))) << "p = " << p;
-      const double sa = 0.3, sb = 1.7;
-      double psiA = 0.0, psiB = 0.0, cross = 0.0;
-      for (Index k = 0; k < A.size(); ++k) {
-        const double x = sa * A(k), y = sb * B(k);
-        const double ay = std::abs(y), gy = std::copysign(pmath::pow(ay, p - 1.0), y);
-        psiA += pmath::pow(std::abs(x), p);
-        psiB += ay * std::abs(gy);
-        cross += gy * x;
-      }
-      const double want = std::max(0.0, psiA / p + (p - 1.0) / p * psiB - cross);
-      EXPECT_TRUE(same(bregmanDivergence(sa * A, sb * B, p), want))
-          << "p = " << p << ": " << bregmanDivergence(sa * A, sb * B, p) << " vs " << want;
-    }
-  }
 }
 
 TEST(Bregman, TraceRecordsTheDivergenceInTheTraceP) {

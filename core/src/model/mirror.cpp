@@ -1,8 +1,6 @@
 // Mirror map of psi(W) = (1/p)||W||_p^p (entrywise) and its inverse; entrywise l_p norms.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <limits>
 #include <string>
 
 #include "attnsvm/base/errors.hpp"
@@ -19,46 +17,6 @@ void requireMirrorExponent(double p, const char* what) {
 }
 
 namespace {
-// Entries per chunk of the vectorized powers (a stack buffer: no allocation). The chunks run over
-// the whole matrix in storage (column-major) order, not column by column: the matrices here are
-// d x d with d ~ 10, and per-column chunks would leave a scalar tail in every column.
-constexpr int kPowChunk = 64;
-
-// Entry k of x in column-major order (x may have an outer stride).
-template <class M>
-decltype(auto) entry(M& x, Index rows, Index k) {
-  return x(k % rows, k / rows);
-}
-
-// v[i] <- pmath::pow(v[i], e) for i < n, v[i] >= 0 or NaN, with pow's bits: four at a time through
-// pow's branch-free core (the V4 instance of pmath::detail::powCore, the scalar one lane by lane)
-// where v is finite, positive and not 1, which is pow's own path there; pow itself for the rest
-// (0, 1, inf, NaN) and for the exponents pow treats apart. The scalar pow is a call per entry that
-// neither compiler vectorizes: in wasm it was a quarter of md-convergence's p = 1.75 seeds (the
-// divergences of every snapshot against every l_q SVM).
-void powInPlace(double* __restrict v, int n, double e) {
-  namespace pd = pmath::detail;
-  int i = 0;
-  if (e != 0.0 && std::abs(e) <= 0x1p64) {
-    const pd::V4 ev = pd::V4{} + e;
-    for (; i + 4 <= n; i += 4) {
-      double a[4], safe[4];
-      for (int l = 0; l < 4; ++l) {
-        a[l] = v[i + l];
-        const bool core = a[l] > 0.0 && a[l] < std::numeric_limits<double>::infinity() && a[l] != 1.0;
-        safe[l] = core ? a[l] : 2.0;  // any argument of the core path; replaced below
-      }
-      pd::V4 x;
-      std::memcpy(&x, safe, sizeof x);
-      const pd::V4 r = pd::powCore(x, ev);
-      std::memcpy(v + i, &r, sizeof r);
-      for (int l = 0; l < 4; ++l)
-        if (!(safe[l] == a[l])) v[i + l] = pmath::pow(a[l], e);
-    }
-  }
-  for (; i < n; ++i) v[i] = pmath::pow(v[i], e);
-}
-
 // sign(x)|x|^e; exact for e = 1 so that p = 2 is bit-for-bit GD. p = 3 (e = 2 and e = 1/2, the
 // mirror-descent paper's longest runs: 20000 iterations) uses x|x| and sqrt instead of pow, which
 // is most of the cost of an MD step at d = 10; both are correctly rounded, as glibc's pow is.
@@ -74,17 +32,11 @@ void signedPower(Eigen::Ref<Mat> x, double e) {
         x(r, c) = std::copysign(std::sqrt(std::abs(x(r, c))), x(r, c));
     return;
   }
-  double buf[kPowChunk];
-  const Index rows = x.rows(), size = x.size();
-  for (Index k0 = 0; k0 < size; k0 += kPowChunk) {
-    const int n = static_cast<int>(std::min<Index>(kPowChunk, size - k0));
-    for (int i = 0; i < n; ++i) buf[i] = std::abs(entry(x, rows, k0 + i));
-    powInPlace(buf, n, e);
-    for (int i = 0; i < n; ++i) {
-      double& v = entry(x, rows, k0 + i);
-      v = std::copysign(buf[i], v);
+  for (Index c = 0; c < x.cols(); ++c)
+    for (Index r = 0; r < x.rows(); ++r) {
+      const double v = x(r, c);
+      x(r, c) = std::copysign(pmath::pow(std::abs(v), e), v);
     }
-  }
 }
 }  // namespace
 
@@ -106,14 +58,8 @@ double lpNorm(const Eigen::Ref<const Mat>& x, double p) {
         sum += y * std::sqrt(y);
       }
   } else {
-    double buf[kPowChunk];
-    const Index rows = x.rows(), size = x.size();
-    for (Index k0 = 0; k0 < size; k0 += kPowChunk) {
-      const int n = static_cast<int>(std::min<Index>(kPowChunk, size - k0));
-      for (int i = 0; i < n; ++i) buf[i] = std::abs(entry(x, rows, k0 + i)) / top;
-      powInPlace(buf, n, p);
-      for (int i = 0; i < n; ++i) sum += buf[i];
-    }
+    for (Index c = 0; c < x.cols(); ++c)
+      for (Index r = 0; r < x.rows(); ++r) sum += pmath::pow(std::abs(x(r, c)) / top, p);
   }
   return top * pmath::pow(sum, 1.0 / p);
 }
@@ -124,36 +70,14 @@ namespace {
 // grad psi(B); p = 2 uses no pow at all.
 double scaledBregman(const ConstMatRef& a, double sa, const ConstMatRef& b, double sb, double p) {
   double psiA = 0.0, psiB = 0.0, cross = 0.0;
-  if (p == 2.0) {
-    for (Index c = 0; c < a.cols(); ++c)
-      for (Index r = 0; r < a.rows(); ++r) {
-        const double x = sa * a(r, c), y = sb * b(r, c);
-        const double ay = std::abs(y), gy = std::copysign(ay, y);
-        psiA += x * x;
-        psiB += ay * std::abs(gy);  // |y|^p
-        cross += gy * x;
-      }
-  } else {
-    // The powers of a chunk first (vectorized, pow's bits), then the sums in the same order.
-    double powA[kPowChunk], powB[kPowChunk];
-    const Index rows = a.rows(), size = a.size();
-    for (Index k0 = 0; k0 < size; k0 += kPowChunk) {
-      const int n = static_cast<int>(std::min<Index>(kPowChunk, size - k0));
-      for (int i = 0; i < n; ++i) {
-        powA[i] = std::abs(sa * entry(a, rows, k0 + i));
-        powB[i] = std::abs(sb * entry(b, rows, k0 + i));
-      }
-      powInPlace(powA, n, p);
-      powInPlace(powB, n, p - 1.0);
-      for (int i = 0; i < n; ++i) {
-        const double x = sa * entry(a, rows, k0 + i), y = sb * entry(b, rows, k0 + i);
-        const double ay = std::abs(y), gy = std::copysign(powB[i], y);
-        psiA += powA[i];
-        psiB += ay * std::abs(gy);  // |y|^p
-        cross += gy * x;
-      }
+  for (Index c = 0; c < a.cols(); ++c)
+    for (Index r = 0; r < a.rows(); ++r) {
+      const double x = sa * a(r, c), y = sb * b(r, c);
+      const double ay = std::abs(y), gy = std::copysign(p == 2.0 ? ay : pmath::pow(ay, p - 1.0), y);
+      psiA += p == 2.0 ? x * x : pmath::pow(std::abs(x), p);
+      psiB += ay * std::abs(gy);  // |y|^p
+      cross += gy * x;
     }
-  }
   // Rounding can leave a tiny negative value for (nearly) equal arguments; D is >= 0.
   return std::max(0.0, psiA / p + (p - 1.0) / p * psiB - cross);
 }
