@@ -33,6 +33,7 @@
 // along the path) and at least stopGap lambda.b / m (complementarity costs at most the stop gap;
 // below that mu only worsens the conditioning). If that stops above twice its stop gap, the plain
 // variant runs too and the better certificate is kept.
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -55,6 +56,40 @@ constexpr double kLpwLeastSigma = 0.3;
 
 // The certified relative gap at which run() stops (its loop and solveLpWspace's fallback test).
 double lpwStopGap(const SolverSettings& st) { return std::max(st.tolerance, 1e-9); }
+
+// The Newton matrix's Cholesky factorization. In wasm the two-lane DenseCholesky (dense_cholesky.hpp):
+// Eigen 3.4 does not vectorize under Emscripten, and its scalar LLT made an l_1.1 real-image solve
+// (n = 500, d^2 = 324 unknowns) 0.70x slower there than with DenseCholesky (bench/wasm/real-svm.mjs).
+// Natively Eigen's LLT (SSE2) is the faster one: 17.4 against 10.7 GFLOP/s at n = 324, 13.8 against
+// 10.7-12.6 at n = 4096 (docs/BENCHMARKS.md, "Large dense factorizations"), and the real-phase
+// diagram's d = 64 l_1.1 runs are mostly this factorization. The W-space path gives other bits on
+// each platform anyway (Eigen's pow is the C library's).
+class NewtonFactor {
+ public:
+  // False when a pivot is not positive (as Eigen's LLT info() != Success).
+  bool compute(const Mat& H) {
+#if defined(__EMSCRIPTEN__)
+    return chol_.compute(H);
+#else
+    llt_.compute(H);
+    return llt_.info() == Eigen::Success;
+#endif
+  }
+  void solveInPlace(Vec& b) const {
+#if defined(__EMSCRIPTEN__)
+    chol_.solveInPlace(b);
+#else
+    llt_.solveInPlace(b);
+#endif
+  }
+
+ private:
+#if defined(__EMSCRIPTEN__)
+  DenseCholesky chol_;
+#else
+  Eigen::LLT<Mat> llt_;
+#endif
+};
 
 class LpWspace {
  public:
@@ -97,10 +132,8 @@ class LpWspace {
   GroupedConstraints gc_;
   Mat W_, M_, rho_, Hd_, H_;
   Vec lambda_, s_, c_, rp_;
-  // Two-lane blocked Cholesky (dense_cholesky.hpp), as the Frobenius min-norm point: Eigen's LLT
-  // runs in scalars in wasm, where it was the largest part of an l_1.1 real-image solve.
-  DenseCholesky llt_;
-  Vec rhs_;  // the solve's right-hand side (DenseCholesky solves a Vec)
+  NewtonFactor llt_;
+  Vec rhs_;  // the solve's right-hand side
   Mat dW_;
   Vec dl_, ds_, dc_;
   double target_ = 0.0;  // complementarity target of residualNorm()
