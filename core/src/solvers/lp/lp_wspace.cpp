@@ -57,13 +57,13 @@ constexpr double kLpwLeastSigma = 0.3;
 // The certified relative gap at which run() stops (its loop and solveLpWspace's fallback test).
 double lpwStopGap(const SolverSettings& st) { return std::max(st.tolerance, 1e-9); }
 
-// The Newton matrix's Cholesky factorization. In wasm the two-lane DenseCholesky (dense_cholesky.hpp):
-// Eigen 3.4 does not vectorize under Emscripten, and its scalar LLT made an l_1.1 real-image solve
-// (n = 500, d^2 = 324 unknowns) 0.70x slower there than with DenseCholesky (bench/wasm/real-svm.mjs).
-// Natively Eigen's LLT (SSE2) is the faster one: 17.4 against 10.7 GFLOP/s at n = 324, 13.8 against
-// 10.7-12.6 at n = 4096 (docs/BENCHMARKS.md, "Large dense factorizations"), and the real-phase
-// diagram's d = 64 l_1.1 runs are mostly this factorization. The W-space path gives other bits on
-// each platform anyway (Eigen's pow is the C library's).
+// The Newton matrix's Cholesky factorization. In wasm the two-lane DenseCholesky
+// (dense_cholesky.hpp): Eigen 3.4 does not vectorize under Emscripten; with DenseCholesky an l_1.1
+// real-image solve (n = 500, d^2 = 324 unknowns) takes 0.70x the time of Eigen's scalar LLT there
+// (bench/wasm/real-svm.mjs). Natively Eigen's LLT (SSE2) is the faster one: 17.4 against 10.7
+// GFLOP/s at n = 324, 13.8 against 10.7-12.6 at n = 4096 (docs/BENCHMARKS.md, "Large dense
+// factorizations"), and the real-phase diagram's d = 64 l_1.1 runs are mostly this factorization.
+// The W-space path gives other bits on each platform anyway (Eigen's pow is the C library's).
 class NewtonFactor {
  public:
   // False when a pivot is not positive (as Eigen's LLT info() != Success).
