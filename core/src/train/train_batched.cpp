@@ -343,15 +343,25 @@ ATTNSVM_LANES void BatchedTrainer::stepBlock(const double* x, const double* dir,
       for (int k = 0; k < K; ++k) topv[k] = 0.0;
       for (int e = 0; e < size; ++e)
         for (int k = 0; k < K; ++k) topv[k] = std::max(topv[k], std::abs(dir[e * K + k]));
-      // p = 3: q = 3/2, t^{3/2} = t sqrt(t) (one rounding more than pow); else powLane.
+      // p = 3: q = 3/2, t^{3/2} = t sqrt(t) (one rounding more than pow); else powLane. Two
+      // loops, not one with `threeHalves ? ... : ...`: clang (wasm) if-converts that select and
+      // computes powLane for p = 3 too (a third of md-convergence's p = 3 time in wasm).
       const bool threeHalves = qexp == 1.5;
-      for (int e = 0; e < size; ++e)
-        for (int k = 0; k < K; ++k) {
-          const bool ok = topv[k] > 0.0 && std::isfinite(topv[k]);
-          const double t = std::abs(dir[e * K + k]) / topv[k];
-          const double term = threeHalves ? t * std::sqrt(t) : powLane(t, qexp);
-          nrm[k] += ok ? term : 0.0;
-        }
+      if (threeHalves) {
+        for (int e = 0; e < size; ++e)
+          for (int k = 0; k < K; ++k) {
+            const bool ok = topv[k] > 0.0 && std::isfinite(topv[k]);
+            const double t = std::abs(dir[e * K + k]) / topv[k];
+            nrm[k] += ok ? t * std::sqrt(t) : 0.0;
+          }
+      } else {
+        for (int e = 0; e < size; ++e)
+          for (int k = 0; k < K; ++k) {
+            const bool ok = topv[k] > 0.0 && std::isfinite(topv[k]);
+            const double t = std::abs(dir[e * K + k]) / topv[k];
+            nrm[k] += ok ? powLane(t, qexp) : 0.0;
+          }
+      }
       for (int k = 0; k < K; ++k)
         nrm[k] = (topv[k] > 0.0 && std::isfinite(topv[k]))
                      ? topv[k] * pmath::pow(nrm[k], 1.0 / qexp)

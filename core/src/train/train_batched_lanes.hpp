@@ -227,6 +227,14 @@ ATTNSVM_INLINE void laneDotsMany(double* __restrict out, std::ptrdiff_t so,
                                  const double* __restrict B, std::ptrdiff_t sb, int count,
                                  int rows) {
   int r = 0;
+#if defined(__wasm_simd128__)
+  // wasm SIMD128 holds 2 of a block's 8 lanes per register: 4 rows' sums are 16 registers, with the
+  // shared and the row operands more than V8 has on x86-64 (16 xmm), and they spill. One row at a
+  // time (4 sums, 8 operand registers) ran local-convergence's seeds in 0.92x and md-convergence's
+  // p = 3 seeds in 0.91x the time of 4 rows in wasm (2 rows at a time: 0.92x, and 1.05x one row's
+  // time on p = 3); each sum keeps its order: the same bits.
+  for (; r < rows; ++r) laneDotsRows<L, 1>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);
+#endif
   for (; r + 4 <= rows; r += 4)
     laneDotsRows<L, 4>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);
   for (; r < rows; ++r) laneDotsRows<L, 1>(out + r * so, so, A + r * ra, ra, sa, B, sb, count);

@@ -39,6 +39,7 @@
 #include <limits>
 
 #include "cold.hpp"
+#include "solvers/dense_cholesky.hpp"
 #include "solvers/grouped_constraints.hpp"
 #include "solvers/solvers_internal.hpp"
 
@@ -55,6 +56,40 @@ constexpr double kLpwLeastSigma = 0.3;
 
 // The certified relative gap at which run() stops (its loop and solveLpWspace's fallback test).
 double lpwStopGap(const SolverSettings& st) { return std::max(st.tolerance, 1e-9); }
+
+// The Newton matrix's Cholesky factorization. In wasm the two-lane DenseCholesky
+// (dense_cholesky.hpp): Eigen 3.4 does not vectorize under Emscripten; with DenseCholesky an l_1.1
+// real-image solve (n = 500, d^2 = 324 unknowns) takes 0.70x the time of Eigen's scalar LLT there
+// (bench/wasm/real-svm.mjs). Natively Eigen's LLT (SSE2) is the faster one: 17.4 against 10.7
+// GFLOP/s at n = 324, 13.8 against 10.7-12.6 at n = 4096 (docs/BENCHMARKS.md, "Large dense
+// factorizations"), and the real-phase diagram's d = 64 l_1.1 runs are mostly this factorization.
+// The W-space path gives other bits on each platform anyway (Eigen's pow is the C library's).
+class NewtonFactor {
+ public:
+  // False when a pivot is not positive (as Eigen's LLT info() != Success).
+  bool compute(const Mat& H) {
+#if defined(__EMSCRIPTEN__)
+    return chol_.compute(H);
+#else
+    llt_.compute(H);
+    return llt_.info() == Eigen::Success;
+#endif
+  }
+  void solveInPlace(Vec& b) const {
+#if defined(__EMSCRIPTEN__)
+    chol_.solveInPlace(b);
+#else
+    llt_.solveInPlace(b);
+#endif
+  }
+
+ private:
+#if defined(__EMSCRIPTEN__)
+  DenseCholesky chol_;
+#else
+  Eigen::LLT<Mat> llt_;
+#endif
+};
 
 class LpWspace {
  public:
@@ -97,7 +132,8 @@ class LpWspace {
   GroupedConstraints gc_;
   Mat W_, M_, rho_, Hd_, H_;
   Vec lambda_, s_, c_, rp_;
-  Eigen::LLT<Mat> llt_;
+  NewtonFactor llt_;
+  Vec rhs_;  // the solve's right-hand side
   Mat dW_;
   Vec dl_, ds_, dc_;
   double target_ = 0.0;  // complementarity target of residualNorm()
@@ -139,11 +175,11 @@ void LpWspace::factor() {
   const Vec D = lambda_.cwiseQuotient(s_);
   gc_.gram(D, H_);
   H_.diagonal() += Eigen::Map<const Vec>(Hd_.data(), Hd_.size());
-  llt_.compute(H_);
+  bool factored = llt_.compute(H_);
   double ridge = 1e-14 * H_.diagonal().maxCoeff();
-  while (llt_.info() != Eigen::Success && ridge < 1e300) {
+  while (!factored && ridge < 1e300) {
     H_.diagonal().array() += ridge;
-    llt_.compute(H_);
+    factored = llt_.compute(H_);
     ridge *= 100.0;
   }
 }
@@ -153,9 +189,9 @@ void LpWspace::direction(const Vec& rcs) {
   Mat rhs;
   gc_.adjoint(t, rhs);
   rhs -= rho_;
-  Eigen::Map<Vec> v(rhs.data(), rhs.size());
-  llt_.solveInPlace(v);
-  dW_ = rhs;
+  rhs_ = Eigen::Map<const Vec>(rhs.data(), rhs.size());
+  llt_.solveInPlace(rhs_);
+  dW_ = Eigen::Map<const Mat>(rhs_.data(), rhs.rows(), rhs.cols());
   gc_.values(dW_, dc_);
   ds_ = dc_ + rp_;
   dl_ = (rcs - lambda_.cwiseProduct(ds_)).cwiseQuotient(s_);
