@@ -47,36 +47,40 @@ constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 // below 1e-17 relative), 2^n assembled in the exponent bits. Within about 1 ulp of std::exp on
 // [-708, 709]; below -708 (a softmax weight under 1e-307 beside a weight of 1) it returns 0, above
 // 709 +inf; NaN stays NaN.
-ATTNSVM_INLINE double expLane(double v) {
+// The above for c already in [-708, 709], on a double or on a vector of them (F; U: its bits as
+// unsigned integers): expLane and expBlock share it (the same operations, the same bits).
+template <class F, class U>
+ATTNSVM_INLINE F expOfClamped(F c) {
   constexpr double kShift = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to an integer
-  constexpr std::uint64_t kShiftBits = 0x4338000000000000ULL;
-  {
-    const double c = std::min(std::max(v, -708.0), 709.0);
-    const double t = c * 1.4426950408889634 + kShift;
-    const double n = t - kShift;
-    const double r = (c - n * 6.93147180369123816490e-01) - n * 1.90821492927058770002e-10;
-    double p = 1.0 / 6227020800.0;
-    p = p * r + 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
-    std::uint64_t bits;
-    std::memcpy(&bits, &t, sizeof bits);
-    bits = (bits - kShiftBits + 1023) << 52;
-    double scale;
-    std::memcpy(&scale, &bits, sizeof scale);
-    const double y = p * scale;
-    return v < -708.0 ? 0.0 : (v > 709.0 ? std::numeric_limits<double>::infinity() : y);
-  }
+  constexpr unsigned long long kShiftBits = 0x4338000000000000ULL;
+  const F t = c * 1.4426950408889634 + kShift;
+  const F n = t - kShift;
+  const F r = (c - n * 6.93147180369123816490e-01) - n * 1.90821492927058770002e-10;
+  F p = F{} + 1.0 / 6227020800.0;
+  p = p * r + 1.0 / 479001600.0;
+  p = p * r + 1.0 / 39916800.0;
+  p = p * r + 1.0 / 3628800.0;
+  p = p * r + 1.0 / 362880.0;
+  p = p * r + 1.0 / 40320.0;
+  p = p * r + 1.0 / 5040.0;
+  p = p * r + 1.0 / 720.0;
+  p = p * r + 1.0 / 120.0;
+  p = p * r + 1.0 / 24.0;
+  p = p * r + 1.0 / 6.0;
+  p = p * r + 0.5;
+  p = p * r + 1.0;
+  p = p * r + 1.0;
+  U bits;
+  std::memcpy(&bits, &t, sizeof bits);
+  bits = (bits - kShiftBits + 1023) << 52;
+  F scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return p * scale;
+}
+
+ATTNSVM_INLINE double expLane(double v) {
+  const double y = expOfClamped<double, std::uint64_t>(std::min(std::max(v, -708.0), 709.0));
+  return v < -708.0 ? 0.0 : (v > 709.0 ? std::numeric_limits<double>::infinity() : y);
 }
 ATTNSVM_INLINE void expLanes(double* __restrict x, int count) {
   for (int i = 0; i < count; ++i) x[i] = expLane(x[i]);
@@ -248,6 +252,28 @@ ATTNSVM_INLINE void laneDotsMany(double* __restrict out, std::ptrdiff_t so,
 #define ATTNSVM_LANE_VECTORS 1
 #endif
 
+#ifdef ATTNSVM_LANE_VECTORS
+// A block's L lanes as one vector V, its lane masks B (all ones or zero per lane), and m ? a : b
+// lane by lane on their bits.
+template <int L>
+struct LaneTypes {
+  typedef double V __attribute__((vector_size(L * sizeof(double))));
+  typedef long long B __attribute__((vector_size(L * sizeof(double))));
+};
+template <int L>
+ATTNSVM_INLINE typename LaneTypes<L>::V lanePick(typename LaneTypes<L>::B m,
+                                                 typename LaneTypes<L>::V a,
+                                                 typename LaneTypes<L>::V b) {
+  typename LaneTypes<L>::B ab, bb;
+  std::memcpy(&ab, &a, sizeof ab);
+  std::memcpy(&bb, &b, sizeof bb);
+  const typename LaneTypes<L>::B r = (ab & m) | (bb & ~m);
+  typename LaneTypes<L>::V out;
+  std::memcpy(&out, &r, sizeof out);
+  return out;
+}
+#endif
+
 // out[l] = sum_e a[e K + l]^2 for the L lanes of one block.
 template <int L>
 ATTNSVM_INLINE void laneSquareSums(double* __restrict out, const double* __restrict a,
@@ -354,17 +380,8 @@ template <int L>
 ATTNSVM_INLINE void laneMaxAbs2(double* __restrict out, const double* __restrict a,
                                 const double* __restrict b, std::ptrdiff_t K, int size) {
 #ifdef ATTNSVM_LANE_VECTORS
-  typedef double V __attribute__((vector_size(L * sizeof(double))));
-  typedef long long B __attribute__((vector_size(L * sizeof(double))));
-  const auto pick = [](B m, V p, V q) {  // m ? p : q, lane by lane
-    B pb, qb;
-    std::memcpy(&pb, &p, sizeof pb);
-    std::memcpy(&qb, &q, sizeof qb);
-    const B r = (pb & m) | (qb & ~m);
-    V o;
-    std::memcpy(&o, &r, sizeof o);
-    return o;
-  };
+  using V = typename LaneTypes<L>::V;
+  using B = typename LaneTypes<L>::B;
   const auto absOf = [](V v) {  // |v|: the sign bit cleared, as std::abs
     B bits;
     std::memcpy(&bits, &v, sizeof bits);
@@ -384,13 +401,13 @@ ATTNSVM_INLINE void laneMaxAbs2(double* __restrict out, const double* __restrict
     std::memcpy(&q, b + at * K, sizeof q);
     p = absOf(p);
     q = absOf(q);
-    const V m = pick(p < q, q, p);
-    r = pick(r < m, m, r);
+    const V m = lanePick<L>(p < q, q, p);
+    r = lanePick<L>(r < m, m, r);
   };
   for (; e + 4 <= size; e += 4)
     for (int i = 0; i < 4; ++i) step(acc[i], e + i);
   for (; e < size; ++e) step(acc[0], e);
-  for (int i = 1; i < 4; ++i) acc[0] = pick(acc[0] < acc[i], acc[i], acc[0]);
+  for (int i = 1; i < 4; ++i) acc[0] = lanePick<L>(acc[0] < acc[i], acc[i], acc[0]);
   std::memcpy(out, &acc[0], sizeof acc[0]);
 #else
   for (int l = 0; l < L; ++l) out[l] = 0.0;
@@ -405,50 +422,16 @@ ATTNSVM_INLINE void laneMaxAbs2(double* __restrict out, const double* __restrict
 template <int L>
 ATTNSVM_INLINE void expBlock(double* __restrict x) {
 #ifdef ATTNSVM_LANE_VECTORS
-  typedef double V __attribute__((vector_size(L * sizeof(double))));
-  typedef long long B __attribute__((vector_size(L * sizeof(double))));
-  const auto pick = [](B m, V a, V b) {  // m ? a : b, lane by lane (m all ones or zero)
-    B ab, bb;
-    std::memcpy(&ab, &a, sizeof ab);
-    std::memcpy(&bb, &b, sizeof bb);
-    const B r = (ab & m) | (bb & ~m);
-    V out;
-    std::memcpy(&out, &r, sizeof out);
-    return out;
-  };
-  constexpr double kShift = 6755399441055744.0;
-  constexpr unsigned long long kShiftBits = 0x4338000000000000ULL;
+  using V = typename LaneTypes<L>::V;
+  typedef unsigned long long U __attribute__((vector_size(L * sizeof(double))));
   const V lo = V{} - 708.0, hi = V{} + 709.0;
   V v;
   std::memcpy(&v, x, sizeof v);
-  const V m1 = pick(v < lo, lo, v);   // std::max(v, -708)
-  const V c = pick(hi < m1, hi, m1);  // std::min(., 709)
-  const V t = c * 1.4426950408889634 + kShift;
-  const V n = t - kShift;
-  const V r = (c - n * 6.93147180369123816490e-01) - n * 1.90821492927058770002e-10;
-  V p = V{} + 1.0 / 6227020800.0;
-  p = p * r + 1.0 / 479001600.0;
-  p = p * r + 1.0 / 39916800.0;
-  p = p * r + 1.0 / 3628800.0;
-  p = p * r + 1.0 / 362880.0;
-  p = p * r + 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
-  p = p * r + 1.0;
-  p = p * r + 1.0;
-  typedef unsigned long long U __attribute__((vector_size(L * sizeof(double))));
-  U bits;
-  std::memcpy(&bits, &t, sizeof bits);
-  bits = (bits - kShiftBits + 1023) << 52;
-  V scale;
-  std::memcpy(&scale, &bits, sizeof scale);
-  const V y = p * scale;
+  const V m1 = lanePick<L>(v < lo, lo, v);   // std::max(v, -708)
+  const V c = lanePick<L>(hi < m1, hi, m1);  // std::min(., 709)
+  const V y = expOfClamped<V, U>(c);
   const V inf = V{} + std::numeric_limits<double>::infinity();
-  const V out = pick(v < lo, V{}, pick(v > hi, inf, y));
+  const V out = lanePick<L>(v < lo, V{}, lanePick<L>(v > hi, inf, y));
   std::memcpy(x, &out, sizeof out);
 #else
   for (int l = 0; l < L; ++l) x[l] = expLane(x[l]);
