@@ -95,44 +95,6 @@ inline void dotPair(const double* a, const double* b, const double* x, int n, do
   }
 }
 
-// e^x for four lanes, pmath::exp's operations (detail::expScalar) lane by lane: the same bits as
-// four scalar calls, but the reduction, the polynomial and the exponent arithmetic of the four
-// run side by side (the two table loads stay per lane). The softmax weights of a unit are 49 of
-// these per image: as scalar calls they were a latency-bound fifth of the unit pass.
-// (Always inlined, the vectors by reference: see load/store.)
-#if defined(__GNUC__)
-#define ATTNSVM_REAL_INLINE inline __attribute__((always_inline))
-#else
-#define ATTNSVM_REAL_INLINE inline
-#endif
-ATTNSVM_REAL_INLINE void expLanes4(const V4& in, V4& out) {
-  namespace pd = pmath::detail;
-  using L = pd::Lanes<V4>;
-  using U = L::U;
-  constexpr double kInvLn2N = 1.44269504088896338700e+00 * 128.0;
-  constexpr double kLn2HiN = 6.93147180369123816490e-01 / 128.0;
-  constexpr double kLn2LoN = 1.90821492927058770002e-10 / 128.0;
-  constexpr double kShift = 6755399441055744.0;
-  const V4 big = V4{} + 710.0, small = V4{} - 746.0;
-  V4 x = pd::select(L::less(big, in), big, in);  // x > 710 ? 710 : x (NaN passes)
-  x = pd::select(L::less(x, small), small, x);
-  const V4 t = x * kInvLn2N + kShift;
-  const V4 kd = t - kShift;
-  const U u = pd::bitsOf(t) - 0x4338000000000000ULL + 1100 * 128;
-  const U j = u & 127, kb = u >> 7;
-  const U k1b = kb >> 1, k2b = kb - k1b;
-  const V4 rHi = x - kd * kLn2HiN;
-  const V4 rLo = kd * kLn2LoN;
-  const V4 r = rHi - rLo;
-  const V4 r2 = r * r;
-  const V4 tmp = L::gather(pd::kExp2Tail, j) + ((r + r2 * (0.5 + r * (1.0 / 6.0))) +
-                                                (r2 * r2) * (1.0 / 24.0 + r * (1.0 / 120.0)));
-  const V4 s1 =
-      pd::fromBitsOf<V4>(pd::bitsOf(L::gather(pd::kExp2Hi, j)) + (k1b << 52) - (550ULL << 52));
-  const V4 s2 = pd::fromBitsOf<V4>((k2b + (1023 - 550)) << 52);
-  out = (s1 + s1 * tmp) * s2;
-}
-
 // w_t = e^{b_t - beta} for every token and their sum in token order (the sum's additions one after
 // the other, as the scalar loop; the exponentials of the next four tokens overlap them).
 inline double softmaxWeights(const double* b, double beta, int T, double* w) {
@@ -142,8 +104,9 @@ inline double softmaxWeights(const double* b, double beta, int T, double* w) {
     V4 x;
     load(x, b + t);
     x -= beta;
-    V4 e;
-    expLanes4(x, e);
+    // pmath::exp's operations on four lanes (the same bits as four calls): as scalar calls the 49
+    // exponentials per image were a latency-bound fifth of the unit pass
+    const V4 e = pmath::detail::expOf(x);
     store(w + t, e);
     wsum = (((wsum + e[0]) + e[1]) + e[2]) + e[3];
   }

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 // Always inlined: the vector (V4) instances are used inside GCC's target clones (real_train.cpp),
 // and a V4 passed or returned by a call not inlined would follow a calling convention that depends
@@ -611,9 +612,12 @@ inline constexpr double kExp2Tail[128] = {0x0.0p+0,
                                           0x1.7893b4d91cd9dp-56,
                                           0x1.305c14160cc89p-58};
 
-// e^x for a double x, scalar (exp()): table-driven (Tang's method, as glibc's and ARM's exp,
-// without fused multiply-add). x = (128 K + j) ln2/128 + r with K 128 + j = rint(x 128/ln2), |r| <=
-// ln2/256, the reduction x - k ln2_hi/128 exact (ln2_hi with 32 bits, |k| < 2^18); then
+// e^x (exp()): table-driven (Tang's method, as glibc's and ARM's exp, without fused multiply-add),
+// on a double or, lane by lane with the same bits, on a vector of them (F; loops that compute several
+// exponentials at once, e.g. a softmax's weights: the reduction, the polynomial and the exponent
+// arithmetic of the lanes run side by side, the table loads per lane). x = (128 K + j) ln2/128 + r
+// with K 128 + j = rint(x 128/ln2), |r| <= ln2/256, the reduction x - k ln2_hi/128 exact (ln2_hi
+// with 32 bits, |k| < 2^18); then
 //   e^x = 2^K 2^(j/128) e^r = 2^K hi_j (1 + tail_j + r + r^2/2 + r^3/6 + r^4/24 + r^5/120 + ...)
 // (truncation below 2^-60; the tail_j r term, below 2^-61, left out), evaluated as s + s tmp with
 // s = hi_j 2^K1 and tmp the small part (Estrin's scheme: a short dependency chain, this function
@@ -621,29 +625,39 @@ inline constexpr double kExp2Tail[128] = {0x0.0p+0,
 // two 2^K1 2^K2, so that a subnormal result is rounded once more only there and an overflow gives
 // inf. Arguments clamped to [-746, 710] (NaN passes). No division (fdlibm's rational form of
 // expCore needs one), three table loads.
-ATTNSVM_PMATH_INLINE double expScalar(double x) {
+template <class F>
+ATTNSVM_PMATH_INLINE F expOf(F x) {
+  using L = Lanes<F>;
+  using U = typename L::U;
   constexpr double kInvLn2N = 1.44269504088896338700e+00 * 128.0;
   constexpr double kLn2HiN = 6.93147180369123816490e-01 / 128.0;  // 32 significant bits
   constexpr double kLn2LoN = 1.90821492927058770002e-10 / 128.0;  // ln2/128 - kLn2HiN
   constexpr double kShift = 6755399441055744.0;                   // 1.5 * 2^52
-  x = x > 710.0 ? 710.0 : x;                                      // (NaN compares false: passes)
-  x = x < -746.0 ? -746.0 : x;
-  const double t = x * kInvLn2N + kShift;
-  const double kd = t - kShift;
+  if constexpr (std::is_same_v<F, double>) {  // (NaN compares false: passes)
+    x = x > 710.0 ? 710.0 : x;
+    x = x < -746.0 ? -746.0 : x;
+  } else {
+    const F big = F{} + 710.0, small = F{} - 746.0;
+    x = select(L::less(big, x), big, x);
+    x = select(L::less(x, small), small, x);
+  }
+  const F t = x * kInvLn2N + kShift;
+  const F kd = t - kShift;
   // k + 1100 * 128 > 0 (k >= -137800) from t's low bits; unsigned, so the shifts are defined
-  const std::uint64_t u = toBits(t) - 0x4338000000000000ULL + 1100 * 128;
-  const std::uint64_t j = u & 127, kb = u >> 7;       // kb = K + 1100
-  const std::uint64_t k1b = kb >> 1, k2b = kb - k1b;  // K1 + 550 = floor(K / 2) + 550, K2 + 550
-  const double rHi = x - kd * kLn2HiN;                // exact
-  const double rLo = kd * kLn2LoN;
-  const double r = rHi - rLo;
-  const double r2 = r * r;
-  const double tmp = kExp2Tail[j] + ((r + r2 * (0.5 + r * (1.0 / 6.0))) +
-                                     (r2 * r2) * (1.0 / 24.0 + r * (1.0 / 120.0)));
+  const U u = bitsOf(t) - 0x4338000000000000ULL + 1100 * 128;
+  const U j = u & 127, kb = u >> 7;       // kb = K + 1100
+  const U k1b = kb >> 1, k2b = kb - k1b;  // K1 + 550 = floor(K / 2) + 550, K2 + 550
+  const F rHi = x - kd * kLn2HiN;         // exact
+  const F rLo = kd * kLn2LoN;
+  const F r = rHi - rLo;
+  const F r2 = r * r;
+  const F tmp = L::gather(kExp2Tail, j) + ((r + r2 * (0.5 + r * (1.0 / 6.0))) +
+                                           (r2 * r2) * (1.0 / 24.0 + r * (1.0 / 120.0)));
   // s1 = hi_j 2^K1, s2 = 2^K2 (|K1|, |K2| <= 539: both normal, s1 too)
-  const double s1 = fromBits(toBits(kExp2Hi[j]) + (k1b << 52) - (550ULL << 52));
-  const double s2 = fromBits((k2b + 1023 - 550) << 52);
+  const F s1 = fromBitsOf<F>(bitsOf(L::gather(kExp2Hi, j)) + (k1b << 52) - (550ULL << 52));
+  const F s2 = fromBitsOf<F>((k2b + (1023 - 550)) << 52);
   return (s1 + s1 * tmp) * s2;
 }
+ATTNSVM_PMATH_INLINE double expScalar(double x) { return expOf(x); }
 
 }  // namespace attnsvm::pmath::detail
