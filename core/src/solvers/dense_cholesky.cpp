@@ -156,7 +156,7 @@ Mat DenseCholesky::matrixL() const {
   return out;
 }
 
-void DenseCholesky::solveInPlace(Vec& b) const {
+void DenseCholesky::solveInPlace(Eigen::Ref<Vec> b) const {
   const Index ld = np_;
   const double* L = L_.data();
   x_.assign(static_cast<std::size_t>(np_), 0.0);

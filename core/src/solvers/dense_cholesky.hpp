@@ -41,7 +41,7 @@ class DenseCholesky {
   // are NaN (unless a non-positive pivot comes first: false); the caller sees it in its residuals.
   bool compute(const Mat& A);
   // b <- A^{-1} b (b of size n).
-  void solveInPlace(Vec& b) const;
+  void solveInPlace(Eigen::Ref<Vec> b) const;
   Index size() const { return n_; }
   // The factor L (n x n, lower triangular; zeros above the diagonal), for tests.
   Mat matrixL() const;

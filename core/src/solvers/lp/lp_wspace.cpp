@@ -75,7 +75,7 @@ class NewtonFactor {
     return llt_.info() == Eigen::Success;
 #endif
   }
-  void solveInPlace(Vec& b) const {
+  void solveInPlace(Eigen::Ref<Vec> b) const {
 #if defined(__EMSCRIPTEN__)
     chol_.solveInPlace(b);
 #else
@@ -132,8 +132,7 @@ class LpWspace {
   GroupedConstraints gc_;
   Mat W_, M_, rho_, Hd_, H_;
   Vec lambda_, s_, c_, rp_;
-  NewtonFactor llt_;
-  Vec rhs_;  // the solve's right-hand side
+  NewtonFactor newton_;  // the factored Newton matrix H_
   Mat dW_;
   Vec dl_, ds_, dc_;
   double target_ = 0.0;  // complementarity target of residualNorm()
@@ -175,23 +174,21 @@ void LpWspace::factor() {
   const Vec D = lambda_.cwiseQuotient(s_);
   gc_.gram(D, H_);
   H_.diagonal() += Eigen::Map<const Vec>(Hd_.data(), Hd_.size());
-  bool factored = llt_.compute(H_);
+  bool factored = newton_.compute(H_);
   double ridge = 1e-14 * H_.diagonal().maxCoeff();
   while (!factored && ridge < 1e300) {
     H_.diagonal().array() += ridge;
-    factored = llt_.compute(H_);
+    factored = newton_.compute(H_);
     ridge *= 100.0;
   }
 }
 
 void LpWspace::direction(const Vec& rcs) {
   const Vec t = (rcs - lambda_.cwiseProduct(rp_)).cwiseQuotient(s_);
-  Mat rhs;
-  gc_.adjoint(t, rhs);
-  rhs -= rho_;
-  rhs_ = Eigen::Map<const Vec>(rhs.data(), rhs.size());
-  llt_.solveInPlace(rhs_);
-  dW_ = Eigen::Map<const Mat>(rhs_.data(), rhs.rows(), rhs.cols());
+  // dW solves H vec(dW) = vec(A^T t - rho), in place (the right-hand side is built in dW_'s storage)
+  gc_.adjoint(t, dW_);
+  dW_ -= rho_;
+  newton_.solveInPlace(Eigen::Map<Vec>(dW_.data(), dW_.size()));
   gc_.values(dW_, dc_);
   ds_ = dc_ + rp_;
   dl_ = (rcs - lambda_.cwiseProduct(ds_)).cwiseQuotient(s_);
