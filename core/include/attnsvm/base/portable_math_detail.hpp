@@ -613,11 +613,11 @@ inline constexpr double kExp2Tail[128] = {0x0.0p+0,
                                           0x1.305c14160cc89p-58};
 
 // e^x (exp()): table-driven (Tang's method, as glibc's and ARM's exp, without fused multiply-add),
-// on a double or, lane by lane with the same bits, on a vector of them (F; loops that compute several
-// exponentials at once, e.g. a softmax's weights: the reduction, the polynomial and the exponent
-// arithmetic of the lanes run side by side, the table loads per lane). x = (128 K + j) ln2/128 + r
-// with K 128 + j = rint(x 128/ln2), |r| <= ln2/256, the reduction x - k ln2_hi/128 exact (ln2_hi
-// with 32 bits, |k| < 2^18); then
+// on a double or, lane by lane with the same bits, on a vector of them (F; loops that compute
+// several exponentials at once, e.g. a softmax's weights: the reduction, the polynomial and the
+// exponent arithmetic of the lanes run side by side, the table loads per lane). x = (128 K + j)
+// ln2/128 + r with K 128 + j = rint(x 128/ln2), |r| <= ln2/256, the reduction x - k ln2_hi/128
+// exact (ln2_hi with 32 bits, |k| < 2^18); then
 //   e^x = 2^K 2^(j/128) e^r = 2^K hi_j (1 + tail_j + r + r^2/2 + r^3/6 + r^4/24 + r^5/120 + ...)
 // (truncation below 2^-60; the tail_j r term, below 2^-61, left out), evaluated as s + s tmp with
 // s = hi_j 2^K1 and tmp the small part (Estrin's scheme: a short dependency chain, this function
@@ -633,7 +633,8 @@ ATTNSVM_PMATH_INLINE F expOf(F x) {
   constexpr double kLn2HiN = 6.93147180369123816490e-01 / 128.0;  // 32 significant bits
   constexpr double kLn2LoN = 1.90821492927058770002e-10 / 128.0;  // ln2/128 - kLn2HiN
   constexpr double kShift = 6755399441055744.0;                   // 1.5 * 2^52
-  if constexpr (std::is_same_v<F, double>) {  // (NaN compares false: passes)
+  // Clamped to [-746, 710] (a NaN compares false: passes)
+  if constexpr (std::is_same_v<F, double>) {
     x = x > 710.0 ? 710.0 : x;
     x = x < -746.0 ? -746.0 : x;
   } else {
@@ -651,8 +652,8 @@ ATTNSVM_PMATH_INLINE F expOf(F x) {
   const F rLo = kd * kLn2LoN;
   const F r = rHi - rLo;
   const F r2 = r * r;
-  const F tmp = L::gather(kExp2Tail, j) + ((r + r2 * (0.5 + r * (1.0 / 6.0))) +
-                                           (r2 * r2) * (1.0 / 24.0 + r * (1.0 / 120.0)));
+  const F tmp = L::gather(kExp2Tail, j) +
+                ((r + r2 * (0.5 + r * (1.0 / 6.0))) + (r2 * r2) * (1.0 / 24.0 + r * (1.0 / 120.0)));
   // s1 = hi_j 2^K1, s2 = 2^K2 (|K1|, |K2| <= 539: both normal, s1 too)
   const F s1 = fromBitsOf<F>(bitsOf(L::gather(kExp2Hi, j)) + (k1b << 52) - (550ULL << 52));
   const F s2 = fromBitsOf<F>((k2b + (1023 - 550)) << 52);
