@@ -51,6 +51,14 @@ export async function openPage(browser, url, { viewport = { width: 1280, height:
   return { page, context, problems };
 }
 
+// A screenshot for a reader to look at (artifacts/screenshots/NAME.png; no assertion reads one), of a
+// page, locator or element handle. ATTNSVM_SCREENSHOTS=0 (scripts/test.sh's functional browser stage)
+// skips them: 0.3-0.5 CPU-s each (capture and PNG encoding; a full-page one more), about 30 a run.
+export const screenshotsWanted = () => process.env.ATTNSVM_SCREENSHOTS !== '0';
+export async function shot(target, name, options = {}) {
+  if (screenshotsWanted()) await target.screenshot({ path: screenshotPath(name), ...options });
+}
+
 export function screenshotPath(name) {
   mkdirSync(artifactsDir, { recursive: true });
   return resolve(artifactsDir, `${name}.png`);

@@ -45,6 +45,9 @@ export async function showCurves(page, timeout = 20000) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
+// Two animation frames: an IntersectionObserver's callbacks for a scroll, a resize's layout, have run.
+export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
 export async function idle(page, timeout = 20000) {
   await page.waitForFunction(() => !window.__lab.busy && !window.__lab.drawing, null, { timeout, polling: 50 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

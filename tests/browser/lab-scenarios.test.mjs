@@ -3,7 +3,7 @@
 // >= 0.99. Screenshots of every scenario at 1280x800 and 390x844 go to artifacts/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, screenshotPath } from './harness.mjs';
+import { launchBrowser, shot } from './harness.mjs';
 import { SCENARIOS, openLab, runToEnd, serveLab, showCurves } from './lab-helpers.mjs';
 
 // scenario -> the reference norm whose correlation must reach 0.99 at the end of the run
@@ -47,12 +47,12 @@ for (const name of SCENARIOS) {
       const c = r.corr[CONVERGES[name]];
       assert.ok(c >= 0.99, `${name}: final corr with the ${CONVERGES[name]} SVM is ${c}, expected >= 0.99`);
     }
-    await page.screenshot({ path: screenshotPath(`lab-${name}-1280x800`) });
+    await shot(page, `lab-${name}-1280x800`);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.evaluate(() => new Promise((res) => setTimeout(res, 150)));
     // as on a phone: the controls start collapsed (the page closes them below 760 px at load)
     await page.evaluate(() => { document.getElementById('controls-details').open = false; window.__lab.redraw(); });
-    await page.screenshot({ path: screenshotPath(`lab-${name}-390x844`), fullPage: true });
+    await shot(page, `lab-${name}-390x844`, { fullPage: true });
     const p2 = await page.evaluate(() => window.__lab.plotted().finite);
     assert.ok(p2, 'still finite after the resize');
     assert.deepEqual(problems, []);
@@ -89,7 +89,7 @@ test('md-convergence: D_p curves next to 1 - corr in the run\'s p; the optimizer
   assert.ok(d.at(-1) < 0.05 && d.at(-1) < d[0] / 10, `D_p falls: ${d[0]} -> ${d.at(-1)}`);
   assert.ok(r.plotted.legends.corr.some((l) => /^D_1\.75 vs/.test(l)), `legend: ${r.plotted.legends.corr}`);
   assert.ok(r.corr.lp > 0.95, `corr with the l_p SVM ${r.corr.lp}`);
-  await page.screenshot({ path: screenshotPath('lab-md-convergence-divergence') });
+  await shot(page, 'lab-md-convergence-divergence');
   assert.deepEqual(problems, []);
   await context.close();
 });
