@@ -63,16 +63,19 @@ function pollByTimer(page) {
 }
 
 // Opens a page and records console errors/warnings and uncaught page errors in `problems`.
-export async function openPage(browser, url, { viewport = { width: 1280, height: 800 }, ...options } = {}) {
-  const context = await browser.newContext({ viewport, ...options });
-  const page = await context.newPage();
+// context: a context of the caller's to open the page in (its pages share the HTTP cache; the page gets
+// the viewport); the `context` returned then closes only this page.
+export async function openPage(browser, url, { viewport = { width: 1280, height: 800 }, context: shared, ...options } = {}) {
+  const context = shared ? null : await browser.newContext({ viewport, ...options });
+  const page = await (shared ?? context).newPage();
+  if (shared) await page.setViewportSize(viewport);
   const problems = [];
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   await page.goto(url);
-  return { page, context, problems };
+  return { page, context: context ?? { close: () => page.close() }, problems };
 }
 
 // A screenshot for a reader to look at (artifacts/screenshots/NAME.png; no assertion reads one), of a
