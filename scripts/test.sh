@@ -162,13 +162,30 @@ wasm_api_tests() {
   ATTNSVM_CLI=$cli ATTNSVM_NATIVE_REF=${ATTNSVM_NATIVE_REF:-$PWD/build/native-debug/tests/wasm/native/native_ref} \
     "${low[@]}" node --test --test-reporter=spec tests/wasm/
 }
+# The functional browser tests share one Chromium and one server of dist/ (scripts/browser-host.mjs;
+# tests/browser/harness.mjs connects to them): each file started its own, about 3 CPU-s a file for
+# Chromium's start and end alone (docs/BENCHMARKS.md, "The functional browser tests' CPU"). Each page
+# still gets a context of its own. The host is stopped by its pid when the tests end.
+browser_functional_tests() {
+  local hostinfo=$logdir/browser-host.json host_pid rc
+  node scripts/browser-host.mjs "$hostinfo" & host_pid=$!
+  while [[ ! -f $hostinfo ]]; do
+    kill -0 "$host_pid" 2>/dev/null || { echo "browser host failed to start"; return 1; }
+    sleep 0.2
+  done
+  # (ATTNSVM_SCREENSHOTS=0: no pictures for a reader, which no assertion reads: tests/browser/harness.mjs)
+  ATTNSVM_BROWSER_WS=$(node -p "require('$hostinfo').ws") ATTNSVM_SITE_URL=$(node -p "require('$hostinfo').url") \
+    ATTNSVM_SCREENSHOTS=0 node --test --test-concurrency=1 --test-reporter=spec "${browser_functional[@]}"
+  rc=$?
+  kill "$host_pid"; wait "$host_pid" 2>/dev/null
+  return $rc
+}
 browser_stages() {
   if needed npm-tarball browser browser-perf; then
     stage "site build (vite)" site_build || { touch "$logdir/no-site"; return 0; }
     touch "$logdir/site-done"
     test_stage npm-tarball "package: npm tarball (node --test)" node --test --test-reporter=spec tests/package/
-    test_stage browser "browser tests (node --test, chromium)" \
-      node --test --test-concurrency=1 --test-reporter=spec "${browser_functional[@]}"
+    test_stage browser "browser tests (node --test, chromium)" browser_functional_tests
   else
     touch "$logdir/site-done"
   fi

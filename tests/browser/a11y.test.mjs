@@ -83,7 +83,9 @@ test('embedded figures (iframe and element) and the real-images view name their 
   await page.evaluate(() => window.__embed.play());
   await page.waitForFunction(() => window.__embed.info().iteration >= 300);
   await page.evaluate(() => window.__embed.pause());
-  await page.waitForTimeout(200);
+  // (the last frame in flight delivered, then its names written: at most a frame later)
+  await page.waitForFunction(() => !window.__embed.info().busy && !window.__embed.info().playing, null, { polling: 50 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const k = await page.evaluate(() => window.__embed.info().iteration);
   const figs = await names(page, '.af-body[aria-labelledby]');
   assert.equal(figs.length, 3);
@@ -97,9 +99,11 @@ test('embedded figures (iframe and element) and the real-images view name their 
   await real.page.waitForFunction(() => window.__lab.real()?.loaded, null, { timeout: 90000 });
   await real.page.evaluate(() => window.__lab.realView().play());
   await real.page.waitForFunction(() => window.__lab.real().done, null, { timeout: 90000 });
-  await real.page.waitForTimeout(1600);  // (text alternatives follow at most every 1.5 s while playing)
-  const rf = await real.page.evaluate(() => [...document.querySelectorAll('#real-images .body[aria-labelledby]')]
-    .map((h) => document.getElementById(h.getAttribute('aria-labelledby')).textContent));
+  // (text alternatives follow at most every 1.5 s while playing: wait until the accuracy's says the end)
+  const realNames = () => [...document.querySelectorAll('#real-images .body[aria-labelledby]')]
+    .map((h) => document.getElementById(h.getAttribute('aria-labelledby')).textContent);
+  await real.page.waitForFunction(`(${realNames})().some((t) => /^Accuracy .*at k = 40 of 40/.test(t))`, null, { timeout: 10000, polling: 100 });
+  const rf = await real.page.evaluate(realNames);
   assert.equal(rf.length, 7);
   assert.ok(rf.some((t) => /^Accuracy .*at k = 40 of 40: .*test \d+\.\d%, train \d+\.\d%/.test(t)), rf.join(' | '));
   assert.ok(rf.some((t) => /^Test images and where attention looks\. 24 test images of .* \d+ of 24 classified correctly/.test(t)), rf.join(' | '));

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { launchBrowser, repoRoot, screenshotPath } from './harness.mjs';
+import { launchBrowser, repoRoot, shot } from './harness.mjs';
 import { serveLab, openLab } from './lab-helpers.mjs';
 
 const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
@@ -74,7 +74,7 @@ test('reduced local-convergence: finite bands, 100 % progress, agreement with th
     rows: [...document.querySelectorAll('#experiment-panel table tbody tr td:first-child')].map((td) => td.textContent) }));
   assert.deepEqual(shown.plots, ['softmax', 'corrFro', 'corrNuclear']);
   assert.ok(shown.rows.includes('W/corrFro') && shown.rows.includes('KQ/softmaxSelected'), `final values: ${shown.rows.join(', ')}`);
-  await (await page.$('#experiment-panel')).screenshot({ path: screenshotPath('experiment-local-convergence') });
+  await shot(await page.$('#experiment-panel'), 'experiment-local-convergence');
   if (cli) {
     const c = JSON.parse(execFileSync(cli, ['experiment', 'local-convergence', '--seeds', '6', '--iters', '300',
       '--seed-base', '3', '--quiet'], { maxBuffer: 1 << 28 }).toString());

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, openPage } from './harness.mjs';
-import { serveLab, waitReady } from './lab-helpers.mjs';
+import { serveLab, waitReady, idle, frames } from './lab-helpers.mjs';
 import { PLOT_FONTS } from '../../web/src/plots/font-warmup.js';
 import { themeColors } from '../../web/src/plots/theme.js';
 
@@ -83,9 +83,8 @@ test('every font the drawn panels use is the page\'s own or resolved ahead', asy
     await waitReady(page);
     // every panel drawn: scrolled through
     const height = await page.evaluate(() => document.body.scrollHeight);
-    for (let y = 0; y < height; y += 400) { await page.evaluate((yy) => window.scrollTo(0, yy), y); await page.waitForTimeout(150); }
-    await page.waitForFunction(() => !window.__lab.busy);
-    await page.waitForTimeout(300);
+    // (each screen: the panels' observer speaks after the next frames, then their drawing ends)
+    for (let y = 0; y < height; y += 400) { await page.evaluate((yy) => window.scrollTo(0, yy), y); await frames(page); await idle(page); }
     const fonts = await page.evaluate(() => {
       const out = { page: new Set(), panels: new Set(), families: new Set() };
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

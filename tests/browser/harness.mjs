@@ -34,21 +34,56 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic',
 // (scripts/browser-host.mjs, the same flags) instead of starting one; close() then closes this file's
 // contexts and disconnects. Each page still gets a context of its own (openPage).
 export async function launchBrowser() {
-  if (process.env.ATTNSVM_BROWSER_WS) return chromium.connect(process.env.ATTNSVM_BROWSER_WS);
-  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const browser = process.env.ATTNSVM_BROWSER_WS ? await chromium.connect(process.env.ATTNSVM_BROWSER_WS)
+    : await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    const newPage = context.newPage.bind(context);
+    context.newPage = async (...a) => pollByTimer(await newPage(...a));
+    return context;
+  };
+  return browser;
+}
+
+// Playwright's waitForFunction polls on every animation frame by default ('raf'): a page with nothing
+// to draw then still makes 60 frames a second for as long as the test waits (0.11 CPU-s per second of
+// waiting on an idle lab, against 0.02 with a 100 ms timer; measured). The browser tests wait for the
+// engine, workers and runs, so they poll by a timer unless a call asks otherwise (polling: 'raf'). Set
+// on the classes' prototypes (page and frame, iframes included) by the first page a context makes.
+export const POLL_MS = 50;
+function pollByTimer(page) {
+  for (const proto of [Object.getPrototypeOf(page), Object.getPrototypeOf(page.mainFrame())]) {
+    if (Object.hasOwn(proto, 'attnsvmPollByTimer')) continue;
+    const waitForFunction = proto.waitForFunction;
+    proto.waitForFunction = function (fn, arg, options = {}) { return waitForFunction.call(this, fn, arg, { polling: POLL_MS, ...options }); };
+    proto.attnsvmPollByTimer = true;
+  }
+  return page;
 }
 
 // Opens a page and records console errors/warnings and uncaught page errors in `problems`.
-export async function openPage(browser, url, { viewport = { width: 1280, height: 800 }, ...options } = {}) {
-  const context = await browser.newContext({ viewport, ...options });
-  const page = await context.newPage();
+// context: a context of the caller's to open the page in (its pages share the HTTP cache; the page gets
+// the viewport); the `context` returned then closes only this page.
+export async function openPage(browser, url, { viewport = { width: 1280, height: 800 }, context: shared, ...options } = {}) {
+  const context = shared ? null : await browser.newContext({ viewport, ...options });
+  const page = await (shared ?? context).newPage();
+  if (shared) await page.setViewportSize(viewport);
   const problems = [];
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   await page.goto(url);
-  return { page, context, problems };
+  return { page, context: context ?? { close: () => page.close() }, problems };
+}
+
+// A screenshot for a reader to look at (artifacts/screenshots/NAME.png; no assertion reads one), of a
+// page, locator or element handle. ATTNSVM_SCREENSHOTS=0 (scripts/test.sh's functional browser stage)
+// skips them: 0.3-0.5 CPU-s each (capture and PNG encoding; a full-page one more), about 30 a run.
+export const screenshotsWanted = () => process.env.ATTNSVM_SCREENSHOTS !== '0';
+export async function shot(target, name, options = {}) {
+  if (screenshotsWanted()) await target.screenshot({ path: screenshotPath(name), ...options });
 }
 
 export function screenshotPath(name) {

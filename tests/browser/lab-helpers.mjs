@@ -13,9 +13,9 @@ export async function serveLab() {
 export const SCENARIOS = SCENARIO_ORDER.filter((s) => !SCENARIO_INFO[s].own);
 
 // Opens the lab (no autoplay unless asked) and waits for the first plotted frame.
-export async function openLab(browser, siteUrl, hash = '', { autoplay = false, viewport, timeout = 30000 } = {}) {
+export async function openLab(browser, siteUrl, hash = '', { autoplay = false, viewport, timeout = 30000, context } = {}) {
   const url = `${siteUrl}${autoplay ? '' : '?autoplay=0'}${hash ? `#${hash.replace(/^#/, '')}` : ''}`;
-  const opened = await openPage(browser, url, viewport ? { viewport } : {});
+  const opened = await openPage(browser, url, { ...(viewport ? { viewport } : {}), ...(context ? { context } : {}) });
   await waitReady(opened.page, timeout);
   return opened;
 }
@@ -44,6 +44,9 @@ export async function showCurves(page, timeout = 20000) {
     && !window.__lab.busy && !window.__lab.drawing, null, { timeout, polling: 50 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
+
+// Two animation frames: an IntersectionObserver's callbacks for a scroll, a resize's layout, have run.
+export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 export async function idle(page, timeout = 20000) {
   await page.waitForFunction(() => !window.__lab.busy && !window.__lab.drawing, null, { timeout, polling: 50 });

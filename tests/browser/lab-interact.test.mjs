@@ -3,7 +3,7 @@
 // page; coinciding tokens give the infeasibility explanation; exports are valid; the player steps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, screenshotPath } from './harness.mjs';
+import { launchBrowser, openPage, shot } from './harness.mjs';
 import { openLab, waitReady, idle, serveLab } from './lab-helpers.mjs';
 
 let site, browser;
@@ -28,7 +28,7 @@ test('dragging a token with the mouse re-solves the SVM, updates the URL, and a 
   const moved = after.data.X[0][0];
   assert.ok(moved[0] > before.data.X[0][0][0] && moved[1] > before.data.X[0][0][1], `token moved up-right: ${moved}`);
   after.data.X[1].forEach((tok, t) => tok.forEach((x, k) => assert.ok(Math.abs(x - before.data.X[1][t][k]) < 1e-4, 'other sequence untouched (up to the link\'s rounding)')));
-  await page.screenshot({ path: screenshotPath('lab-drag-1280x800') });
+  await shot(page, 'lab-drag-1280x800');
   // reload the URL in a fresh page
   const url = page.url();
   await context.close();
@@ -57,7 +57,7 @@ test('a malformed hash shows an inline message naming the problems and keeps a w
   await page.evaluate(() => window.__lab.step(50));
   await page.waitForFunction(() => window.__lab.iteration >= 50);
   assert.ok(await page.evaluate(() => window.__lab.plotted().finite));
-  await page.screenshot({ path: screenshotPath('lab-bad-hash-1280x800') });
+  await shot(page, 'lab-bad-hash-1280x800');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -108,7 +108,7 @@ test('two coinciding tokens show the infeasibility explanation instead of a brok
   await page.evaluate(() => window.__lab.step(200));
   await page.waitForFunction(() => window.__lab.iteration >= 200);
   assert.ok(await page.evaluate(() => window.__lab.plotted().finite), 'plots stay finite');
-  await page.screenshot({ path: screenshotPath('lab-infeasible-1280x800') });
+  await shot(page, 'lab-infeasible-1280x800');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -219,7 +219,7 @@ test('controls are labelled and keyboard-operable; player steps deterministicall
   const t2 = await page.evaluate(() => document.documentElement.dataset.theme);
   assert.notEqual(t1, t2);
   await idle(page);
-  await page.screenshot({ path: screenshotPath(`lab-rank-${t2}-1280x800`) });
+  await shot(page, `lab-rank-${t2}-1280x800`);
   assert.ok(await page.evaluate(() => window.__lab.plotted().finite));
   assert.deepEqual(problems, []);
   await context.close();

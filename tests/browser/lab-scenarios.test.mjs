@@ -3,7 +3,7 @@
 // >= 0.99. Screenshots of every scenario at 1280x800 and 390x844 go to artifacts/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, screenshotPath } from './harness.mjs';
+import { launchBrowser, shot } from './harness.mjs';
 import { SCENARIOS, openLab, runToEnd, serveLab, showCurves } from './lab-helpers.mjs';
 
 // scenario -> the reference norm whose correlation must reach 0.99 at the end of the run
@@ -15,12 +15,15 @@ const CONVERGES = {
   'mirror-descent': 'lp',
 };
 
-let site, browser;
-before(async () => { site = await serveLab(); browser = await launchBrowser(); });
+// (the tests' pages share a context, its HTTP cache: each page is still a new document of its own,
+// closed at its test's end; a context each made the browser build a profile and fetch and compile the
+// site again 22 times)
+let site, browser, shared;
+before(async () => { site = await serveLab(); browser = await launchBrowser(); shared = await browser.newContext(); });
 after(async () => { await browser?.close(); await site?.close(); });
 
 test('the lab offers exactly the engine\'s scenarios', async () => {
-  const { page, context, problems } = await openLab(browser, site.url, 's=paths2d');
+  const { page, context, problems } = await openLab(browser, site.url, 's=paths2d', { context: shared });
   const { mine, engine } = await page.evaluate(() => ({ mine: window.__lab.scenarioNames(), engine: window.__lab.engineScenarios }));
   assert.deepEqual([...mine].sort(), [...SCENARIOS].sort());
   assert.deepEqual([...engine].sort(), [...SCENARIOS].sort());
@@ -30,7 +33,7 @@ test('the lab offers exactly the engine\'s scenarios', async () => {
 
 for (const name of SCENARIOS) {
   test(`scenario ${name}: loads, plays to the end, plots finite data${CONVERGES[name] ? ', converges in direction' : ''}`, async () => {
-    const { page, context, problems } = await openLab(browser, site.url, `s=${name}&speed=1000`);
+    const { page, context, problems } = await openLab(browser, site.url, `s=${name}&speed=1000`, { context: shared });
     await runToEnd(page);
     const r = await page.evaluate(() => ({
       it: window.__lab.iteration, max: window.__lab.maxIterations, plotted: window.__lab.plotted(),
@@ -47,12 +50,12 @@ for (const name of SCENARIOS) {
       const c = r.corr[CONVERGES[name]];
       assert.ok(c >= 0.99, `${name}: final corr with the ${CONVERGES[name]} SVM is ${c}, expected >= 0.99`);
     }
-    await page.screenshot({ path: screenshotPath(`lab-${name}-1280x800`) });
+    await shot(page, `lab-${name}-1280x800`);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.evaluate(() => new Promise((res) => setTimeout(res, 150)));
     // as on a phone: the controls start collapsed (the page closes them below 760 px at load)
     await page.evaluate(() => { document.getElementById('controls-details').open = false; window.__lab.redraw(); });
-    await page.screenshot({ path: screenshotPath(`lab-${name}-390x844`), fullPage: true });
+    await shot(page, `lab-${name}-390x844`, { fullPage: true });
     const p2 = await page.evaluate(() => window.__lab.plotted().finite);
     assert.ok(p2, 'still finite after the resize');
     assert.deepEqual(problems, []);
@@ -61,7 +64,7 @@ for (const name of SCENARIOS) {
 }
 
 test('paths2d with the (K, Q) parameterization converges to the nuclear-norm SVM', async () => {
-  const { page, context, problems } = await openLab(browser, site.url, 's=paths2d&param=KQ&speed=1000');
+  const { page, context, problems } = await openLab(browser, site.url, 's=paths2d&param=KQ&speed=1000', { context: shared });
   await runToEnd(page);
   const r = await page.evaluate(() => ({ corr: window.__lab.correlations(), finite: window.__lab.plotted().finite }));
   assert.ok(r.finite);
@@ -73,7 +76,7 @@ test('paths2d with the (K, Q) parameterization converges to the nuclear-norm SVM
 
 // Issue 14: the Bregman divergence D_p next to 1 - corr (dotted, in the run's p), and the paper's own step.
 test('md-convergence: D_p curves next to 1 - corr in the run\'s p; the optimizer select names nmd and nmd-fro', async () => {
-  const { page, context, problems } = await openLab(browser, site.url, 's=md-convergence&speed=1000');
+  const { page, context, problems } = await openLab(browser, site.url, 's=md-convergence&speed=1000', { context: shared });
   await runToEnd(page);
   await showCurves(page);
   const r = await page.evaluate(() => ({ plotted: window.__lab.plotted(), corr: window.__lab.correlations(),
@@ -89,13 +92,13 @@ test('md-convergence: D_p curves next to 1 - corr in the run\'s p; the optimizer
   assert.ok(d.at(-1) < 0.05 && d.at(-1) < d[0] / 10, `D_p falls: ${d[0]} -> ${d.at(-1)}`);
   assert.ok(r.plotted.legends.corr.some((l) => /^D_1\.75 vs/.test(l)), `legend: ${r.plotted.legends.corr}`);
   assert.ok(r.corr.lp > 0.95, `corr with the l_p SVM ${r.corr.lp}`);
-  await page.screenshot({ path: screenshotPath('lab-md-convergence-divergence') });
+  await shot(page, 'lab-md-convergence-divergence');
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('joint-wv: W and v both train from 0 with the dual-norm step; the head curve and D_p are plotted', async () => {
-  const { page, context, problems } = await openLab(browser, site.url, 's=joint-wv&speed=1000');
+  const { page, context, problems } = await openLab(browser, site.url, 's=joint-wv&speed=1000', { context: shared });
   await runToEnd(page);
   const r = await page.evaluate(() => ({ plotted: window.__lab.plotted(), corr: window.__lab.correlations() }));
   assert.ok(r.corr.head >= 0.99, `corr(v(k), v^mm) = ${r.corr.head}`);
@@ -106,7 +109,7 @@ test('joint-wv: W and v both train from 0 with the dual-norm step; the head curv
 });
 
 test('joint-pv: the head v(k) is plotted against the head SVM (convergence and norm panels, with legends)', async () => {
-  const { page, context, problems } = await openLab(browser, site.url, 's=joint-pv&speed=10');
+  const { page, context, problems } = await openLab(browser, site.url, 's=joint-pv&speed=10', { context: shared });
   await runToEnd(page);
   await showCurves(page);
   const r = await page.evaluate(() => ({ corr: window.__lab.correlations(), plotted: window.__lab.plotted() }));
@@ -123,7 +126,7 @@ test('joint-pv: the head v(k) is plotted against the head SVM (convergence and n
 });
 
 test('paths2d (no joint training) has no head curves', async () => {
-  const { page, context, problems } = await openLab(browser, site.url, 's=paths2d&speed=100');
+  const { page, context, problems } = await openLab(browser, site.url, 's=paths2d&speed=100', { context: shared });
   await runToEnd(page);
   await showCurves(page);
   const r = await page.evaluate(() => ({ corr: window.__lab.correlations(), plotted: window.__lab.plotted() }));
@@ -135,7 +138,7 @@ test('paths2d (no joint training) has no head curves', async () => {
 });
 
 test('multitoken (ReLU head): the generalized-SVM prediction explains W better than the one-token SVM', async () => {
-  const { page, context, problems } = await openLab(browser, site.url, 's=multitoken&speed=1000');
+  const { page, context, problems } = await openLab(browser, site.url, 's=multitoken&speed=1000', { context: shared });
   await runToEnd(page);
   await page.waitForFunction(() => window.__lab.correlations().gen != null && !window.__lab.busy, null, { timeout: 20000 });
   const c = await page.evaluate(() => window.__lab.correlations());

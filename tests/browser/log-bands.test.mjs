@@ -8,8 +8,8 @@
 // mean ± std band fails every one of these (its lower edge had gaps, spanned by a dive to a "0" tick).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, screenshotPath } from './harness.mjs';
-import { serveLab, openLab, runToEnd, showCurves } from './lab-helpers.mjs';
+import { launchBrowser, shot } from './harness.mjs';
+import { serveLab, openLab, runToEnd, showCurves, frames, idle } from './lab-helpers.mjs';
 
 let site, browser, page, problems;
 before(async () => {
@@ -83,8 +83,9 @@ test('a spread that crosses zero draws a positive, continuous 10-90 % band on th
   }
   const plots = await page.$('#experiment-panel .exp-plots');
   await plots.scrollIntoViewIfNeeded();   // (the lab's panels above draw as they come into view: settle first)
-  await page.waitForTimeout(500);
-  await plots.screenshot({ path: screenshotPath('log-bands') });
+  await frames(page);
+  await idle(page);
+  await shot(plots, 'log-bands');
   assert.deepEqual(problems, []);
 });
 

@@ -87,11 +87,23 @@ export async function scrollThrough(page) {
 // Opens page `id` in light or dark (prefers-color-scheme emulated; the iframe embed also gets
 // theme=dark, its own switch), waits until it is ready, and runs axe-core in every frame. Returns
 // the violations: { id, impact, nodes, frame, targets, help }.
+// The pages of one viewport share a browser context (its HTTP cache: a scan reads the page once ready,
+// not how it loaded), each with its theme emulated from before its navigation: a context per scan made
+// the browser build a profile and fetch and compile the site again, 19 times in a test run. They are
+// closed with the browser.
+const axeContexts = new WeakMap();  // browser -> viewport 'WxH' -> context
+async function axeContext(browser, viewport) {
+  if (!axeContexts.has(browser)) axeContexts.set(browser, new Map());
+  const mine = axeContexts.get(browser), key = `${viewport.width}x${viewport.height}`;
+  if (!mine.has(key)) mine.set(key, browser.newContext({ viewport }));
+  return mine.get(key);
+}
+
 export async function axeScan(browser, siteUrl, id, theme, { viewport = { width: 1280, height: 800 } } = {}) {
   const page = PAGES[id];
-  const context = await browser.newContext({ viewport, colorScheme: theme, reducedMotion: 'reduce' });
+  const p = await (await axeContext(browser, viewport)).newPage();
   try {
-    const p = await context.newPage();
+    await p.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
     const path = theme === 'dark' && page.darkHash ? page.path + page.darkHash : page.path;
     await p.goto(siteUrl + path);
     if (id === 'notes') await scrollThrough(p);
@@ -109,7 +121,7 @@ export async function axeScan(browser, siteUrl, id, theme, { viewport = { width:
     }
     return violations;
   } finally {
-    await context.close();
+    await p.close();
   }
 }
 

@@ -52,14 +52,13 @@ test('the lecture notes print every figure as a picture of its current state, wi
   const { page, context, problems } = await openPage(browser, `${site.url}examples/lecture-notes.html`, { viewport: { width: 1000, height: 800 } });
   await scrollThrough(page);
   await page.waitForFunction(PAGES.notes.ready, null, { timeout: 90000, polling: 100 });
-  // let each figure run a little, then pause them all: the print shows that state
-  await page.evaluate(async () => {
-    const figs = [...document.querySelectorAll('iframe')].map((f) => f.contentWindow.__embed).concat([...document.querySelectorAll('attnsvm-figure')]);
-    for (const f of figs) f.play();
-    await new Promise((r) => setTimeout(r, 1500));
-    for (const f of figs) f.pause();
-    await new Promise((r) => setTimeout(r, 300));
-  });
+  // let each figure run a little (until each has taken a step), then pause them all and wait until none
+  // has a frame in flight: the print shows that state
+  const figures = () => [...document.querySelectorAll('iframe')].map((f) => f.contentWindow.__embed).concat([...document.querySelectorAll('attnsvm-figure')]);
+  await page.evaluate(`(${figures})().forEach((f) => f.play())`);
+  await page.waitForFunction(`(${figures})().every((f) => f.info().iteration > 0)`, null, { timeout: 30000, polling: 50 });
+  await page.evaluate(`(${figures})().forEach((f) => f.pause())`);
+  await page.waitForFunction(`(${figures})().every((f) => !f.info().playing && !f.info().busy)`, null, { timeout: 10000, polling: 50 });
   const element = await page.evaluate(() => { const e = document.querySelector('attnsvm-figure'); return { k: e.iteration, panels: e.info().panels }; });
   const frames = page.frames().filter((f) => /embed\.html#/.test(f.url()));
   assert.equal(frames.length, 2);

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { launchBrowser, openPage, screenshotPath, repoRoot } from './harness.mjs';
+import { launchBrowser, openPage, shot, repoRoot } from './harness.mjs';
 import { serveLab, openLab, waitReal } from './lab-helpers.mjs';
 
 let site, browser;
@@ -102,7 +102,7 @@ test('it trains to the end, the gallery draws the attention, a click shows the s
   const detail = await page.evaluate(() => ({ info: window.__lab.real().detail, text: document.getElementById('real-body-detail').textContent }));
   assert.match(detail.text, /Selected patch \(\d, \d\) with s = /);
   assert.match(detail.text, /First 200 training images: the selection is /);
-  await page.screenshot({ path: screenshotPath('real-lab-1400x900'), fullPage: true });
+  await shot(page, 'real-lab-1400x900', { fullPage: true });
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -149,7 +149,7 @@ test('embeds: the iframe and <attnsvm-figure> run the scenario', { timeout: 1800
   assert.equal(info.iteration, 60);
   assert.ok(info.real.runs[0].last.testAccuracy > 0.6);
   await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
-  await page.screenshot({ path: screenshotPath('real-embed-700x450'), fullPage: true });
+  await shot(page, 'real-embed-700x450', { fullPage: true });
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -168,7 +168,7 @@ test('<attnsvm-figure scenario="real-images"> runs from its script tag (the real
   const info = await page.evaluate(() => document.querySelector('attnsvm-figure').info());
   assert.equal(info.iteration, 40);
   assert.ok(info.real.runs[0].last.testAccuracy > 0.6, `Sandal vs Sneaker: test accuracy ${info.real.runs[0].last.testAccuracy}`);
-  await page.screenshot({ path: screenshotPath('real-element-700x450'), fullPage: true });
+  await shot(page, 'real-element-700x450', { fullPage: true });
   assert.deepEqual(problems, []);
   await context.close();
 });

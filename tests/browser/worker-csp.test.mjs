@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, resolve, normalize } from 'node:path';
-import { launchBrowser, openPage, repoRoot, screenshotPath } from './harness.mjs';
+import { launchBrowser, openPage, repoRoot, shot } from './harness.mjs';
 
 const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; " +
   "img-src 'self' data:; style-src 'self'; object-src 'none'; base-uri 'self'";
@@ -55,7 +55,7 @@ test('worker engine under a strict CSP: a solve and 1000 player steps', { timeou
     const r = await page.evaluate(() => window.__result);
     diagnostic(JSON.stringify(r.play));
     diagnostic(`[steps, ms] per frame: ${JSON.stringify(r.computeMs)}`);
-    await page.screenshot({ path: screenshotPath('worker-csp') });
+    await shot(page, 'worker-csp');
     await context.close();
     assert.equal(r.evalBlocked, true, 'the page allowed eval: the CSP is not in force');
     assert.match(r.version, /^attnsvm /);
