@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, openPage } from './harness.mjs';
-import { serveLab, waitReady } from './lab-helpers.mjs';
+import { serveLab, waitReady, frames } from './lab-helpers.mjs';
 import { axeScan, PAGES } from './page-audit.mjs';
 
 let site, browser;
@@ -84,8 +84,8 @@ test('embedded figures (iframe and element) and the real-images view name their 
   await page.waitForFunction(() => window.__embed.info().iteration >= 300);
   await page.evaluate(() => window.__embed.pause());
   // (the last frame in flight delivered, then its names written: at most a frame later)
-  await page.waitForFunction(() => !window.__embed.info().busy && !window.__embed.info().playing, null, { polling: 50 });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForFunction(() => !window.__embed.info().busy && !window.__embed.info().playing);
+  await frames(page);
   const k = await page.evaluate(() => window.__embed.info().iteration);
   const figs = await names(page, '.af-body[aria-labelledby]');
   assert.equal(figs.length, 3);

@@ -26,12 +26,15 @@ export async function waitReady(page, timeout = 30000) {
   if (err) throw new Error(`lab failed: ${err}`);
 }
 
+// Two animation frames: an IntersectionObserver's callbacks for a scroll, a resize's layout, have run.
+export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
 // Plays to the end of the run and waits until the references have settled.
 export async function runToEnd(page, timeout = 60000) {
   await page.evaluate(() => window.__lab.play());
   await page.waitForFunction(() => window.__lab.done && !window.__lab.busy && !window.__lab.drawing, null, { timeout, polling: 100 });
   // one more frame for the last render
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await frames(page);
 }
 
 // Brings the curve panels (convergence, norms) into view, as a reader scrolls to them, and waits
@@ -42,15 +45,12 @@ export async function showCurves(page, timeout = 20000) {
   await page.evaluate(() => document.getElementById('panel-corr').scrollIntoView({ block: 'start' }));
   await page.waitForFunction(() => ['corr', 'norms'].every((id) => document.querySelector(`#body-${id} .u-legend .u-series .u-label`))
     && !window.__lab.busy && !window.__lab.drawing, null, { timeout, polling: 50 });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await frames(page);
 }
-
-// Two animation frames: an IntersectionObserver's callbacks for a scroll, a resize's layout, have run.
-export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 export async function idle(page, timeout = 20000) {
   await page.waitForFunction(() => !window.__lab.busy && !window.__lab.drawing, null, { timeout, polling: 50 });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await frames(page);
 }
 
 // The "Real images" scenario's state (window.__lab.real()) once it is loaded, or done with every run

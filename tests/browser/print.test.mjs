@@ -56,9 +56,9 @@ test('the lecture notes print every figure as a picture of its current state, wi
   // has a frame in flight: the print shows that state
   const figures = () => [...document.querySelectorAll('iframe')].map((f) => f.contentWindow.__embed).concat([...document.querySelectorAll('attnsvm-figure')]);
   await page.evaluate(`(${figures})().forEach((f) => f.play())`);
-  await page.waitForFunction(`(${figures})().every((f) => f.info().iteration > 0)`, null, { timeout: 30000, polling: 50 });
+  await page.waitForFunction(`(${figures})().every((f) => f.info().iteration > 0)`, null, { timeout: 30000 });
   await page.evaluate(`(${figures})().forEach((f) => f.pause())`);
-  await page.waitForFunction(`(${figures})().every((f) => !f.info().playing && !f.info().busy)`, null, { timeout: 10000, polling: 50 });
+  await page.waitForFunction(`(${figures})().every((f) => !f.info().playing && !f.info().busy)`, null, { timeout: 10000 });
   const element = await page.evaluate(() => { const e = document.querySelector('attnsvm-figure'); return { k: e.iteration, panels: e.info().panels }; });
   const frames = page.frames().filter((f) => /embed\.html#/.test(f.url()));
   assert.equal(frames.length, 2);

@@ -185,8 +185,7 @@ void LpWspace::factor() {
 
 void LpWspace::direction(const Vec& rcs) {
   const Vec t = (rcs - lambda_.cwiseProduct(rp_)).cwiseQuotient(s_);
-  // dW solves H vec(dW) = vec(A^T t - rho), in place (the right-hand side is built in dW_'s
-  // storage)
+  // H vec(dW) = vec(A^T t - rho), solved in place: the right-hand side is built in dW_
   gc_.adjoint(t, dW_);
   dW_ -= rho_;
   newton_.solveInPlace(Eigen::Map<Vec>(dW_.data(), dW_.size()));
