@@ -51,6 +51,7 @@ export async function launchBrowser() {
 // waiting on an idle lab, against 0.02 with a 100 ms timer; measured). The browser tests wait for the
 // engine, workers and runs, so they poll by a timer unless a call asks otherwise (polling: 'raf'). Set
 // on the classes' prototypes (page and frame, iframes included) by the first page a context makes.
+// harness.test.mjs checks that it still applies (a Playwright upgrade could move the method).
 export const POLL_MS = 50;
 function pollByTimer(page) {
   for (const proto of [Object.getPrototypeOf(page), Object.getPrototypeOf(page.mainFrame())]) {
