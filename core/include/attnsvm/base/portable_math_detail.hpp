@@ -31,9 +31,9 @@ inline std::uint64_t toBits(double x) {
 // The functions below are templates over the number type F: double, or a GCC/Clang vector of
 // doubles (V4) for loops that compute several at once. Every operation is per lane, so a vector
 // lane gives the bits of the scalar function; conditions are integer masks (all ones or zero),
-// never branches. (GCC warns that a V4 argument or result changes the calling convention with AVX:
-// every function here is always inlined, so no V4 crosses a call.)
-#if defined(__GNUC__) && !defined(__clang__)
+// never branches. (GCC and Clang warn that a V4 argument or result changes the calling convention
+// with AVX: every function here is always inlined, so no V4 crosses a call.)
+#if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 using V4 = double __attribute__((vector_size(32)));
