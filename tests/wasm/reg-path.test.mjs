@@ -4,7 +4,7 @@
 // reg-path`. Skipped without a native CLI (build/native-release, native-debug or ATTNSVM_CLI).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadEngine, assertClose, repoRoot, worst } from './helpers.mjs';
@@ -14,7 +14,12 @@ const TOL = 1e-9;
 const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
   .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
 const skip = cli ? false : 'no native CLI built (build/native-release or build/native-debug)';
-const runCli = (args) => JSON.parse(execFileSync(cli, args, { maxBuffer: 1 << 28 }).toString());
+// The CLI's JSON and what it said on stderr (its warnings are asserted, not printed into the run's log).
+const runCli = (args) => {
+  const r = spawnSync(cli, args, { maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, `attnsvm ${args.join(' ')}: ${r.stderr}`);
+  return { ...JSON.parse(r.stdout.toString()), stderr: r.stderr.toString() };
+};
 const nan = (a) => a.map((x) => (x === null ? NaN : x));
 
 let engine, experiments;
@@ -34,6 +39,9 @@ test('engine.path: the certificate of every radius equals the CLI', { skip }, ()
     const c = runCli(['path', '--scenario', 'local-convergence', '--seed', '3', '--norm', norm, ...args,
       '--radii', radii.join(',')]);
     assert.equal(w.points.length, c.points.length);
+    // The CLI warns exactly when a radius is left uncertified (here l_p's and the nuclear's largest).
+    assert.equal(c.stderr.includes('some radii are not certified'), c.points.some((q) => !q.certified),
+      `${norm}: the CLI's warning and its points' certified flags agree (stderr: ${c.stderr || 'empty'})`);
     // l_p: the oracle's l_p norms go through the C library's pow, whose last bits differ natively
     // and in wasm; 500 steps per radius carry that to ~1e-8.
     const tol = norm === 'lp' ? 1e-6 : TOL;
