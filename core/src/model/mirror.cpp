@@ -59,12 +59,6 @@ double lpNorm(const Eigen::Ref<const Mat>& x, double p) {
         const double y = std::abs(x(r, c)) / top;
         sum += y * std::sqrt(y);
       }
-  } else if (p == 3.0) {  // p = 3's divergences: |y|^3 = (y y) y, two products instead of a pow
-    for (Index c = 0; c < x.cols(); ++c)
-      for (Index r = 0; r < x.rows(); ++r) {
-        const double y = std::abs(x(r, c)) / top;
-        sum += y * y * y;
-      }
   } else {
     for (Index c = 0; c < x.cols(); ++c)
       for (Index r = 0; r < x.rows(); ++r) sum += pmath::pow(std::abs(x(r, c)) / top, p);
@@ -82,8 +76,9 @@ double bregmanFromSums(double psiA, double psiB, double cross, double p) {
 // D_p(sa a, sb b) for scalars sa, sb >= 0 without forming the scaled matrices (trace frames
 // call this and must not allocate). |y|^p is |y| |y|^{p-1}: one pow per entry for psi(B) and
 // grad psi(B); p = 2 uses no pow at all, p = 3 products only (|y|^2 = y y, correctly rounded as
-// pow's result is meant to be; |x|^3 = (|x| |x|) |x|, as lpNorm). directionDivergences (below) has
-// the same sums in the same order.
+// pow's result is meant to be; |x|^3 = (|x| |x|) |x|). (lpNorm keeps pow for p = 3: the
+// regularization path's l_3 iterates are sensitive to its last bits.) directionDivergences (below)
+// has the same sums in the same order.
 double scaledBregman(const ConstMatRef& a, double sa, const ConstMatRef& b, double sb, double p) {
   double psiA = 0.0, psiB = 0.0, cross = 0.0;
   const bool cube = p == 3.0;
@@ -132,9 +127,10 @@ std::vector<double> directionDivergences(const ConstMatRef& a, const std::vector
   if (bs.empty()) return out;
   for (const Mat& b : bs) requireSameShape(a, b);
   const std::size_t size = static_cast<std::size_t>(a.size());
-  // lpNorm's and scaledBregman's products for p = 2, 3 (and lpNorm's y sqrt(y) for 1.5) stay theirs;
-  // every other p raises entries to p, p - 1 (and p in the norm) through pow's vector core.
-  const bool cube = p == 3.0, general = p != 2.0 && !cube, vectorNorm = general && p != 1.5;
+  // scaledBregman's products for p = 2 and 3 and lpNorm's forms for 2 and 1.5 stay theirs; the
+  // other powers (of the divergence for p != 2, 3; of the norm for p != 2, 1.5) go through pow's
+  // vector core.
+  const bool cube = p == 3.0, general = p != 2.0 && !cube, vectorNorm = p != 2.0 && p != 1.5;
   // psi(sa a) summed once (its own sum in scaledBregman: the same terms in the same order).
   const double sa = inverseNorm(a, p);
   std::vector<double> pa(size), pb(size), pn(size);

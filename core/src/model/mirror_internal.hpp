@@ -13,7 +13,7 @@ void inverseMirrorInPlace(Eigen::Ref<Mat> u, double p);
 // Entrywise l_p norm (p >= 1) without overflow or underflow of |x|^p.
 double lpNorm(const Eigen::Ref<const Mat>& x, double p);
 // directionDivergence(a, b, p) (train.hpp) for every b in bs, the same bits: a's norm and psi once,
-// and for p other than 2 and 3 the entries' powers four at a time (pmath::powInPlace). For the
+// and the entries' powers four at a time where they are pows (pmath::powInPlace). For the
 // experiments' series of snapshots against one SVM direction; the page's module, which has no
 // experiments, keeps the scalar directionDivergence alone.
 std::vector<double> directionDivergences(const ConstMatRef& a, const std::vector<Mat>& bs,
