@@ -288,9 +288,9 @@ TEST(Bregman, DivergenceSeriesGivesTheSingleDivergenceBits) {
     for (int k = 0; k < 6; ++k) snaps.push_back((k + 0.25) * rng.normalMatrix(rows, cols));
     for (Index k = 0; k < A.size(); k += 3) A(k) = special[(k / 3) % 9];
     for (Index k = 1; k < snaps[1].size(); k += 2) snaps[1](k) = special[(k / 2) % 9];
-    snaps[2] = A;                                   // D = 0
-    snaps[3] = Mat::Zero(rows, cols);               // the zero direction
-    snaps[4](0) = inf;                              // a non-finite norm: the zero direction
+    snaps[2] = A;                      // D = 0
+    snaps[3] = Mat::Zero(rows, cols);  // the zero direction
+    snaps[4](0) = inf;                 // a non-finite norm: the zero direction
     snaps.push_back(1e-160 * rng.normalMatrix(rows, cols));  // |b|^p underflows in parts
     for (double p : {1.1, 1.5, 1.75, 2.0, 3.0, 4.0, 7.0 / 3.0}) {
       const std::vector<double> got = directionDivergences(A, snaps, p);

@@ -258,10 +258,22 @@ TEST(PortableMath, SpecialValues) {
 // 11 (the scalar tail).
 TEST(PortableMath, PowInPlaceGivesThePowBits) {
   const double dmin = std::numeric_limits<double>::denorm_min();
-  const double special[] = {0.0, -0.0, 1.0, kInf, kNaN, -2.0, dmin, 3e-310, DBL_MIN, DBL_MAX,
-                            1.0 + DBL_EPSILON, 1.0 - DBL_EPSILON / 2, 2.0};
-  const double exponents[] = {1.75, 0.75, 1.0 / 0.75, 7.0 / 3.0, 3.0, 2.0, 0.5, 1.5, 1.0 / 3.0,
-                              1.1, 0.1, -2.5, 1.0, 0.0, -0.0, kInf, -kInf, kNaN, 0x1p65, 300.0};
+  const double special[] = {0.0,
+                            -0.0,
+                            1.0,
+                            kInf,
+                            kNaN,
+                            -2.0,
+                            dmin,
+                            3e-310,
+                            DBL_MIN,
+                            DBL_MAX,
+                            1.0 + DBL_EPSILON,
+                            1.0 - DBL_EPSILON / 2,
+                            2.0};
+  const double exponents[] = {1.75, 0.75,      1.0 / 0.75, 7.0 / 3.0, 3.0,    2.0,  0.5,
+                              1.5,  1.0 / 3.0, 1.1,        0.1,       -2.5,   1.0,  0.0,
+                              -0.0, kInf,      -kInf,      kNaN,      0x1p65, 300.0};
   Rng rng(5);
   std::vector<double> xs = bitPatterns(rng, 3000, 1, 0x7fefffffffffffffULL);
   for (double x : uniform(rng, 1000, 0.0, 4.0)) xs.push_back(x);

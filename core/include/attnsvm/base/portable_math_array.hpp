@@ -1,8 +1,8 @@
-// pmath::pow over an array, four entries at a time, with the scalar pow's bits. For loops that raise
-// many entries to one exponent (the experiments' divergences of every snapshot against every SVM):
-// the scalar pow is a call per entry that neither compiler vectorizes. Header-only and called by
-// the experiments' code alone, so that a module without them (the page's wasm) does not carry the
-// vector code (2.4 KB there: docs/BENCHMARKS.md, issue 42).
+// pmath::pow over an array, four entries at a time, with the scalar pow's bits. For loops that
+// raise many entries to one exponent (the experiments' divergences of every snapshot against every
+// SVM): the scalar pow is a call per entry that neither compiler vectorizes. Header-only and called
+// by the experiments' code alone, so that a module without them (the page's wasm) does not carry
+// the vector code (2.4 KB there: docs/BENCHMARKS.md, issue 42).
 #pragma once
 #include <cmath>
 #include <cstddef>
