@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/rng.hpp"
 #include "attnsvm/experiments/scenarios.hpp"
 #include "attnsvm/train/train.hpp"
+#include "model/mirror_internal.hpp"
 #include "relative_error.hpp"
 
 namespace attnsvm {
@@ -268,6 +271,62 @@ TEST(Bregman, DefinitionAndClosedForms) {
               1e-14);
   EXPECT_THROW(bregmanDivergence(Mat::Zero(2, 2), Mat::Zero(3, 2), 2.0), InputError);
   EXPECT_THROW(directionDivergence(Mat::Zero(2, 2), Mat::Zero(2, 2), 1.0), InputError);
+}
+
+// The experiments' series of divergences (directionDivergences: the reference's norm and psi once,
+// the powers four at a time) give directionDivergence's bits for every snapshot: shapes with a
+// ragged tail of four, the entries pow treats apart (0, -0, +-1, subnormals) and huge and tiny
+// ones, zero and non-finite snapshots, every md-convergence exponent and the ones with own forms.
+TEST(Bregman, DivergenceSeriesGivesTheSingleDivergenceBits) {
+  auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  const double inf = std::numeric_limits<double>::infinity();
+  const double special[] = {0.0, -0.0, 1.0, -1.0, 4e-310, -1e-300, 1e300, 2.5, -1e-20};
+  Rng rng(11);
+  for (auto [rows, cols] : {std::pair{1, 1}, {3, 1}, {2, 2}, {3, 3}, {10, 10}, {7, 5}, {1, 13}}) {
+    Mat A = rng.normalMatrix(rows, cols);
+    std::vector<Mat> snaps;
+    for (int k = 0; k < 6; ++k) snaps.push_back((k + 0.25) * rng.normalMatrix(rows, cols));
+    for (Index k = 0; k < A.size(); k += 3) A(k) = special[(k / 3) % 9];
+    for (Index k = 1; k < snaps[1].size(); k += 2) snaps[1](k) = special[(k / 2) % 9];
+    snaps[2] = A;                      // D = 0
+    snaps[3] = Mat::Zero(rows, cols);  // the zero direction
+    snaps[4](0) = inf;                 // a non-finite norm: the zero direction
+    snaps.push_back(1e-160 * rng.normalMatrix(rows, cols));  // |b|^p underflows in parts
+    for (double p : {1.1, 1.5, 1.75, 2.0, 3.0, 4.0, 7.0 / 3.0}) {
+      const std::vector<double> got = directionDivergences(A, snaps, p);
+      ASSERT_EQ(got.size(), snaps.size());
+      for (std::size_t k = 0; k < snaps.size(); ++k)
+        EXPECT_TRUE(same(got[k], directionDivergence(A, snaps[k], p)))
+            << rows << " x " << cols << ", p = " << p << ", snapshot " << k << ": " << got[k]
+            << " vs " << directionDivergence(A, snaps[k], p);
+      EXPECT_TRUE(directionDivergences(A, {}, p).empty());
+    }
+    const double zero = directionDivergences(Mat::Zero(rows, cols), snaps, 1.75)[0];
+    EXPECT_TRUE(same(zero, directionDivergence(Mat::Zero(rows, cols), snaps[0], 1.75)));
+  }
+  EXPECT_THROW(directionDivergences(Mat::Zero(2, 2), {Mat::Zero(3, 2)}, 1.75), InputError);
+  EXPECT_THROW(directionDivergences(Mat::Zero(2, 2), {Mat::Zero(2, 2)}, 1.0), InputError);
+}
+
+// p = 3's divergence by products (|y|^2 = y y, |x|^3 = (|x| |x|) |x|) instead of pow: close to
+// the definition in long double on random entries of every scale (directions: A / ||A||_3).
+TEST(Bregman, CubeFormsAreAccurate) {
+  Rng rng(17);
+  for (int trial = 0; trial < 300; ++trial) {
+    const double scale = std::ldexp(1.0, static_cast<int>(trial % 40) * 10 - 200);
+    const Mat A = scale * rng.normalMatrix(4, 3), B = rng.normalMatrix(4, 3);
+    // D_3(A, B) = |A|^3/3 + (2/3)|B|^3 - <B|B|, A>, in long double.
+    long double pa = 0, pb = 0, cr = 0;
+    const Mat U = A / lpNorm(A, 3.0);
+    for (Index k = 0; k < A.size(); ++k) {
+      const long double x = U(k), y = B(k);
+      pa += std::fabs(x * x * x);
+      pb += std::fabs(y * y * y);
+      cr += y * std::fabs(y) * x;
+    }
+    const long double want = pa / 3 + 2 * pb / 3 - cr;
+    EXPECT_NEAR(bregmanDivergence(U, B, 3.0), (double)want, 1e-14 * (double)(pa + pb));
+  }
 }
 
 TEST(Bregman, TraceRecordsTheDivergenceInTheTraceP) {

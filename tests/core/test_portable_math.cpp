@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "attnsvm/base/portable_math.hpp"
+#include "attnsvm/base/portable_math_array.hpp"
 #include "attnsvm/base/rng.hpp"
 
 namespace attnsvm {
@@ -248,6 +249,53 @@ TEST(PortableMath, SpecialValues) {
   EXPECT_EQ(pmath::pow(4.0, 0.5), 2.0);
   EXPECT_EQ(pmath::pow(10.0, 2.0), 100.0);
   EXPECT_EQ(pmath::pow(3.0, 1.0), 3.0);
+}
+
+// pmath::powInPlace (four entries at a time through pow's vector core, for the experiments'
+// divergences) gives the scalar pow's bits: random entries over every binade and near 1, the
+// entries pow treats apart (0, -0, 1, inf, NaN, negatives, subnormals) in every lane position, the
+// md-convergence exponents and the ones pow treats apart (0, +-inf, NaN, |e| > 2^64), lengths 0 to
+// 11 (the scalar tail).
+TEST(PortableMath, PowInPlaceGivesThePowBits) {
+  const double dmin = std::numeric_limits<double>::denorm_min();
+  const double special[] = {0.0,
+                            -0.0,
+                            1.0,
+                            kInf,
+                            kNaN,
+                            -2.0,
+                            dmin,
+                            3e-310,
+                            DBL_MIN,
+                            DBL_MAX,
+                            1.0 + DBL_EPSILON,
+                            1.0 - DBL_EPSILON / 2,
+                            2.0};
+  const double exponents[] = {1.75, 0.75,      1.0 / 0.75, 7.0 / 3.0, 3.0,    2.0,  0.5,
+                              1.5,  1.0 / 3.0, 1.1,        0.1,       -2.5,   1.0,  0.0,
+                              -0.0, kInf,      -kInf,      kNaN,      0x1p65, 300.0};
+  Rng rng(5);
+  std::vector<double> xs = bitPatterns(rng, 3000, 1, 0x7fefffffffffffffULL);
+  for (double x : uniform(rng, 1000, 0.0, 4.0)) xs.push_back(x);
+  for (double x : uniform(rng, 500, -0x1p-30, 0x1p-30)) xs.push_back(1.0 + x);
+  for (int k = 0; k < 13 * 4; ++k) {  // every special value in every lane of a group of four
+    xs.push_back(special[k % 13]);
+    for (int l = 0; l < 3; ++l) xs.push_back(rng.uniform());
+  }
+  auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  for (double e : exponents) {
+    std::vector<double> v = xs;
+    pmath::powInPlace(v.data(), v.size(), e);
+    for (std::size_t i = 0; i < xs.size(); ++i)
+      ASSERT_TRUE(same(v[i], pmath::pow(xs[i], e)) || (std::isnan(v[i]) && std::isnan(xs[i])))
+          << "pow(" << xs[i] << ", " << e << "): " << v[i] << " vs " << pmath::pow(xs[i], e);
+    for (std::size_t n = 0; n <= 11; ++n) {  // short arrays: the tail alone, one group and a tail
+      std::vector<double> w(xs.begin() + 13 * 4 + n, xs.begin() + 13 * 4 + 2 * n);
+      const std::vector<double> in = w;
+      pmath::powInPlace(w.data(), n, e);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(same(w[i], pmath::pow(in[i], e)));
+    }
+  }
 }
 
 // The numbers of docs/NUMERICS.md "Portable functions" (10^7 arguments per function).

@@ -12,6 +12,7 @@
 #include "attnsvm/experiments/train_batched_run.hpp"
 #include "attnsvm/solvers/margin.hpp"
 #include "experiments/experiment_internal.hpp"
+#include "model/mirror_internal.hpp"
 
 namespace attnsvm {
 
@@ -26,10 +27,9 @@ void againstReference(const std::vector<Mat>& snaps, const std::optional<Mat>& r
   corr.assign(snaps.size(), kNaN);
   div.assign(snaps.size(), kNaN);
   if (!ref) return;
-  for (std::size_t k = 0; k < snaps.size(); ++k) {
-    corr[k] = correlation(snaps[k], *ref);
-    div[k] = directionDivergence(*ref, snaps[k], p);
-  }
+  for (std::size_t k = 0; k < snaps.size(); ++k) corr[k] = correlation(snaps[k], *ref);
+  // directionDivergence of every snapshot, the reference's part once and the powers vectorized.
+  div = directionDivergences(*ref, snaps, p);
 }
 
 double lastOr(const std::vector<double>& s) { return s.empty() ? kNaN : s.back(); }

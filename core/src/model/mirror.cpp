@@ -2,9 +2,11 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "attnsvm/base/errors.hpp"
 #include "attnsvm/base/portable_math.hpp"
+#include "attnsvm/base/portable_math_array.hpp"
 #include "attnsvm/model/mirror.hpp"
 #include "model/mirror_internal.hpp"
 
@@ -65,21 +67,30 @@ double lpNorm(const Eigen::Ref<const Mat>& x, double p) {
 }
 
 namespace {
+// D_p from its sums: psiA = sum |x|^p, psiB = sum |y|^p, cross = <grad psi(y), x>. Rounding can
+// leave a tiny negative value for (nearly) equal arguments; D is >= 0.
+double bregmanFromSums(double psiA, double psiB, double cross, double p) {
+  return std::max(0.0, psiA / p + (p - 1.0) / p * psiB - cross);
+}
+
 // D_p(sa a, sb b) for scalars sa, sb >= 0 without forming the scaled matrices (trace frames
 // call this and must not allocate). |y|^p is |y| |y|^{p-1}: one pow per entry for psi(B) and
-// grad psi(B); p = 2 uses no pow at all.
+// grad psi(B); p = 2 uses no pow at all, p = 3 products only (|y|^2 = y y, correctly rounded as
+// pow's result is meant to be; |x|^3 = (|x| |x|) |x|). (lpNorm keeps pow for p = 3: the
+// regularization path's l_3 iterates are sensitive to its last bits.) directionDivergences (below)
+// has the same sums in the same order.
 double scaledBregman(const ConstMatRef& a, double sa, const ConstMatRef& b, double sb, double p) {
   double psiA = 0.0, psiB = 0.0, cross = 0.0;
+  const bool cube = p == 3.0;
   for (Index c = 0; c < a.cols(); ++c)
     for (Index r = 0; r < a.rows(); ++r) {
-      const double x = sa * a(r, c), y = sb * b(r, c);
-      const double ay = std::abs(y), gy = std::copysign(p == 2.0 ? ay : pmath::pow(ay, p - 1.0), y);
-      psiA += p == 2.0 ? x * x : pmath::pow(std::abs(x), p);
+      const double x = sa * a(r, c), y = sb * b(r, c), ax = std::abs(x), ay = std::abs(y);
+      const double gy = std::copysign(p == 2.0 ? ay : cube ? ay * ay : pmath::pow(ay, p - 1.0), y);
+      psiA += p == 2.0 ? x * x : cube ? ax * ax * ax : pmath::pow(ax, p);
       psiB += ay * std::abs(gy);  // |y|^p
       cross += gy * x;
     }
-  // Rounding can leave a tiny negative value for (nearly) equal arguments; D is >= 0.
-  return std::max(0.0, psiA / p + (p - 1.0) / p * psiB - cross);
+  return bregmanFromSums(psiA, psiB, cross, p);
 }
 
 void requireSameShape(const ConstMatRef& a, const ConstMatRef& b) {
@@ -106,6 +117,62 @@ double directionDivergence(const ConstMatRef& a, const ConstMatRef& b, double p)
   requireMirrorExponent(p, "p");
   requireSameShape(a, b);
   return scaledBregman(a, inverseNorm(a, p), b, inverseNorm(b, p), p);
+}
+
+std::vector<double> directionDivergences(const ConstMatRef& a, const std::vector<Mat>& bs,
+                                         double p) {
+  requireMirrorExponent(p, "p");
+  std::vector<double> out;
+  out.reserve(bs.size());
+  if (bs.empty()) return out;
+  for (const Mat& b : bs) requireSameShape(a, b);
+  const std::size_t size = static_cast<std::size_t>(a.size());
+  // scaledBregman's products for p = 2 and 3 and lpNorm's forms for 2 and 1.5 stay theirs; the
+  // other powers (of the divergence for p != 2, 3; of the norm for p != 2, 1.5) go through pow's
+  // vector core.
+  const bool cube = p == 3.0, general = p != 2.0 && !cube, vectorNorm = p != 2.0 && p != 1.5;
+  // psi(sa a) summed once (its own sum in scaledBregman: the same terms in the same order).
+  const double sa = inverseNorm(a, p);
+  std::vector<double> pa(size), pb(size), pn(size);
+  for (Index c = 0, i = 0; c < a.cols(); ++c)
+    for (Index r = 0; r < a.rows(); ++r, ++i) pa[i] = std::abs(sa * a(r, c));
+  if (general) pmath::powInPlace(pa.data(), size, p);
+  double psiA = 0.0;
+  for (std::size_t i = 0; i < size; ++i) {
+    const double ax = pa[i];
+    psiA += p == 2.0 ? ax * ax : cube ? ax * ax * ax : ax;
+  }
+  for (const Mat& b : bs) {
+    // sb = inverseNorm(b, p), lpNorm's sum with the powers four at a time.
+    double sb = 0.0;
+    if (!vectorNorm) {
+      sb = inverseNorm(b, p);
+    } else if (size > 0) {
+      const double top = b.cwiseAbs().maxCoeff();
+      double norm = top;
+      if (top > 0.0 && std::isfinite(top)) {
+        for (std::size_t i = 0; i < size; ++i) pn[i] = std::abs(b(i)) / top;
+        pmath::powInPlace(pn.data(), size, p);
+        double sum = 0.0;
+        for (std::size_t i = 0; i < size; ++i) sum += pn[i];
+        norm = top * pmath::pow(sum, 1.0 / p);
+      }
+      sb = norm > 0.0 && std::isfinite(norm) ? 1.0 / norm : 0.0;
+    }
+    // scaledBregman's psiB and cross, grad psi's powers four at a time.
+    for (std::size_t i = 0; i < size; ++i) pb[i] = std::abs(sb * b(i));
+    if (general) pmath::powInPlace(pb.data(), size, p - 1.0);
+    double psiB = 0.0, cross = 0.0;
+    for (Index c = 0, i = 0; c < a.cols(); ++c)
+      for (Index r = 0; r < a.rows(); ++r, ++i) {
+        const double x = sa * a(r, c), y = sb * b(i), ay = std::abs(y);
+        const double gy = std::copysign(p == 2.0 ? ay : cube ? ay * ay : pb[i], y);
+        psiB += ay * std::abs(gy);
+        cross += gy * x;
+      }
+    out.push_back(bregmanFromSums(psiA, psiB, cross, p));
+  }
+  return out;
 }
 
 Mat mirrorMap(const ConstMatRef& w, double p) {
