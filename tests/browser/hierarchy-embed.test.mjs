@@ -1,18 +1,16 @@
 // Issue 40: the two-layer hierarchy as an embedded figure (embed/hierarchy-figure.js), in the iframe
 // (embed.html#s=hierarchy) and as <attnsvm-figure scenario="hierarchy"> (its code a script of its
-// own next to the element's: embed/figure-scripts.js). Per form: the CLI's numbers for the seed
-// (`attnsvm experiment hierarchy --seeds 1 --seed-base 2 --iters 400`, within 1e-9, as the lab's
-// view), the player walking the 41 snapshots (the curves grow; the finals at the end), no layout
+// own next to the element's: embed/figure-scripts.js). Per form: the engine's numbers for the seed
+// (seed 2, 400 steps, within 1e-9, as the lab's view; the engine is the CLI's: hierarchy-reference.mjs),
+// the player walking the 41 snapshots (the curves grow; the finals at the end), no layout
 // shift while it loads and plays (<= 0.005, desktop and phone), paused when scrolled out of view.
 // Run alone: node --test --test-concurrency=1 tests/browser/hierarchy-embed.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { launchBrowser, openPage } from './harness.mjs';
 import { serveLab } from './lab-helpers.mjs';
 import { layoutShifts } from './page-audit.mjs';
+import { hierarchyReference, assertHierarchyNumbers } from './hierarchy-reference.mjs';
 
 let site, browser;
 before(async () => { site = await serveLab(); browser = await launchBrowser(); });
@@ -22,34 +20,16 @@ const SIZES = { desktop: { width: 1280, height: 1080 }, phone: { width: 412, hei
 const BOUND = 0.005;
 const HASH = 's=hierarchy&seed=2&it=400';
 
-const cliPath = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm'].filter(Boolean).map((p) => resolve(p)).find((p) => existsSync(p));
-let cliRun = null;
-function cli() {
-  if (!cliPath) return null;
-  cliRun ??= JSON.parse(execFileSync(cliPath, ['experiment', 'hierarchy', '--seeds', '1', '--seed-base', '2', '--iters', '400', '--quiet', '--threads', '1'], { maxBuffer: 1 << 28 }).toString()).sphere;
-  return cliRun;
-}
-
-// The figure's numbers against the CLI's (finals, the softmax and corr series, layer 2's selection).
-function assertCliNumbers(h, who) {
+// The figure's numbers against the engine's (finals, the softmax and corr series, layer 2's selection).
+async function assertEngineNumbers(h, who) {
   assert.equal(h.seed, 2); assert.equal(h.iters, 400); assert.equal(h.iteration.length, 41);
-  const c = cli();
-  if (!c) { console.log(`${who}: no native CLI built, the CLI comparison skipped`); return; }
-  const run = c.runs[0];
-  const close = (a, b) => (Number.isNaN(a) && (b === null || Number.isNaN(b))) || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
-  for (const k of ['softmax1', 'corrW1Attended', 'corrW1All', 'softmax2', 'softmax2Set', 'corrW2', 'accuracy', 'holds']) {
-    assert.ok(close(h.finals[k], run[k] ?? NaN), `${who} ${k}: figure ${h.finals[k]} CLI ${run[k]}`);
-  }
-  for (const k of ['softmax1', 'softmax2', 'corrW2']) {
-    for (const [i, v] of c.series[k].mean.entries()) assert.ok(close(h.series[k][i], v ?? NaN), `${who} ${k}[${i}]: ${h.series[k][i]} vs ${v}`);
-  }
-  assert.deepEqual(h.selections.layer2, run.layer2);
+  assertHierarchyNumbers(h, await hierarchyReference({ seed: 2, iters: 400 }), who);
 }
 
 // The drawn curves of a panel body: paths with more than a point.
 const drawnCurves = (root, id) => [...root.querySelectorAll(`.af-panel-${id} path:not(.domain)`)].filter((p) => (p.getAttribute('d') ?? '').length > 20).length;
 
-test('iframe embed of s=hierarchy: the CLI\'s numbers, played snapshot by snapshot, no layout shift', { timeout: 240000 }, async () => {
+test('iframe embed of s=hierarchy: the engine\'s numbers, played snapshot by snapshot, no layout shift', { timeout: 240000 }, async () => {
   for (const [size, viewport] of Object.entries(SIZES)) {
     const r = await layoutShifts(browser, site.url, 'embed', { viewport, path: `embed.html#${HASH}`, settleMs: 7000 });
     console.log(`LAYOUT-SHIFT embed hierarchy ${size} (playing): ${r.afterParse} (total ${r.total})`);
@@ -65,7 +45,7 @@ test('iframe embed of s=hierarchy: the CLI\'s numbers, played snapshot by snapsh
     assert.deepEqual(first.panels, ['layer1', 'layer2', 'finals']);
     assert.equal(first.info.snapshot, 0);
     assert.equal(first.iter, 'k = 0 / 400');
-    assertCliNumbers(first.info.numbers, 'iframe');
+    await assertEngineNumbers(first.info.numbers, 'iframe');
     // played: the snapshots walked one by one, the curves grow, the finals at the end
     await page.evaluate(() => window.__embed.play());
     await page.waitForFunction(() => window.__embed.info().snapshot >= 5, null, { timeout: 30000 });
@@ -108,7 +88,7 @@ test('<attnsvm-figure scenario="hierarchy">: the same numbers, its code a script
     const info = await page.evaluate(() => document.getElementById('h').info());
     assert.equal(info.error, null);
     assert.deepEqual(await page.evaluate(() => document.getElementById('h').problems), []);
-    assertCliNumbers(info.numbers, 'element');
+    await assertEngineNumbers(info.numbers, 'element');
     assert.ok(requests.some((p) => p.endsWith('/attnsvm-figure-hierarchy.js')), `the hierarchy script fetched: ${requests.join(' ')}`);
     // in view: it plays by itself; scrolled away: it pauses, and resumes when back
     await page.waitForFunction(() => document.getElementById('h').info().snapshot >= 3, null, { timeout: 30000 });

@@ -6,12 +6,10 @@
 // Run alone: node --test --test-concurrency=1 tests/browser/lab-seq.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { launchBrowser, openPage } from './harness.mjs';
 import { serveLab, openLab, waitReady } from './lab-helpers.mjs';
 import { layoutShifts, axeScan, PAGES } from './page-audit.mjs';
+import { hierarchyReference, assertHierarchyNumbers } from './hierarchy-reference.mjs';
 
 let site, browser;
 before(async () => { site = await serveLab(); browser = await launchBrowser(); });
@@ -123,10 +121,9 @@ test('seq2seq and causal as embeds: the T x T attention and the convergence curv
   // (the hierarchy's embed figure: tests/browser/hierarchy-embed.test.mjs)
 });
 
-// The CLI's numbers for one seed (the lab's view equals them: the same experiment API as the wasm test)
-const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm'].filter(Boolean).map((p) => resolve(p)).find((p) => existsSync(p));
+// The view's numbers for one seed are the engine's (and so the CLI's: hierarchy-reference.mjs).
 
-test('hierarchy: one seed of the experiment, both layers drawn, the CLI\'s numbers, URL state round-trip, no layout shift', { timeout: 240000 }, async () => {
+test('hierarchy: one seed of the experiment, both layers drawn, the engine\'s numbers, URL state round-trip, no layout shift', { timeout: 240000 }, async () => {
   const shifts = await shiftsOf('s=hierarchy&seed=2&it=400');
   for (const [size, r] of Object.entries(shifts)) assert.ok(r.afterParse <= BOUND, `hierarchy ${size}: ${r.afterParse} ${JSON.stringify(r.shifts)}`);
   const { page, context } = await openLab(browser, site.url, 's=hierarchy&seed=2&it=400', { viewport: SIZES.desktop, timeout: 120000 });
@@ -161,16 +158,7 @@ test('hierarchy: one seed of the experiment, both layers drawn, the CLI\'s numbe
     assert.doesNotMatch(r.readout, /NaN|undefined/);
     assert.match(r.status, /Seed 2, 400 NGD steps, 41 snapshots: computed in .* play or step walks them/);
     assert.deepEqual([r.seedInput, r.itersInput], ['2', '400']);
-    if (cli) {
-      const c = JSON.parse(execFileSync(cli, ['experiment', 'hierarchy', '--seeds', '1', '--seed-base', '2', '--iters', '400', '--quiet', '--threads', '1'], { maxBuffer: 1 << 28 }).toString()).sphere;
-      const run = c.runs[0];
-      for (const k of ['softmax1', 'corrW1Attended', 'corrW1All', 'softmax2', 'softmax2Set', 'corrW2', 'accuracy', 'holds']) {
-        const a = h.finals[k], b = run[k] ?? NaN;
-        assert.ok((Number.isNaN(a) && (b === null || Number.isNaN(b))) || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${k}: lab ${a} CLI ${b}`);
-      }
-      for (const [i, v] of c.series.softmax1.mean.entries()) assert.ok(Math.abs(h.series.softmax1[i] - v) <= 1e-9, `softmax1[${i}]`);
-      assert.deepEqual(h.selections.layer2, run.layer2);
-    } else console.log('hierarchy: no native CLI built, the CLI comparison skipped');
+    assertHierarchyNumbers(h, await hierarchyReference({ seed: 2, iters: 400 }), 'lab', ['softmax1']);
     // the seed typed in the view: a new run, written to the link; a bad value said, the run kept
     await page.fill('#hier-seed', '-1');
     await page.dispatchEvent('#hier-seed', 'change');
