@@ -174,8 +174,9 @@ browser_functional_tests() {
     sleep 0.2
   done
   # (ATTNSVM_SCREENSHOTS=0: no pictures for a reader, which no assertion reads: tests/browser/harness.mjs)
+  # (ATTNSVM_NATIVE_BUILD_MARKS: the files that compare with the native CLI wait for its build to end)
   ATTNSVM_BROWSER_WS=$(node -p "require('$hostinfo').ws") ATTNSVM_SITE_URL=$(node -p "require('$hostinfo').url") \
-    ATTNSVM_SCREENSHOTS=0 node --test --test-concurrency=1 --test-reporter=spec "${browser_functional[@]}"
+    ATTNSVM_NATIVE_BUILD_MARKS="$logdir/native-built:$logdir/native-failed" ATTNSVM_SCREENSHOTS=0 node --test --test-concurrency=1 --test-reporter=spec "${browser_functional[@]}"
   rc=$?
   kill "$host_pid"; wait "$host_pid" 2>/dev/null
   return $rc

@@ -9,13 +9,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { launchBrowser, repoRoot, shot } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { findNativeCli, launchBrowser, shot } from './harness.mjs';
 import { serveLab, openLab } from './lab-helpers.mjs';
 
-const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
-  .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+const cli = await findNativeCli();
 
 let site, browser, page, problems;
 before(async () => {

@@ -16,8 +16,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { launchBrowser, openPage, repoRoot } from './harness.mjs';
+import { join } from 'node:path';
+import { findNativeCli, launchBrowser, openPage } from './harness.mjs';
 import { serveLab } from './lab-helpers.mjs';
 import { axeScan, PAGES } from './page-audit.mjs';
 import { decodeHash, encodeHash, defaultState } from '../../web/src/lab/state.js';
@@ -25,7 +25,7 @@ import { studySettings, ladderSettings, studyRows, ladderRows } from '../../web/
 
 const DIR = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mnist';
 const haveData = existsSync(join(DIR, 'train-images-idx3-ubyte.gz'));
-const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm'].filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+const cli = await findNativeCli();
 
 const TINY = { scenario: 'real-images', classA: 7, classB: 9, seed: 0, studySeeds: 2, ladderMax: 16 };
 const HASH = 's=real-images&ntr=100&nte=100&it=20&sseeds=2&lmax=16';
