@@ -100,10 +100,24 @@ void requireSameShape(const ConstMatRef& a, const ConstMatRef& b) {
                      std::to_string(b.cols()) + " matrix");
 }
 
-// 1 / ||x||_p, or 0 for a zero (or non-finite) norm: the zero matrix has the zero direction.
-double inverseNorm(const ConstMatRef& x, double p) {
-  const double n = lpNorm(x, p);
-  return n > 0.0 && std::isfinite(n) ? 1.0 / n : 0.0;
+// 1 / n for a norm n, or 0 for a zero (or non-finite) one: the zero matrix has the zero direction.
+double inverseOf(double n) { return n > 0.0 && std::isfinite(n) ? 1.0 / n : 0.0; }
+double inverseNorm(const ConstMatRef& x, double p) { return inverseOf(lpNorm(x, p)); }
+
+// lpNorm(x, p), the same bits, with its general branch's powers four at a time (pmath::powInPlace
+// in `powers`, x's entries in lpNorm's order); the other branches are lpNorm's own. For the
+// experiments' series (directionDivergences), not the page's single-run code: see the header.
+double lpNormByLanes(const ConstMatRef& x, double p, std::vector<double>& powers) {
+  if (x.size() == 0 || p == 2.0 || p == 1.0 || p == 1.5) return lpNorm(x, p);
+  const double top = x.cwiseAbs().maxCoeff();  // lpNorm's scaling
+  if (!(top > 0.0) || !std::isfinite(top)) return top;
+  powers.resize(static_cast<std::size_t>(x.size()));
+  for (Index c = 0, i = 0; c < x.cols(); ++c)
+    for (Index r = 0; r < x.rows(); ++r, ++i) powers[i] = std::abs(x(r, c)) / top;
+  pmath::powInPlace(powers.data(), powers.size(), p);
+  double sum = 0.0;
+  for (double v : powers) sum += v;
+  return top * pmath::pow(sum, 1.0 / p);
 }
 }  // namespace
 
@@ -127,13 +141,12 @@ std::vector<double> directionDivergences(const ConstMatRef& a, const std::vector
   if (bs.empty()) return out;
   for (const Mat& b : bs) requireSameShape(a, b);
   const std::size_t size = static_cast<std::size_t>(a.size());
-  // scaledBregman's products for p = 2 and 3 and lpNorm's forms for 2 and 1.5 stay theirs; the
-  // other powers (of the divergence for p != 2, 3; of the norm for p != 2, 1.5) go through pow's
-  // vector core.
-  const bool cube = p == 3.0, general = p != 2.0 && !cube, vectorNorm = p != 2.0 && p != 1.5;
+  // scaledBregman's products for p = 2 and 3 stay theirs; the other powers of the divergence go
+  // through pow's vector core, and so do the norms' (lpNormByLanes).
+  const bool cube = p == 3.0, general = p != 2.0 && !cube;
   // psi(sa a) summed once (its own sum in scaledBregman: the same terms in the same order).
   const double sa = inverseNorm(a, p);
-  std::vector<double> pa(size), pb(size), pn(size);
+  std::vector<double> pa(size), pb(general ? size : 0), pn;
   for (Index c = 0, i = 0; c < a.cols(); ++c)
     for (Index r = 0; r < a.rows(); ++r, ++i) pa[i] = std::abs(sa * a(r, c));
   if (general) pmath::powInPlace(pa.data(), size, p);
@@ -143,25 +156,12 @@ std::vector<double> directionDivergences(const ConstMatRef& a, const std::vector
     psiA += p == 2.0 ? ax * ax : cube ? ax * ax * ax : ax;
   }
   for (const Mat& b : bs) {
-    // sb = inverseNorm(b, p), lpNorm's sum with the powers four at a time.
-    double sb = 0.0;
-    if (!vectorNorm) {
-      sb = inverseNorm(b, p);
-    } else if (size > 0) {
-      const double top = b.cwiseAbs().maxCoeff();
-      double norm = top;
-      if (top > 0.0 && std::isfinite(top)) {
-        for (std::size_t i = 0; i < size; ++i) pn[i] = std::abs(b(i)) / top;
-        pmath::powInPlace(pn.data(), size, p);
-        double sum = 0.0;
-        for (std::size_t i = 0; i < size; ++i) sum += pn[i];
-        norm = top * pmath::pow(sum, 1.0 / p);
-      }
-      sb = norm > 0.0 && std::isfinite(norm) ? 1.0 / norm : 0.0;
+    const double sb = inverseOf(lpNormByLanes(b, p, pn));  // inverseNorm(b, p)
+    // scaledBregman's psiB and cross, grad psi's powers four at a time (p = 2, 3: products below).
+    if (general) {
+      for (std::size_t i = 0; i < size; ++i) pb[i] = std::abs(sb * b(i));
+      pmath::powInPlace(pb.data(), size, p - 1.0);
     }
-    // scaledBregman's psiB and cross, grad psi's powers four at a time.
-    for (std::size_t i = 0; i < size; ++i) pb[i] = std::abs(sb * b(i));
-    if (general) pmath::powInPlace(pb.data(), size, p - 1.0);
     double psiB = 0.0, cross = 0.0;
     for (Index c = 0, i = 0; c < a.cols(); ++c)
       for (Index r = 0; r < a.rows(); ++r, ++i) {
