@@ -5,7 +5,7 @@
 // announced politely (at its end, not on every frame).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage } from './harness.mjs';
+import { launchBrowser, openPage, waitFiguresSettled } from './harness.mjs';
 import { serveLab, waitReady, frames } from './lab-helpers.mjs';
 import { axeScan, PAGES } from './page-audit.mjs';
 
@@ -84,7 +84,7 @@ test('embedded figures (iframe and element) and the real-images view name their 
   await page.waitForFunction(() => window.__embed.info().iteration >= 300);
   await page.evaluate(() => window.__embed.pause());
   // (the last frame in flight delivered, then its names written: at most a frame later)
-  await page.waitForFunction(() => !window.__embed.info().busy && !window.__embed.info().playing);
+  await waitFiguresSettled(page, () => [window.__embed]);
   await frames(page);
   const k = await page.evaluate(() => window.__embed.info().iteration);
   const figs = await names(page, '.af-body[aria-labelledby]');

@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { extname, resolve, normalize } from 'node:path';
-import { launchBrowser, openPage, repoRoot, shot, screenshotsWanted } from './harness.mjs';
+import { launchBrowser, openPage, repoRoot, shot, screenshotsWanted, waitFiguresSettled } from './harness.mjs';
 
 const dist = resolve(process.env.ATTNSVM_DIST ?? resolve(repoRoot, 'dist'));
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
@@ -135,9 +135,9 @@ test('lecture notes (page and figures on two origins): three figures start in vi
     await page.waitForFunction(() => document.querySelector('#fig-local').started, null, { timeout: 5000 });
     // ... pauses when scrolled out of view, and resumes when back
     await page.evaluate(() => window.scrollTo(0, 0));
-    // (paused, and the step in flight at the pause delivered: worker-engine.js delivers it by design; read
-    // before it, kOut was one step short on a loaded machine: 30, then 40)
-    await page.waitForFunction(() => { const e = document.querySelector('#fig-local'); return !e.playing && !e.info().busy; }, null, { timeout: 5000 });
+    // (read before the step in flight at the pause was delivered, kOut was one step short on a loaded
+    // machine: 30, then 40)
+    await waitFiguresSettled(page, () => [document.querySelector('#fig-local')], { timeout: 5000 });
     const kOut = await page.evaluate(() => document.querySelector('#fig-local').iteration);
     await sleep(400);
     assert.equal(await page.evaluate(() => document.querySelector('#fig-local').iteration), kOut, 'the element ran while out of view');

@@ -46,7 +46,7 @@ async function lab(hash, { ahead, autoplay = false, init = nameless }) {
   // bad link's messages, is drawn only when it comes near), not on the numbers.
   for (const id of ['corr', 'norms']) {
     await page.evaluate((pid) => document.getElementById(`panel-${pid}`).scrollIntoView({ block: 'center' }), id);
-    await page.waitForFunction((pid) => document.querySelector(`#body-${pid} .u-legend .u-series`), id, { timeout: 20000, polling: 50 });
+    await page.waitForFunction((pid) => document.querySelector(`#body-${pid} .u-legend .u-series`), id, { timeout: 20000 });
   }
   await idle(page);
   // (worker-engine.js's count of the first-run requests answered from an offer, the offer's source:
@@ -61,7 +61,7 @@ async function lab(hash, { ahead, autoplay = false, init = nameless }) {
     await page.waitForFunction(() => {
       const w = window.__attnsvmEarlyWorker;
       return !w || w.firstRunSource !== 'given' || w.firstRunHandedOver !== undefined;
-    }, null, { timeout: 20000, polling: 50 });
+    }, null, { timeout: 20000 });
   }
   const stats = await page.evaluate(() => {
     const w = window.__attnsvmEarlyWorker;

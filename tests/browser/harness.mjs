@@ -75,6 +75,13 @@ function pollByTimer(page) {
   return page;
 }
 
+// Waits until every figure `figures()` returns (run in the page: embed.html's window.__embed, an
+// <attnsvm-figure> element, or both) is paused with no step in flight: worker-engine.js delivers the step
+// in flight at a pause by design, so a figure read right after pause() can still move by one step.
+export async function waitFiguresSettled(page, figures, { timeout = 10000 } = {}) {
+  await page.waitForFunction(`(${figures})().every((f) => !f.info().playing && !f.info().busy)`, null, { timeout });
+}
+
 // Opens a page and records console errors/warnings and uncaught page errors in `problems`.
 // context: a context of the caller's to open the page in (its pages share the HTTP cache; the page gets
 // the viewport); the `context` returned then closes only this page.

@@ -44,12 +44,12 @@ export async function runToEnd(page, timeout = 60000) {
 export async function showCurves(page, timeout = 20000) {
   await page.evaluate(() => document.getElementById('panel-corr').scrollIntoView({ block: 'start' }));
   await page.waitForFunction(() => ['corr', 'norms'].every((id) => document.querySelector(`#body-${id} .u-legend .u-series .u-label`))
-    && !window.__lab.busy && !window.__lab.drawing, null, { timeout, polling: 50 });
+    && !window.__lab.busy && !window.__lab.drawing, null, { timeout });
   await frames(page);
 }
 
 export async function idle(page, timeout = 20000) {
-  await page.waitForFunction(() => !window.__lab.busy && !window.__lab.drawing, null, { timeout, polling: 50 });
+  await page.waitForFunction(() => !window.__lab.busy && !window.__lab.drawing, null, { timeout });
   await frames(page);
 }
 

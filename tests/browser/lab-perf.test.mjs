@@ -37,7 +37,7 @@ for (const [name, hash, scrollTo] of CASES) {
     await page.goto(`${site.url}?autoplay=0#${hash}`);
     // (polled every 50 ms, not in every animation frame: playwright's check in each frame of the load
     // is work on the page's main thread that delayed the first frame it measures by ~100-150 ms)
-    await page.waitForFunction(() => window.__lab?.ready, null, { timeout: 30000, polling: 50 });
+    await page.waitForFunction(() => window.__lab?.ready, null, { timeout: 30000 });
     const loadMs = Date.now() - t0;
     const first = await page.evaluate(() => window.__lab.firstFrameMs);
     const nav = await page.evaluate(() => {

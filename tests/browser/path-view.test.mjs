@@ -129,9 +129,9 @@ test('a mouse drag previews the path as the token moves; dropped, the path is th
     await page.waitForFunction(() => window.__labPath.info().dragTimings.length >= 1, null, { timeout: 60000 });
     await page.mouse.up();
     await page.waitForFunction(() => window.__lab.state.data !== null, null, { timeout: 30000 });
-    await page.waitForFunction(() => { const i = window.__labPath.info(); return i.done && !i.busy && !window.__lab.busy; }, null, { timeout: 60000, polling: 50 });
+    await page.waitForFunction(() => { const i = window.__labPath.info(); return i.done && !i.busy && !window.__lab.busy; }, null, { timeout: 60000 });
     await page.waitForTimeout(300);
-    await page.waitForFunction(() => { const i = window.__labPath.info(); return i.done && !i.busy; }, null, { timeout: 60000, polling: 50 });
+    await page.waitForFunction(() => { const i = window.__labPath.info(); return i.done && !i.busy; }, null, { timeout: 60000 });
     const i = await info(page);
     assert.ok(i.dragRequests >= 2, `previews requested as the token moved (${i.dragRequests})`);
     assert.deepEqual(i.request.dataset.X, (await page.evaluate(() => window.__lab.dataset())).X, 'the view\'s tokens are the lab\'s');

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { launchBrowser, openPage, repoRoot } from './harness.mjs';
+import { launchBrowser, openPage, repoRoot, waitFiguresSettled } from './harness.mjs';
 import { serveLab, waitReady, waitReal } from './lab-helpers.mjs';
 import { scrollThrough, PAGES } from './page-audit.mjs';
 import { figureAlts } from './pdf-inspect.mjs';
@@ -58,7 +58,7 @@ test('the lecture notes print every figure as a picture of its current state, wi
   await page.evaluate(`(${figures})().forEach((f) => f.play())`);
   await page.waitForFunction(`(${figures})().every((f) => f.info().iteration > 0)`, null, { timeout: 30000 });
   await page.evaluate(`(${figures})().forEach((f) => f.pause())`);
-  await page.waitForFunction(`(${figures})().every((f) => !f.info().playing && !f.info().busy)`, null, { timeout: 10000 });
+  await waitFiguresSettled(page, figures);
   const element = await page.evaluate(() => { const e = document.querySelector('attnsvm-figure'); return { k: e.iteration, panels: e.info().panels }; });
   const frames = page.frames().filter((f) => /embed\.html#/.test(f.url()));
   assert.equal(frames.length, 2);
