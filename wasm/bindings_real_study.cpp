@@ -239,39 +239,31 @@ class RealLadderRunHandle {
   int steps_ = 0;
 };
 
+// The three planners' JS classes: one list of methods (PlannerHandle's).
+template <class Handle>
+void bindPlanner(const char* name) {
+  emscripten::class_<Handle>(name)
+      .template constructor<>()
+      .function("init", &Handle::init)
+      .function("take", &Handle::take)
+      .function("submit", &Handle::submit)
+      .function("progress", &Handle::progress)
+      .function("table", &Handle::table)
+      .function("record", &Handle::record);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attnsvm_real_study) {
   using namespace emscripten;
-  class_<RealStudyPlannerHandle>("RealStudyPlanner")
-      .constructor<>()
-      .function("init", &RealStudyPlannerHandle::init)
-      .function("take", &RealStudyPlannerHandle::take)
-      .function("submit", &RealStudyPlannerHandle::submit)
-      .function("progress", &RealStudyPlannerHandle::progress)
-      .function("table", &RealStudyPlannerHandle::table)
-      .function("record", &RealStudyPlannerHandle::record);
+  bindPlanner<RealStudyPlannerHandle>("RealStudyPlanner");
+  bindPlanner<RealLadderPlannerHandle>("RealLadderPlanner");
+  bindPlanner<RealPhasePlannerHandle>("RealPhasePlanner");
   class_<RealStudyRunHandle>("RealStudyRunHandle")
       .constructor<>()
       .function("init", &RealStudyRunHandle::init)
       .function("advance", &RealStudyRunHandle::advance)
       .function("result", &RealStudyRunHandle::result);
-  class_<RealLadderPlannerHandle>("RealLadderPlanner")
-      .constructor<>()
-      .function("init", &RealLadderPlannerHandle::init)
-      .function("take", &RealLadderPlannerHandle::take)
-      .function("submit", &RealLadderPlannerHandle::submit)
-      .function("progress", &RealLadderPlannerHandle::progress)
-      .function("table", &RealLadderPlannerHandle::table)
-      .function("record", &RealLadderPlannerHandle::record);
-  class_<RealPhasePlannerHandle>("RealPhasePlanner")
-      .constructor<>()
-      .function("init", &RealPhasePlannerHandle::init)
-      .function("take", &RealPhasePlannerHandle::take)
-      .function("submit", &RealPhasePlannerHandle::submit)
-      .function("progress", &RealPhasePlannerHandle::progress)
-      .function("table", &RealPhasePlannerHandle::table)
-      .function("record", &RealPhasePlannerHandle::record);
   class_<RealLadderRunHandle>("RealLadderRunHandle")
       .constructor<>()
       .function("init", &RealLadderRunHandle::init)
