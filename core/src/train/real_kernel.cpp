@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -370,25 +369,8 @@ namespace {
 // Asks for image i's tokens while the current image is computed (a minibatch visits the images in
 // a random order, which the hardware prefetcher cannot guess; about a third of a full-batch step
 // at n = 1000 was waiting for memory without it).
-#if defined(__wasm_simd128__) || defined(__wasm__)
-// wasm has no prefetch instruction (clang drops __builtin_prefetch): the next image's lines are
-// read instead, one 8-byte word per 64-byte line, folded by xor into a volatile store so that the
-// loads stay. Their misses then overlap the current image's arithmetic instead of stalling the
-// next image's first pass (scores), which read the image with stride T.
-volatile std::uint64_t touchSink = 0;
-#endif
 inline void prefetchImage(const RealData& data, int i) {
-#if defined(__wasm_simd128__) || defined(__wasm__)
-  const char* p = reinterpret_cast<const char*>(data.image(i));
-  const std::size_t bytes = static_cast<std::size_t>(data.d) * data.T * sizeof(double);
-  std::uint64_t acc = 0;
-  for (std::size_t off = 0; off < bytes; off += 64) {
-    std::uint64_t word;
-    std::memcpy(&word, p + off, sizeof word);
-    acc ^= word;
-  }
-  touchSink = acc;
-#elif defined(__GNUC__)
+#if defined(__GNUC__)
   const char* p = reinterpret_cast<const char*>(data.image(i));
   const std::size_t bytes = static_cast<std::size_t>(data.d) * data.T * sizeof(double);
   for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
