@@ -95,36 +95,6 @@ inline void dotPair(const double* a, const double* b, const double* x, int n, do
   }
 }
 
-#if defined(__wasm_simd128__)
-// wasm: three dotFixed(a, x_k) at once (each in dotFixed's order: the same bits). A V4 is two
-// 2-lane registers there, so a dot was two chains of n / 4 dependent additions, and dotPair's two
-// four (latency-bound); three rows are six chains and share the loads of a. (dotPair over two rows
-// would be eight chains, but with its 8 loads and 8 sums more than V8's 15 xmm registers: V8's code
-// loads the operands before the products, and two sums spilled.)
-inline void dot3(const double* a, const double* x0, const double* x1, const double* x2, int n,
-                 double& s0, double& s1, double& s2) {
-  V4 acc0 = {0.0, 0.0, 0.0, 0.0}, acc1 = acc0, acc2 = acc0, at, y0, y1, y2;
-  int t = 0;
-  for (; t + 3 < n; t += 4) {
-    load(at, a + t);
-    load(y0, x0 + t);
-    load(y1, x1 + t);
-    load(y2, x2 + t);
-    acc0 += at * y0;
-    acc1 += at * y1;
-    acc2 += at * y2;
-  }
-  s0 = (acc0[0] + acc0[1]) + (acc0[2] + acc0[3]);
-  s1 = (acc1[0] + acc1[1]) + (acc1[2] + acc1[3]);
-  s2 = (acc2[0] + acc2[1]) + (acc2[2] + acc2[3]);
-  for (; t < n; ++t) {
-    s0 += a[t] * x0[t];
-    s1 += a[t] * x1[t];
-    s2 += a[t] * x2[t];
-  }
-}
-#endif
-
 // w_t = e^{b_t - beta} for every token and their sum in token order (the sum's additions one after
 // the other, as the scalar loop; the exponentials of the next four tokens overlap them).
 inline double softmaxWeights(const double* b, double beta, int T, double* w) {
@@ -218,28 +188,6 @@ inline double maxAbs(const double* x, int n) {
 // a_t = sum_j q_j x_jt.
 inline void scores(const double* X, const double* q, int T, int d, double* a) {
   int t0 = 0;
-#if defined(__wasm_simd128__)
-  // wasm: 12 tokens a block. There a V8 is four 2-lane registers, and a block of 8 was four chains
-  // of d dependent additions (bound by the adder's latency, not its throughput): 12 tokens are six
-  // chains. (16 were eight, but V8's code loads a block's operands before its products, and 8
-  // loads + 8 sums + q_j are more than the 15 xmm registers it allocates: a sum spilled.) Each a_t
-  // keeps its order over j: the same bits.
-  for (; t0 + 12 <= T; t0 += 12) {
-    V4 acc0 = {0.0, 0.0, 0.0, 0.0}, acc1 = acc0, acc2 = acc0, x0, x1, x2;
-    for (int j = 0; j < d; ++j) {
-      const double* row = X + static_cast<std::size_t>(j) * T + t0;
-      load(x0, row);
-      load(x1, row + 4);
-      load(x2, row + 8);
-      acc0 += q[j] * x0;
-      acc1 += q[j] * x1;
-      acc2 += q[j] * x2;
-    }
-    store(a + t0, acc0);
-    store(a + t0 + 4, acc1);
-    store(a + t0 + 8, acc2);
-  }
-#endif
   for (; t0 + 8 <= T; t0 += 8) {
     V8 acc = {}, x;
     for (int j = 0; j < d; ++j) {
@@ -382,21 +330,7 @@ UnitOutcome unit(const RealData& data, int i, const double* W, const double* v, 
   double* __restrict c = s.c.data();
   for (int t = 0; t < T; ++t) c[t] = w[t] * (delta[t] - mean);
   // r = x_alpha + e^lambda sum_t w_t dx_t and ghat = sum_t c_t dx_t, one pass over dx.
-  int j0 = 0;
-#if defined(__wasm_simd128__)
-  // wasm: the two sums of three rows in two passes of dot3 (dotPair's order: the same bits).
-  for (; j0 + 3 <= d; j0 += 3) {
-    const double* row = dx + static_cast<std::size_t>(j0) * T;
-    double sw[3], sg[3];
-    dot3(w, row, row + T, row + 2 * T, T, sw[0], sw[1], sw[2]);
-    dot3(c, row, row + T, row + 2 * T, T, sg[0], sg[1], sg[2]);
-    for (int k = 0; k < 3; ++k) {
-      r[j0 + k] = xa[j0 + k] + expLambda * sw[k];
-      ghat[j0 + k] = sg[k];
-    }
-  }
-#endif
-  for (int j = j0; j < d; ++j) {
+  for (int j = 0; j < d; ++j) {
     double sw, sg;
     dotPair(w, c, dx + static_cast<std::size_t>(j) * T, T, sw, sg);
     r[j] = xa[j] + expLambda * sw;
