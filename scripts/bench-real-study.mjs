@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../web/src/engine/engine.js';
 import { loadPair } from '../web/src/real/asset.js';
-import { realImagesFiles } from './make-real-images-asset.mjs';
+import { realImagesFiles, fetchFromFiles } from './make-real-images-asset.mjs';
 import {
   RealStudyPlanner, RealLadderPlanner, executeStudyRun, executeLadderRun, runPlan,
 } from '../web/src/engine/real-study.js';
@@ -32,10 +32,7 @@ async function loadModule() {
 
 async function loadImages(classA, classB) {
   const files = realImagesFiles(DIR);
-  const fetchImpl = async (url) => {
-    const f = files[`data/fashion-mnist/${url.split('/').pop()}`];
-    return f ? { ok: true, status: 200, arrayBuffer: async () => f.buffer.slice(f.byteOffset, f.byteOffset + f.byteLength) } : { ok: false, status: 404 };
-  };
+  const fetchImpl = fetchFromFiles(files);
   return loadPair('http://x/', classA, classB, { fetchImpl, pool: true });
 }
 

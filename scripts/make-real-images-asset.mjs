@@ -99,6 +99,15 @@ export function realImagesFiles(dir = process.env.ATTNSVM_FASHION_MNIST || '/usr
   return files;
 }
 
+// A fetch over realImagesFiles' output, as the site serves it (for node: loadPair's fetchImpl). files
+// may be a function returning them, for a caller that reads them later (in a test's before hook).
+export function fetchFromFiles(files) {
+  return async (url) => {
+    const f = (typeof files === 'function' ? files() : files)[`${ASSET_DIR}/${url.split('/').pop()}`];
+    return f ? { ok: true, status: 200, arrayBuffer: async () => f.buffer.slice(f.byteOffset, f.byteOffset + f.byteLength) } : { ok: false, status: 404 };
+  };
+}
+
 // vite plugin: emits the files into the build (never into the source tree).
 export function realImagesAsset() {
   return {

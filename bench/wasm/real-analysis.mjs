@@ -5,7 +5,7 @@
 // frame. Process CPU time of analyze(), median over ROUNDS (env, default 3) calls on the same run.
 // Run: P=1.1,2,3 node bench/wasm/real-analysis.mjs   (P: the run's p, default 2; needs Debian's dataset-fashion-mnist)
 import { loadEngine } from '../../tests/wasm/helpers.mjs';
-import { realImagesFiles } from '../../scripts/make-real-images-asset.mjs';
+import { realImagesFiles, fetchFromFiles } from '../../scripts/make-real-images-asset.mjs';
 import { loadPair } from '../../web/src/real/asset.js';
 import { RealImagesRun } from '../../web/src/engine/real-run.js';
 import { median, cpuMs } from './cpu-time.mjs';
@@ -14,12 +14,7 @@ const DIR = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mn
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const [classA, classB] = [Number(process.env.CLASS_A ?? 7), Number(process.env.CLASS_B ?? 9)];
 const files = realImagesFiles(DIR);
-const fetchImpl = async (url) => {
-  const name = `data/fashion-mnist/${url.split('/').pop()}`;
-  const f = files[name];
-  return f ? { ok: true, status: 200, arrayBuffer: async () => f.buffer.slice(f.byteOffset, f.byteOffset + f.byteLength) }
-    : { ok: false, status: 404 };
-};
+const fetchImpl = fetchFromFiles(files);
 const engine = await loadEngine('attnsvm-experiments');
 const pair = await loadPair('http://x/', classA, classB, { fetchImpl });
 for (const p of (process.env.P ?? '2').split(',').map(Number)) {

@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { createEngine } from '../../web/src/engine/engine.js';
 import { RealImagesRun } from '../../web/src/engine/real-run.js';
 import { loadPair } from '../../web/src/real/asset.js';
-import { realImagesFiles } from '../../scripts/make-real-images-asset.mjs';
+import { realImagesFiles, fetchFromFiles } from '../../scripts/make-real-images-asset.mjs';
 import { median, cpuMs } from './cpu-time.mjs';
 
 const require = createRequire(import.meta.url);
@@ -29,10 +29,7 @@ const ITERS = Number(process.env.ITERS ?? 20);
 const DIR = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mnist';
 
 const files = realImagesFiles(DIR);
-const fetchImpl = async (url) => {
-  const f = files[`data/fashion-mnist/${url.split('/').pop()}`];
-  return f ? { ok: true, status: 200, arrayBuffer: async () => f.buffer.slice(f.byteOffset, f.byteOffset + f.byteLength) } : { ok: false, status: 404 };
-};
+const fetchImpl = fetchFromFiles(files);
 const pair = await loadPair('http://x/', settings.classA ?? 7, settings.classB ?? 9, { fetchImpl });
 
 async function load(dir) {

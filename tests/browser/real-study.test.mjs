@@ -43,14 +43,10 @@ function plain(x) {
 // The same plans run by the JS API under node (tests/wasm/helpers.mjs loads web/public/wasm).
 async function nodeTables() {
   const { loadEngine } = await import('../wasm/helpers.mjs');
-  const { realImagesFiles } = await import('../../scripts/make-real-images-asset.mjs');
+  const { realImagesFiles, fetchFromFiles } = await import('../../scripts/make-real-images-asset.mjs');
   const { loadPair } = await import('../../web/src/real/asset.js');
   const { RealStudyPlanner, RealLadderPlanner, executeStudyRun, executeLadderRun, runPlan } = await import('../../web/src/engine/real-study.js');
-  const files = realImagesFiles(DIR);
-  const fetchImpl = async (url) => {
-    const f = files[`data/fashion-mnist/${url.split('/').pop()}`];
-    return f ? { ok: true, status: 200, arrayBuffer: async () => f.buffer.slice(f.byteOffset, f.byteOffset + f.byteLength) } : { ok: false, status: 404 };
-  };
+  const fetchImpl = fetchFromFiles(realImagesFiles(DIR));
   const engine = await loadEngine('attnsvm-experiments');
   const pair = await loadPair('http://x/', 7, 9, { fetchImpl, pool: true });
   const study = new RealStudyPlanner(engine.module, studySettings(TINY));

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadEngine, repoRoot } from './helpers.mjs';
-import { realImagesFiles } from '../../scripts/make-real-images-asset.mjs';
+import { realImagesFiles, fetchFromFiles } from '../../scripts/make-real-images-asset.mjs';
 import { loadPair } from '../../web/src/real/asset.js';
 import { RealImagesRun } from '../../web/src/engine/real-run.js';
 
@@ -22,11 +22,7 @@ const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build
 const haveData = existsSync(join(DIR, 'train-images-idx3-ubyte.gz'));
 
 let files, engine;
-const fetchImpl = async (url) => {
-  const name = `data/fashion-mnist/${url.split('/').pop()}`;
-  return files[name] ? { ok: true, status: 200, arrayBuffer: async () => files[name].buffer.slice(files[name].byteOffset, files[name].byteOffset + files[name].byteLength) }
-    : { ok: false, status: 404 };
-};
+const fetchImpl = fetchFromFiles(() => files);
 before(async () => {
   if (!haveData) return;
   files = realImagesFiles(DIR);

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadEngine, repoRoot, assertClose } from './helpers.mjs';
-import { realImagesFiles } from '../../scripts/make-real-images-asset.mjs';
+import { realImagesFiles, fetchFromFiles } from '../../scripts/make-real-images-asset.mjs';
 import { loadPair } from '../../web/src/real/asset.js';
 
 const DIR = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mnist';
@@ -23,13 +23,7 @@ export function useRealFixture() {
   const f = { engine: null, pair: null };
   before(async () => {
     if (skip) return;
-    const files = realImagesFiles(DIR);
-    const fetchImpl = async (url) => {
-      const name = `data/fashion-mnist/${url.split('/').pop()}`;
-      const b = files[name];
-      return b ? { ok: true, status: 200, arrayBuffer: async () => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) }
-        : { ok: false, status: 404 };
-    };
+    const fetchImpl = fetchFromFiles(realImagesFiles(DIR));
     f.engine = await loadEngine('attnsvm-experiments');
     f.pair = await loadPair('http://x/', 7, 9, { fetchImpl, pool: true });
   });

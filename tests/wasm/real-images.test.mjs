@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadEngine, repoRoot, assertClose, worst } from './helpers.mjs';
-import { realImagesFiles } from '../../scripts/make-real-images-asset.mjs';
+import { realImagesFiles, fetchFromFiles } from '../../scripts/make-real-images-asset.mjs';
 import { loadPair, parseClassFile } from '../../web/src/real/asset.js';
 import { RealImagesRun } from '../../web/src/engine/real-run.js';
 
@@ -30,11 +30,7 @@ function idx(name) {
 
 let files, engine, raw;
 const realRun = (request) => new RealImagesRun(engine.module, request);
-const fetchImpl = async (url) => {
-  const name = `data/fashion-mnist/${url.split('/').pop()}`;
-  return files[name] ? { ok: true, status: 200, arrayBuffer: async () => files[name].buffer.slice(files[name].byteOffset, files[name].byteOffset + files[name].byteLength) }
-    : { ok: false, status: 404 };
-};
+const fetchImpl = fetchFromFiles(() => files);
 before(async () => {
   files = realImagesFiles(DIR);
   engine = await loadEngine('attnsvm-experiments');
