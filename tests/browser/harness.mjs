@@ -5,20 +5,19 @@ import { chromium } from 'playwright-core';
 import { preview } from 'vite';
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { builtCli } from '../wasm/helpers.mjs';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const artifactsDir = resolve(repoRoot, 'artifacts/screenshots');
 
-// The native CLI a test compares with: ATTNSVM_CLI, else a release or the ASan build's; undefined when
-// none is built (the test then says what it skipped). Under scripts/test.sh the native build runs
+// The native CLI a test compares with (builtCli). Under scripts/test.sh the native build runs
 // beside the browser tests: ATTNSVM_NATIVE_BUILD_MARKS (its "built" and "failed" marks, ':'-separated)
 // makes this wait for that build to end, so whether a comparison runs does not depend on which
 // pipeline is ahead (a cold run's ASan build can end after a file that needs the CLI has started).
 export async function findNativeCli() {
   const marks = (process.env.ATTNSVM_NATIVE_BUILD_MARKS ?? '').split(':').filter(Boolean);
   while (marks.length && !marks.some((m) => existsSync(m))) await new Promise((r) => setTimeout(r, 1000));
-  return [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
-    .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+  return builtCli();
 }
 
 // dist: another built site to serve (e.g. main's build, for a before/after measurement).

@@ -6,14 +6,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { loadEngine, assertClose, repoRoot, linearW, worst } from './helpers.mjs';
+import { join } from 'node:path';
+import { builtCli, loadEngine, assertClose, linearW, worst } from './helpers.mjs';
 
 const TOL = 1e-9;
-const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
-  .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+const cli = builtCli();
 const skip = cli ? false : 'no native CLI built (build/native-release or build/native-debug)';
 const dir = mkdtempSync(join(tmpdir(), 'attnsvm-cli-'));
 

@@ -5,14 +5,11 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { loadEngine, assertClose, repoRoot } from './helpers.mjs';
+import { builtCli, loadEngine, assertClose } from './helpers.mjs';
 import { aggregate } from '../../web/src/experiments/aggregate.js';
 
 const TOL = 1e-9;
-const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
-  .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+const cli = builtCli();
 const skip = cli ? false : 'no native CLI built (build/native-release or build/native-debug)';
 const experiment = (args) =>
   JSON.parse(execFileSync(cli, ['experiment', ...args, '--quiet', '--threads', '2'], { maxBuffer: 1 << 28 }).toString());

@@ -5,16 +5,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadEngine, assertClose, repoRoot, worst } from './helpers.mjs';
+import { builtCli, loadEngine, assertClose, repoRoot, worst } from './helpers.mjs';
 import { aggregate, aggregateWithSpread } from '../../web/src/experiments/aggregate.js';
 import { rankCell, rankMaxAttempts } from '../../web/src/experiments/rank.js';
 
 const TOL = 1e-9;
-const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
-  .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+const cli = builtCli();
 const skip = cli ? false : 'no native CLI built (build/native-release or build/native-debug)';
 
 const experiment = (args) =>

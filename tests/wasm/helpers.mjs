@@ -12,6 +12,13 @@ export const repoRoot = resolve(import.meta.dirname, '../..');
 export const wasmDir = process.env.ATTNSVM_WASM_DIR ?? resolve(repoRoot, 'web/public/wasm');
 const require = createRequire(import.meta.url);
 
+// The native CLI the tests compare with: ATTNSVM_CLI, else the release build's, else the ASan build's;
+// undefined when none is built (each test then says what it skipped).
+export function builtCli() {
+  return [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
+    .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+}
+
 // node 20 cannot fetch() a file path, so the split build gets its bytes through wasmBinary.
 // moduleName: 'attnsvm' (pages, embeds) or 'attnsvm-experiments' (adds the experiment entry points).
 export async function loadEngine(moduleName = 'attnsvm') {

@@ -6,14 +6,13 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadEngine, repoRoot } from './helpers.mjs';
+import { builtCli, loadEngine } from './helpers.mjs';
 
-const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
-  .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+const cli = builtCli();
 
 let engine;
 before(async () => { engine = await loadEngine(); });

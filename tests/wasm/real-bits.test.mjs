@@ -10,15 +10,14 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { loadEngine, repoRoot } from './helpers.mjs';
+import { join } from 'node:path';
+import { builtCli, loadEngine } from './helpers.mjs';
 import { realImagesFiles, fetchFromFiles } from '../../scripts/make-real-images-asset.mjs';
 import { loadPair } from '../../web/src/real/asset.js';
 import { RealImagesRun } from '../../web/src/engine/real-run.js';
 
 const DIR = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mnist';
-const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
-  .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+const cli = builtCli();
 const haveData = existsSync(join(DIR, 'train-images-idx3-ubyte.gz'));
 
 let files, engine;

@@ -7,14 +7,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { loadEngine, repoRoot, assertClose } from './helpers.mjs';
+import { join } from 'node:path';
+import { builtCli, loadEngine, assertClose } from './helpers.mjs';
 import { realImagesFiles, fetchFromFiles } from '../../scripts/make-real-images-asset.mjs';
 import { loadPair } from '../../web/src/real/asset.js';
 
 const DIR = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mnist';
-const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
-  .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+const cli = builtCli();
 const haveData = existsSync(join(DIR, 'train-images-idx3-ubyte.gz'));
 export const skip = !haveData ? 'dataset-fashion-mnist is not installed' : !cli ? 'no native CLI built' : false;
 

@@ -8,19 +8,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { loadEngine, repoRoot, assertClose, worst } from './helpers.mjs';
+import { join } from 'node:path';
+import { builtCli, loadEngine, assertClose, worst } from './helpers.mjs';
 import { realImagesFiles, fetchFromFiles } from '../../scripts/make-real-images-asset.mjs';
 import { loadPair, parseClassFile } from '../../web/src/real/asset.js';
 import { RealImagesRun } from '../../web/src/engine/real-run.js';
 
 const DIR = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mnist';
 const TOL = 1e-9;
-const cli = [process.env.ATTNSVM_CLI, 'build/native-release/cli/attnsvm', 'build/native-debug/cli/attnsvm']
-  .filter(Boolean).map((p) => resolve(repoRoot, p)).find((p) => existsSync(p));
+const cli = builtCli();
 
 function idx(name) {
   const b = gunzipSync(readFileSync(join(DIR, name)));
