@@ -99,11 +99,10 @@ export function realImagesFiles(dir = process.env.ATTNSVM_FASHION_MNIST || '/usr
   return files;
 }
 
-// A fetch over realImagesFiles' output, as the site serves it (for node: loadPair's fetchImpl). files
-// may be a function returning them, for a caller that reads them later (in a test's before hook).
+// A fetch over realImagesFiles' output, as the site serves it (for node: loadPair's fetchImpl).
 export function fetchFromFiles(files) {
   return async (url) => {
-    const f = (typeof files === 'function' ? files() : files)[`${ASSET_DIR}/${url.split('/').pop()}`];
+    const f = files[`${ASSET_DIR}/${url.split('/').pop()}`];
     return f ? { ok: true, status: 200, arrayBuffer: async () => f.buffer.slice(f.byteOffset, f.byteOffset + f.byteLength) } : { ok: false, status: 404 };
   };
 }

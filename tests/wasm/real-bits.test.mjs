@@ -20,11 +20,10 @@ const DIR = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mn
 const cli = builtCli();
 const haveData = existsSync(join(DIR, 'train-images-idx3-ubyte.gz'));
 
-let files, engine;
-const fetchImpl = fetchFromFiles(() => files);
+let fetchImpl, engine;
 before(async () => {
   if (!haveData) return;
-  files = realImagesFiles(DIR);
+  fetchImpl = fetchFromFiles(realImagesFiles(DIR));
   engine = await loadEngine('attnsvm-experiments');
 });
 

@@ -27,11 +27,11 @@ function idx(name) {
   return { shape: Array.from({ length: dims }, (_, k) => b.readUInt32BE(4 + 4 * k)), data: b.subarray(4 + 4 * dims) };
 }
 
-let files, engine, raw;
+let files, fetchImpl, engine, raw;
 const realRun = (request) => new RealImagesRun(engine.module, request);
-const fetchImpl = fetchFromFiles(() => files);
 before(async () => {
   files = realImagesFiles(DIR);
+  fetchImpl = fetchFromFiles(files);
   engine = await loadEngine('attnsvm-experiments');
   raw = { trainImages: idx('train-images-idx3-ubyte.gz'), trainLabels: idx('train-labels-idx1-ubyte.gz'),
     testImages: idx('t10k-images-idx3-ubyte.gz'), testLabels: idx('t10k-labels-idx1-ubyte.gz') };
