@@ -9,26 +9,19 @@
 // Needs the attnsvm-experiments build in web/public/wasm (npm run build or scripts/build-wasm.sh)
 // and Debian's dataset-fashion-mnist.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { createRequire } from 'node:module';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createEngine } from '../web/src/engine/engine.js';
+import { loadEngine } from '../tests/wasm/helpers.mjs';
 import { loadPair } from '../web/src/real/asset.js';
 import { realImagesFiles, fetchFromFiles } from './make-real-images-asset.mjs';
 import {
   RealStudyPlanner, RealLadderPlanner, executeStudyRun, executeLadderRun, runPlan,
 } from '../web/src/engine/real-study.js';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const wasmDir = process.env.ATTNSVM_WASM_DIR ?? resolve(here, '../web/public/wasm');
 const DIR = process.env.ATTNSVM_FASHION_MNIST || '/usr/share/datasets/fashion-mnist';
 
-async function loadModule() {
-  const factory = createRequire(import.meta.url)(resolve(wasmDir, 'attnsvm-experiments.js'));
-  const engine = await createEngine({ factory, wasmBinary: readFileSync(resolve(wasmDir, 'attnsvm-experiments.wasm')) });
-  return engine.module;
-}
+// The experiments module of ATTNSVM_WASM_DIR, else web/public/wasm (tests/wasm/helpers.mjs).
+const loadModule = async () => (await loadEngine('attnsvm-experiments')).module;
 
 // A worker reads the site's asset files (gzipped class files) that the main thread made once, as a page
 // fetches them: making them (reading and gzipping all of Fashion-MNIST, which the site's build does) in

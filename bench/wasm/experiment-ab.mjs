@@ -7,23 +7,15 @@
 //   node bench/wasm/experiment-ab.mjs DIR_A DIR_B [NAME [OPTIONS_JSON]]
 //   e.g. node bench/wasm/experiment-ab.mjs /tmp/wasm-before web/public/wasm md-convergence '{"p":3,"seedCount":8}'
 // env ROUNDS (default 5). The first call of each build is a warm-up (V8 tiers the hot functions up).
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { createRequire } from 'node:module';
-import { createEngine } from '../../web/src/engine/engine.js';
+import { loadEngine } from '../../tests/wasm/helpers.mjs';
 import { median, cpuMs } from './cpu-time.mjs';
 
-const require = createRequire(import.meta.url);
 const [dirA, dirB, name = 'local-convergence', opts = '{}'] = process.argv.slice(2);
 if (!dirA || !dirB) throw new Error('usage: node bench/wasm/experiment-ab.mjs DIR_A DIR_B [NAME [OPTIONS_JSON]]');
 const options = { seedStart: 0, seedCount: 8, ...JSON.parse(opts) };
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 
-async function load(dir) {
-  const factory = require(resolve(dir, 'attnsvm-experiments.js'));
-  return createEngine({ factory, wasmBinary: readFileSync(resolve(dir, 'attnsvm-experiments.wasm')) });
-}
-const builds = [await load(dirA), await load(dirB)];
+const builds = [await loadEngine('attnsvm-experiments', dirA), await loadEngine('attnsvm-experiments', dirB)];
 
 // The largest relative difference between two results' numbers (series, values).
 function worstDiff(a, b) {

@@ -11,16 +11,12 @@
 // env ROUNDS (default 7), ITERS (steps per call, default 20), INSTANCES (default 3). Settings:
 // RealImagesSettings (default nmd, p = 2, lr 0.1, nTrain 1000). The first call of each instance is
 // a warm-up (V8 tiers the hot functions up).
-import { readFileSync } from 'node:fs';
-import { resolve, join } from 'node:path';
-import { createRequire } from 'node:module';
-import { createEngine } from '../../web/src/engine/engine.js';
+import { loadEngine } from '../../tests/wasm/helpers.mjs';
 import { RealImagesRun } from '../../web/src/engine/real-run.js';
 import { loadPair } from '../../web/src/real/asset.js';
 import { realImagesFiles, fetchFromFiles } from '../../scripts/make-real-images-asset.mjs';
 import { median, cpuMs } from './cpu-time.mjs';
 
-const require = createRequire(import.meta.url);
 const [dirA, dirB, opts = '{}'] = process.argv.slice(2);
 if (!dirA || !dirB) throw new Error('usage: node bench/wasm/real-kernel-ab.mjs DIR_A DIR_B [SETTINGS_JSON]');
 const settings = { optimizer: 'nmd', p: 2, lr: 0.1, nSvm: 2, ...JSON.parse(opts) };
@@ -33,8 +29,7 @@ const fetchImpl = fetchFromFiles(files);
 const pair = await loadPair('http://x/', settings.classA ?? 7, settings.classB ?? 9, { fetchImpl });
 
 async function load(dir) {
-  const factory = require(resolve(dir, 'attnsvm-experiments.js'));
-  const engine = await createEngine({ factory, wasmBinary: readFileSync(join(resolve(dir), 'attnsvm-experiments.wasm')) });
+  const engine = await loadEngine('attnsvm-experiments', dir);
   return new RealImagesRun(engine.module, { ...pair, settings });
 }
 // INSTANCES module instances per build, each with its own copy of the images: one instance's time

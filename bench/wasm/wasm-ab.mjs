@@ -5,20 +5,14 @@
 // env ROUNDS (default 9). Times are per-call process CPU time, as in wasm-vs-native.mjs.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
-import { createEngine } from '../../web/src/engine/engine.js';
+import { loadEngine } from '../../tests/wasm/helpers.mjs';
 import { median, time } from './cpu-time.mjs';
 
-const require = createRequire(import.meta.url);
 const [dirA, dirB] = process.argv.slice(2).map((d) => resolve(d));
 if (!dirA || !dirB) throw new Error('usage: node bench/wasm/wasm-ab.mjs DIR_A DIR_B');
-async function load(dir) {
-  // Each build's glue defines the same global factory name: load it through require, fresh.
-  const factory = require(resolve(dir, 'attnsvm.js'));
-  return createEngine({ factory, wasmBinary: readFileSync(resolve(dir, 'attnsvm.wasm')) });
-}
-const A = await load(dirA), B = await load(dirB);
+// (Each build's glue defines the same global factory name: loadEngine loads it through require, per file.)
+const A = await loadEngine('attnsvm', dirA), B = await loadEngine('attnsvm', dirB);
 
 const ROUNDS = Number(process.env.ROUNDS ?? 9);
 const model = { attention: 'cross', param: 'W', head: 'linear', loss: 'logistic' };

@@ -20,10 +20,11 @@ export function builtCli() {
 }
 
 // node 20 cannot fetch() a file path, so the split build gets its bytes through wasmBinary.
-// moduleName: 'attnsvm' (pages, embeds) or 'attnsvm-experiments' (adds the experiment entry points).
-export async function loadEngine(moduleName = 'attnsvm') {
-  const factory = require(resolve(wasmDir, `${moduleName}.js`));
-  return createEngine({ factory, wasmBinary: readFileSync(resolve(wasmDir, `${moduleName}.wasm`)) });
+// moduleName: 'attnsvm' (pages, embeds) or 'attnsvm-experiments' (adds the experiment entry points);
+// dir: another build's directory (the A/B benchmarks load two).
+export async function loadEngine(moduleName = 'attnsvm', dir = wasmDir) {
+  const factory = require(resolve(dir, `${moduleName}.js`));
+  return createEngine({ factory, wasmBinary: readFileSync(resolve(dir, `${moduleName}.wasm`)) });
 }
 
 // Gzipped sizes (gzip -9) of what a page loads: the module (wasm + Emscripten glue) and the JS
